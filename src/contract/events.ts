@@ -1,0 +1,57 @@
+/**
+ * What a run tells the world while it works: the Server-Sent Events of
+ * `GET /api/extraction_runs/{id}/events` and the webhook events POSTed to an extractor's
+ * webhookUrl carry the same kinds and the same run snapshot.
+ */
+import * as z from 'zod/mini';
+import { runStatuses } from './run-status.js';
+
+export const runEventTypes = [
+  'extraction_run.started',
+  'extraction_run.progress',
+  'extraction_run.paused',
+  'extraction_run.resumed',
+  'extraction_run.completed',
+  'extraction_run.failed',
+  'extraction_run.cancelled',
+  'extraction_run.results_changed',
+  'extraction_run.submitted',
+] as const;
+export type RunEventType = (typeof runEventTypes)[number];
+
+/** The webhook events, as issue #3 names them; `resumed` and `results_changed` are stream-only. */
+export const webhookEventTypes = [
+  'extraction_run.started',
+  'extraction_run.progress',
+  'extraction_run.paused',
+  'extraction_run.completed',
+  'extraction_run.failed',
+  'extraction_run.cancelled',
+  'extraction_run.submitted',
+] as const satisfies readonly RunEventType[];
+export type WebhookEventType = (typeof webhookEventTypes)[number];
+
+/** The `data` of every run event: enough to redraw a run without fetching it. */
+export const runEventDataSchema = z.object({
+  run: z.string(),
+  status: z.enum(runStatuses),
+  chunksCompleted: z.number(),
+  chunksTotal: z.nullable(z.number()),
+  partialResultJson: z.nullable(z.string()),
+  error: z.nullable(z.string()),
+});
+export type RunEventData = z.infer<typeof runEventDataSchema>;
+
+/** A webhook delivery's body (Standard Webhooks: `type`, `timestamp`, `data`). */
+export const webhookPayloadSchema = z.object({
+  type: z.enum(webhookEventTypes),
+  timestamp: z.string(),
+  data: z.object({
+    ...runEventDataSchema.shape,
+    bucket: z.string(),
+    savedExtractor: z.string(),
+    resultJson: z.nullable(z.string()),
+    redirectUrl: z.optional(z.string()),
+  }),
+});
+export type WebhookPayload = z.infer<typeof webhookPayloadSchema>;

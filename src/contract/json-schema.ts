@@ -1,0 +1,349 @@
+/**
+ * The part of JSON Schema (2020-12) that target schemas of saved extractors may use, and a
+ * validator for it. It is shared: the server checks results and edits with it, the results
+ * editor checks values with it while a person types, so both always agree.
+ *
+ * Supported: type (one or a list), properties, required, additionalProperties (boolean),
+ * items, enum, const, format (date, date-time, time, email, uri, iban), minimum, maximum,
+ * exclusiveMinimum, exclusiveMaximum, multipleOf, minLength, maxLength, pattern, minItems,
+ * maxItems, title, description, default, examples, and `$ref` into `#/$defs` or
+ * `#/definitions`. Other keywords are ignored, as JSON Schema says unknown keywords are.
+ */
+
+export const jsonTypes = ['string', 'number', 'integer', 'boolean', 'object', 'array', 'null'] as const;
+export type JsonType = (typeof jsonTypes)[number];
+
+export interface TargetSchema {
+  type?: JsonType | JsonType[];
+  title?: string;
+  description?: string;
+  properties?: Record<string, TargetSchema>;
+  required?: string[];
+  additionalProperties?: boolean | TargetSchema;
+  items?: TargetSchema;
+  enum?: unknown[];
+  const?: unknown;
+  format?: string;
+  minimum?: number;
+  maximum?: number;
+  exclusiveMinimum?: number;
+  exclusiveMaximum?: number;
+  multipleOf?: number;
+  minLength?: number;
+  maxLength?: number;
+  pattern?: string;
+  minItems?: number;
+  maxItems?: number;
+  default?: unknown;
+  examples?: unknown[];
+  $ref?: string;
+  $defs?: Record<string, TargetSchema>;
+  definitions?: Record<string, TargetSchema>;
+}
+
+export interface SchemaViolation {
+  /** RFC 6901 JSON pointer to the offending value, `''` for the whole document. */
+  pointer: string;
+  message: string;
+}
+
+export type ParsedSchema = { ok: true; schema: TargetSchema } | { ok: false; message: string };
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Reads a target schema from its serialized form (the `jsonSchema` field). */
+export function parseTargetSchema(text: string): ParsedSchema {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return { ok: false, message: 'is not valid JSON' };
+  }
+  const problem = describeSchemaProblem(value, '');
+  if (problem) return { ok: false, message: problem };
+  const schema = value as TargetSchema;
+  if (typesOf(schema)[0] !== 'object' || !schema.properties) {
+    return { ok: false, message: 'must describe an object ("type": "object") with "properties"' };
+  }
+  return { ok: true, schema };
+}
+
+function describeSchemaProblem(value: unknown, at: string): string | undefined {
+  if (typeof value === 'boolean') return undefined;
+  if (!isPlainObject(value)) return `${at || 'the schema'} must be an object`;
+  const where = at || 'the schema';
+  const type = value.type;
+  if (type !== undefined) {
+    const list = Array.isArray(type) ? type : [type];
+    const unknown = list.find((t) => !jsonTypes.includes(t as JsonType));
+    if (list.length === 0 || unknown !== undefined) {
+      return `${where} has an unknown type ${JSON.stringify(unknown ?? type)}; use one of ${jsonTypes.join(', ')}`;
+    }
+  }
+  if (value.properties !== undefined) {
+    if (!isPlainObject(value.properties)) return `${where}.properties must be an object`;
+    for (const [name, child] of Object.entries(value.properties)) {
+      const problem = describeSchemaProblem(child, `${at}/properties/${name}`);
+      if (problem) return problem;
+    }
+  }
+  if (value.required !== undefined) {
+    if (!Array.isArray(value.required) || value.required.some((r) => typeof r !== 'string')) {
+      return `${where}.required must be a list of property names`;
+    }
+  }
+  if (value.items !== undefined) {
+    const problem = describeSchemaProblem(value.items, `${at}/items`);
+    if (problem) return problem;
+  }
+  if (value.enum !== undefined && (!Array.isArray(value.enum) || value.enum.length === 0)) {
+    return `${where}.enum must be a non-empty list`;
+  }
+  if (value.pattern !== undefined) {
+    if (typeof value.pattern !== 'string') return `${where}.pattern must be a string`;
+    try {
+      new RegExp(value.pattern, 'u');
+    } catch {
+      return `${where}.pattern is not a valid regular expression`;
+    }
+  }
+  for (const defs of ['$defs', 'definitions'] as const) {
+    const group = value[defs];
+    if (group === undefined) continue;
+    if (!isPlainObject(group)) return `${where}.${defs} must be an object`;
+    for (const [name, child] of Object.entries(group)) {
+      const problem = describeSchemaProblem(child, `${at}/${defs}/${name}`);
+      if (problem) return problem;
+    }
+  }
+  return undefined;
+}
+
+/** The types a schema allows, in the order it lists them; no `type` means any. */
+export function typesOf(schema: TargetSchema): JsonType[] {
+  if (schema.type === undefined) {
+    if (schema.properties) return ['object'];
+    if (schema.items) return ['array'];
+    if (schema.enum) return [...new Set(schema.enum.map(typeOfValue))];
+    return [];
+  }
+  return Array.isArray(schema.type) ? schema.type : [schema.type];
+}
+
+/** The main type of a schema, ignoring `null` (a nullable string is a string). */
+export function primaryType(schema: TargetSchema): JsonType | undefined {
+  return typesOf(schema).find((type) => type !== 'null');
+}
+
+export function typeOfValue(value: unknown): JsonType {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';
+  return typeof value as JsonType;
+}
+
+/** Follows a local `$ref`; other references are left as they are. */
+export function resolveRef(schema: TargetSchema, root: TargetSchema): TargetSchema {
+  let current = schema;
+  for (let depth = 0; current.$ref && depth < 32; depth++) {
+    const match = /^#\/(\$defs|definitions)\/(.+)$/.exec(current.$ref);
+    const target = match ? root[match[1] as '$defs' | 'definitions']?.[decodePointerToken(match[2]!)] : undefined;
+    if (!target) break;
+    current = target;
+  }
+  return current;
+}
+
+export function encodePointerToken(token: string | number): string {
+  return String(token).replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+function decodePointerToken(token: string): string {
+  return token.replace(/~1/g, '/').replace(/~0/g, '~');
+}
+
+const isoDate = /^(\d{4})-(\d{2})-(\d{2})$/;
+const isoTime = /^([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d+)?)?(Z|[+-]([01]\d|2[0-3]):[0-5]\d)?$/i;
+
+function isCalendarDate(text: string): boolean {
+  const match = isoDate.exec(text);
+  if (!match) return false;
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
+/** ISO 13616: country code, check digits, then mod-97 of the rearranged number is 1. */
+export function isValidIban(text: string): boolean {
+  const iban = text.replace(/\s+/g, '').toUpperCase();
+  if (!/^[A-Z]{2}\d{2}[A-Z0-9]{10,30}$/.test(iban)) return false;
+  const rearranged = iban.slice(4) + iban.slice(0, 4);
+  let remainder = 0;
+  for (const char of rearranged) {
+    const digits = /\d/.test(char) ? char : String(char.charCodeAt(0) - 55);
+    for (const digit of digits) remainder = (remainder * 10 + Number(digit)) % 97;
+  }
+  return remainder === 1;
+}
+
+const formatChecks: Record<string, { test: (text: string) => boolean; message: string }> = {
+  date: { test: isCalendarDate, message: 'must be a date (YYYY-MM-DD)' },
+  'date-time': {
+    test: (text) => {
+      const [date, time] = text.split(/[Tt ]/, 2);
+      return !!date && !!time && isCalendarDate(date) && isoTime.test(time);
+    },
+    message: 'must be a date and time (YYYY-MM-DDThh:mm:ssZ)',
+  },
+  time: { test: (text) => isoTime.test(text), message: 'must be a time (hh:mm:ss)' },
+  email: {
+    test: (text) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(text),
+    message: 'must be an email address',
+  },
+  uri: {
+    test: (text) => /^[a-z][a-z0-9+.-]*:\S+$/i.test(text),
+    message: 'must be an absolute address (https://…)',
+  },
+  iban: { test: isValidIban, message: 'must be a valid IBAN' },
+};
+
+const typeNames: Record<JsonType, string> = {
+  string: 'text',
+  number: 'a number',
+  integer: 'a whole number',
+  boolean: 'true or false',
+  object: 'an object',
+  array: 'a list',
+  null: 'empty',
+};
+
+function matchesType(value: unknown, type: JsonType): boolean {
+  const actual = typeOfValue(value);
+  return actual === type || (type === 'number' && actual === 'integer');
+}
+
+/**
+ * Every way a value breaks a schema, each with a JSON pointer and a message a person can
+ * act on. An empty list means the value is valid.
+ */
+export function validateAgainstSchema(schema: TargetSchema, value: unknown): SchemaViolation[] {
+  const violations: SchemaViolation[] = [];
+  visit(schema, value, '', schema, violations);
+  return violations;
+}
+
+function visit(
+  rawSchema: TargetSchema | boolean,
+  value: unknown,
+  pointer: string,
+  root: TargetSchema,
+  out: SchemaViolation[],
+): void {
+  if (rawSchema === true) return;
+  if (rawSchema === false) {
+    out.push({ pointer, message: 'is not allowed' });
+    return;
+  }
+  const schema = resolveRef(rawSchema, root);
+  const types = typesOf(schema);
+  if (types.length > 0 && !types.some((type) => matchesType(value, type))) {
+    const wanted = types.map((type) => typeNames[type]).join(' or ');
+    out.push({ pointer, message: `must be ${wanted}` });
+    return;
+  }
+  if (schema.enum && !schema.enum.some((option) => deepEqual(option, value))) {
+    out.push({ pointer, message: `must be one of ${schema.enum.map((o) => JSON.stringify(o)).join(', ')}` });
+  }
+  if (schema.const !== undefined && !deepEqual(schema.const, value)) {
+    out.push({ pointer, message: `must be ${JSON.stringify(schema.const)}` });
+  }
+  if (typeof value === 'string') checkString(schema, value, pointer, out);
+  else if (typeof value === 'number') checkNumber(schema, value, pointer, out);
+  else if (Array.isArray(value)) {
+    if (schema.minItems !== undefined && value.length < schema.minItems) {
+      out.push({ pointer, message: `must have at least ${schema.minItems} item${schema.minItems === 1 ? '' : 's'}` });
+    }
+    if (schema.maxItems !== undefined && value.length > schema.maxItems) {
+      out.push({ pointer, message: `must have at most ${schema.maxItems} items` });
+    }
+    if (schema.items !== undefined) {
+      value.forEach((item, index) => visit(schema.items!, item, `${pointer}/${index}`, root, out));
+    }
+  } else if (isPlainObject(value)) {
+    for (const name of schema.required ?? []) {
+      if (value[name] === undefined) {
+        out.push({ pointer: `${pointer}/${encodePointerToken(name)}`, message: 'is required' });
+      }
+    }
+    for (const [name, child] of Object.entries(value)) {
+      const childPointer = `${pointer}/${encodePointerToken(name)}`;
+      const childSchema = schema.properties?.[name];
+      if (childSchema !== undefined) visit(childSchema, child, childPointer, root, out);
+      else if (schema.additionalProperties === false) {
+        out.push({ pointer: childPointer, message: 'is not a known field' });
+      } else if (isPlainObject(schema.additionalProperties)) {
+        visit(schema.additionalProperties, child, childPointer, root, out);
+      }
+    }
+  }
+}
+
+function checkString(schema: TargetSchema, value: string, pointer: string, out: SchemaViolation[]): void {
+  const length = [...value].length;
+  if (schema.minLength !== undefined && length < schema.minLength) {
+    out.push({
+      pointer,
+      message: schema.minLength === 1 ? 'must not be empty' : `must be at least ${schema.minLength} characters`,
+    });
+  }
+  if (schema.maxLength !== undefined && length > schema.maxLength) {
+    out.push({ pointer, message: `must be at most ${schema.maxLength} characters` });
+  }
+  if (schema.pattern !== undefined) {
+    let matches = true;
+    try {
+      matches = new RegExp(schema.pattern, 'u').test(value);
+    } catch {
+      // An invalid pattern is refused when the schema is saved; one that slips through is ignored.
+    }
+    if (!matches) out.push({ pointer, message: `must match the pattern ${schema.pattern}` });
+  }
+  const format = schema.format ? formatChecks[schema.format] : undefined;
+  if (format && value !== '' && !format.test(value)) out.push({ pointer, message: format.message });
+}
+
+function checkNumber(schema: TargetSchema, value: number, pointer: string, out: SchemaViolation[]): void {
+  if (schema.minimum !== undefined && value < schema.minimum) {
+    out.push({ pointer, message: `must be at least ${schema.minimum}` });
+  }
+  if (schema.maximum !== undefined && value > schema.maximum) {
+    out.push({ pointer, message: `must be at most ${schema.maximum}` });
+  }
+  if (schema.exclusiveMinimum !== undefined && value <= schema.exclusiveMinimum) {
+    out.push({ pointer, message: `must be more than ${schema.exclusiveMinimum}` });
+  }
+  if (schema.exclusiveMaximum !== undefined && value >= schema.exclusiveMaximum) {
+    out.push({ pointer, message: `must be less than ${schema.exclusiveMaximum}` });
+  }
+  if (schema.multipleOf !== undefined && schema.multipleOf > 0) {
+    const quotient = value / schema.multipleOf;
+    if (Math.abs(quotient - Math.round(quotient)) > 1e-9) {
+      out.push({ pointer, message: `must be a multiple of ${schema.multipleOf}` });
+    }
+  }
+}
+
+export function deepEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== typeof b || a === null || b === null || typeof a !== 'object') return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a) && Array.isArray(b)) {
+    return a.length === b.length && a.every((item, index) => deepEqual(item, b[index]));
+  }
+  const left = a as Record<string, unknown>;
+  const right = b as Record<string, unknown>;
+  const keys = Object.keys(left);
+  return keys.length === Object.keys(right).length && keys.every((key) => deepEqual(left[key], right[key]));
+}

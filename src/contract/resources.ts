@@ -1,0 +1,300 @@
+/**
+ * Wire shapes of the service's resources (the `application/json` representation) and of
+ * the bodies clients send. Field names and types follow docs/extraction-service-api.md;
+ * fields the spec does not list are ours and are documented in the README.
+ *
+ * Written with `zod/mini` so the browser bundle stays small; the server uses the same
+ * schemas to validate input and to generate its OpenAPI document.
+ */
+import * as z from 'zod/mini';
+import { labelNames, type LabelName } from './labels.js';
+import { parseTargetSchema } from './json-schema.js';
+import { runStatuses } from './run-status.js';
+
+export const strategies = ['local', 'llm'] as const;
+export type Strategy = (typeof strategies)[number];
+
+export const bucketOrigins = ['api', 'embed'] as const;
+export type BucketOrigin = (typeof bucketOrigins)[number];
+
+/** Characters per chunk when an extractor does not say otherwise. */
+export const defaultChunkSize = 4000;
+export const minChunkSize = 200;
+export const maxChunkSize = 200_000;
+
+const dateTime = z.string();
+const nullableDateTime = z.nullable(dateTime);
+const iri = z.string();
+
+// ---------------------------------------------------------------------------------------
+// Buckets
+
+export const bucketSchema = z.object({
+  id: z.string(),
+  description: z.nullable(z.string()),
+  deletedAt: nullableDateTime,
+  createdAt: nullableDateTime,
+  updatedAt: nullableDateTime,
+  createdUsing: z.string(),
+  /** JSON: the bucket's files, as a list of file resources. */
+  artifacts: z.nullable(z.string()),
+  runs: z.array(iri),
+});
+export type Bucket = z.infer<typeof bucketSchema>;
+
+export const bucketInputSchema = z.object({
+  description: z.optional(z.nullable(z.string().check(z.maxLength(2000)))),
+  createdUsing: z.optional(z.enum(bucketOrigins)),
+});
+export type BucketInput = z.infer<typeof bucketInputSchema>;
+
+// ---------------------------------------------------------------------------------------
+// Files in a bucket (ours: the spec shows no upload)
+
+export const acceptedMediaTypes = [
+  'application/pdf',
+  'image/png',
+  'image/jpeg',
+  'image/webp',
+  'image/tiff',
+  'text/plain',
+  'text/csv',
+  'text/markdown',
+  'text/html',
+  'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+] as const;
+export type AcceptedMediaType = (typeof acceptedMediaTypes)[number];
+
+/** File name extensions of the accepted types, for `<input accept>` and friendly messages. */
+export const acceptedExtensions = [
+  '.pdf', '.png', '.jpg', '.jpeg', '.webp', '.tif', '.tiff', '.txt', '.csv', '.md', '.markdown',
+  '.html', '.htm', '.docx', '.xlsx',
+] as const;
+
+export const bucketFileSchema = z.object({
+  id: z.string(),
+  bucket: iri,
+  name: z.string(),
+  size: z.number(),
+  mediaType: z.string(),
+  sha256: z.string(),
+  createdAt: dateTime,
+  contentUrl: z.string(),
+});
+export type BucketFile = z.infer<typeof bucketFileSchema>;
+
+// ---------------------------------------------------------------------------------------
+// Saved extractors
+
+const text = (max: number) => z._default(z.string().check(z.maxLength(max)), '');
+const flag = (value: boolean) => z._default(z.boolean(), value);
+
+const jsonSchemaText = z.string().check(
+  z.superRefine((value, ctx) => {
+    const parsed = parseTargetSchema(value);
+    if (!parsed.ok) ctx.addIssue({ code: 'custom', message: `jsonSchema ${parsed.message}`, input: value });
+  }),
+);
+
+const labelFields = Object.fromEntries(labelNames.map((name) => [name, text(500)])) as Record<
+  LabelName,
+  ReturnType<typeof text>
+>;
+
+/**
+ * The writable fields of a saved extractor. POST creates with them and PUT replaces them:
+ * a field left out takes its default. `label` and `jsonSchema` are required.
+ */
+export const extractorInputSchema = z.object({
+  label: z.string().check(z.trim(), z.minLength(1, 'label must not be empty'), z.maxLength(200)),
+  jsonSchema: jsonSchemaText,
+  strategy: z._default(z.enum(strategies), 'local'),
+  model: z._default(z.string().check(z.minLength(1), z.maxLength(200)), 'local'),
+  outputInstructions: text(20_000),
+  ...labelFields,
+  allowDownload: flag(true),
+  enableWebhook: flag(false),
+  webhookUrl: text(2000),
+  redirectUrl: text(2000),
+  includeText: flag(true),
+  includeEmbeddedImages: flag(false),
+  markEmbeddedImages: flag(false),
+  includePageImages: flag(false),
+  markPageImages: flag(false),
+  chunkSize: z._default(z.int().check(z.minimum(minChunkSize), z.maximum(maxChunkSize)), defaultChunkSize),
+});
+export type ExtractorInput = z.infer<typeof extractorInputSchema>;
+
+export const extractorSchema = z.object({
+  id: z.string(),
+  label: z.string(),
+  jsonSchema: z.string(),
+  strategy: z.string(),
+  model: z.string(),
+  outputInstructions: z.string(),
+  ...(Object.fromEntries(labelNames.map((name) => [name, z.string()])) as Record<
+    LabelName,
+    z.ZodMiniString
+  >),
+  allowDownload: z.boolean(),
+  enableWebhook: z.boolean(),
+  webhookUrl: z.string(),
+  redirectUrl: z.string(),
+  includeText: z.boolean(),
+  includeEmbeddedImages: z.boolean(),
+  markEmbeddedImages: z.boolean(),
+  includePageImages: z.boolean(),
+  markPageImages: z.boolean(),
+  chunkSize: z.number(),
+  runs: z.array(iri),
+  deletedAt: nullableDateTime,
+  createdAt: nullableDateTime,
+  updatedAt: nullableDateTime,
+  lastRanAt: z.nullable(z.string()),
+  typedSchema: z.string(),
+  embeddedUrl: z.string(),
+  fullPageUrl: z.string(),
+  /** Only in the answer to a create or a secret rotation: the webhook signing secret. */
+  webhookSecret: z.optional(z.string()),
+});
+export type Extractor = z.infer<typeof extractorSchema>;
+
+// ---------------------------------------------------------------------------------------
+// Extraction runs
+
+export const runSchema = z.object({
+  id: z.string(),
+  status: z.enum(runStatuses),
+  resultJson: z.nullable(z.string()),
+  partialResultJson: z.nullable(z.string()),
+  targetSchema: z.nullable(z.string()),
+  tokenStats: z.nullable(z.string()),
+  error: z.nullable(z.string()),
+  createdAt: nullableDateTime,
+  updatedAt: nullableDateTime,
+  strategy: z.string(),
+  model: z.string(),
+  includeText: z.boolean(),
+  includeEmbeddedImages: z.boolean(),
+  markEmbeddedImages: z.boolean(),
+  includePageImages: z.boolean(),
+  markPageImages: z.boolean(),
+  startedAt: nullableDateTime,
+  finishedAt: nullableDateTime,
+  chunkSize: z.nullable(z.number()),
+  duration: z.nullable(z.string()),
+  formattedDuration: z.nullable(z.string()),
+  totalInputTokens: z.nullable(z.string()),
+  data: z.nullable(z.string()),
+  partialData: z.nullable(z.string()),
+  evaluationType: z.nullable(z.string()),
+  bucket: iri,
+  savedExtractor: iri,
+  // Ours, beyond the spec's fields:
+  chunksCompleted: z.number(),
+  chunksTotal: z.nullable(z.number()),
+  editedResultJson: z.nullable(z.string()),
+  resultMetadata: z.nullable(z.string()),
+  submittedAt: nullableDateTime,
+});
+export type Run = z.infer<typeof runSchema>;
+
+const optionalFlag = z.optional(z.boolean());
+
+export const runInputSchema = z.object({
+  bucket: z.string().check(z.minLength(1)),
+  savedExtractor: z.string().check(z.minLength(1)),
+  strategy: z.optional(z.enum(strategies)),
+  model: z.optional(z.string().check(z.minLength(1), z.maxLength(200))),
+  chunkSize: z.optional(z.int().check(z.minimum(minChunkSize), z.maximum(maxChunkSize))),
+  includeText: optionalFlag,
+  includeEmbeddedImages: optionalFlag,
+  markEmbeddedImages: optionalFlag,
+  includePageImages: optionalFlag,
+  markPageImages: optionalFlag,
+});
+export type RunInput = z.infer<typeof runInputSchema>;
+
+/** `resultMetadata`: where each value was found, and how the results measure up to the schema. */
+export const resultMetadataSchema = z.object({
+  sources: z.record(
+    z.string(),
+    z.object({
+      file: z.string(),
+      fileId: z.string(),
+      page: z.number(),
+      offset: z.number(),
+      text: z.string(),
+    }),
+  ),
+  violations: z.array(z.object({ pointer: z.string(), message: z.string() })),
+});
+export type ResultMetadata = z.infer<typeof resultMetadataSchema>;
+
+// ---------------------------------------------------------------------------------------
+// Embed sessions
+
+/** A theme: `--extractor-*` token names (without the prefix) and CSS values. */
+export const themeSchema = z.record(
+  z.string().check(z.regex(/^[a-z][a-z0-9-]{0,40}$/, 'theme tokens are lower-case names like "color-accent"')),
+  z.string().check(
+    z.maxLength(200),
+    z.regex(/^[^;{}<>\\]*$/, 'theme values must be plain CSS values'),
+    z.refine((value) => !/url\s*\(|expression\s*\(|@import/i.test(value), 'theme values must not load anything'),
+  ),
+);
+export type Theme = z.infer<typeof themeSchema>;
+
+export const maxSessionSeconds = 86_400;
+export const defaultSessionSeconds = 3600;
+
+export const embedSessionInputSchema = z.object({
+  savedExtractor: z.string().check(z.minLength(1)),
+  bucket: z.optional(z.string().check(z.minLength(1))),
+  ttlSeconds: z._default(z.int().check(z.minimum(60), z.maximum(maxSessionSeconds)), defaultSessionSeconds),
+  allowedOrigins: z._default(z.array(z.string().check(z.maxLength(300))).check(z.maxLength(20)), []),
+  theme: z.optional(themeSchema),
+});
+export type EmbedSessionInput = z.infer<typeof embedSessionInputSchema>;
+
+export const embedSessionSchema = z.object({
+  id: z.string(),
+  token: z.string(),
+  expiresAt: dateTime,
+  bucket: iri,
+  savedExtractor: iri,
+  allowedOrigins: z.array(z.string()),
+  theme: z.nullable(themeSchema),
+  embeddedUrl: z.string(),
+  fullPageUrl: z.string(),
+});
+export type EmbedSession = z.infer<typeof embedSessionSchema>;
+
+/** What a session token can tell about itself (`GET /api/embed_sessions/current`). */
+export const currentSessionSchema = z.object({
+  id: z.string(),
+  expiresAt: dateTime,
+  bucket: iri,
+  savedExtractor: iri,
+  allowedOrigins: z.array(z.string()),
+  theme: z.nullable(themeSchema),
+});
+export type CurrentSession = z.infer<typeof currentSessionSchema>;
+
+// ---------------------------------------------------------------------------------------
+// Problems (RFC 9457)
+
+export const problemSchema = z.object({
+  type: z.string(),
+  title: z.string(),
+  status: z.number(),
+  detail: z.string(),
+  instance: z.optional(z.string()),
+  errors: z.optional(
+    z.array(z.object({ pointer: z.optional(z.string()), parameter: z.optional(z.string()), detail: z.string() })),
+  ),
+  currentStatus: z.optional(z.string()),
+  allowed: z.optional(z.array(z.string())),
+});
+export type Problem = z.infer<typeof problemSchema>;

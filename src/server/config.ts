@@ -1,0 +1,78 @@
+/**
+ * Configuration, read once from the environment. Every variable is documented in the
+ * README; a bad value stops the start with a message naming it.
+ */
+import { resolve } from 'node:path';
+
+export interface Config {
+  port: number;
+  dataDir: string;
+  publicBaseUrl: string;
+  adminToken: string | undefined;
+  maxUploadBytes: number;
+  workerConcurrency: number;
+  /** How often the worker looks for queued runs when nothing wakes it (other processes). */
+  workerPollMs: number;
+  llm: { baseUrl: string | undefined; apiKey: string | undefined; models: string[]; timeoutMs: number };
+  webhooks: { allowPrivate: boolean; timeoutMs: number; retryScale: number };
+  logLevel: string;
+}
+
+export class ConfigError extends Error {}
+
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min) {
+    throw new ConfigError(`${name} must be a whole number of at least ${min}; it is "${raw}".`);
+  }
+  return value;
+}
+
+function number(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value < 0) throw new ConfigError(`${name} must be a non-negative number; it is "${raw}".`);
+  return value;
+}
+
+export const defaultLlmModels = ['gpt-4o-mini', 'gpt-4o', 'gpt-4.1-mini', 'gpt-4.1'];
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const port = integer(env, 'PORT', 8787);
+  if (port > 65535) throw new ConfigError(`PORT must be at most 65535; it is ${port}.`);
+  const publicBaseUrl = (env.PUBLIC_BASE_URL || `http://localhost:${port}`).replace(/\/+$/, '');
+  if (!/^https?:\/\/[^/]+/.test(publicBaseUrl)) {
+    throw new ConfigError(`PUBLIC_BASE_URL must be an http(s) address; it is "${publicBaseUrl}".`);
+  }
+  const adminToken = env.EXTRACTOR_ADMIN_TOKEN?.trim() || undefined;
+  if (adminToken !== undefined && adminToken.length < 16) {
+    throw new ConfigError('EXTRACTOR_ADMIN_TOKEN must be at least 16 characters long.');
+  }
+  return {
+    port,
+    dataDir: resolve(env.DATA_DIR || './data'),
+    publicBaseUrl,
+    adminToken,
+    maxUploadBytes: integer(env, 'MAX_UPLOAD_BYTES', 50 * 1024 * 1024, 1),
+    workerConcurrency: integer(env, 'WORKER_CONCURRENCY', 2, 0),
+    workerPollMs: integer(env, 'WORKER_POLL_MS', 1000, 10),
+    llm: {
+      baseUrl: env.LLM_BASE_URL?.replace(/\/+$/, '') || undefined,
+      apiKey: env.LLM_API_KEY || undefined,
+      models: (env.LLM_MODELS || defaultLlmModels.join(','))
+        .split(',')
+        .map((model) => model.trim())
+        .filter(Boolean),
+      timeoutMs: integer(env, 'LLM_TIMEOUT_MS', 60_000, 1),
+    },
+    webhooks: {
+      allowPrivate: env.WEBHOOK_ALLOW_PRIVATE === '1',
+      timeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 1),
+      retryScale: number(env, 'WEBHOOK_RETRY_SCALE', 1),
+    },
+    logLevel: env.LOG_LEVEL || 'info',
+  };
+}

@@ -1,0 +1,69 @@
+/** The demo saved extractor the first start creates, so there is something to try at once. */
+import type { ExtractorInput } from '../../contract/resources.js';
+
+export const invoiceSchema = {
+  type: 'object',
+  title: 'Invoice',
+  properties: {
+    invoice_number: { type: ['string', 'null'], title: 'Invoice number', description: 'The number the vendor gave the invoice.' },
+    date: { type: ['string', 'null'], format: 'date', title: 'Invoice date', description: 'The date the invoice was issued.' },
+    total: { type: ['number', 'null'], title: 'Total', description: 'The amount due, taxes included.' },
+    currency: { type: ['string', 'null'], title: 'Currency', description: 'ISO 4217 currency code, such as EUR or USD.', pattern: '^[A-Z]{3}$' },
+    vendor: { type: ['string', 'null'], title: 'Vendor', description: 'Who issued the invoice.' },
+    line_items: {
+      type: 'array',
+      title: 'Line items',
+      items: {
+        type: 'object',
+        properties: {
+          description: { type: ['string', 'null'], title: 'Description' },
+          quantity: { type: ['number', 'null'], title: 'Quantity' },
+          unit_price: { type: ['number', 'null'], title: 'Unit price' },
+          amount: { type: ['number', 'null'], title: 'Amount' },
+        },
+        required: ['description', 'quantity', 'unit_price', 'amount'],
+      },
+    },
+  },
+  required: ['invoice_number', 'date', 'total', 'currency', 'vendor', 'line_items'],
+} as const;
+
+export const demoExtractor: ExtractorInput = {
+  label: 'Invoice',
+  jsonSchema: JSON.stringify(invoiceSchema),
+  strategy: 'local',
+  model: 'local',
+  outputInstructions: 'Dates as YYYY-MM-DD, amounts as numbers, currency as an ISO 4217 code.',
+  pageTitle: 'Invoice data extraction',
+  introductionViewHeading: 'Turn your invoices into data',
+  introductionViewDescription:
+    'Upload one or more invoices. We read the invoice number, date, vendor, total and line items for you to check before you submit.',
+  introductionViewNextButtonLabel: 'Get started',
+  bucketViewHeading: 'Add your invoices',
+  bucketViewDescription: 'PDF, images, Word, Excel, CSV or text files, up to 50 MB each.',
+  bucketViewBackButtonLabel: 'Back',
+  bucketViewContinueButtonLabel: 'Continue',
+  bucketViewBeginButtonLabel: 'Extract data',
+  extractionViewHeading: 'Reading your invoices',
+  extractionViewDescription: 'This usually takes a few seconds per page. You can pause or cancel at any time.',
+  extractionViewBackButtonLabel: 'Back to files',
+  extractionViewContinueButtonLabel: 'Review the data',
+  extractionViewRestartButtonLabel: 'Run again',
+  extractionViewStartButtonLabel: 'Start',
+  extractionViewCancelButtonLabel: 'Cancel',
+  extractionViewPauseButtonLabel: 'Pause',
+  resultsViewHeading: 'Check the invoice data',
+  resultsViewDescription: 'Correct anything that was read wrongly, then submit.',
+  resultsViewBackButtonLabel: 'Back',
+  resultsViewSubmitButtonLabel: 'Submit',
+  allowDownload: true,
+  enableWebhook: false,
+  webhookUrl: '',
+  redirectUrl: '',
+  includeText: true,
+  includeEmbeddedImages: false,
+  markEmbeddedImages: false,
+  includePageImages: false,
+  markPageImages: false,
+  chunkSize: 4000,
+};

@@ -1,0 +1,231 @@
+/**
+ * Saved extractors: the configuration a run executes. Stored in `extractors`; deleted ones
+ * keep their row (runs still point at them) but answer 404 and leave every list.
+ */
+import { randomBytes } from 'node:crypto';
+import { labelNames, type LabelName } from '../../contract/labels.js';
+import { iriOf } from '../../contract/iri.js';
+import { parseTargetSchema } from '../../contract/json-schema.js';
+import type { Extractor, ExtractorInput, Strategy } from '../../contract/resources.js';
+import type { Config } from '../config.js';
+import { validationError, type FieldError } from '../http/problem.js';
+import type { Db } from '../store/database.js';
+import { containsText } from '../store/filters.js';
+import { newId, nowIso } from '../store/ids.js';
+import type { ExtractorTable } from '../store/schema.js';
+import { webhookUrlProblem } from '../webhooks/address-policy.js';
+import { typeNameFor, typeScriptFromSchema } from './typed-schema.js';
+
+export type ExtractorRow = ExtractorTable;
+
+/** The models each strategy can use: `local` runs offline; `llm` takes the configured list. */
+export function allowedModels(strategy: Strategy | string, config: Config): string[] {
+  return strategy === 'llm' ? config.llm.models : ['local'];
+}
+
+/** Checks that need the configuration, beyond what the contract schema checks. */
+export function checkRunSettings(
+  settings: { strategy: string; model: string },
+  config: Config,
+  pointerPrefix = '',
+): FieldError[] {
+  const models = allowedModels(settings.strategy, config);
+  if (models.includes(settings.model)) return [];
+  return [
+    {
+      pointer: `${pointerPrefix}/model`,
+      detail: `model "${settings.model}" is not available for strategy "${settings.strategy}"; use one of ${models.map((m) => `"${m}"`).join(', ')}`,
+    },
+  ];
+}
+
+function checkExtractorInput(input: ExtractorInput, config: Config): void {
+  const errors = checkRunSettings(input, config);
+  if (input.webhookUrl) {
+    const problem = webhookUrlProblem(input.webhookUrl, config.webhooks.allowPrivate);
+    if (problem) errors.push({ pointer: '/webhookUrl', detail: `webhookUrl ${problem}` });
+  } else if (input.enableWebhook) {
+    errors.push({ pointer: '/webhookUrl', detail: 'webhookUrl is required when enableWebhook is true' });
+  }
+  if (input.redirectUrl) {
+    let protocol = '';
+    try {
+      protocol = new URL(input.redirectUrl).protocol;
+    } catch {
+      // handled below
+    }
+    if (protocol !== 'http:' && protocol !== 'https:') {
+      errors.push({ pointer: '/redirectUrl', detail: 'redirectUrl must be an absolute http or https address' });
+    }
+  }
+  if (errors.length > 0) throw validationError(errors);
+}
+
+export function newWebhookSecret(): string {
+  // Standard Webhooks: "whsec_" then the base64 of 24 to 64 random bytes.
+  return `whsec_${randomBytes(32).toString('base64')}`;
+}
+
+function columnsFrom(input: ExtractorInput) {
+  const labels = Object.fromEntries(labelNames.map((name) => [name, input[name]]));
+  return {
+    label: input.label,
+    strategy: input.strategy,
+    model: input.model,
+    json_schema: input.jsonSchema,
+    output_instructions: input.outputInstructions,
+    labels: JSON.stringify(labels),
+    allow_download: Number(input.allowDownload),
+    enable_webhook: Number(input.enableWebhook),
+    webhook_url: input.webhookUrl,
+    redirect_url: input.redirectUrl,
+    include_text: Number(input.includeText),
+    include_embedded_images: Number(input.includeEmbeddedImages),
+    mark_embedded_images: Number(input.markEmbeddedImages),
+    include_page_images: Number(input.includePageImages),
+    mark_page_images: Number(input.markPageImages),
+    chunk_size: input.chunkSize,
+  };
+}
+
+export async function createExtractor(
+  db: Db,
+  input: ExtractorInput,
+  config: Config,
+): Promise<{ row: ExtractorRow; webhookSecret: string }> {
+  checkExtractorInput(input, config);
+  const now = nowIso();
+  const webhookSecret = newWebhookSecret();
+  const row: ExtractorRow = {
+    id: newId(),
+    ...columnsFrom(input),
+    webhook_secret: webhookSecret,
+    created_at: now,
+    updated_at: now,
+    deleted_at: null,
+    last_ran_at: null,
+  };
+  await db.insertInto('extractors').values(row).execute();
+  return { row, webhookSecret };
+}
+
+export async function replaceExtractor(
+  db: Db,
+  id: string,
+  input: ExtractorInput,
+  config: Config,
+): Promise<ExtractorRow | undefined> {
+  checkExtractorInput(input, config);
+  return db
+    .updateTable('extractors')
+    .set({ ...columnsFrom(input), updated_at: nowIso() })
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+export async function rotateWebhookSecret(db: Db, id: string): Promise<string | undefined> {
+  const secret = newWebhookSecret();
+  const result = await db
+    .updateTable('extractors')
+    .set({ webhook_secret: secret, updated_at: nowIso() })
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0 ? secret : undefined;
+}
+
+export async function findExtractor(db: Db, id: string): Promise<ExtractorRow | undefined> {
+  return db.selectFrom('extractors').selectAll().where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();
+}
+
+export interface ExtractorFilters {
+  /** Exact match on the model. */
+  model?: string;
+  /** Substring of the output instructions. */
+  outputInstructions?: string;
+}
+
+export async function listExtractors(
+  db: Db,
+  filters: ExtractorFilters,
+  page: { offset: number; limit: number },
+): Promise<{ rows: ExtractorRow[]; total: number }> {
+  let query = db.selectFrom('extractors').where('deleted_at', 'is', null);
+  if (filters.model) query = query.where('model', '=', filters.model);
+  if (filters.outputInstructions) {
+    query = query.where(containsText('output_instructions', filters.outputInstructions));
+  }
+  const [rows, count] = await Promise.all([
+    query.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').offset(page.offset).limit(page.limit).execute(),
+    query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(count.total) };
+}
+
+export async function deleteExtractor(db: Db, id: string): Promise<boolean> {
+  const now = nowIso();
+  const result = await db
+    .updateTable('extractors')
+    .set({ deleted_at: now, updated_at: now })
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** IRIs of the runs of each extractor, oldest first, in one query. */
+export async function runIrisByExtractor(db: Db, ids: readonly string[]): Promise<Map<string, string[]>> {
+  const map = new Map<string, string[]>(ids.map((id) => [id, []]));
+  if (ids.length === 0) return map;
+  const rows = await db
+    .selectFrom('runs')
+    .select(['id', 'extractor_id'])
+    .where('extractor_id', 'in', ids)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+  for (const row of rows) map.get(row.extractor_id)?.push(iriOf('run', row.id));
+  return map;
+}
+
+export function extractorLabels(row: ExtractorRow): Record<LabelName, string> {
+  const stored = JSON.parse(row.labels) as Partial<Record<LabelName, string>>;
+  return Object.fromEntries(labelNames.map((name) => [name, stored[name] ?? ''])) as Record<LabelName, string>;
+}
+
+export function typedSchemaOf(row: Pick<ExtractorRow, 'json_schema' | 'label'>): string {
+  const parsed = parseTargetSchema(row.json_schema);
+  return parsed.ok ? typeScriptFromSchema(parsed.schema, typeNameFor(row.label)) : '';
+}
+
+export function extractorToWire(row: ExtractorRow, runs: string[], config: Config): Extractor {
+  return {
+    id: row.id,
+    label: row.label,
+    jsonSchema: row.json_schema,
+    strategy: row.strategy,
+    model: row.model,
+    outputInstructions: row.output_instructions,
+    ...extractorLabels(row),
+    allowDownload: row.allow_download === 1,
+    enableWebhook: row.enable_webhook === 1,
+    webhookUrl: row.webhook_url,
+    redirectUrl: row.redirect_url,
+    includeText: row.include_text === 1,
+    includeEmbeddedImages: row.include_embedded_images === 1,
+    markEmbeddedImages: row.mark_embedded_images === 1,
+    includePageImages: row.include_page_images === 1,
+    markPageImages: row.mark_page_images === 1,
+    chunkSize: row.chunk_size,
+    runs,
+    deletedAt: row.deleted_at,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    lastRanAt: row.last_ran_at,
+    typedSchema: typedSchemaOf(row),
+    embeddedUrl: `${config.publicBaseUrl}/embed/${encodeURIComponent(row.id)}`,
+    fullPageUrl: `${config.publicBaseUrl}/x/${encodeURIComponent(row.id)}`,
+  };
+}

@@ -1,0 +1,65 @@
+/** The files of a bucket: rows in `files`, bytes in FileStorage. */
+import { iriOf } from '../../contract/iri.js';
+import type { BucketFile } from '../../contract/resources.js';
+import type { Db } from '../store/database.js';
+import { newId, nowIso } from '../store/ids.js';
+import type { FileTable } from '../store/schema.js';
+import type { FileStorage } from './storage.js';
+import type { ReceivedFile } from './uploads.js';
+
+export type FileRow = FileTable;
+
+export function fileToWire(row: FileRow): BucketFile {
+  return {
+    id: row.id,
+    bucket: iriOf('bucket', row.bucket_id),
+    name: row.name,
+    size: Number(row.size),
+    mediaType: row.media_type,
+    sha256: row.sha256,
+    createdAt: row.created_at,
+    contentUrl: `${iriOf('bucket', row.bucket_id)}/files/${row.id}/content`,
+  };
+}
+
+/** Moves received files into the bucket and records them; the rows exist only once the bytes do. */
+export async function addFiles(db: Db, storage: FileStorage, bucketId: string, files: ReceivedFile[]): Promise<FileRow[]> {
+  const rows: FileRow[] = [];
+  for (const file of files) {
+    const id = newId();
+    await storage.commit(file.tempPath, bucketId, id);
+    rows.push({ id, bucket_id: bucketId, name: file.name, size: file.size, media_type: file.mediaType, sha256: file.sha256, created_at: nowIso() });
+  }
+  await db.transaction().execute(async (trx) => {
+    await trx.insertInto('files').values(rows).execute();
+    await trx.updateTable('buckets').set({ updated_at: nowIso() }).where('id', '=', bucketId).execute();
+  });
+  return rows;
+}
+
+export async function listFiles(db: Db, bucketId: string): Promise<FileRow[]> {
+  return db.selectFrom('files').selectAll().where('bucket_id', '=', bucketId).orderBy('created_at').orderBy('id').execute();
+}
+
+export async function listFilesOfBuckets(db: Db, bucketIds: readonly string[]): Promise<Map<string, FileRow[]>> {
+  const map = new Map<string, FileRow[]>(bucketIds.map((id) => [id, []]));
+  if (bucketIds.length === 0) return map;
+  const rows = await db.selectFrom('files').selectAll().where('bucket_id', 'in', bucketIds).orderBy('created_at').orderBy('id').execute();
+  for (const row of rows) map.get(row.bucket_id)?.push(row);
+  return map;
+}
+
+export async function findFile(db: Db, bucketId: string, fileId: string): Promise<FileRow | undefined> {
+  return db.selectFrom('files').selectAll().where('bucket_id', '=', bucketId).where('id', '=', fileId).executeTakeFirst();
+}
+
+export async function deleteFile(db: Db, storage: FileStorage, row: FileRow): Promise<void> {
+  await db.deleteFrom('files').where('id', '=', row.id).execute();
+  await storage.remove(row.bucket_id, row.id);
+}
+
+/** Every (bucket, file) pair the store knows, for sweeping orphans at start. */
+export async function knownFileKeys(db: Db): Promise<Set<string>> {
+  const rows = await db.selectFrom('files').select(['id', 'bucket_id']).execute();
+  return new Set(rows.map((row) => `${row.bucket_id}/${row.id}`));
+}

@@ -1,0 +1,168 @@
+/**
+ * Receiving an upload: `multipart/form-data` with one or more parts named `file`, each
+ * streamed to a temporary file while its size and SHA-256 are counted, so a whole file is
+ * never held in memory. Only when every part has arrived within the size limit and is of
+ * an accepted type are the files moved into the bucket; otherwise nothing is kept.
+ */
+import { createHash } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { Readable, Transform, type TransformCallback } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import busboy from 'busboy';
+import { acceptedMediaTypes, type AcceptedMediaType } from '../../contract/resources.js';
+import { badRequest, payloadTooLarge, unsupportedMediaType } from '../http/problem.js';
+import { essence } from '../http/negotiation.js';
+import { sniffMediaType } from './media-type.js';
+import type { FileStorage } from './storage.js';
+
+export const maxFilesPerUpload = 20;
+/** Room for the multipart framing around the files when judging Content-Length up front. */
+const framingAllowance = 64 * 1024;
+
+export interface ReceivedFile {
+  tempPath: string;
+  name: string;
+  size: number;
+  sha256: string;
+  mediaType: AcceptedMediaType;
+}
+
+/**
+ * A file name fit to show and to offer as a download name: the last path segment, no
+ * control or reserved characters, no leading dots, at most 200 characters.
+ */
+export function sanitiseFileName(raw: string | undefined): string {
+  const lastSegment = (raw ?? '').split(/[\\/]/).pop() ?? '';
+  const cleaned = lastSegment
+    .normalize('NFC')
+    .replace(/[\u0000-\u001f\u007f<>:"|?*]/g, '')
+    .replace(/\s+/g, ' ')
+    .replace(/^[.\s]+/, '')
+    .trim();
+  const limited = [...cleaned].slice(0, 200).join('');
+  return limited || 'file';
+}
+
+class SizeLimitError extends Error {}
+
+/** Counts bytes and hashes them on the way through; fails once the limit is passed. */
+class CountingHash extends Transform {
+  readonly hash = createHash('sha256');
+  size = 0;
+
+  constructor(private readonly budget: { remaining: number }) {
+    super();
+  }
+
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
+    this.size += chunk.length;
+    this.budget.remaining -= chunk.length;
+    if (this.budget.remaining < 0) {
+      callback(new SizeLimitError());
+      return;
+    }
+    this.hash.update(chunk);
+    callback(null, chunk);
+  }
+}
+
+function tooLarge(maxBytes: number) {
+  const error = payloadTooLarge(
+    `The upload is larger than the limit of ${maxBytes} bytes (${(maxBytes / 1024 / 1024).toFixed(0)} MB). Nothing was kept.`,
+  );
+  // The rest of the body is not read; the connection is closed instead.
+  error.headers.Connection = 'close';
+  return error;
+}
+
+export async function receiveUpload(request: Request, storage: FileStorage, maxBytes: number): Promise<ReceivedFile[]> {
+  const contentType = request.headers.get('content-type') ?? '';
+  if (essence(contentType) !== 'multipart/form-data') {
+    throw unsupportedMediaType('Upload files as multipart/form-data with one or more parts named "file".', ['multipart/form-data']);
+  }
+  const declared = Number(request.headers.get('content-length'));
+  if (Number.isFinite(declared) && declared > maxBytes + framingAllowance) throw tooLarge(maxBytes);
+  if (!request.body) throw badRequest('The upload has no body.');
+
+  const received: ReceivedFile[] = [];
+  const temporaries: string[] = [];
+  const writes: Promise<void>[] = [];
+  const budget = { remaining: maxBytes };
+  let tooManyFiles = false;
+
+  let parser: busboy.Busboy;
+  try {
+    parser = busboy({
+      headers: { 'content-type': contentType },
+      defParamCharset: 'utf8',
+      limits: { files: maxFilesPerUpload, fields: 50, parts: 100, fieldSize: 64 * 1024 },
+    });
+  } catch (error) {
+    throw badRequest(`The multipart body cannot be read: ${(error as Error).message}.`);
+  }
+
+  const source = Readable.fromWeb(request.body as import('node:stream/web').ReadableStream);
+  parser.on('file', (field, stream, info) => {
+    if (field !== 'file') {
+      stream.resume();
+      return;
+    }
+    const tempPath = storage.newTempPath();
+    temporaries.push(tempPath);
+    const counter = new CountingHash(budget);
+    const write = pipeline(stream, counter, createWriteStream(tempPath, { flush: true })).then(() => {
+      received.push({
+        tempPath,
+        name: sanitiseFileName(info.filename),
+        size: counter.size,
+        sha256: counter.hash.digest('hex'),
+        mediaType: 'text/plain', // set once sniffed, below
+      });
+    });
+    // A file over the limit stops the whole upload at once: there is no reason to read on.
+    write.catch((error: unknown) => {
+      if (error instanceof SizeLimitError) source.destroy(error);
+    });
+    writes.push(write);
+  });
+  parser.on('filesLimit', () => {
+    tooManyFiles = true;
+  });
+
+
+  const cleanUp = () => Promise.all(temporaries.map((path) => storage.discard(path)));
+  try {
+    await pipeline(source, parser);
+    const outcomes = await Promise.allSettled(writes);
+    const failure = outcomes.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
+    if (failure) throw failure.reason;
+  } catch (error) {
+    await Promise.allSettled(writes);
+    await cleanUp();
+    if (error instanceof SizeLimitError || budget.remaining < 0) throw tooLarge(maxBytes);
+    throw badRequest(`The multipart body cannot be read: ${(error as Error).message}.`);
+  }
+
+  try {
+    if (tooManyFiles) throw badRequest(`Send at most ${maxFilesPerUpload} files in one upload.`);
+    if (received.length === 0) throw badRequest('The upload has no part named "file".');
+    // Keep the order the parts arrived in.
+    received.sort((a, b) => temporaries.indexOf(a.tempPath) - temporaries.indexOf(b.tempPath));
+    for (const file of received) {
+      const mediaType = file.size === 0 ? undefined : await sniffMediaType(file.tempPath);
+      if (!mediaType) {
+        throw unsupportedMediaType(
+          file.size === 0
+            ? `${file.name} is empty. Nothing was kept.`
+            : `${file.name} is not a PDF, image (PNG, JPEG, WebP, TIFF), text, CSV, Markdown, HTML, Word (DOCX) or Excel (XLSX) file. Nothing was kept.`,
+          acceptedMediaTypes,
+        );
+      }
+      file.mediaType = mediaType;
+    }
+  } catch (error) {
+    await cleanUp();
+    throw error;
+  }
+  return received;
+}

@@ -1,0 +1,221 @@
+/**
+ * Request bodies in any of the five media types, turned into a plain record and validated
+ * with a contract schema. Syntax problems are 400s; values that break the schema are 422s
+ * with a JSON pointer for each.
+ */
+import * as z from 'zod/mini';
+import { parseCsv } from './csv.js';
+import { essence, resourceMediaTypes, type ResourceMediaType } from './negotiation.js';
+import { badRequest, payloadTooLarge, unsupportedMediaType, validationError, type FieldError } from './problem.js';
+
+/** Bodies other than uploads are small documents; anything larger is refused unread. */
+export const maxDocumentBytes = 1024 * 1024;
+
+export async function readBodyText(request: Request, maxBytes = maxDocumentBytes): Promise<string> {
+  const declared = Number(request.headers.get('content-length'));
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    throw payloadTooLarge(`The request body is larger than ${maxBytes} bytes.`);
+  }
+  if (!request.body) return '';
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > maxBytes) {
+      await reader.cancel();
+      throw payloadTooLarge(`The request body is larger than ${maxBytes} bytes.`);
+    }
+    chunks.push(value);
+  }
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(chunks));
+  } catch {
+    throw badRequest('The request body is not valid UTF-8 text.');
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function parseJsonText(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw badRequest(`The body is not valid JSON: ${(error as Error).message}.`);
+  }
+}
+
+/** The attributes of a JSON:API document, with to-one relationships folded in as ids. */
+function fromJsonApi(document: unknown): Record<string, unknown> {
+  if (!isRecord(document) || !isRecord(document.data)) {
+    throw badRequest('A JSON:API body must be an object with a "data" object.');
+  }
+  const { attributes = {}, relationships = {} } = document.data;
+  if (!isRecord(attributes) || !isRecord(relationships)) {
+    throw badRequest('"data.attributes" and "data.relationships" must be objects.');
+  }
+  const record: Record<string, unknown> = { ...attributes };
+  for (const [name, relationship] of Object.entries(relationships)) {
+    if (isRecord(relationship) && isRecord(relationship.data) && typeof relationship.data.id === 'string') {
+      record[name] = relationship.data.id;
+    }
+  }
+  return record;
+}
+
+const entities: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0' };
+
+function decodeEntities(text: string): string {
+  return text.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, code: string) => {
+    if (code[0] === '#') {
+      const point = code[1] === 'x' || code[1] === 'X' ? parseInt(code.slice(2), 16) : parseInt(code.slice(1), 10);
+      return Number.isFinite(point) && point <= 0x10ffff ? String.fromCodePoint(point) : whole;
+    }
+    return entities[code.toLowerCase()] ?? whole;
+  });
+}
+
+/**
+ * The `<dt>name</dt><dd>value</dd>` pairs of an HTML body: the same shape the service
+ * writes for a single resource, so what is read can be written back.
+ */
+function fromHtml(text: string): Record<string, unknown> {
+  const record: Record<string, unknown> = {};
+  const pair = /<dt\b[^>]*>([\s\S]*?)<\/dt>\s*<dd\b([^>]*)>([\s\S]*?)<\/dd>/gi;
+  let found = false;
+  for (const match of text.matchAll(pair)) {
+    found = true;
+    const name = decodeEntities(match[1]!.replace(/<[^>]*>/g, '')).trim();
+    const isNull = /\bdata-null\b/i.test(match[2]!);
+    record[name] = isNull ? null : decodeEntities(match[3]!.replace(/<[^>]*>/g, ''));
+  }
+  if (!found) throw badRequest('An HTML body must hold the fields as <dt>name</dt><dd>value</dd> pairs.');
+  return record;
+}
+
+function fromCsv(text: string): Record<string, unknown> {
+  const rows = parseCsv(text);
+  if (!rows) throw badRequest('The CSV body has a quoted field that is never closed.');
+  if (rows.length !== 2) {
+    throw badRequest(`A CSV body must have a header row and exactly one record; it has ${Math.max(rows.length - 1, 0)} records.`);
+  }
+  const [header, values] = rows as [string[], string[]];
+  if (header.length !== values.length) {
+    throw badRequest(`The CSV record has ${values.length} fields but the header names ${header.length}.`);
+  }
+  return Object.fromEntries(header.map((name, index) => [name.trim(), values[index]]));
+}
+
+export interface DecodedBody {
+  record: Record<string, unknown>;
+  /** Whether values arrived as text (CSV, HTML) and need reading as the schema's types. */
+  textual: boolean;
+}
+
+/** Reads a body in one of the five media types into a record of fields. */
+export async function decodeBody(request: Request): Promise<DecodedBody> {
+  const type = essence(request.headers.get('content-type'));
+  if (!resourceMediaTypes.includes(type as ResourceMediaType)) {
+    throw unsupportedMediaType(
+      type ? `Bodies of type ${type} are not accepted.` : 'The request has a body but no Content-Type.',
+      resourceMediaTypes,
+    );
+  }
+  const text = await readBodyText(request);
+  if (!text.trim()) throw badRequest('A request body is required.');
+  switch (type as ResourceMediaType) {
+    case 'application/json':
+    case 'application/ld+json': {
+      const value = parseJsonText(text);
+      if (!isRecord(value)) throw badRequest('The body must be a JSON object.');
+      const record = Object.fromEntries(Object.entries(value).filter(([key]) => !key.startsWith('@')));
+      return { record, textual: false };
+    }
+    case 'application/vnd.api+json':
+      return { record: fromJsonApi(parseJsonText(text)), textual: false };
+    case 'text/csv':
+      return { record: fromCsv(text), textual: true };
+    case 'text/html':
+      return { record: fromHtml(text), textual: true };
+  }
+}
+
+type FieldKind = 'string' | 'boolean' | 'integer' | 'number' | 'array' | 'object' | 'unknown';
+const fieldKindCache = new WeakMap<object, Map<string, { kind: FieldKind; nullable: boolean }>>();
+
+function fieldKinds(schema: z.ZodMiniType): Map<string, { kind: FieldKind; nullable: boolean }> {
+  let kinds = fieldKindCache.get(schema);
+  if (kinds) return kinds;
+  kinds = new Map();
+  const jsonSchema = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as {
+    properties?: Record<string, { type?: string | string[]; anyOf?: { type?: string }[] }>;
+  };
+  for (const [name, property] of Object.entries(jsonSchema.properties ?? {})) {
+    const types = [
+      ...(Array.isArray(property.type) ? property.type : property.type ? [property.type] : []),
+      ...(property.anyOf ?? []).map((option) => option.type).filter((type): type is string => !!type),
+    ];
+    const kind = (types.find((type) => type !== 'null') ?? 'unknown') as FieldKind;
+    kinds.set(name, { kind, nullable: types.includes('null') });
+  }
+  fieldKindCache.set(schema, kinds);
+  return kinds;
+}
+
+/** Reads CSV and HTML cell text as the types the schema expects; leaves the rest to it. */
+function coerceTextValues(record: Record<string, unknown>, schema: z.ZodMiniType): Record<string, unknown> {
+  const kinds = fieldKinds(schema);
+  const result: Record<string, unknown> = {};
+  for (const [name, raw] of Object.entries(record)) {
+    const field = kinds.get(name);
+    if (!field || typeof raw !== 'string') {
+      result[name] = raw;
+      continue;
+    }
+    const text = raw.trim();
+    if (field.kind === 'string') {
+      result[name] = raw === '' && field.nullable ? null : raw;
+    } else if (text === '') {
+      if (field.nullable) result[name] = null;
+      // An empty cell of a non-text field means "not given": the default applies.
+    } else if (field.kind === 'boolean') {
+      const lower = text.toLowerCase();
+      result[name] = ['true', '1', 'yes'].includes(lower) ? true : ['false', '0', 'no'].includes(lower) ? false : raw;
+    } else if (field.kind === 'integer' || field.kind === 'number') {
+      const number = Number(text);
+      result[name] = Number.isFinite(number) ? number : raw;
+    } else if (field.kind === 'array' || field.kind === 'object') {
+      try {
+        result[name] = JSON.parse(text);
+      } catch {
+        result[name] = raw;
+      }
+    } else result[name] = raw;
+  }
+  return result;
+}
+
+export function pointerOf(path: readonly PropertyKey[]): string {
+  return path.map((segment) => '/' + String(segment).replace(/~/g, '~0').replace(/\//g, '~1')).join('');
+}
+
+/** Validates a record with a contract schema: the parsed value, or a 422 naming each violation. */
+export function validateInput<T extends z.ZodMiniType>(schema: T, record: unknown): z.infer<T> {
+  const result = schema.safeParse(record);
+  if (result.success) return result.data as z.infer<T>;
+  const errors: FieldError[] = result.error.issues.map((issue) => ({
+    pointer: pointerOf(issue.path),
+    detail: issue.message,
+  }));
+  throw validationError(errors);
+}
+
+/** Reads and validates a body in one step: the usual path of a POST or PUT. */
+export async function readInput<T extends z.ZodMiniType>(request: Request, schema: T): Promise<z.infer<T>> {
+  const { record, textual } = await decodeBody(request);
+  return validateInput(schema, textual ? coerceTextValues(record, schema) : record);
+}

@@ -1,0 +1,22 @@
+import type { Logger } from 'pino';
+import type { Config } from '../config.js';
+import type { FileStorage } from '../files/storage.js';
+import type { Db } from '../store/database.js';
+import type { Principal } from '../tokens/tokens.js';
+
+/** What the HTTP app needs from the rest of the service, built once by the server. */
+export interface Services {
+  config: Config;
+  db: Db;
+  storage: FileStorage;
+  logger: Logger;
+  recordTokenUse(tokenId: string): void;
+}
+
+export interface AppEnv {
+  Variables: {
+    services: Services;
+    principal: Principal;
+    requestId: string;
+  };
+}

@@ -1,0 +1,136 @@
+/**
+ * One error type for the whole service. Whatever goes wrong in a request ends as an
+ * RFC 9457 problem document (`application/problem+json`): thrown `ProblemError`s carry
+ * their status; anything else is logged and answered with a 500 that reveals nothing.
+ */
+import type { SchemaViolation } from '../../contract/json-schema.js';
+
+export const problemMediaType = 'application/problem+json';
+
+/** One thing wrong with a request: where (a body pointer or a query parameter) and what. */
+export type FieldError =
+  | { /** JSON pointer (RFC 6901) into the request body. */ pointer: string; detail: string }
+  | { /** A query parameter's name. */ parameter: string; detail: string };
+
+interface ProblemInit {
+  status: number;
+  slug: string;
+  title: string;
+  detail: string;
+  errors?: FieldError[];
+  headers?: Record<string, string>;
+  extensions?: Record<string, unknown>;
+}
+
+export class ProblemError extends Error {
+  readonly status: number;
+  readonly slug: string;
+  readonly title: string;
+  readonly detail: string;
+  readonly errors: FieldError[] | undefined;
+  readonly headers: Record<string, string>;
+  readonly extensions: Record<string, unknown>;
+
+  constructor(init: ProblemInit) {
+    super(init.detail);
+    this.name = 'ProblemError';
+    this.status = init.status;
+    this.slug = init.slug;
+    this.title = init.title;
+    this.detail = init.detail;
+    this.errors = init.errors;
+    this.headers = init.headers ?? {};
+    this.extensions = init.extensions ?? {};
+  }
+
+  toJSON(instance?: string): Record<string, unknown> {
+    return {
+      type: `/api/docs#problem-${this.slug}`,
+      title: this.title,
+      status: this.status,
+      detail: this.detail,
+      ...(instance ? { instance } : {}),
+      ...(this.errors ? { errors: this.errors } : {}),
+      ...this.extensions,
+    };
+  }
+}
+
+/** Every problem type the service answers with, for the docs page and the OpenAPI document. */
+export const problemTypes = {
+  'bad-request': { status: 400, title: 'Bad request' },
+  unauthorized: { status: 401, title: 'Unauthorized' },
+  'not-found': { status: 404, title: 'Not found' },
+  'method-not-allowed': { status: 405, title: 'Method not allowed' },
+  'not-acceptable': { status: 406, title: 'Not acceptable' },
+  conflict: { status: 409, title: 'Conflict' },
+  'payload-too-large': { status: 413, title: 'Payload too large' },
+  'unsupported-media-type': { status: 415, title: 'Unsupported media type' },
+  'validation-error': { status: 422, title: 'Validation error' },
+  'internal-error': { status: 500, title: 'Internal server error' },
+} as const;
+
+type ProblemSlug = keyof typeof problemTypes;
+
+function problem(slug: ProblemSlug, detail: string, extra: Partial<ProblemInit> = {}): ProblemError {
+  const { status, title } = problemTypes[slug];
+  return new ProblemError({ status, slug, title, detail, ...extra });
+}
+
+export const badRequest = (detail: string, errors?: FieldError[]) => problem('bad-request', detail, { errors });
+
+export const badQuery = (parameter: string, detail: string) =>
+  problem('bad-request', `Query parameter ${parameter} ${detail}.`, { errors: [{ parameter, detail }] });
+
+export const unauthorized = (detail: string) =>
+  problem('unauthorized', detail, {
+    headers: { 'WWW-Authenticate': 'Bearer realm="extractor"' },
+  });
+
+export const notFound = (detail = 'There is nothing at this address.') => problem('not-found', detail);
+
+export const methodNotAllowed = (allowed: string[]) =>
+  problem('method-not-allowed', `This address answers ${allowed.join(', ')}.`, {
+    headers: { Allow: allowed.join(', ') },
+  });
+
+export const notAcceptable = (offered: readonly string[]) =>
+  problem('not-acceptable', `None of the requested media types can be produced. Available: ${offered.join(', ')}.`, {
+    extensions: { allowed: [...offered] },
+  });
+
+export const conflict = (detail: string, extensions?: Record<string, unknown>) =>
+  problem('conflict', detail, { extensions });
+
+export const payloadTooLarge = (detail: string) => problem('payload-too-large', detail);
+
+export const unsupportedMediaType = (detail: string, accepted: readonly string[]) =>
+  problem('unsupported-media-type', detail, {
+    headers: { 'Accept-Post': accepted.join(', ') },
+    extensions: { allowed: [...accepted] },
+  });
+
+export const validationError = (errors: FieldError[], detail?: string) =>
+  problem(
+    'validation-error',
+    detail ?? (errors.length === 1 ? describeFieldError(errors[0]!) : `${errors.length} values are invalid: ${errors.map(describeFieldError).join('; ')}`),
+    { errors },
+  );
+
+function describeFieldError(error: FieldError): string {
+  const where = 'parameter' in error ? `query parameter ${error.parameter}` : error.pointer || 'the body';
+  return `${where}: ${error.detail}`;
+}
+
+export const internalError = () =>
+  problem('internal-error', 'Something went wrong on our side. The request was not completed.');
+
+export function fieldErrorsFromViolations(violations: SchemaViolation[], prefix = ''): FieldError[] {
+  return violations.map((violation) => ({ pointer: prefix + violation.pointer, detail: violation.message }));
+}
+
+export function problemResponse(error: ProblemError, instance?: string): Response {
+  const headers = new Headers(error.headers);
+  headers.set('Content-Type', problemMediaType);
+  return new Response(JSON.stringify(error.toJSON(instance)), { status: error.status, headers });
+}

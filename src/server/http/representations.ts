@@ -1,0 +1,329 @@
+/**
+ * The five representations of every resource, produced in one place. Routes hand over
+ * wire objects (the `application/json` shape from src/contract) and a resource kind; this
+ * module turns them into JSON, JSON:API, JSON-LD/Hydra, CSV or HTML as the spec's
+ * "Representations" section describes.
+ */
+import { formatCsv } from './csv.js';
+import type { ResourceMediaType } from './negotiation.js';
+
+export interface Relationship {
+  type: string;
+  many: boolean;
+}
+
+export interface ResourceKind {
+  /** The JSON:API `type` and JSON-LD `@type`. */
+  type: string;
+  /** Field order of CSV columns and HTML rows; the wire object's keys in the spec's order. */
+  fields: readonly string[];
+  /** Fields holding IRI references, which JSON:API moves to `relationships`. */
+  relationships: Readonly<Record<string, Relationship>>;
+  iri(resource: WireObject): string;
+}
+
+export type WireObject = Record<string, unknown> & { id: string };
+
+export interface PageInfo {
+  /** The path the collection was requested at, e.g. `/api/saved_extractors`. */
+  path: string;
+  /** Query parameters other than `page`, kept in every link. */
+  query: URLSearchParams;
+  page: number;
+  itemsPerPage: number;
+  totalItems: number;
+  /** Query parameters the collection can be filtered by, for the Hydra search template. */
+  filters: readonly { variable: string; property: string | null }[];
+  /** JSON:API runs collections are a plain array of resources (spec, "Representations"). */
+  plainJsonApiArray?: boolean;
+}
+
+export interface Representation {
+  body: string;
+  contentType: string;
+  headers?: Record<string, string>;
+}
+
+const contentTypes: Record<ResourceMediaType, string> = {
+  'application/json': 'application/json; charset=utf-8',
+  'application/vnd.api+json': 'application/vnd.api+json',
+  'application/ld+json': 'application/ld+json; charset=utf-8',
+  'text/csv': 'text/csv; charset=utf-8; header=present',
+  'text/html': 'text/html; charset=utf-8',
+};
+
+export function contextIri(kind: ResourceKind): string {
+  return `/api/contexts/${kind.type}`;
+}
+
+// ---------------------------------------------------------------------------------------
+// Single resources
+
+export function representResource(
+  kind: ResourceKind,
+  resource: WireObject,
+  mediaType: ResourceMediaType,
+  included: readonly { kind: ResourceKind; resource: WireObject }[] = [],
+): Representation {
+  const contentType = contentTypes[mediaType];
+  switch (mediaType) {
+    case 'application/json':
+      return { body: JSON.stringify(resource), contentType };
+    case 'application/vnd.api+json': {
+      const document: Record<string, unknown> = { data: toJsonApiResource(kind, resource) };
+      if (included.length > 0) {
+        document.included = included.map((entry) => toJsonApiResource(entry.kind, entry.resource));
+      }
+      return { body: JSON.stringify(document), contentType };
+    }
+    case 'application/ld+json':
+      return {
+        body: JSON.stringify({ '@context': contextIri(kind), ...toJsonLdResource(kind, resource) }),
+        contentType,
+      };
+    case 'text/csv':
+      return { body: formatCsv(kind.fields, [kind.fields.map((field) => resource[field])]), contentType };
+    case 'text/html':
+      return { body: htmlPage(`${kind.type} ${resource.id}`, renderDefinitionList(kind, resource)), contentType };
+  }
+}
+
+export function toJsonApiResource(kind: ResourceKind, resource: WireObject): Record<string, unknown> {
+  const attributes: Record<string, unknown> = { _id: resource.id };
+  const relationships: Record<string, unknown> = {};
+  for (const field of kind.fields) {
+    if (field === 'id') continue;
+    const relationship = kind.relationships[field];
+    const value = resource[field];
+    if (!relationship) attributes[field] = value;
+    else if (relationship.many) {
+      relationships[field] = {
+        data: ((value as string[] | undefined) ?? []).map((iri) => ({ type: relationship.type, id: iri })),
+      };
+    } else {
+      relationships[field] = { data: value ? { type: relationship.type, id: value } : null };
+    }
+  }
+  return {
+    id: kind.iri(resource),
+    type: kind.type,
+    attributes,
+    ...(Object.keys(relationships).length > 0 ? { relationships } : {}),
+  };
+}
+
+function toJsonLdResource(kind: ResourceKind, resource: WireObject): Record<string, unknown> {
+  return { '@id': kind.iri(resource), '@type': kind.type, ...resource };
+}
+
+// ---------------------------------------------------------------------------------------
+// Collections
+
+function pageLink(info: PageInfo, page: number): string {
+  const query = new URLSearchParams(info.query);
+  query.set('page', String(page));
+  return `${info.path}?${query.toString()}`;
+}
+
+export function lastPage(info: Pick<PageInfo, 'totalItems' | 'itemsPerPage'>): number {
+  return Math.max(1, Math.ceil(info.totalItems / info.itemsPerPage));
+}
+
+interface PageLinks {
+  self: string;
+  first: string;
+  last: string;
+  prev?: string;
+  next?: string;
+}
+
+function pageLinks(info: PageInfo): PageLinks {
+  const last = lastPage(info);
+  return {
+    self: pageLink(info, info.page),
+    first: pageLink(info, 1),
+    last: pageLink(info, last),
+    ...(info.page > 1 ? { prev: pageLink(info, Math.min(info.page - 1, last)) } : {}),
+    ...(info.page < last ? { next: pageLink(info, info.page + 1) } : {}),
+  };
+}
+
+/** RFC 8288 `Link` header with the same first/prev/next/last links, for every media type. */
+function linkHeader(links: PageLinks): string {
+  const relations: [keyof PageLinks, string][] = [['first', 'first'], ['prev', 'prev'], ['next', 'next'], ['last', 'last']];
+  return relations
+    .filter(([key]) => links[key])
+    .map(([key, rel]) => `<${links[key]}>; rel="${rel}"`)
+    .join(', ');
+}
+
+export function representCollection(
+  kind: ResourceKind,
+  resources: readonly WireObject[],
+  mediaType: ResourceMediaType,
+  info: PageInfo,
+): Representation {
+  const contentType = contentTypes[mediaType];
+  const links = pageLinks(info);
+  const headers = { Link: linkHeader(links), 'X-Total-Count': String(info.totalItems) };
+  switch (mediaType) {
+    case 'application/json':
+      return { body: JSON.stringify(resources), contentType, headers };
+    case 'application/vnd.api+json': {
+      const data = resources.map((resource) => toJsonApiResource(kind, resource));
+      if (info.plainJsonApiArray) return { body: JSON.stringify(data), contentType, headers };
+      const document = {
+        data,
+        links,
+        meta: { totalItems: info.totalItems, itemsPerPage: info.itemsPerPage, currentPage: info.page },
+      };
+      return { body: JSON.stringify(document), contentType, headers };
+    }
+    case 'application/ld+json': {
+      const view: Record<string, unknown> = {
+        '@id': links.self,
+        '@type': 'PartialCollectionView',
+        first: links.first,
+        last: links.last,
+        ...(links.prev ? { previous: links.prev } : {}),
+        ...(links.next ? { next: links.next } : {}),
+      };
+      const variables = ['page', ...info.filters.map((filter) => filter.variable)];
+      const document = {
+        '@context': contextIri(kind),
+        '@id': info.path,
+        '@type': 'Collection',
+        member: resources.map((resource) => toJsonLdResource(kind, resource)),
+        totalItems: info.totalItems,
+        view,
+        search: {
+          '@type': 'IriTemplate',
+          template: `${info.path}{?${variables.join(',')}}`,
+          variableRepresentation: 'BasicRepresentation',
+          mapping: [
+            { '@type': 'IriTemplateMapping', variable: 'page', property: null, required: false },
+            ...info.filters.map((filter) => ({
+              '@type': 'IriTemplateMapping',
+              variable: filter.variable,
+              property: filter.property,
+              required: false,
+            })),
+          ],
+        },
+      };
+      return { body: JSON.stringify(document), contentType, headers };
+    }
+    case 'text/csv':
+      return {
+        body: formatCsv(kind.fields, resources.map((resource) => kind.fields.map((field) => resource[field]))),
+        contentType,
+        headers,
+      };
+    case 'text/html':
+      return { body: htmlPage(`${kind.type} collection`, renderTable(kind, resources, info, links)), contentType, headers };
+  }
+}
+
+/** The JSON-LD context of a resource type, served at `/api/contexts/{type}`. */
+export function jsonLdContext(kind: ResourceKind): Record<string, unknown> {
+  const context: Record<string, unknown> = {
+    '@vocab': `/api/docs.jsonld#${kind.type}/`,
+    hydra: 'http://www.w3.org/ns/hydra/core#',
+    Collection: 'hydra:Collection',
+    PartialCollectionView: 'hydra:PartialCollectionView',
+    IriTemplate: 'hydra:IriTemplate',
+    IriTemplateMapping: 'hydra:IriTemplateMapping',
+    member: 'hydra:member',
+    totalItems: 'hydra:totalItems',
+    view: 'hydra:view',
+    first: { '@id': 'hydra:first', '@type': '@id' },
+    last: { '@id': 'hydra:last', '@type': '@id' },
+    previous: { '@id': 'hydra:previous', '@type': '@id' },
+    next: { '@id': 'hydra:next', '@type': '@id' },
+    search: 'hydra:search',
+    template: 'hydra:template',
+    variableRepresentation: 'hydra:variableRepresentation',
+    mapping: 'hydra:mapping',
+    variable: 'hydra:variable',
+    property: 'hydra:property',
+    required: 'hydra:required',
+  };
+  for (const field of Object.keys(kind.relationships)) context[field] = { '@type': '@id' };
+  return { '@context': context };
+}
+
+// ---------------------------------------------------------------------------------------
+// HTML: plain, readable, and every value escaped.
+
+export function escapeHtml(value: string): string {
+  return value
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;');
+}
+
+function isLinkable(value: string): boolean {
+  return /^\/api\/[\w/-]+$/.test(value);
+}
+
+function renderValue(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  if (Array.isArray(value)) {
+    if (value.length === 0) return '';
+    return `<ul>${value.map((item) => `<li>${renderValue(item)}</li>`).join('')}</ul>`;
+  }
+  if (typeof value === 'object') return `<code>${escapeHtml(JSON.stringify(value))}</code>`;
+  const text = String(value);
+  if (isLinkable(text)) return `<a href="${escapeHtml(text)}">${escapeHtml(text)}</a>`;
+  return escapeHtml(text);
+}
+
+function renderDefinitionList(kind: ResourceKind, resource: WireObject): string {
+  const rows = kind.fields
+    .map((field) => {
+      const value = resource[field];
+      const nullMark = value === null ? ' data-null=""' : '';
+      return `<dt>${escapeHtml(field)}</dt><dd${nullMark}>${renderValue(value)}</dd>`;
+    })
+    .join('\n');
+  return `<h1>${escapeHtml(kind.type)}</h1>\n<dl>\n${rows}\n</dl>`;
+}
+
+function renderTable(kind: ResourceKind, resources: readonly WireObject[], info: PageInfo, links: PageLinks): string {
+  const head = kind.fields.map((field) => `<th scope="col">${escapeHtml(field)}</th>`).join('');
+  const body = resources
+    .map((resource) => `<tr>${kind.fields.map((field) => `<td>${renderValue(resource[field])}</td>`).join('')}</tr>`)
+    .join('\n');
+  const navigation = (['first', 'prev', 'next', 'last'] as const)
+    .filter((rel) => links[rel])
+    .map((rel) => `<a rel="${rel}" href="${escapeHtml(links[rel]!)}">${rel}</a>`)
+    .join(' ');
+  return `<h1>${escapeHtml(kind.type)} collection</h1>
+<p>${info.totalItems} in all; page ${info.page} of ${lastPage(info)}.</p>
+<div class="scroll"><table><thead><tr>${head}</tr></thead><tbody>
+${body}
+</tbody></table></div>
+<nav aria-label="Pages">${navigation}</nav>`;
+}
+
+/** The one stylesheet of the API's HTML pages; its hash goes into their CSP. */
+export const apiPageStyle =
+  'body{font:15px/1.5 system-ui,sans-serif;margin:2rem;color:#1d2330;background:#fff}' +
+  'dt{font-weight:600;margin-top:.5rem}dd{margin-left:1rem;white-space:pre-wrap;word-break:break-word}' +
+  'table{border-collapse:collapse}th,td{border:1px solid #d5d9e0;padding:.25rem .5rem;vertical-align:top;max-width:24rem;overflow-wrap:anywhere}' +
+  '.scroll{overflow-x:auto}nav a{margin-right:1rem}' +
+  '@media (prefers-color-scheme:dark){body{background:#12151b;color:#e6e8ec}a{color:#8fb4ff}th,td{border-color:#39404d}}';
+
+export function htmlPage(title: string, content: string): string {
+  return `<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)}</title><style>${apiPageStyle}</style></head>
+<body><main>
+${content}
+</main></body>
+</html>
+`;
+}

@@ -1,0 +1,107 @@
+/** Reading extraction runs: lookups, the filtered list, and the wire shape. */
+import { iriOf } from '../../contract/iri.js';
+import type { Run } from '../../contract/resources.js';
+import type { RunStatus } from '../../contract/run-status.js';
+import type { Db } from '../store/database.js';
+import { containsText } from '../store/filters.js';
+import type { RunTable } from '../store/schema.js';
+import { formatDuration, isoDuration } from './durations.js';
+
+export type RunRow = RunTable;
+
+export async function findRun(db: Db, id: string): Promise<RunRow | undefined> {
+  return db.selectFrom('runs').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/**
+ * Filters of `GET /api/runs`: exact for ids and enumerations (saved_extractor_id, status,
+ * strategy, model), case-insensitive substring for text (result_json,
+ * partial_result_json, error).
+ */
+export interface RunFilters {
+  resultJson?: string;
+  partialResultJson?: string;
+  error?: string;
+  model?: string;
+  savedExtractorId?: string;
+  strategy?: string;
+  status?: RunStatus;
+  /** Not a query parameter: limits a list to one bucket. */
+  bucketId?: string;
+}
+
+export async function listRuns(
+  db: Db,
+  filters: RunFilters,
+  page: { offset: number; limit: number },
+): Promise<{ rows: RunRow[]; total: number }> {
+  let query = db.selectFrom('runs');
+  if (filters.resultJson) query = query.where(containsText('result_json', filters.resultJson));
+  if (filters.partialResultJson) query = query.where(containsText('partial_result_json', filters.partialResultJson));
+  if (filters.error) query = query.where(containsText('error', filters.error));
+  if (filters.model) query = query.where('model', '=', filters.model);
+  if (filters.savedExtractorId) query = query.where('extractor_id', '=', filters.savedExtractorId);
+  if (filters.strategy) query = query.where('strategy', '=', filters.strategy);
+  if (filters.status) query = query.where('status', '=', filters.status);
+  if (filters.bucketId) query = query.where('bucket_id', '=', filters.bucketId);
+  const [rows, count] = await Promise.all([
+    query.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').offset(page.offset).limit(page.limit).execute(),
+    query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(count.total) };
+}
+
+export function effectiveResultJson(row: Pick<RunRow, 'edited_result_json' | 'result_json'>): string | null {
+  return row.edited_result_json ?? row.result_json;
+}
+
+export function runToWire(row: RunRow): Run {
+  const elapsed =
+    row.started_at && row.finished_at ? Date.parse(row.finished_at) - Date.parse(row.started_at) : undefined;
+  const data = effectiveResultJson(row);
+  return {
+    id: row.id,
+    status: row.status as RunStatus,
+    resultJson: row.result_json,
+    partialResultJson: row.partial_result_json,
+    targetSchema: row.target_schema,
+    tokenStats: row.token_stats,
+    error: row.error,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    strategy: row.strategy,
+    model: row.model,
+    includeText: row.include_text === 1,
+    includeEmbeddedImages: row.include_embedded_images === 1,
+    markEmbeddedImages: row.mark_embedded_images === 1,
+    includePageImages: row.include_page_images === 1,
+    markPageImages: row.mark_page_images === 1,
+    startedAt: row.started_at,
+    finishedAt: row.finished_at,
+    chunkSize: row.chunk_size,
+    duration: elapsed === undefined ? null : isoDuration(elapsed),
+    formattedDuration: elapsed === undefined ? null : formatDuration(elapsed),
+    totalInputTokens: row.started_at ? String(row.total_input_tokens) : null,
+    data,
+    partialData: row.status === 'completed' ? data : row.partial_result_json,
+    evaluationType: row.evaluation_type,
+    bucket: iriOf('bucket', row.bucket_id),
+    savedExtractor: iriOf('extractor', row.extractor_id),
+    chunksCompleted: row.chunks_completed,
+    chunksTotal: row.chunks_total,
+    editedResultJson: row.edited_result_json,
+    resultMetadata: row.result_metadata,
+    submittedAt: row.submitted_at,
+  };
+}
+
+/** A run of the bucket that has not finished (queued, running or paused), if any. */
+export async function activeRunOfBucket(db: Db, bucketId: string): Promise<RunRow | undefined> {
+  return db
+    .selectFrom('runs')
+    .selectAll()
+    .where('bucket_id', '=', bucketId)
+    .where('status', 'in', ['queued', 'running', 'paused'])
+    .orderBy('created_at', 'desc')
+    .executeTakeFirst();
+}

@@ -1,0 +1,74 @@
+/**
+ * Builds the running service from its configuration: the store, the files, the first-start
+ * seed and the background workers. main.ts binds the result to a port; tests build it on
+ * a temporary directory and call the app in-process.
+ */
+import { join } from 'node:path';
+import { pino, type Logger } from 'pino';
+import { createApp, type App } from './app.js';
+import type { Config } from './config.js';
+import { createExtractor } from './extractors/extractors.js';
+import { demoExtractor } from './extractors/demo.js';
+import { knownFileKeys } from './files/files.js';
+import { FileStorage } from './files/storage.js';
+import type { Services } from './http/context.js';
+import { openSqliteStore, type Store } from './store/database.js';
+import { createPersonalToken, createUsageRecorder, registerPersonalToken } from './tokens/tokens.js';
+
+export interface Service {
+  app: App;
+  services: Services;
+  store: Store;
+  /** Set on the first start only: the personal access token created for the owner. */
+  firstToken: string | undefined;
+  close(): Promise<void>;
+}
+
+export interface ServiceOptions {
+  logger?: Logger;
+  /** Seed the demo extractor and mint a first token on an empty store (default true). */
+  seed?: boolean;
+}
+
+async function isEmpty(store: Store): Promise<boolean> {
+  const [extractors, tokens] = await Promise.all([
+    store.db.selectFrom('extractors').select('id').limit(1).executeTakeFirst(),
+    store.db.selectFrom('tokens').select('id').limit(1).executeTakeFirst(),
+  ]);
+  return !extractors && !tokens;
+}
+
+export async function createService(config: Config, options: ServiceOptions = {}): Promise<Service> {
+  const logger = options.logger ?? pino({ level: config.logLevel });
+  const store = await openSqliteStore(join(config.dataDir, 'extractor.sqlite'));
+  const storage = new FileStorage(config.dataDir);
+  await storage.init();
+  const known = await knownFileKeys(store.db);
+  const swept = await storage.sweep((bucketId, fileId) => known.has(`${bucketId}/${fileId}`));
+  if (swept > 0) logger.warn({ swept }, 'removed files that no bucket knows');
+
+  let firstToken: string | undefined;
+  if ((options.seed ?? true) && (await isEmpty(store))) {
+    await createExtractor(store.db, demoExtractor, config);
+    firstToken = (await createPersonalToken(store.db, 'first start')).token;
+  }
+  if (config.adminToken) await registerPersonalToken(store.db, config.adminToken, 'EXTRACTOR_ADMIN_TOKEN');
+
+  const services: Services = {
+    config,
+    db: store.db,
+    storage,
+    logger,
+    recordTokenUse: createUsageRecorder(store.db),
+  };
+  const app = createApp(services);
+  return {
+    app,
+    services,
+    store,
+    firstToken,
+    async close() {
+      await store.close();
+    },
+  };
+}

@@ -1,0 +1,168 @@
+/**
+ * Access tokens. Personal access tokens can do everything; embed session tokens are
+ * scoped to one extractor and one bucket and expire. Only a SHA-256 of each token is
+ * stored: the tokens carry 256 random bits, so a fast hash is enough and keeps every
+ * request cheap.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import type { Db } from '../store/database.js';
+import { newId, nowIso } from '../store/ids.js';
+import type { TokenTable } from '../store/schema.js';
+import type { Theme } from '../../contract/resources.js';
+
+export const personalTokenPrefix = 'xpat_';
+export const sessionTokenPrefix = 'xses_';
+
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+function mintToken(prefix: string): string {
+  return prefix + randomBytes(32).toString('base64url');
+}
+
+export type Principal =
+  | { kind: 'personal'; tokenId: string }
+  | {
+      kind: 'session';
+      tokenId: string;
+      extractorId: string;
+      bucketId: string;
+      allowedOrigins: string[];
+      theme: Theme | null;
+      expiresAt: string;
+    };
+
+export interface TokenSummary {
+  id: string;
+  kind: TokenTable['kind'];
+  name: string;
+  createdAt: string;
+  expiresAt: string | null;
+  revokedAt: string | null;
+  lastUsedAt: string | null;
+}
+
+export async function createPersonalToken(db: Db, name: string): Promise<{ id: string; token: string }> {
+  const token = mintToken(personalTokenPrefix);
+  const id = newId();
+  await db
+    .insertInto('tokens')
+    .values({ id, kind: 'personal', name, token_hash: hashToken(token), created_at: nowIso(), expires_at: null, revoked_at: null, last_used_at: null, extractor_id: null, bucket_id: null, allowed_origins: null, theme: null })
+    .execute();
+  return { id, token };
+}
+
+/**
+ * Registers a token chosen outside (EXTRACTOR_ADMIN_TOKEN) as a personal access token.
+ * Registering the same token again changes nothing.
+ */
+export async function registerPersonalToken(db: Db, token: string, name: string): Promise<void> {
+  const tokenHash = hashToken(token);
+  const existing = await db.selectFrom('tokens').select('id').where('token_hash', '=', tokenHash).executeTakeFirst();
+  if (existing) {
+    await db.updateTable('tokens').set({ revoked_at: null }).where('id', '=', existing.id).execute();
+    return;
+  }
+  await db
+    .insertInto('tokens')
+    .values({ id: newId(), kind: 'personal', name, token_hash: tokenHash, created_at: nowIso(), expires_at: null, revoked_at: null, last_used_at: null, extractor_id: null, bucket_id: null, allowed_origins: null, theme: null })
+    .execute();
+}
+
+export interface SessionGrant {
+  extractorId: string;
+  bucketId: string;
+  ttlSeconds: number;
+  allowedOrigins: string[];
+  theme: Theme | null;
+}
+
+export async function createSessionToken(
+  db: Db,
+  grant: SessionGrant,
+): Promise<{ id: string; token: string; expiresAt: string }> {
+  const token = mintToken(sessionTokenPrefix);
+  const id = newId();
+  const expiresAt = new Date(Date.now() + grant.ttlSeconds * 1000).toISOString();
+  await db
+    .insertInto('tokens')
+    .values({
+      id,
+      kind: 'session',
+      name: 'embed session',
+      token_hash: hashToken(token),
+      created_at: nowIso(),
+      expires_at: expiresAt,
+      revoked_at: null,
+      last_used_at: null,
+      extractor_id: grant.extractorId,
+      bucket_id: grant.bucketId,
+      allowed_origins: JSON.stringify(grant.allowedOrigins),
+      theme: grant.theme ? JSON.stringify(grant.theme) : null,
+    })
+    .execute();
+  return { id, token, expiresAt };
+}
+
+export type Verification = { ok: true; principal: Principal } | { ok: false; reason: string };
+
+/** Who a bearer token speaks for, or why it speaks for nobody. */
+export async function verifyToken(db: Db, token: string): Promise<Verification> {
+  const row = await db.selectFrom('tokens').selectAll().where('token_hash', '=', hashToken(token)).executeTakeFirst();
+  if (!row) return { ok: false, reason: 'The access token is not valid.' };
+  if (row.revoked_at) return { ok: false, reason: 'The access token has been revoked.' };
+  if (row.expires_at && row.expires_at <= nowIso()) return { ok: false, reason: 'The access token has expired.' };
+  if (row.kind === 'personal') return { ok: true, principal: { kind: 'personal', tokenId: row.id } };
+  return {
+    ok: true,
+    principal: {
+      kind: 'session',
+      tokenId: row.id,
+      extractorId: row.extractor_id!,
+      bucketId: row.bucket_id!,
+      allowedOrigins: row.allowed_origins ? (JSON.parse(row.allowed_origins) as string[]) : [],
+      theme: row.theme ? (JSON.parse(row.theme) as Theme) : null,
+      expiresAt: row.expires_at!,
+    },
+  };
+}
+
+/** Notes that a token was used, at most once a minute per token so reads stay reads. */
+export function createUsageRecorder(db: Db): (tokenId: string) => void {
+  const lastWritten = new Map<string, number>();
+  return (tokenId) => {
+    const now = Date.now();
+    if ((lastWritten.get(tokenId) ?? 0) > now - 60_000) return;
+    lastWritten.set(tokenId, now);
+    void db
+      .updateTable('tokens')
+      .set({ last_used_at: new Date(now).toISOString() })
+      .where('id', '=', tokenId)
+      .execute()
+      .catch(() => lastWritten.delete(tokenId));
+  };
+}
+
+export async function listTokens(db: Db, kind?: TokenTable['kind']): Promise<TokenSummary[]> {
+  let query = db.selectFrom('tokens').selectAll().orderBy('created_at');
+  if (kind) query = query.where('kind', '=', kind);
+  const rows = await query.execute();
+  return rows.map((row) => ({
+    id: row.id,
+    kind: row.kind,
+    name: row.name,
+    createdAt: row.created_at,
+    expiresAt: row.expires_at,
+    revokedAt: row.revoked_at,
+    lastUsedAt: row.last_used_at,
+  }));
+}
+
+/** Revokes a token; `false` when there is no such live token. */
+export async function revokeToken(db: Db, id: string, kind?: TokenTable['kind']): Promise<boolean> {
+  let query = db.updateTable('tokens').set({ revoked_at: nowIso() }).where('id', '=', id).where('revoked_at', 'is', null);
+  if (kind) query = query.where('kind', '=', kind);
+  const result = await query.executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
