@@ -2,7 +2,8 @@
  * CSV as RFC 4180 says: CRLF between records, fields quoted when they hold a comma, a
  * quote or a line break, quotes doubled inside. Cells are neutralised against formula
  * injection (OWASP): one that starts with =, +, -, @, tab or carriage return is prefixed
- * with an apostrophe so a spreadsheet shows it as text instead of running it.
+ * with an apostrophe so a spreadsheet shows it as text instead of running it. Numbers are
+ * written as they are: a negative amount is data, not a formula.
  */
 const formulaStart = /^[=+\-@\t\r]/;
 
@@ -12,6 +13,8 @@ export function neutraliseCell(value: string): string {
 
 export function formatCsvCell(value: unknown): string {
   if (value === null || value === undefined) return '';
+  // A JSON number is never a formula: -12.5 stays a number a spreadsheet can add up.
+  if (typeof value === 'number') return String(value);
   const text = neutraliseCell(typeof value === 'string' ? value : typeof value === 'object' ? JSON.stringify(value) : String(value));
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }

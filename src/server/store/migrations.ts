@@ -148,6 +148,12 @@ const migrationsFor = (dialect: Dialect): Record<string, Migration> => ({
         .on('webhook_deliveries')
         .columns(['status', 'next_attempt_at'])
         .execute();
+      // The dispatcher sends a run's deliveries oldest first and looks up older pending ones.
+      await db.schema
+        .createIndex('webhook_deliveries_run')
+        .on('webhook_deliveries')
+        .columns(['run_id', 'status', 'id'])
+        .execute();
     },
     async down(db: Kysely<unknown>) {
       for (const table of ['webhook_deliveries', 'tokens', 'run_events', 'runs', 'files', 'buckets', 'extractors']) {

@@ -1,0 +1,384 @@
+/**
+ * A run's results as a file a person downloads or a program reads: JSON, XML or CSV. Pure
+ * functions of the results value (the parsed JSON of the effective results, normally an
+ * object shaped by the target schema); the route picks the format and sends the headers.
+ *
+ * - JSON is indented by two spaces. The same body serves the download button and API
+ *   clients, and a file people open and diff is worth the few bytes of whitespace.
+ * - XML is well-formed XML 1.0 in UTF-8 under a `<results>` root. Property names become
+ *   element names, made valid where they are not (the original kept in a `key` attribute),
+ *   arrays become the property's element repeated, null becomes `xsi:nil="true"`.
+ * - CSV follows RFC 4180 through http/csv.ts, formula injection neutralised there. Nested
+ *   objects become dotted columns (`vendor.name`). The first array of objects, looked for
+ *   level by level from the top (so `line_items` before `vendor.contacts`), gives one row per
+ *   item, with every other field repeated on each row; when there are several such arrays,
+ *   the others are spread over numbered columns (`taxes.1.rate`, `taxes.2.rate`). Arrays of
+ *   plain values are joined with "; " in one cell. No such array, or an empty one: one row.
+ *
+ * Empty arrays leave no element in XML and an empty cell in CSV: neither format has a
+ * faithful spelling of "an empty list", and the JSON download keeps it.
+ */
+import { formatCsv } from '../http/csv.js';
+
+export const resultFormats = ['json', 'xml', 'csv'] as const;
+export type ResultFormat = (typeof resultFormats)[number];
+
+/** The media type of each format, as negotiation matches it against Accept. */
+export const resultMediaTypes = {
+  json: 'application/json',
+  xml: 'application/xml',
+  csv: 'text/csv',
+} as const satisfies Record<ResultFormat, string>;
+
+/** The Content-Type each format is sent with. */
+export const resultContentTypes = {
+  json: 'application/json; charset=utf-8',
+  xml: 'application/xml; charset=utf-8',
+  csv: 'text/csv; charset=utf-8; header=present',
+} as const satisfies Record<ResultFormat, string>;
+
+/**
+ * Nesting below this depth is written as JSON text (an XML text node, a CSV cell) instead of
+ * more elements or columns: results edited by a person may nest without limit, and
+ * walking them without one would run out of stack and turn a download into a 500.
+ */
+const maxDepth = 64;
+
+/**
+ * The JSON text of what lies below `maxDepth`. JSON.parse reads nesting of any depth, but
+ * V8's JSON.stringify recurses and gives up a few thousand levels down; such a document is
+ * no one's data, so a note stands in for it rather than an error.
+ */
+function nestedJson(value: unknown): string {
+  try {
+    return JSON.stringify(value);
+  } catch (error) {
+    if (error instanceof RangeError) return '[nested too deeply to write out]';
+    throw error;
+  }
+}
+
+export function formatResults(value: unknown, format: ResultFormat): string {
+  switch (format) {
+    case 'json':
+      return resultsToJson(value);
+    case 'xml':
+      return resultsToXml(value);
+    case 'csv':
+      return resultsToCsv(value);
+  }
+}
+
+export function resultsToJson(value: unknown): string {
+  return `${JSON.stringify(value ?? null, null, 2)}\n`;
+}
+
+type JsonObject = Record<string, unknown>;
+
+function isObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+// ---- XML --------------------------------------------------------------------------------
+
+const xsiNamespace = 'http://www.w3.org/2001/XMLSchema-instance';
+
+/**
+ * Characters XML 1.0 does not allow anywhere, not even as character references: C0 controls
+ * other than tab, line feed and carriage return, U+FFFE, U+FFFF and unpaired surrogates.
+ * They become U+FFFD, the replacement character, so the document stays well-formed.
+ */
+const forbiddenXmlChars =
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+function xmlText(value: string): string {
+  return value
+    .replace(forbiddenXmlChars, '\uFFFD')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/\r/g, '&#xD;'); // a literal CR would be read back as LF
+}
+
+function xmlAttribute(value: string): string {
+  // Attribute-value normalisation turns literal tabs and line breaks into spaces.
+  return xmlText(value).replace(/"/g, '&quot;').replace(/\t/g, '&#x9;').replace(/\n/g, '&#xA;');
+}
+
+// NameStartChar and NameChar of XML 1.0 (fifth edition), without the colon: a colon would
+// make a name a namespace prefix.
+const nameStartChar =
+  /[A-Z_a-z\u00C0-\u00D6\u00D8-\u00F6\u00F8-\u02FF\u0370-\u037D\u037F-\u1FFF\u200C\u200D\u2070-\u218F\u2C00-\u2FEF\u3001-\uD7FF\uF900-\uFDCF\uFDF0-\uFFFD\u{10000}-\u{EFFFF}]/u;
+const nameChar = /[-.0-9\u00B7\u0300-\u036F\u203F\u2040]/u;
+
+/** A valid element name for a property name: invalid characters become `_`, and a name that
+ * cannot start an element (a digit, punctuation, the reserved `xml…`, or nothing) gets a
+ * leading `_`. */
+export function xmlElementName(key: string): string {
+  const name = Array.from(key, (char) =>
+    nameStartChar.test(char) || nameChar.test(char) ? char : '_',
+  ).join('');
+  const first = Array.from(name)[0];
+  return first === undefined || !nameStartChar.test(first) || /^xml/i.test(name)
+    ? `_${name}`
+    : name;
+}
+
+function scalarText(value: unknown): string {
+  return typeof value === 'string' ? value : String(value);
+}
+
+function writeXmlElement(
+  lines: string[],
+  indent: string,
+  key: string,
+  value: unknown,
+  depth: number,
+): void {
+  const name = xmlElementName(key);
+  const open = name === key ? name : `${name} key="${xmlAttribute(key)}"`;
+  if (typeof value === 'object' && value !== null && depth >= maxDepth) {
+    lines.push(`${indent}<${open}>${xmlText(nestedJson(value))}</${name}>`);
+  } else if (Array.isArray(value)) {
+    // Repeated elements of the property's name; a list inside a list has no name of its
+    // own, so each inner list is one element holding `<item>`s.
+    for (const item of value) {
+      if (Array.isArray(item)) {
+        writeXmlContainer(
+          lines,
+          indent,
+          open,
+          name,
+          item.map((inner) => ['item', inner] as const),
+          depth + 1,
+        );
+      } else {
+        writeXmlElement(lines, indent, key, item, depth + 1);
+      }
+    }
+  } else if (value === null || value === undefined) {
+    lines.push(`${indent}<${open} xsi:nil="true"/>`);
+  } else if (typeof value === 'object') {
+    writeXmlContainer(lines, indent, open, name, Object.entries(value), depth + 1);
+  } else {
+    lines.push(`${indent}<${open}>${xmlText(scalarText(value))}</${name}>`);
+  }
+}
+
+function writeXmlContainer(
+  lines: string[],
+  indent: string,
+  open: string,
+  name: string,
+  children: readonly (readonly [string, unknown])[],
+  depth: number,
+): void {
+  if (children.length === 0) {
+    lines.push(`${indent}<${open}/>`);
+    return;
+  }
+  lines.push(`${indent}<${open}>`);
+  for (const [key, child] of children) writeXmlElement(lines, `${indent}  `, key, child, depth);
+  lines.push(`${indent}</${name}>`);
+}
+
+export function resultsToXml(value: unknown): string {
+  const root = `results xmlns:xsi="${xsiNamespace}"`;
+  const lines = ['<?xml version="1.0" encoding="UTF-8"?>'];
+  if (isObject(value)) {
+    writeXmlContainer(lines, '', root, 'results', Object.entries(value), 1);
+  } else if (Array.isArray(value)) {
+    writeXmlContainer(
+      lines,
+      '',
+      root,
+      'results',
+      value.map((item) => ['item', item] as const),
+      1,
+    );
+  } else if (value === null || value === undefined) {
+    lines.push(`<${root} xsi:nil="true"/>`);
+  } else {
+    lines.push(`<${root}>${xmlText(scalarText(value))}</results>`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+// ---- CSV --------------------------------------------------------------------------------
+
+type Path = readonly string[];
+
+interface Cell {
+  path: Path;
+  value: unknown;
+}
+
+const pathKey = (path: Path): string => JSON.stringify(path);
+
+/** Stands in the cells of the whole document where the row array's items go. */
+const rowArrayMark = Symbol('row array');
+
+function isScalar(value: unknown): boolean {
+  return value === null || value === undefined || typeof value !== 'object';
+}
+
+/**
+ * Cells of a value: objects open into dotted paths, lists of plain values join into one
+ * cell, other lists number their items from 1 (as a spreadsheet counts). `rowArray`, when
+ * met, is left to the caller and marked by a cell whose value is `rowArrayMark`.
+ */
+function flatten(
+  value: unknown,
+  path: Path,
+  cells: Cell[],
+  depth: number,
+  rowArray?: string,
+): void {
+  if (rowArray !== undefined && pathKey(path) === rowArray) {
+    cells.push({ path, value: rowArrayMark });
+  } else if (isScalar(value)) {
+    cells.push({ path, value });
+  } else if (depth >= maxDepth) {
+    cells.push({ path, value: nestedJson(value) });
+  } else if (Array.isArray(value)) {
+    if (value.every(isScalar)) {
+      cells.push({
+        path,
+        value: value
+          .map((item) => (item === null || item === undefined ? '' : scalarText(item)))
+          .join('; '),
+      });
+    } else {
+      value.forEach((item, index) =>
+        flatten(item, [...path, String(index + 1)], cells, depth + 1, rowArray),
+      );
+    }
+  } else {
+    const entries = Object.entries(value as JsonObject);
+    if (entries.length === 0) cells.push({ path, value: null });
+    for (const [key, child] of entries) flatten(child, [...path, key], cells, depth + 1, rowArray);
+  }
+}
+
+/** The first non-empty array of objects, shallowest first, then in property order. */
+function findRowArray(root: unknown): { path: Path; items: JsonObject[] } | undefined {
+  let level: { path: Path; value: unknown }[] = [{ path: [], value: root }];
+  for (let depth = 0; level.length > 0 && depth < maxDepth; depth++) {
+    const next: typeof level = [];
+    for (const { path, value } of level) {
+      if (Array.isArray(value) && value.length > 0 && value.every(isObject))
+        return { path, items: value };
+      if (isObject(value)) {
+        for (const [key, child] of Object.entries(value))
+          next.push({ path: [...path, key], value: child });
+      }
+    }
+    level = next;
+  }
+  return undefined;
+}
+
+function columnLabel(path: Path): string {
+  return path.length === 0 ? 'value' : path.join('.');
+}
+
+export function resultsToCsv(value: unknown): string {
+  const rowArray = findRowArray(value);
+  const base: Cell[] = [];
+  flatten(value, [], base, 0, rowArray ? pathKey(rowArray.path) : undefined);
+  const itemRows = rowArray
+    ? rowArray.items.map((item) => {
+        const cells: Cell[] = [];
+        flatten(item, rowArray.path, cells, rowArray.path.length);
+        return cells;
+      })
+    : [[]];
+
+  // Columns in the order a reader expects: the fields before the list, the list's fields
+  // (every item's, in the order they first appear), then the fields after it.
+  const columns = new Map<string, Path>();
+  for (const cell of base) {
+    if (cell.value === rowArrayMark) {
+      for (const cells of itemRows)
+        for (const item of cells) columns.set(pathKey(item.path), item.path);
+    } else {
+      columns.set(pathKey(cell.path), cell.path);
+    }
+  }
+  const baseValues = new Map(
+    base
+      .filter((cell) => cell.value !== rowArrayMark)
+      .map((cell) => [pathKey(cell.path), cell.value]),
+  );
+  const rows = itemRows.map((cells) => {
+    const values = new Map(baseValues);
+    for (const cell of cells) values.set(pathKey(cell.path), cell.value);
+    return [...columns.keys()].map((key) => values.get(key) ?? null);
+  });
+  return formatCsv(uniqueLabels([...columns.values()].map(columnLabel)), rows);
+}
+
+/** `a.b` can name both `{"a":{"b":…}}` and `{"a.b":…}`; the second one met becomes `a.b (2)`. */
+function uniqueLabels(labels: string[]): string[] {
+  const seen = new Set<string>();
+  return labels.map((label) => {
+    let unique = label;
+    for (let count = 2; seen.has(unique); count++) unique = `${label} (${count})`;
+    seen.add(unique);
+    return unique;
+  });
+}
+
+// ---- Download names ---------------------------------------------------------------------
+
+/** The label as a file name stem in ASCII: accents dropped, anything else a hyphen. */
+function asciiStem(label: string): string {
+  return label
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .slice(0, 60)
+    .replace(/^-+|-+$/g, '');
+}
+
+/**
+ * `invoice-1a2b3c4d.csv`: the extractor's label and the end of the run id. The end, not the
+ * start, because run ids are UUIDv7: their first digits are the creation time and repeat for
+ * runs made within a minute, their last are random.
+ */
+export function resultsFileName(
+  extractorLabel: string,
+  runId: string,
+  format: ResultFormat,
+): string {
+  const stem = asciiStem(extractorLabel) || 'results';
+  const short =
+    runId
+      .replace(/[^0-9A-Za-z]/g, '')
+      .slice(-8)
+      .toLowerCase() || 'run';
+  return `${stem}-${short}.${format}`;
+}
+
+/**
+ * The Content-Disposition of a download (RFC 6266): the ASCII name for every client, and
+ * `filename*` with the label's own letters when they are not ASCII (`Rechnungen-Müller`,
+ * `請求書`), which current browsers prefer.
+ */
+export function resultsContentDisposition(
+  extractorLabel: string,
+  runId: string,
+  format: ResultFormat,
+): string {
+  const fileName = resultsFileName(extractorLabel, runId, format);
+  // Cut by code points: half a surrogate pair would make encodeURIComponent throw.
+  const unicodeStem = Array.from(extractorLabel.normalize('NFC').replace(/[^\p{L}\p{N}]+/gu, '-'))
+    .slice(0, 60)
+    .join('')
+    .replace(/^-+|-+$/g, '');
+  const unicodeName = `${unicodeStem}${fileName.slice(fileName.lastIndexOf('-'))}`;
+  if (!unicodeStem || /^[\x20-\x7e]*$/.test(unicodeStem))
+    return `attachment; filename="${fileName}"`;
+  return `attachment; filename="${fileName}"; filename*=UTF-8''${encodeURIComponent(unicodeName)}`;
+}

@@ -1,0 +1,579 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pino } from 'pino';
+import { afterEach, describe, expect, it } from 'vitest';
+import { webhookPayloadSchema, type WebhookEventType } from '../../contract/events.js';
+import { loadConfig, type Config } from '../config.js';
+import { demoExtractor } from '../extractors/demo.js';
+import {
+  createExtractor,
+  rotateWebhookSecret,
+  type ExtractorRow,
+} from '../extractors/extractors.js';
+import type { RunRow } from '../runs/runs.js';
+import { openSqliteStore, type Db, type Store } from '../store/database.js';
+import { newId, nowIso } from '../store/ids.js';
+import { startWebhookDispatcher, type WebhookDispatcher } from './dispatcher.js';
+import { enqueueWebhook } from './outbox.js';
+
+const silent = pino({ level: 'silent' });
+
+/**
+ * Standard Webhooks verification written out from the specification, independently of
+ * signature.ts: HMAC-SHA256 of `{id}.{timestamp}.{body}` under the base64 key after `whsec_`,
+ * compared in constant time with each `v1,` entry; timestamps older than five minutes fail.
+ */
+function verifiesAsStandardWebhook(
+  secret: string,
+  headers: IncomingHttpHeaders,
+  body: string,
+): boolean {
+  const id = headers['webhook-id'];
+  const timestamp = headers['webhook-timestamp'];
+  const signatures = headers['webhook-signature'];
+  if (typeof id !== 'string' || typeof timestamp !== 'string' || typeof signatures !== 'string')
+    return false;
+  if (!/^\d+$/.test(timestamp) || Math.abs(Date.now() / 1000 - Number(timestamp)) > 300)
+    return false;
+  const key = Buffer.from(secret.split('_')[1] ?? '', 'base64');
+  const expected = createHmac('sha256', key).update(`${id}.${timestamp}.${body}`).digest();
+  return signatures.split(' ').some((entry) => {
+    const [version, signature] = entry.split(',');
+    if (version !== 'v1' || !signature) return false;
+    const given = Buffer.from(signature, 'base64');
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  });
+}
+
+interface Received {
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+/** A webhook receiver on loopback whose answer to each request the test decides. */
+class Receiver {
+  readonly received: Received[] = [];
+  answer: (request: Received, index: number) => number | 'hang' = () => 204;
+  port = 0;
+  private server: Server | undefined;
+
+  get url(): string {
+    return `http://127.0.0.1:${this.port}/hooks/extractor`;
+  }
+
+  async start(): Promise<void> {
+    const server = createServer((request, response) => {
+      const chunks: Buffer[] = [];
+      request.on('data', (chunk: Buffer) => chunks.push(chunk));
+      request.on('end', () => {
+        const entry = { headers: request.headers, body: Buffer.concat(chunks).toString('utf8') };
+        this.received.push(entry);
+        const answer = this.answer(entry, this.received.length - 1);
+        if (answer !== 'hang') response.writeHead(answer).end(answer >= 300 ? 'not now' : '');
+      });
+    });
+    this.server = server;
+    await new Promise<void>((resolve) => server.listen(this.port, '127.0.0.1', resolve));
+    this.port = (server.address() as AddressInfo).port;
+  }
+
+  /**
+   * Stops listening at once, so later connections are refused; `graceful` lets the request
+   * being answered finish first.
+   */
+  async stop(options: { graceful?: boolean } = {}): Promise<void> {
+    const server = this.server;
+    this.server = undefined;
+    if (!server) return;
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    if (!options.graceful) server.closeAllConnections();
+    await closed;
+  }
+}
+
+async function until<T>(
+  probe: () => Promise<T> | T,
+  what: string,
+  timeoutMs = 10_000,
+): Promise<NonNullable<T>> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+interface Fixture {
+  config: Config;
+  store: Store;
+  file: string;
+}
+
+/** A store on a temporary directory; retries run a thousand times faster than in service. */
+async function openFixture(env: Record<string, string> = {}): Promise<Fixture> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'extractor-webhooks-'));
+  cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    WEBHOOK_ALLOW_PRIVATE: '1',
+    WEBHOOK_RETRY_SCALE: '0.001',
+    WEBHOOK_TIMEOUT_MS: '2000',
+    WORKER_POLL_MS: '200',
+    ...env,
+  });
+  const file = join(dataDir, 'extractor.sqlite');
+  const store = await openSqliteStore(file);
+  cleanups.push(() => store.close());
+  return { config, store, file };
+}
+
+function startDispatcher(db: Db, config: Config): WebhookDispatcher {
+  const dispatcher = startWebhookDispatcher({ db, config, logger: silent });
+  cleanups.push(() => dispatcher.stop());
+  return dispatcher;
+}
+
+async function startReceiver(): Promise<Receiver> {
+  const receiver = new Receiver();
+  await receiver.start();
+  cleanups.push(() => receiver.stop());
+  return receiver;
+}
+
+async function webhookExtractor(
+  db: Db,
+  config: Config,
+  webhookUrl: string,
+  enableWebhook = true,
+): Promise<ExtractorRow> {
+  const { row } = await createExtractor(
+    db,
+    { ...demoExtractor, enableWebhook, webhookUrl, redirectUrl: 'https://example.com/thanks' },
+    config,
+  );
+  return row;
+}
+
+async function insertRun(
+  db: Db,
+  extractor: ExtractorRow,
+  fields: Partial<RunRow> = {},
+): Promise<RunRow> {
+  const now = nowIso();
+  const bucketId = newId();
+  await db
+    .insertInto('buckets')
+    .values({
+      id: bucketId,
+      description: null,
+      created_using: 'api',
+      created_at: now,
+      updated_at: now,
+      deleted_at: null,
+    })
+    .execute();
+  const run: RunRow = {
+    id: newId(),
+    bucket_id: bucketId,
+    extractor_id: extractor.id,
+    status: 'running',
+    strategy: extractor.strategy,
+    model: extractor.model,
+    target_schema: extractor.json_schema,
+    output_instructions: extractor.output_instructions,
+    include_text: 1,
+    include_embedded_images: 0,
+    mark_embedded_images: 0,
+    include_page_images: 0,
+    mark_page_images: 0,
+    chunk_size: 4000,
+    file_ids: '[]',
+    result_json: null,
+    edited_result_json: null,
+    partial_result_json: null,
+    result_metadata: null,
+    token_stats: null,
+    total_input_tokens: 0,
+    total_output_tokens: 0,
+    error: null,
+    evaluation_type: null,
+    chunks_completed: 0,
+    chunks_total: 3,
+    created_at: now,
+    updated_at: now,
+    started_at: now,
+    finished_at: null,
+    submitted_at: null,
+    lease_owner: null,
+    lease_expires_at: null,
+    ...fields,
+  };
+  await db.insertInto('runs').values(run).execute();
+  return run;
+}
+
+async function currentSecret(db: Db, extractorId: string): Promise<string> {
+  const row = await db
+    .selectFrom('extractors')
+    .select('webhook_secret')
+    .where('id', '=', extractorId)
+    .executeTakeFirstOrThrow();
+  return row.webhook_secret;
+}
+
+function deliveries(db: Db) {
+  return db.selectFrom('webhook_deliveries').selectAll().orderBy('id').execute();
+}
+
+function typeOf(entry: Received): WebhookEventType {
+  return webhookPayloadSchema.parse(JSON.parse(entry.body)).type;
+}
+
+describe('webhook outbox', () => {
+  it('adds nothing when the extractor has webhooks off, or for stream-only events', async () => {
+    const { config, store } = await openFixture();
+    const receiver = await startReceiver();
+    const off = await webhookExtractor(store.db, config, receiver.url, false);
+    const on = await webhookExtractor(store.db, config, receiver.url);
+    const offRun = await insertRun(store.db, off);
+    const onRun = await insertRun(store.db, on);
+
+    await enqueueWebhook(store.db, { type: 'extraction_run.started', extractor: off, run: offRun });
+    const streamOnly = 'extraction_run.resumed' as WebhookEventType;
+    await enqueueWebhook(store.db, { type: streamOnly, extractor: on, run: onRun });
+
+    expect(await deliveries(store.db)).toEqual([]);
+  });
+
+  it('stores a delivery only when the transaction that made it commits', async () => {
+    const { config, store } = await openFixture();
+    const extractor = await webhookExtractor(store.db, config, 'http://127.0.0.1:9/hook');
+    const run = await insertRun(store.db, extractor);
+
+    await expect(
+      store.db.transaction().execute(async (trx) => {
+        await enqueueWebhook(trx, { type: 'extraction_run.started', extractor, run });
+        throw new Error('the transition failed');
+      }),
+    ).rejects.toThrow('the transition failed');
+    expect(await deliveries(store.db)).toEqual([]);
+
+    await store.db
+      .transaction()
+      .execute((trx) => enqueueWebhook(trx, { type: 'extraction_run.started', extractor, run }));
+    expect(await deliveries(store.db)).toMatchObject([
+      { status: 'pending', attempts: 0, run_id: run.id },
+    ]);
+  });
+});
+
+describe('webhook dispatcher', () => {
+  it('POSTs the event signed with the extractor’s current secret, as Standard Webhooks says', async () => {
+    const { config, store } = await openFixture();
+    const receiver = await startReceiver();
+    const extractor = await webhookExtractor(store.db, config, receiver.url);
+    const run = await insertRun(store.db, extractor, {
+      status: 'completed',
+      chunks_completed: 3,
+      result_json: '{"invoice_number":"A-1"}',
+      edited_result_json: '{"invoice_number":"A-1 (checked)"}',
+      submitted_at: nowIso(),
+    });
+    await enqueueWebhook(store.db, { type: 'extraction_run.completed', extractor, run });
+    await enqueueWebhook(store.db, { type: 'extraction_run.submitted', extractor, run });
+    // Rotated after the events were made: the deliveries must use the secret of their time.
+    const oldSecret = await currentSecret(store.db, extractor.id);
+    await rotateWebhookSecret(store.db, extractor.id);
+    const secret = await currentSecret(store.db, extractor.id);
+
+    startDispatcher(store.db, config);
+    await until(() => receiver.received.length >= 2, 'two deliveries');
+
+    const [completed, submitted] = receiver.received as [Received, Received];
+    for (const entry of [completed, submitted]) {
+      expect(verifiesAsStandardWebhook(secret, entry.headers, entry.body)).toBe(true);
+      expect(verifiesAsStandardWebhook(oldSecret, entry.headers, entry.body)).toBe(false);
+      expect(
+        verifiesAsStandardWebhook(secret, entry.headers, entry.body.replace('A-1', 'A-2')),
+      ).toBe(false);
+      expect(entry.headers['webhook-id']).toMatch(/^msg_[0-9a-f]{32}$/);
+      expect(entry.headers['content-type']).toBe('application/json');
+      expect(entry.headers['user-agent']).toMatch(/^Extractor-Webhooks\//);
+    }
+    expect(completed.headers['webhook-id']).not.toBe(submitted.headers['webhook-id']);
+    expect(JSON.parse(completed.body)).toEqual({
+      type: 'extraction_run.completed',
+      timestamp: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      data: {
+        run: `/api/runs/${run.id}`,
+        status: 'completed',
+        chunksCompleted: 3,
+        chunksTotal: 3,
+        partialResultJson: null,
+        error: null,
+        bucket: `/api/buckets/${run.bucket_id}`,
+        savedExtractor: `/api/extractors/${extractor.id}`,
+        resultJson: '{"invoice_number":"A-1 (checked)"}',
+      },
+    });
+    expect(JSON.parse(submitted.body)).toMatchObject({
+      type: 'extraction_run.submitted',
+      data: { redirectUrl: 'https://example.com/thanks' },
+    });
+    await until(
+      async () => (await deliveries(store.db)).every((row) => row.status === 'delivered'),
+      'rows marked delivered',
+    );
+  });
+
+  it('retries after a 500 and a refused connection with the same webhook-id until the receiver is back', async () => {
+    const { config, store } = await openFixture();
+    const receiver = await startReceiver();
+    const extractor = await webhookExtractor(store.db, config, receiver.url);
+    const run = await insertRun(store.db, extractor);
+    receiver.answer = (_request, index) => {
+      if (index > 0) return 204;
+      // Stop listening before answering, so the next attempt finds nobody there.
+      void receiver.stop({ graceful: true });
+      return 500;
+    };
+    await enqueueWebhook(store.db, { type: 'extraction_run.started', extractor, run });
+
+    startDispatcher(store.db, config);
+    const refused = await until(async () => {
+      const [row] = await deliveries(store.db);
+      return row && /ECONNREFUSED/.test(row.last_error ?? '') ? row : undefined;
+    }, 'a refused attempt');
+    expect(refused).toMatchObject({ status: 'pending', last_status_code: null });
+    expect(refused.attempts).toBeGreaterThanOrEqual(2);
+    await receiver.start();
+    await until(() => receiver.received.length >= 2, 'the retry that succeeds');
+
+    const [failed, succeeded] = receiver.received as [Received, Received];
+    expect(succeeded.headers['webhook-id']).toBe(failed.headers['webhook-id']);
+    expect(succeeded.body).toBe(failed.body);
+    const secret = await currentSecret(store.db, extractor.id);
+    expect(verifiesAsStandardWebhook(secret, succeeded.headers, succeeded.body)).toBe(true);
+    const [row] = await until(async () => {
+      const rows = await deliveries(store.db);
+      return rows[0]?.status === 'delivered' ? rows : undefined;
+    }, 'the row marked delivered');
+    expect(row).toMatchObject({
+      id: failed.headers['webhook-id'],
+      last_status_code: 204,
+      last_error: null,
+    });
+    expect(row!.attempts).toBeGreaterThanOrEqual(3);
+    expect(receiver.received).toHaveLength(2);
+  });
+
+  it('delivers the events made while the receiver was down, in order, once it is back', async () => {
+    const { config, store } = await openFixture();
+    const receiver = await startReceiver();
+    await receiver.stop();
+    const extractor = await webhookExtractor(store.db, config, receiver.url);
+    const run = await insertRun(store.db, extractor);
+    const dispatcher = startDispatcher(store.db, config);
+    const types = [
+      'extraction_run.started',
+      'extraction_run.progress',
+      'extraction_run.completed',
+    ] as const;
+    for (const type of types) {
+      await enqueueWebhook(store.db, {
+        type,
+        extractor,
+        run: { ...run, status: type === 'extraction_run.completed' ? 'completed' : 'running' },
+      });
+      dispatcher.kick();
+    }
+
+    await until(
+      async () => (await deliveries(store.db))[0]?.last_error?.includes('ECONNREFUSED'),
+      'a refused attempt',
+    );
+    // The later events wait behind the first, so they cannot overtake it.
+    expect((await deliveries(store.db)).slice(1).map((row) => row.attempts)).toEqual([0, 0]);
+    await receiver.start();
+    await until(() => receiver.received.length >= 3, 'all three events');
+
+    expect(receiver.received.map(typeOf)).toEqual(types);
+    const secret = await currentSecret(store.db, extractor.id);
+    expect(
+      receiver.received.every((entry) =>
+        verifiesAsStandardWebhook(secret, entry.headers, entry.body),
+      ),
+    ).toBe(true);
+    const rows = await until(async () => {
+      const all = await deliveries(store.db);
+      return all.every((row) => row.status === 'delivered') ? all : undefined;
+    }, 'all rows delivered');
+    expect(receiver.received.map((entry) => entry.headers['webhook-id'])).toEqual(
+      rows.map((row) => row.id),
+    );
+  });
+
+  it('keeps pending deliveries across a restart and sends them from the next process', async () => {
+    const first = await openFixture();
+    const receiver = await startReceiver();
+    let up = false;
+    receiver.answer = () => (up ? 204 : 503);
+    const extractor = await webhookExtractor(first.store.db, first.config, receiver.url);
+    const run = await insertRun(first.store.db, extractor);
+    await enqueueWebhook(first.store.db, { type: 'extraction_run.started', extractor, run });
+
+    const before = startWebhookDispatcher({
+      db: first.store.db,
+      config: first.config,
+      logger: silent,
+    });
+    await until(() => receiver.received.length >= 1, 'a failed attempt');
+    await before.stop();
+    // Made while no dispatcher runs, as if the process had died between the two events.
+    await enqueueWebhook(first.store.db, {
+      type: 'extraction_run.paused',
+      extractor,
+      run: { ...run, status: 'paused' },
+    });
+    await first.store.close();
+    const attemptsBefore = receiver.received.length;
+    const failedId = receiver.received[0]!.headers['webhook-id'];
+
+    const store = await openSqliteStore(first.file);
+    cleanups.push(() => store.close());
+    expect((await deliveries(store.db)).map((row) => row.status)).toEqual(['pending', 'pending']);
+    up = true;
+    startDispatcher(store.db, first.config);
+    await until(
+      () => receiver.received.length >= attemptsBefore + 2,
+      'both events after the restart',
+    );
+
+    const after = receiver.received.slice(attemptsBefore);
+    expect(after.map(typeOf)).toEqual(['extraction_run.started', 'extraction_run.paused']);
+    expect(after[0]!.headers['webhook-id']).toBe(failedId);
+    expect(
+      new Set(
+        receiver.received.slice(0, attemptsBefore).map((entry) => entry.headers['webhook-id']),
+      ),
+    ).toEqual(new Set([failedId]));
+    await until(
+      async () => (await deliveries(store.db)).every((row) => row.status === 'delivered'),
+      'rows delivered',
+    );
+  });
+
+  it('sends each delivery once when two dispatchers share the database', async () => {
+    const { config, store, file } = await openFixture();
+    const other = await openSqliteStore(file);
+    cleanups.push(() => other.close());
+    const receiver = await startReceiver();
+    const extractor = await webhookExtractor(store.db, config, receiver.url);
+    for (let index = 0; index < 8; index++) {
+      const run = await insertRun(store.db, extractor);
+      await enqueueWebhook(store.db, { type: 'extraction_run.started', extractor, run });
+    }
+
+    const one = startWebhookDispatcher({ db: store.db, config, logger: silent });
+    const two = startWebhookDispatcher({ db: other.db, config, logger: silent });
+    await until(
+      async () => (await deliveries(store.db)).every((row) => row.status === 'delivered'),
+      'all delivered',
+    );
+    await Promise.all([one.stop(), two.stop()]);
+
+    const ids = receiver.received.map((entry) => entry.headers['webhook-id']);
+    expect(ids).toHaveLength(8);
+    expect(new Set(ids).size).toBe(8);
+  });
+
+  it('gives up on a receiver that does not answer in time and tries again', async () => {
+    const { config, store } = await openFixture({ WEBHOOK_TIMEOUT_MS: '300' });
+    const receiver = await startReceiver();
+    receiver.answer = (_request, index) => (index === 0 ? 'hang' : 200);
+    const extractor = await webhookExtractor(store.db, config, receiver.url);
+    const run = await insertRun(store.db, extractor);
+    await enqueueWebhook(store.db, { type: 'extraction_run.started', extractor, run });
+
+    startDispatcher(store.db, config);
+    await until(
+      async () => (await deliveries(store.db))[0]?.status === 'delivered',
+      'the second attempt',
+    );
+
+    expect(receiver.received).toHaveLength(2);
+    expect(receiver.received[1]!.headers['webhook-id']).toBe(
+      receiver.received[0]!.headers['webhook-id'],
+    );
+  });
+
+  it('refuses loopback addresses unless private addresses are allowed', async () => {
+    const { config, store } = await openFixture();
+    const receiver = await startReceiver();
+    const byAddress = await webhookExtractor(store.db, config, receiver.url);
+    const byName = await webhookExtractor(
+      store.db,
+      config,
+      `http://localhost:${receiver.port}/hook`,
+    );
+    await enqueueWebhook(store.db, {
+      type: 'extraction_run.started',
+      extractor: byAddress,
+      run: await insertRun(store.db, byAddress),
+    });
+    await enqueueWebhook(store.db, {
+      type: 'extraction_run.started',
+      extractor: byName,
+      run: await insertRun(store.db, byName),
+    });
+
+    const strict: Config = { ...config, webhooks: { ...config.webhooks, allowPrivate: false } };
+    startDispatcher(store.db, strict);
+    const rows = await until(async () => {
+      const all = await deliveries(store.db);
+      return all.every((row) => row.attempts >= 1 && row.last_error) ? all : undefined;
+    }, 'an attempt at each');
+
+    for (const row of rows) {
+      expect(row.status).toBe('pending');
+      expect(row.last_error).toMatch(/must not point at a loopback, private or link-local address/);
+    }
+    expect(receiver.received).toEqual([]);
+  });
+
+  it('drops a delivery without sending it when the extractor turned its webhook off', async () => {
+    const { config, store } = await openFixture();
+    const receiver = await startReceiver();
+    const extractor = await webhookExtractor(store.db, config, receiver.url);
+    await enqueueWebhook(store.db, {
+      type: 'extraction_run.started',
+      extractor,
+      run: await insertRun(store.db, extractor),
+    });
+    await store.db
+      .updateTable('extractors')
+      .set({ enable_webhook: 0 })
+      .where('id', '=', extractor.id)
+      .execute();
+
+    startDispatcher(store.db, config);
+    const [row] = await until(async () => {
+      const all = await deliveries(store.db);
+      return all[0]?.status === 'failed' ? all : undefined;
+    }, 'the delivery given up');
+
+    expect(row!.last_error).toMatch(/webhook turned off/);
+    expect(receiver.received).toEqual([]);
+  });
+});

@@ -1,0 +1,269 @@
+/**
+ * Sends the outbox. A dispatcher wakes when kicked (after a transaction that enqueued a
+ * delivery has committed), when the next retry is due, and at least every WORKER_POLL_MS for
+ * deliveries other processes wrote. Each delivery is claimed with one conditional UPDATE, so
+ * any number of dispatchers, in this process or others, never send one delivery at the same
+ * time; a claim is a lease (next_attempt_at moved past the attempt's deadline), so a delivery
+ * whose process died is tried again once the lease runs out, with the same webhook-id.
+ *
+ * A run's deliveries go out one at a time in the order they were made: only the oldest
+ * pending delivery of a run is ever due. A receiver that is down therefore gets a run's
+ * events in order once it is back, after the retry of the first.
+ */
+import type { Logger } from 'pino';
+import type { Config } from '../config.js';
+import type { Db } from '../store/database.js';
+import { resolveWebhookTarget } from './address-policy.js';
+import { retryDelayMs } from './outbox.js';
+import { postToTarget } from './pinned-post.js';
+import { webhookHeaders } from './signature.js';
+
+export interface WebhookDispatcher {
+  /** Look for due deliveries now; call it after committing a transaction that enqueued one. */
+  kick(): void;
+  /** Stops polling and waits for the attempts in flight, so shutdown and tests end cleanly. */
+  stop(): Promise<void>;
+}
+
+/** Attempts in flight at once per dispatcher; webhooks are small, receivers are slow. */
+const parallelAttempts = 4;
+/** Beyond the request timeout, the time a claim allows for the DNS lookup and the bookkeeping. */
+const leaseMarginMs = 30_000;
+const userAgent = 'Extractor-Webhooks/0.1 (+https://www.standardwebhooks.com/)';
+
+interface ClaimedDelivery {
+  id: string;
+  extractor_id: string;
+  payload: string;
+  /** Counting this one. */
+  attempts: number;
+}
+
+export function startWebhookDispatcher(deps: {
+  db: Db;
+  config: Config;
+  logger: Logger;
+}): WebhookDispatcher {
+  const { db, config } = deps;
+  const logger = deps.logger.child({ component: 'webhooks' });
+  const { timeoutMs, retryScale, allowPrivate } = config.webhooks;
+  const idleMs = config.workerPollMs;
+  const inFlight = new Set<Promise<void>>();
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let pass: Promise<void> | undefined;
+  let passAgain = false;
+
+  /** A pending delivery with no older pending delivery of the same run. */
+  function pendingHeads() {
+    return db
+      .selectFrom('webhook_deliveries as d')
+      .where('d.status', '=', 'pending')
+      .where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom('webhook_deliveries as older')
+              .select('older.id')
+              .whereRef('older.run_id', '=', 'd.run_id')
+              .where('older.status', '=', 'pending')
+              .whereRef('older.id', '<', 'd.id'),
+          ),
+        ),
+      );
+  }
+
+  async function claim(id: string, now: number): Promise<ClaimedDelivery | undefined> {
+    const nowText = new Date(now).toISOString();
+    const result = await db
+      .updateTable('webhook_deliveries')
+      .set((eb) => ({
+        attempts: eb('attempts', '+', 1),
+        last_attempt_at: nowText,
+        next_attempt_at: new Date(now + timeoutMs + leaseMarginMs).toISOString(),
+      }))
+      .where('id', '=', id)
+      .where('status', '=', 'pending')
+      .where('next_attempt_at', '<=', nowText)
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) !== 1) return undefined;
+    return db
+      .selectFrom('webhook_deliveries')
+      .select(['id', 'extractor_id', 'payload', 'attempts'])
+      .where('id', '=', id)
+      .executeTakeFirst();
+  }
+
+  /** Records an attempt's outcome, unless the lease ran out and another claim took over. */
+  async function settle(
+    delivery: ClaimedDelivery,
+    outcome:
+      | { delivered: true; status: number }
+      | { delivered: false; status: number | null; error: string; final?: boolean },
+  ): Promise<void> {
+    const now = Date.now();
+    const fenced = db
+      .updateTable('webhook_deliveries')
+      .where('id', '=', delivery.id)
+      .where('status', '=', 'pending')
+      .where('attempts', '=', delivery.attempts);
+    if (outcome.delivered) {
+      await fenced
+        .set({
+          status: 'delivered',
+          delivered_at: new Date(now).toISOString(),
+          last_status_code: outcome.status,
+          last_error: null,
+        })
+        .execute();
+      return;
+    }
+    const delay = outcome.final ? undefined : retryDelayMs(delivery.attempts, retryScale);
+    await fenced
+      .set({
+        status: delay === undefined ? 'failed' : 'pending',
+        next_attempt_at: new Date(now + (delay ?? 0)).toISOString(),
+        last_status_code: outcome.status,
+        last_error: outcome.error.slice(0, 1000),
+      })
+      .execute();
+    logger.warn(
+      {
+        delivery: delivery.id,
+        attempts: delivery.attempts,
+        error: outcome.error,
+        retryInMs: delay ?? null,
+      },
+      delay === undefined
+        ? 'webhook delivery failed for good'
+        : 'webhook delivery failed; will retry',
+    );
+  }
+
+  async function attempt(delivery: ClaimedDelivery): Promise<void> {
+    // The extractor as it is now: its current secret signs, its current address receives.
+    const extractor = await db
+      .selectFrom('extractors')
+      .select(['enable_webhook', 'webhook_url', 'webhook_secret', 'deleted_at'])
+      .where('id', '=', delivery.extractor_id)
+      .executeTakeFirst();
+    if (
+      !extractor ||
+      extractor.deleted_at !== null ||
+      extractor.enable_webhook !== 1 ||
+      !extractor.webhook_url
+    ) {
+      await settle(delivery, {
+        delivered: false,
+        status: null,
+        error: 'the extractor was deleted or its webhook turned off before delivery',
+        final: true,
+      });
+      return;
+    }
+    try {
+      const target = await resolveWebhookTarget(extractor.webhook_url, allowPrivate);
+      const headers = {
+        ...webhookHeaders(extractor.webhook_secret, delivery.id, delivery.payload),
+        'content-type': 'application/json',
+        'user-agent': userAgent,
+      };
+      const answer = await postToTarget(target, headers, delivery.payload, timeoutMs);
+      if (answer.status >= 200 && answer.status < 300) {
+        await settle(delivery, { delivered: true, status: answer.status });
+      } else {
+        const said = answer.bodyStart.trim();
+        await settle(delivery, {
+          delivered: false,
+          status: answer.status,
+          error: `the receiver answered ${answer.status}${said ? `: ${said}` : ''}`,
+        });
+      }
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      await settle(delivery, { delivered: false, status: null, error: message });
+    }
+  }
+
+  function track(delivery: ClaimedDelivery): void {
+    const running = attempt(delivery)
+      .catch((error: unknown) =>
+        logger.error({ err: error, delivery: delivery.id }, 'webhook attempt crashed'),
+      )
+      .finally(() => {
+        inFlight.delete(running);
+        kick();
+      });
+    inFlight.add(running);
+  }
+
+  async function runPass(): Promise<void> {
+    const now = Date.now();
+    const free = parallelAttempts - inFlight.size;
+    if (free > 0) {
+      const due = await pendingHeads()
+        .select('d.id')
+        .where('d.next_attempt_at', '<=', new Date(now).toISOString())
+        .orderBy('d.next_attempt_at')
+        .orderBy('d.id')
+        .limit(free)
+        .execute();
+      for (const { id } of due) {
+        if (stopped) return;
+        const delivery = await claim(id, now);
+        if (delivery) track(delivery);
+      }
+    }
+    if (stopped) return;
+    // Sleep until the next delivery is due (a retry, or a lease that runs out), but no longer
+    // than the idle poll. Deliveries in flight kick when they end.
+    const next = await pendingHeads()
+      .select((eb) => eb.fn.min('d.next_attempt_at').as('due'))
+      .executeTakeFirst();
+    const dueAt = next?.due ? Date.parse(String(next.due)) : Number.POSITIVE_INFINITY;
+    const wait =
+      inFlight.size >= parallelAttempts
+        ? idleMs
+        : Math.min(idleMs, Math.max(0, dueAt - Date.now()));
+    schedule(wait);
+  }
+
+  function schedule(ms: number): void {
+    clearTimeout(timer);
+    if (stopped) return;
+    timer = setTimeout(kick, ms);
+    timer.unref();
+  }
+
+  function kick(): void {
+    if (stopped) return;
+    if (pass) {
+      passAgain = true;
+      return;
+    }
+    clearTimeout(timer);
+    pass = (async () => {
+      do {
+        passAgain = false;
+        try {
+          await runPass();
+        } catch (error) {
+          logger.error({ err: error }, 'webhook dispatcher pass failed');
+          schedule(idleMs);
+        }
+      } while (passAgain && !stopped);
+    })().finally(() => {
+      pass = undefined;
+    });
+  }
+
+  kick();
+  return {
+    kick,
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await pass;
+      await Promise.all([...inFlight]);
+    },
+  };
+}
