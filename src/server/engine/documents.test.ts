@@ -1,0 +1,271 @@
+import { createHash } from 'node:crypto';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createCanvas } from '@napi-rs/canvas';
+import ExcelJS from 'exceljs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readDocuments } from './documents.js';
+import { terminateOcr } from './ocr.js';
+import { buildDocx, buildPdf } from './testing/build-documents.js';
+import { ExtractionError, type ContentOptions, type SourceFile } from './types.js';
+
+const textOnly: ContentOptions = {
+  includeText: true,
+  includeEmbeddedImages: false,
+  markEmbeddedImages: false,
+  includePageImages: false,
+  markPageImages: false,
+};
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'engine-documents-'));
+});
+afterAll(async () => {
+  await terminateOcr();
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function store(
+  name: string,
+  mediaType: string,
+  content: string | Uint8Array,
+): Promise<SourceFile> {
+  const bytes = typeof content === 'string' ? Buffer.from(content, 'utf8') : Buffer.from(content);
+  const path = join(dir, name);
+  await writeFile(path, bytes);
+  return {
+    id: `id-${name}`,
+    name,
+    path,
+    mediaType,
+    sha256: createHash('sha256').update(bytes).digest('hex'),
+  };
+}
+
+async function read(file: SourceFile, options: ContentOptions = textOnly) {
+  return readDocuments([file], options, { cacheDir: join(dir, 'cache') });
+}
+
+/** A small red square as PNG, the kind of picture a document embeds. */
+async function redSquare(): Promise<Buffer> {
+  const canvas = createCanvas(40, 40);
+  const context = canvas.getContext('2d');
+  context.fillStyle = '#d00';
+  context.fillRect(0, 0, 40, 40);
+  return canvas.encode('png');
+}
+
+describe('readDocuments', () => {
+  it('reads plain text, with a form feed starting a new page', async () => {
+    const pages = await read(
+      await store('note.txt', 'text/plain', '\ufeffInvoice 7\r\nTotal 5.00\fPage two'),
+    );
+    expect(pages).toEqual([
+      { fileId: 'id-note.txt', fileName: 'note.txt', page: 1, text: 'Invoice 7\nTotal 5.00' },
+      { fileId: 'id-note.txt', fileName: 'note.txt', page: 2, text: 'Page two' },
+    ]);
+  });
+
+  it('reads CSV as one tab-separated line per record, quotes and delimiters resolved', async () => {
+    const csv = 'Description;Qty;Amount\n"Cable; 2 m";1;"5,00"\n"Plug ""EU""";2;3,50\n';
+    const [page] = await read(await store('items.csv', 'text/csv', csv));
+    expect(page!.text).toBe('Description\tQty\tAmount\nCable; 2 m\t1\t5,00\nPlug "EU"\t2\t3,50');
+  });
+
+  it('reads Markdown without its markup, tables as tab-separated rows, underscores in words kept', async () => {
+    const markdown =
+      '# Invoice **INV_2024_01**\n\nSee [terms](https://example.com/terms).\n\n| Item | Amount |\n|---|---:|\n| Cable | 5.00 |\n';
+    const [page] = await read(await store('invoice.md', 'text/markdown', markdown));
+    expect(page!.text).toBe(
+      'Invoice INV_2024_01\n\nSee terms (https://example.com/terms).\n\nItem\tAmount\nCable\t5.00\n',
+    );
+  });
+
+  it('reads HTML as the text a browser shows: no scripts or styles, blocks on lines, cells tab-separated, entities decoded', async () => {
+    const html = `<!doctype html><html><head><title>x</title><style>p{color:red}</style></head><body>
+      <h1>Rechnung&nbsp;Nr.&#160;2024-17</h1><p>Datum: 03.08.2014<br>Betrag: 1.234,50&nbsp;&euro;</p>
+      <script>document.write('Total 999')</script><!-- Total 888 -->
+      <table><tr><th>Artikel</th><th>Menge</th></tr><tr><td>Kabel &amp; Stecker</td><td>2</td></tr></table>
+      <ul><li>first</li><li>second</li></ul></body></html>`;
+    const [page] = await read(await store('invoice.html', 'text/html', html));
+    expect(page!.text).toBe(
+      'Rechnung\u00a0Nr.\u00a02024-17\nDatum: 03.08.2014\nBetrag: 1.234,50\u00a0€\nArtikel\tMenge\nKabel & Stecker\t2\n- first\n- second',
+    );
+  });
+
+  it('reads DOCX paragraphs and tables, and its pictures when asked', async () => {
+    const docx = buildDocx([
+      { paragraph: 'Factuurnummer: 2024-0042' },
+      {
+        table: [
+          ['Omschrijving', 'Aantal', 'Bedrag'],
+          ['Kabel', '2', '€ 10,00'],
+        ],
+      },
+      { image: await redSquare() },
+      { paragraph: 'Totaal € 10,00' },
+    ]);
+    const file = await store(
+      'factuur.docx',
+      'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+      docx,
+    );
+    const [plain] = await read(file);
+    expect(plain!.text).toBe(
+      'Factuurnummer: 2024-0042\nOmschrijving\tAantal\tBedrag\nKabel\t2\t€ 10,00\nTotaal € 10,00',
+    );
+    expect(plain!.images).toBeUndefined();
+
+    const [withImages] = await read(file, {
+      ...textOnly,
+      includeEmbeddedImages: true,
+      markEmbeddedImages: true,
+    });
+    expect(withImages!.text).toContain('Kabel\t2\t€ 10,00\n[image: factuur.docx, image 1]\nTotaal');
+    expect(withImages!.images).toHaveLength(1);
+    const image = withImages!.images![0]!;
+    expect(image).toMatchObject({
+      kind: 'embedded',
+      label: 'factuur.docx, image 1',
+      mediaType: 'image/png',
+      width: 40,
+      height: 40,
+    });
+    expect(withImages!.text.slice(image.offset)).toMatch(/^\[image: factuur\.docx, image 1\]/);
+  });
+
+  it('reads XLSX as one page per visible sheet, one line of tab-separated cells per row', async () => {
+    const workbook = new ExcelJS.Workbook();
+    const sheet = workbook.addWorksheet('Invoice');
+    sheet.addRow(['Invoice number', 'INV-9']);
+    sheet.addRow(['Date', new Date(Date.UTC(2024, 2, 31))]);
+    sheet.addRow([]);
+    sheet.addRow(['Description', 'Quantity', 'Unit price', 'Amount']);
+    sheet.addRow(['Cable', 2, 2.5, { formula: 'B5*C5', result: 5 }]);
+    workbook.addWorksheet('Notes').addRow(['Thank you']);
+    workbook.addWorksheet('Hidden', { state: 'hidden' }).addRow(['secret']);
+    const bytes = Buffer.from(await workbook.xlsx.writeBuffer());
+    const pages = await read(
+      await store(
+        'invoice.xlsx',
+        'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+        bytes,
+      ),
+    );
+    expect(pages.map((page) => page.text)).toEqual([
+      'Invoice number\tINV-9\nDate\t2024-03-31\n\nDescription\tQuantity\tUnit price\tAmount\nCable\t2\t2.5\t5',
+      'Thank you',
+    ]);
+    expect(pages.map((page) => page.page)).toEqual([1, 2]);
+  });
+
+  it('reads a PDF’s text layer page by page, laid out as on the page', async () => {
+    const pdf = buildPdf([
+      { lines: ['Invoice number: 42-A', 'Total due: 12.50 EUR'] },
+      { lines: ['Second page, terms and conditions'] },
+    ]);
+    const pages = await read(await store('two-pages.pdf', 'application/pdf', pdf));
+    expect(pages.map((page) => [page.page, page.text])).toEqual([
+      [1, 'Invoice number: 42-A\nTotal due: 12.50 EUR'],
+      [2, 'Second page, terms and conditions'],
+    ]);
+  });
+
+  it('renders PDF pages as pictures and marks them when asked', async () => {
+    const pdf = buildPdf([{ lines: ['Invoice 1 for services rendered'] }]);
+    const [page] = await read(await store('render.pdf', 'application/pdf', pdf), {
+      ...textOnly,
+      includePageImages: true,
+      markPageImages: true,
+    });
+    expect(page!.text).toBe('[page image: render.pdf, page 1]\nInvoice 1 for services rendered');
+    expect(page!.images).toHaveLength(1);
+    const image = page!.images![0]!;
+    expect(image).toMatchObject({
+      kind: 'page',
+      label: 'render.pdf, page 1',
+      mediaType: 'image/png',
+      width: 1200,
+      offset: 0,
+    });
+    expect(Buffer.from(image.data, 'base64').subarray(1, 4).toString()).toBe('PNG');
+  });
+
+  it('finds the pictures embedded in a PDF page and marks where they sit', async () => {
+    const canvas = createCanvas(60, 30);
+    const context = canvas.getContext('2d');
+    context.fillStyle = '#04a';
+    context.fillRect(0, 0, 60, 30);
+    const jpeg = await canvas.encode('jpeg');
+    // The picture sits between the two lines of text (y from the bottom of a 792 pt page).
+    const pdf = buildPdf([
+      {
+        lines: ['Above the logo', '', '', '', '', 'Below the logo'],
+        image: { jpeg, width: 60, height: 30, box: [72, 660, 60, 30] },
+      },
+    ]);
+    const file = await store('logo.pdf', 'application/pdf', pdf);
+    const [page] = await read(file, {
+      ...textOnly,
+      includeEmbeddedImages: true,
+      markEmbeddedImages: true,
+    });
+    expect(
+      page!.text
+        .split('\n')
+        .map((line) => line.trim())
+        .filter(Boolean),
+    ).toEqual(['Above the logo', '[image: logo.pdf, page 1, image 1]', 'Below the logo']);
+    expect(page!.images).toHaveLength(1);
+    expect(page!.images![0]).toMatchObject({
+      kind: 'embedded',
+      width: 60,
+      height: 30,
+      mediaType: 'image/png',
+    });
+    expect(page!.text.slice(page!.images![0]!.offset)).toMatch(
+      /^\[image: logo\.pdf, page 1, image 1\]/,
+    );
+
+    const [unmarked] = await read(file);
+    expect(unmarked!.text).not.toContain('[image');
+    expect(unmarked!.images).toBeUndefined();
+  });
+
+  it('leaves the text out when includeText is off, and refuses a run that would send nothing', async () => {
+    const file = await store(
+      'pictures-only.pdf',
+      'application/pdf',
+      buildPdf([{ lines: ['Secret text'] }]),
+    );
+    const [page] = await read(file, { ...textOnly, includeText: false, includePageImages: true });
+    expect(page!.text).toBe('');
+    expect(page!.images).toHaveLength(1);
+    await expect(read(file, { ...textOnly, includeText: false })).rejects.toThrow(ExtractionError);
+  });
+
+  it('says which file could not be read', async () => {
+    const file = await store('broken.pdf', 'application/pdf', '%PDF-1.4\nthis is not a PDF at all');
+    await expect(read(file)).rejects.toThrow(
+      new ExtractionError('broken.pdf could not be read as a PDF; it may be damaged'),
+    );
+  });
+
+  it('keeps what it read in the cache, keyed by content and options, and reads it from there next time', async () => {
+    const cacheDir = join(dir, 'own-cache');
+    const file = await store('cached.txt', 'text/plain', 'Invoice 1');
+    const first = await readDocuments([file], textOnly, { cacheDir });
+    expect(await readdir(cacheDir)).toHaveLength(1);
+    // The same content under another name and id: served from the cache, with its own name.
+    await rm(file.path);
+    const copy = { ...file, id: 'other-id', name: 'copy.txt' };
+    const again = await readDocuments([copy], textOnly, { cacheDir });
+    expect(again).toEqual([{ ...first[0], fileId: 'other-id', fileName: 'copy.txt' }]);
+    // Other options are another entry: this one needs the file, which is gone.
+    await expect(
+      readDocuments([copy], { ...textOnly, markPageImages: true }, { cacheDir }),
+    ).rejects.toThrow();
+  });
+});

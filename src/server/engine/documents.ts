@@ -1,0 +1,198 @@
+/**
+ * Reads the files of a run into pages of text (and pictures, when asked), whatever their
+ * type, and keeps what it read in a cache keyed by the file's content and the options, so
+ * that a resumed or repeated run does not render and OCR the same scan again.
+ */
+import { createHash } from 'node:crypto';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { loadImage } from '@napi-rs/canvas';
+import { pageImageMarker } from './markers.js';
+import { readDocx, readXlsx } from './office.js';
+import { recognizeImage } from './ocr.js';
+import { readPdf } from './pdf.js';
+import { readCsv, readHtml, readMarkdown, readPlainText, type TextPage } from './text-formats.js';
+import {
+  ExtractionError,
+  type ContentOptions,
+  type PageImage,
+  type PageText,
+  type SourceFile,
+} from './types.js';
+
+/**
+ * Bump when a change to the readers changes what they produce, so cached pages from the
+ * older readers are not reused.
+ */
+const readerVersion = 1;
+
+export interface ReadIo {
+  cacheDir: string;
+  signal?: AbortSignal;
+}
+
+export async function readDocuments(
+  files: SourceFile[],
+  options: ContentOptions,
+  io: ReadIo,
+): Promise<PageText[]> {
+  if (!options.includeText && !options.includePageImages && !options.includeEmbeddedImages) {
+    throw new ExtractionError(
+      'There is nothing to extract from: includeText is off and no pictures are included. Turn on includeText or includePageImages.',
+    );
+  }
+  const pages: PageText[] = [];
+  for (const file of files) {
+    io.signal?.throwIfAborted();
+    pages.push(...(await readCached(file, options, io)));
+  }
+  return pages;
+}
+
+async function readCached(
+  file: SourceFile,
+  options: ContentOptions,
+  io: ReadIo,
+): Promise<PageText[]> {
+  const optionsKey = createHash('sha256')
+    .update(
+      JSON.stringify([
+        readerVersion,
+        options.includeText,
+        options.includeEmbeddedImages,
+        options.markEmbeddedImages,
+        options.includePageImages,
+        options.markPageImages,
+      ]),
+    )
+    .digest('hex')
+    .slice(0, 16);
+  const path = join(io.cacheDir, `${file.sha256}-${optionsKey}.json`);
+  const cached = await readFile(path, 'utf8').then(
+    (text) => JSON.parse(text) as Omit<PageText, 'fileId' | 'fileName'>[],
+    () => undefined,
+  );
+  // The cache is keyed by content, so one entry serves every copy of the file; the name
+  // and id are this copy's.
+  if (Array.isArray(cached))
+    return cached.map((page) => ({ fileId: file.id, fileName: file.name, ...page }));
+
+  const pages = await readFileContent(file, options, io.signal);
+  await mkdir(io.cacheDir, { recursive: true });
+  const temporary = `${path}.${process.pid}.${Date.now()}.tmp`;
+  await writeFile(
+    temporary,
+    JSON.stringify(pages.map(({ fileId: _id, fileName: _name, ...page }) => page)),
+  );
+  await rename(temporary, path);
+  return pages;
+}
+
+async function readFileContent(
+  file: SourceFile,
+  options: ContentOptions,
+  signal?: AbortSignal,
+): Promise<PageText[]> {
+  const bytes = await readFile(file.path);
+  if (file.mediaType === 'application/pdf') return readPdf(bytes, file, options, signal);
+  const pages = await readByType(bytes, file, options, signal);
+  return pages.map((page, index) => {
+    let text = options.includeText ? page.text : '';
+    let images = page.images.filter(
+      (image) => image.kind === 'page' || options.includeEmbeddedImages,
+    );
+    if (!options.includeText) {
+      // Without the text, an embedded picture's marker is all that would remain of it.
+      images = images.map((image) => ({ ...image, offset: 0 }));
+      text = '';
+    }
+    if (options.markPageImages && images.some((image) => image.kind === 'page')) {
+      const marker = pageImageMarker(`${file.name}, page ${index + 1}`);
+      text = text === '' ? marker : `${marker}\n${text}`;
+      images = images.map((image) =>
+        image.kind === 'page' ? image : { ...image, offset: image.offset + marker.length + 1 },
+      );
+    }
+    const result: PageText = { fileId: file.id, fileName: file.name, page: index + 1, text };
+    if (images.length > 0) result.images = images;
+    return result;
+  });
+}
+
+async function readByType(
+  bytes: Buffer,
+  file: SourceFile,
+  options: ContentOptions,
+  signal?: AbortSignal,
+): Promise<TextPage[]> {
+  const text = () => bytes.toString('utf8');
+  switch (file.mediaType) {
+    case 'image/png':
+    case 'image/jpeg':
+    case 'image/webp':
+    case 'image/tiff':
+      return [await readImage(bytes, file, options, signal)];
+    case 'text/csv':
+      return readCsv(text());
+    case 'text/markdown':
+      return readMarkdown(text(), file.name, options);
+    case 'text/html':
+      return withImageSizes(readHtml(text(), file.name, options));
+    case 'text/plain':
+      return readPlainText(text());
+    case 'application/vnd.openxmlformats-officedocument.wordprocessingml.document':
+      return withImageSizes(await readDocx(bytes, file.name, options));
+    case 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet':
+      return withImageSizes(await readXlsx(bytes, file.name, options));
+    default:
+      throw new ExtractionError(`${file.name} is of a type we cannot read (${file.mediaType})`);
+  }
+}
+
+/**
+ * An image file is one page: its text is what OCR finds, and its page picture is the file
+ * itself. Vision APIs take PNG, JPEG and WebP; a TIFF is read by OCR only.
+ */
+async function readImage(
+  bytes: Buffer,
+  file: SourceFile,
+  options: ContentOptions,
+  signal?: AbortSignal,
+): Promise<TextPage> {
+  let text = '';
+  if (options.includeText) {
+    text = (await recognizeImage(bytes, signal)).text;
+    if (text.trim() === '')
+      throw new ExtractionError(`${file.name} is a picture and OCR found no text in it`);
+  }
+  const images: PageImage[] = [];
+  if (options.includePageImages && file.mediaType !== 'image/tiff') {
+    const size = await imageSize(bytes);
+    images.push({
+      kind: 'page',
+      label: `${file.name}, page 1`,
+      mediaType: file.mediaType as PageImage['mediaType'],
+      data: bytes.toString('base64'),
+      ...size,
+      offset: 0,
+    });
+  }
+  return { text, images };
+}
+
+async function withImageSizes(pages: TextPage[]): Promise<TextPage[]> {
+  for (const page of pages) {
+    for (const image of page.images)
+      Object.assign(image, await imageSize(Buffer.from(image.data, 'base64')));
+  }
+  return pages;
+}
+
+async function imageSize(bytes: Buffer): Promise<{ width: number; height: number }> {
+  try {
+    const image = await loadImage(bytes);
+    return { width: image.width, height: image.height };
+  } catch {
+    return { width: 0, height: 0 };
+  }
+}

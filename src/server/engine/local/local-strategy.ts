@@ -1,0 +1,614 @@
+/**
+ * The `local` strategy: fills the target schema from a chunk's text by rules the schema
+ * itself chooses, offline and without templates for particular senders.
+ *
+ * For each field: find the labels its concept is printed under (lexicon.ts), read the value
+ * after the label on its line or, for a label that heads a column, under it; rank what was
+ * found by how specific the label is and how close the value sits; record where it was.
+ * Lists of objects are read from tables: a line whose cells are column labels of the item
+ * properties is a header, and the lines under it are rows until a total or a gap ends it.
+ * A value no rule finds stays missing (null in the final result): nothing is guessed.
+ */
+import type { TargetSchema } from '../../../contract/json-schema.js';
+import { mergeExtractions } from '../merge.js';
+import { recognizeImage } from '../ocr.js';
+import { sourceOf } from '../sources.js';
+import type { Chunk, ChunkExtraction, ExtractionStrategy, ValueSource } from '../types.js';
+import { conceptsById, type Concept } from './lexicon.js';
+import { planSchema, type FieldPlan, type ListPlan, type SchemaPlan } from './fields.js';
+import { readChunkText, type Cell, type LabelMatch, type Line, type Reading } from './reading.js';
+import { readValue, toSchemaType, type ValueHit } from './values.js';
+import { findEmails, findIbans } from './parsers.js';
+
+export function createLocalStrategy(): ExtractionStrategy {
+  const plans = new WeakMap<TargetSchema, SchemaPlan>();
+  return {
+    async extractChunk(chunk, context) {
+      let plan = plans.get(context.schema);
+      if (!plan) plans.set(context.schema, (plan = planSchema(context.schema)));
+      let result = extractFromText(chunk, plan);
+      if (chunk.images?.length) {
+        // Pictures sent along (includePageImages, includeEmbeddedImages) are read by OCR,
+        // and fill what the text left open.
+        const fromPictures = await extractFromPictures(chunk, plan, context.signal);
+        result = { ...mergeExtractions(context.schema, result, fromPictures), usage: result.usage };
+      }
+      return result;
+    },
+  };
+}
+
+/** Rules over text only; exported for the tests and the benchmark. */
+export function extractFromText(chunk: Chunk, plan: SchemaPlan): ChunkExtraction {
+  const reading = readChunkText(chunk.text);
+  const data: Record<string, unknown> = {};
+  const sources: Record<string, ValueSource> = {};
+  const record = (pointer: string, value: unknown, hit: ValueHit) => {
+    setAt(data, pointer, value);
+    const source = sourceOf(chunk, hit.start, hit.end);
+    if (source) sources[pointer] = source;
+  };
+
+  const found = new Map<FieldPlan, ValueHit>();
+  for (const field of plan.fields) {
+    if (field.kind === 'currency') continue; // after the amounts, which it leans on
+    const hit = findField(field, reading);
+    if (!hit) continue;
+    const value = toSchemaType(field, hit.value);
+    if (value === undefined) continue;
+    found.set(field, hit);
+    record(field.pointer, value, hit);
+  }
+  const amountHits = [...found].filter(([field]) => field.kind === 'amount').map(([, hit]) => hit);
+  for (const field of plan.fields.filter((candidate) => candidate.kind === 'currency')) {
+    const hit = findField(field, reading) ?? documentCurrency(field, reading, amountHits);
+    const value = hit && toSchemaType(field, hit.value);
+    if (hit && value !== undefined) record(field.pointer, value, hit);
+  }
+  for (const list of plan.lists) {
+    const rows = readTables(list, reading);
+    if (rows.length === 0) continue;
+    setAt(
+      data,
+      list.pointer,
+      rows.map(() => ({})),
+    );
+    rows.forEach((row, index) => {
+      for (const [column, hit] of row) {
+        const value = toSchemaType(column, hit.value);
+        if (value !== undefined) record(`${list.pointer}/${index}${column.pointer}`, value, hit);
+      }
+    });
+  }
+  for (const field of plan.valueLists) {
+    const hits = findAll(field, reading);
+    if (hits.length === 0) continue;
+    setAt(data, field.pointer, []);
+    hits.forEach((hit, index) =>
+      record(`${field.pointer}/${index}`, toSchemaType(field, hit.value) ?? hit.value, hit),
+    );
+  }
+  return { data, sources, usage: { inputTokens: 0, outputTokens: 0 } };
+}
+
+async function extractFromPictures(
+  chunk: Chunk,
+  plan: SchemaPlan,
+  signal: AbortSignal,
+): Promise<ChunkExtraction> {
+  const spans: Chunk['spans'] = [];
+  let text = '';
+  for (const image of chunk.images ?? []) {
+    const recognised = await recognizeImage(Buffer.from(image.data, 'base64'), signal);
+    const owner =
+      chunk.spans.find(
+        (span) => image.offset >= span.pageStart && image.offset <= span.pageStart + span.length,
+      ) ?? chunk.spans[0];
+    if (!owner || recognised.text.trim() === '') continue;
+    if (text !== '') text += '\n\n';
+    spans.push({
+      ...owner,
+      chunkStart: text.length,
+      pageStart: image.offset,
+      length: recognised.text.length,
+    });
+    text += recognised.text;
+  }
+  const extraction = extractFromText({ index: chunk.index, text, spans }, plan);
+  // What OCR read in a picture is not in the page's text; its source is the picture's place.
+  for (const source of Object.values(extraction.sources)) {
+    const span = spans.find(
+      (candidate) => candidate.fileId === source.fileId && candidate.page === source.page,
+    );
+    if (span) source.offset = span.pageStart;
+  }
+  return extraction;
+}
+
+// ---------------------------------------------------------------------------------------
+// Single values
+
+interface Candidate {
+  hit: ValueHit;
+  score: number;
+}
+
+/** Label matches for a field: its concept's, or, for a field no concept knows, its own name's. */
+function labelsFor(field: FieldPlan, reading: Reading): LabelMatch[] {
+  if (field.concept) return reading.labels.filter((label) => label.concept === field.concept);
+  const own: LabelMatch[] = [];
+  const concept: Concept = { id: `own:${field.pointer}`, kind: 'text', triggers: [], labels: [] };
+  for (const label of field.ownLabels) {
+    const pattern = new RegExp(
+      `(?<![\\p{L}\\p{N}])${label
+        .split(/\s+/)
+        .map((word) => word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+        .join('[ \\t.\\-_]*')}(?!\\p{L})`,
+      'giu',
+    );
+    for (const match of reading.text.matchAll(pattern)) {
+      own.push({
+        concept,
+        label,
+        weight: 8,
+        bare: false,
+        start: match.index,
+        end: match.index + match[0].length,
+        line: reading.lineAt(match.index),
+      });
+    }
+  }
+  return own;
+}
+
+function findField(field: FieldPlan, reading: Reading): ValueHit | undefined {
+  const candidates: Candidate[] = [];
+  for (const label of labelsFor(field, reading)) {
+    const near = valueNearLabel(field, label, reading);
+    if (near)
+      candidates.push({
+        hit: near.hit,
+        score: label.weight * 10 + (near.distance === 0 ? 5 : -near.distance),
+      });
+  }
+  // The grand total is the largest of equally good totals; otherwise the first wins.
+  const largest = field.concept?.id === 'total';
+  candidates.sort(
+    (a, b) =>
+      b.score - a.score ||
+      (largest && typeof a.hit.value === 'number' && typeof b.hit.value === 'number'
+        ? b.hit.value - a.hit.value
+        : 0) ||
+      a.hit.start - b.hit.start,
+  );
+  return candidates[0]?.hit ?? fallback(field, reading);
+}
+
+/**
+ * The value a label introduces: on its line after it (up to the next label), or, when the
+ * label ends its cell like a column header, in the cell under it on the next lines.
+ * `distance` is 0 on the line, else the number of lines down.
+ */
+function valueNearLabel(
+  field: FieldPlan,
+  label: LabelMatch,
+  reading: Reading,
+): { hit: ValueHit; distance: number } | undefined {
+  const line = label.line;
+  const nextLabel = reading.labels.find(
+    (other) =>
+      other.start >= label.end &&
+      other.start < line.end &&
+      other.concept.scope !== 'item' &&
+      !other.bare &&
+      other.weight >= 5 &&
+      other.concept !== label.concept,
+  );
+  const end = nextLabel?.start ?? line.end;
+  const cell = cellAt(line, label.end - 1);
+  const restOfCell = cell ? reading.text.slice(label.end, cell.end) : '';
+  const headsColumn = /^[\s:#.°º\-–=|*()%₹$€£?]{0,6}$/u.test(restOfCell);
+  if (
+    field.kind === 'text' &&
+    !headsColumn &&
+    !/^\s*[:：]/.test(reading.text.slice(label.end, end))
+  ) {
+    // A word in running text ("Greetings from Amazon") is not a label of free text.
+    return undefined;
+  }
+
+  if (label.bare) {
+    const onLine = readValue(field, reading, label.end, end, { needsNumberSign: true });
+    if (onLine) return { hit: onLine, distance: 0 };
+    if (!headsColumn) return undefined;
+    const inHeaderRow =
+      reading.labels.filter((other) => other.line === line && other.concept.scope !== 'item')
+        .length >= 3;
+    return below(field, label, reading, { needsNumberSign: !inHeaderRow });
+  }
+  const onLine = readValue(field, reading, label.end, end, {
+    preferLastInRow: field.kind === 'amount',
+  });
+  if (onLine) return { hit: onLine, distance: 0 };
+  return headsColumn ? below(field, label, reading, {}) : undefined;
+}
+
+function below(
+  field: FieldPlan,
+  label: LabelMatch,
+  reading: Reading,
+  options: { needsNumberSign?: boolean },
+): { hit: ValueHit; distance: number } | undefined {
+  const line = label.line;
+  const labelCell = cellAt(line, label.start);
+  const from = label.start - line.start;
+  const to = label.end - line.start;
+  let looked = 0;
+  let blanks = 0;
+  for (let index = line.index + 1; index < reading.lines.length && looked < 2; index++) {
+    const next = reading.lines[index]!;
+    if (next.text.trim() === '') {
+      if (++blanks > 1) break;
+      continue;
+    }
+    looked++;
+    const cell =
+      line.tabbed && next.tabbed
+        ? next.cells.find((candidate) => candidate.position === labelCell?.position)
+        : overlapping(next, from, to);
+    // A remark in brackets under a header ("(not for payment)") is not its value.
+    if (!cell || (field.kind === 'text' && /^\(.*\)$/.test(cell.text))) continue;
+    const needsSign = options.needsNumberSign && !/^#/.test(cell.text);
+    if (needsSign) continue;
+    const hit = readValue(
+      field,
+      reading,
+      cell.start,
+      cell.end,
+      options.needsNumberSign ? { needsNumberSign: true } : {},
+    );
+    if (hit) return { hit, distance: looked };
+  }
+  return undefined;
+}
+
+function cellAt(line: Line, offset: number): Cell | undefined {
+  return line.cells.find((cell) => offset >= cell.start && offset < cell.end);
+}
+
+/** The cell of `line` that overlaps columns [from, to) most (two columns of slack). */
+function overlapping(line: Line, from: number, to: number): Cell | undefined {
+  let best: { cell: Cell; overlap: number } | undefined;
+  for (const cell of line.cells) {
+    const start = cell.column;
+    const end = cell.column + cell.text.length;
+    const overlap = Math.min(end, to + 2) - Math.max(start, from - 2);
+    if (overlap > 0 && (!best || overlap > best.overlap)) best = { cell, overlap };
+  }
+  return best?.cell;
+}
+
+// ---------------------------------------------------------------------------------------
+// Fallbacks: values that need no label
+
+function fallback(field: FieldPlan, reading: Reading): ValueHit | undefined {
+  switch (field.kind) {
+    case 'date':
+      return field.concept?.id === 'invoiceDate' ? unclaimedDate(reading) : undefined;
+    case 'email': {
+      const email = findEmails(reading.text)[0];
+      return email && { value: email.value, start: email.start, end: email.end };
+    }
+    case 'iban': {
+      const iban = findIbans(reading.text)[0];
+      return iban && { value: iban.value, start: iban.start, end: iban.end };
+    }
+    case 'text':
+      return field.concept?.id === 'vendor' ? companyName(reading) : undefined;
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * A document's own date when no label names it ("Facture n°562044387 du 02 Juillet
+ * 2015"): the first date that no other date label (due, order, delivery, period) claims.
+ */
+function unclaimedDate(reading: Reading): ValueHit | undefined {
+  const claimed: ValueHit[] = [];
+  const datePlan = (concept: Concept): FieldPlan => ({
+    pointer: '',
+    name: concept.id,
+    schema: { type: 'string' },
+    kind: 'date',
+    concept,
+    ownLabels: [],
+    wantsCurrencyCode: false,
+  });
+  for (const label of reading.labels) {
+    const concept = label.concept;
+    if (concept.id === 'invoiceDate' || concept.scope === 'item') continue;
+    if (concept.kind === 'date') {
+      const near = valueNearLabel(datePlan(concept), label, reading);
+      if (near) claimed.push(near.hit);
+    } else if (concept.id === 'period') {
+      // Every date on a period's line belongs to the period.
+      claimed.push(
+        ...reading.dates
+          .filter((date) => date.start >= label.line.start && date.end <= label.line.end)
+          .map((date) => ({ value: date.value, start: date.start, end: date.end })),
+      );
+    }
+  }
+  const date = reading.dates.find(
+    (candidate) => !claimed.some((hit) => hit.start === candidate.start),
+  );
+  return date && { value: date.value, start: date.start, end: date.end };
+}
+
+/**
+ * The currency a document is in, when no label states it: the most telling sign (a code
+ * over a one-currency symbol over a name over "$"), then the one closest to the amounts
+ * found, then the most frequent.
+ */
+function documentCurrency(
+  field: FieldPlan,
+  reading: Reading,
+  amounts: ValueHit[],
+): ValueHit | undefined {
+  if (reading.currencies.length === 0) return undefined;
+  const counts = new Map<string, number>();
+  for (const currency of reading.currencies)
+    counts.set(currency.value, (counts.get(currency.value) ?? 0) + 1);
+  const distance = (start: number) =>
+    Math.min(Infinity, ...amounts.map((amount) => Math.abs(amount.start - start)));
+  const best = [...reading.currencies].sort(
+    (a, b) =>
+      b.strength - a.strength ||
+      distance(a.start) - distance(b.start) ||
+      counts.get(b.value)! - counts.get(a.value)! ||
+      a.start - b.start,
+  )[0]!;
+  return {
+    value: field.wantsCurrencyCode ? best.value : best.written,
+    start: best.start,
+    end: best.end,
+  };
+}
+
+/**
+ * Legal forms that end company names. Short ones that are also words ("as", "ag") only in
+ * capitals, as companies write them.
+ */
+const legalForms = [
+  /(?<![\p{L}])(?:inc|ltd|llc|llp|gmbh|b\.\s?v|n\.\s?v|s\.\s?a|sas|sarl|s\.\s?a\.\s?s|s\.\s?p\.\s?a|s\.\s?r\.\s?l|sp\.\s?z\s?o\.\s?o|plc|pvt\.?\s?ltd|corp|corporation)\.?(?![\p{L}])/giu,
+  /(?<![\p{L}])(?:AG|KG|AB|AS|A\/S|Oy|SA|BV|NV|Limited)(?![\p{L}])/gu,
+];
+
+/**
+ * The first company name (text ending in a legal form, "Coolblue B.V.") that is not under
+ * a customer label; the name ends with its legal form ("Muster GmbH · Hauptstraße 1").
+ */
+function companyName(reading: Reading): ValueHit | undefined {
+  const customerLines = new Set(
+    reading.labels
+      .filter((label) => label.concept === conceptsById.get('customer'))
+      .flatMap((label) => [0, 1, 2, 3].map((step) => label.line.index + step)),
+  );
+  for (const line of reading.lines) {
+    if (customerLines.has(line.index)) continue;
+    for (const cell of line.cells) {
+      if (cell.text.length > 120) continue;
+      const ends = legalForms.flatMap((pattern) =>
+        [...cell.text.matchAll(pattern)].map((match) => match.index + match[0].length),
+      );
+      if (ends.length === 0) continue;
+      const lead = /^[^:]{0,30}:\s*/.exec(cell.text)?.[0].length ?? 0;
+      const name = cell.text.slice(lead, Math.max(...ends)).replace(/[\s,;:]+$/, '');
+      if (!/\p{L}{2}/u.test(name.replace(/(?:inc|ltd|gmbh|pvt|corp)\.?/giu, ''))) continue;
+      const start = cell.start + lead;
+      return { value: name, start, end: start + name.length };
+    }
+  }
+  return undefined;
+}
+
+/** Every value for a list of plain values: one per label, or every email or IBAN. */
+function findAll(field: FieldPlan, reading: Reading): ValueHit[] {
+  const hits: ValueHit[] = [];
+  for (const label of labelsFor(field, reading)) {
+    const near = valueNearLabel(field, label, reading);
+    if (near) hits.push(near.hit);
+  }
+  if (hits.length === 0 && (field.kind === 'email' || field.kind === 'iban')) {
+    hits.push(...(field.kind === 'email' ? findEmails(reading.text) : findIbans(reading.text)));
+  }
+  const seen = new Set<string>();
+  return hits.filter((hit) => {
+    const key = JSON.stringify(hit.value);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+// ---------------------------------------------------------------------------------------
+// Tables
+
+interface Column {
+  /** Undefined for a column the schema has no property for (its cells are not misread as others). */
+  plan: FieldPlan | undefined;
+  weight: number;
+  from: number;
+  to: number;
+  position: number;
+}
+
+const summaryConcepts = new Set(['total', 'subtotal', 'tax']);
+const maxRowsPerTable = 200;
+
+/** The rows of every item table in the chunk, each as the column values it holds. */
+function readTables(list: ListPlan, reading: Reading): Map<FieldPlan, ValueHit>[] {
+  const rows: Map<FieldPlan, ValueHit>[] = [];
+  let index = 0;
+  while (index < reading.lines.length) {
+    const header = reading.lines[index]!;
+    let columns = headerColumns(list, header, reading);
+    if (!columns) {
+      index++;
+      continue;
+    }
+    index++;
+    let blanks = 0;
+    let rowsRead = 0;
+    for (let count = 0; index < reading.lines.length && count < maxRowsPerTable; index++, count++) {
+      const line = reading.lines[index]!;
+      if (line.text.trim() === '') {
+        if (++blanks >= 3) break;
+        continue;
+      }
+      blanks = 0;
+      const more = headerColumns(list, line, reading, true);
+      if (more) {
+        // A header may take several lines ("Cena" over "brutto"); before any row, a line
+        // of column labels adds to it, after rows it starts the next table.
+        if (rowsRead > 0) break;
+        columns = [...columns, ...more];
+        continue;
+      }
+      // A total, subtotal or tax line with an amount ends the table; "Tax: 0.2%" under an
+      // item is a note of that item.
+      const summary = reading.labels.some(
+        (label) =>
+          label.line === line && summaryConcepts.has(label.concept.id) && label.weight >= 5,
+      );
+      if (
+        summary &&
+        reading.amounts.some((amount) => amount.start >= line.start && amount.end <= line.end)
+      )
+        break;
+      const row = readRow(list, columns, header, line, reading);
+      if (row) {
+        rows.push(row);
+        rowsRead++;
+      }
+    }
+  }
+  return rows;
+}
+
+/**
+ * The columns a line heads, when its column labels name at least two different item
+ * properties (or, continuing a header, any) and are most of the line: a sentence that
+ * mentions "price" and "quantity" is not a header.
+ */
+function headerColumns(
+  list: ListPlan,
+  line: Line,
+  reading: Reading,
+  continuing = false,
+): Column[] | undefined {
+  const columns: Column[] = [];
+  for (const label of reading.labels) {
+    if (label.line !== line || label.concept.scope !== 'item') continue;
+    const plan = list.columns.find((column) => column.concept === label.concept);
+    columns.push({
+      plan,
+      weight: label.weight,
+      from: label.start - line.start,
+      to: label.end - line.start,
+      position: cellAt(line, label.start)?.position ?? -1,
+    });
+  }
+  const named = new Set(columns.map((column) => column.plan).filter(Boolean)).size;
+  if (continuing ? columns.length === 0 : named < 2) return undefined;
+  if (
+    continuing &&
+    reading.amounts.some((amount) => amount.start >= line.start && amount.end <= line.end)
+  )
+    return undefined;
+  const labelled = columns.reduce((sum, column) => sum + column.to - column.from, 0);
+  if (labelled < line.text.replace(/\s/g, '').length * 0.4) return undefined;
+  return columns;
+}
+
+function readRow(
+  list: ListPlan,
+  columns: Column[],
+  header: Line,
+  line: Line,
+  reading: Reading,
+): Map<FieldPlan, ValueHit> | undefined {
+  const byPlan = new Map<FieldPlan, ValueHit[]>();
+  const tabbed = header.tabbed && line.tabbed;
+  const unassigned: Cell[] = [];
+  for (const cell of line.cells) {
+    if (cell.text === '') continue;
+    const column = tabbed
+      ? columns.find((candidate) => candidate.position === cell.position)
+      : columnOf(columns, cell);
+    if (!column) {
+      unassigned.push(cell);
+      continue;
+    }
+    if (!column.plan) continue;
+    const hit = readValue(column.plan, reading, cell.start, cell.end);
+    if (!hit) continue;
+    byPlan.set(column.plan, [...(byPlan.get(column.plan) ?? []), hit]);
+  }
+  const row = new Map<FieldPlan, ValueHit>();
+  for (const [plan, hits] of byPlan) {
+    let best = hits[0]!;
+    // Two columns that both mean "description" (code and name): the longer text tells
+    // more. Several amount columns (net, tax, gross): the rightmost is the line's total.
+    if (plan.kind === 'text')
+      best = [...hits].sort((a, b) => String(b.value).length - String(a.value).length)[0]!;
+    else if (plan.concept?.id === 'itemAmount') best = hits[hits.length - 1]!;
+    row.set(plan, best);
+  }
+  const description = list.columns.find((column) => column.kind === 'text');
+  if (description && !row.has(description)) {
+    // A table without a description column still starts its rows with what they are.
+    const first = unassigned.find((cell) => cell.position === 0 && /\p{L}{2}/u.test(cell.text));
+    if (first) row.set(description, { value: first.text, start: first.start, end: first.end });
+  }
+  const hasFigure = [...row.keys()].some(
+    (plan) => plan.kind === 'amount' || plan.kind === 'number' || plan.kind === 'integer',
+  );
+  const hasText = !description || row.has(description);
+  return hasFigure && hasText ? row : undefined;
+}
+
+/** The header column a cell sits under: the one it overlaps most, else the nearest (within a few columns). */
+function columnOf(columns: Column[], cell: Cell): Column | undefined {
+  const start = cell.column;
+  const end = cell.column + cell.text.length;
+  let best: { column: Column; score: number } | undefined;
+  for (const column of columns) {
+    const overlap = Math.min(end, column.to) - Math.max(start, column.from);
+    const score =
+      overlap > 0 ? overlap : -Math.min(Math.abs(start - column.to), Math.abs(column.from - end));
+    if (score > -4 && (!best || score > best.score)) best = { column, score };
+  }
+  return best?.column;
+}
+
+// ---------------------------------------------------------------------------------------
+
+function setAt(data: Record<string, unknown>, pointer: string, value: unknown): void {
+  const tokens = pointer
+    .split('/')
+    .slice(1)
+    .map((token) => token.replace(/~1/g, '/').replace(/~0/g, '~'));
+  let target: Record<string, unknown> | unknown[] = data;
+  tokens.forEach((token, index) => {
+    const last = index === tokens.length - 1;
+    const key = Array.isArray(target) ? Number(token) : token;
+    const container = target as Record<string | number, unknown>;
+    if (last) container[key] = value;
+    else {
+      if (typeof container[key] !== 'object' || container[key] === null) container[key] = {};
+      target = container[key] as Record<string, unknown>;
+    }
+  });
+}

@@ -1,0 +1,135 @@
+/**
+ * Putting the chunks' findings together, and the final shape of a run's data.
+ *
+ * Merging is first-found-wins for single values: a later chunk fills only what is still
+ * missing (an invoice states its number once, on the first page, and a later "Invoice
+ * number" in small print must not overwrite it). Lists gather: the items of every chunk
+ * are appended, except an item identical to one already there (a table header row repeated
+ * on every page, or a model repeating a row it saw in the overlap). Each value keeps the
+ * source it was found at, under its JSON pointer.
+ */
+import {
+  deepEqual,
+  encodePointerToken,
+  primaryType,
+  resolveRef,
+  type TargetSchema,
+} from '../../contract/json-schema.js';
+import type { ChunkExtraction, ValueSource } from './types.js';
+
+export interface MergedExtraction {
+  data: Record<string, unknown>;
+  sources: Record<string, ValueSource>;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Nothing found: null, undefined, an empty string or an empty list. */
+function isMissing(value: unknown): boolean {
+  return (
+    value === null ||
+    value === undefined ||
+    value === '' ||
+    (Array.isArray(value) && value.length === 0)
+  );
+}
+
+export function mergeExtractions(
+  schema: TargetSchema,
+  merged: MergedExtraction,
+  next: ChunkExtraction,
+): MergedExtraction {
+  const data = structuredClone(merged.data);
+  const sources = { ...merged.sources };
+  mergeInto(schema, schema, data, next.data, '', next.sources, sources);
+  return { data, sources };
+}
+
+function mergeInto(
+  rawSchema: TargetSchema,
+  root: TargetSchema,
+  target: Record<string, unknown>,
+  incoming: Record<string, unknown>,
+  pointer: string,
+  incomingSources: Record<string, ValueSource>,
+  sources: Record<string, ValueSource>,
+): void {
+  const schema = resolveRef(rawSchema, root);
+  for (const [key, value] of Object.entries(incoming)) {
+    if (isMissing(value)) continue;
+    const childPointer = `${pointer}/${encodePointerToken(key)}`;
+    const childSchema = schema.properties?.[key] ?? {};
+    const existing = target[key];
+    if (Array.isArray(existing) && Array.isArray(value)) {
+      for (const [index, item] of value.entries()) {
+        if (existing.some((known) => deepEqual(known, item))) continue;
+        copySources(
+          incomingSources,
+          `${childPointer}/${index}`,
+          sources,
+          `${childPointer}/${existing.length}`,
+        );
+        existing.push(structuredClone(item));
+      }
+    } else if (isPlainObject(existing) && isPlainObject(value)) {
+      mergeInto(childSchema, root, existing, value, childPointer, incomingSources, sources);
+    } else if (isMissing(existing)) {
+      target[key] = structuredClone(value);
+      copySources(incomingSources, childPointer, sources, childPointer);
+    }
+  }
+}
+
+/** Copies the sources at `from` and below to `to`, as a value moves in the merged data. */
+function copySources(
+  from: Record<string, ValueSource>,
+  fromPointer: string,
+  to: Record<string, ValueSource>,
+  toPointer: string,
+): void {
+  for (const [pointer, source] of Object.entries(from)) {
+    if (pointer === fromPointer || pointer.startsWith(`${fromPointer}/`))
+      to[toPointer + pointer.slice(fromPointer.length)] = source;
+  }
+}
+
+/**
+ * The run's final data: every property of the schema present, what was not found as null
+ * (a list as an empty list), nested objects and list items completed the same way.
+ * Properties the schema forbids (`additionalProperties: false`) are dropped; values are
+ * otherwise left as found, and checking them against the schema is the validator's job.
+ */
+export function finaliseResult(
+  schema: TargetSchema,
+  data: Record<string, unknown>,
+): Record<string, unknown> {
+  return finaliseObject(schema, schema, data);
+}
+
+function finaliseObject(
+  rawSchema: TargetSchema,
+  root: TargetSchema,
+  value: Record<string, unknown>,
+): Record<string, unknown> {
+  const schema = resolveRef(rawSchema, root);
+  const result: Record<string, unknown> = {};
+  for (const [name, childSchema] of Object.entries(schema.properties ?? {})) {
+    result[name] = finaliseValue(childSchema, root, value[name]);
+  }
+  if (schema.additionalProperties !== false) {
+    for (const [name, child] of Object.entries(value)) if (!(name in result)) result[name] = child;
+  }
+  return result;
+}
+
+function finaliseValue(rawSchema: TargetSchema, root: TargetSchema, value: unknown): unknown {
+  const schema = resolveRef(rawSchema, root);
+  if (value === undefined || value === null) return primaryType(schema) === 'array' ? [] : null;
+  if (Array.isArray(value) && schema.items)
+    return value.map((item) => finaliseValue(schema.items!, root, item));
+  if (isPlainObject(value) && (schema.properties || primaryType(schema) === 'object'))
+    return finaliseObject(schema, root, value);
+  return value;
+}

@@ -1,0 +1,175 @@
+/**
+ * OCR is slow on two cores, so this file does few recognitions: the fixture screenshot,
+ * two scanned pages, one blank scan, and one small image in a child process.
+ */
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createCanvas } from '@napi-rs/canvas';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chunkPages } from './chunks.js';
+import { readDocuments } from './documents.js';
+import { createStrategy } from './index.js';
+import { terminateOcr } from './ocr.js';
+import { buildPdf, renderTextImage } from './testing/build-documents.js';
+import {
+  demoSchema,
+  extractWithLocalStrategy,
+  isMatch,
+  judgedFields,
+  loadInvoiceFixtures,
+  textContent,
+} from './testing/invoice-fixtures.js';
+import { ExtractionError, type SourceFile } from './types.js';
+
+const here = fileURLToPath(new URL('.', import.meta.url));
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'engine-ocr-'));
+});
+afterAll(async () => {
+  await terminateOcr();
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function sourceFile(name: string, mediaType: string, bytes: Buffer): Promise<SourceFile> {
+  const path = join(dir, name);
+  await writeFile(path, bytes);
+  return {
+    id: name,
+    name,
+    path,
+    mediaType,
+    sha256: createHash('sha256').update(bytes).digest('hex'),
+  };
+}
+
+describe('OCR', () => {
+  it('reads a screenshot of an invoice well enough for the local strategy to find its fields', async () => {
+    const fixture = (await loadInvoiceFixtures()).find(
+      (candidate) => candidate.file.name === 'FlipkartInvoice.png',
+    )!;
+    const { data } = await extractWithLocalStrategy(fixture.file, join(dir, 'cache'));
+    for (const field of judgedFields) {
+      expect(
+        isMatch(field, data[field], fixture.expected[field]!),
+        `${field}: ${JSON.stringify(data[field])}`,
+      ).toBe(true);
+    }
+  });
+
+  it('reads a PDF page that has no text layer by rendering it and recognising the text', async () => {
+    // A Letter page scanned at 150 dpi: one picture filling the page, no text layer.
+    const scan = await renderTextImage(
+      ['Invoice number: SCAN-2024-77', 'Invoice date: 12 March 2024', 'Total due: 1,250.00 EUR'],
+      {
+        width: 1275,
+        height: 1650,
+        fontSize: 32,
+        format: 'jpeg',
+      },
+    );
+    const pdf = buildPdf([{ image: { jpeg: scan, width: 1275, height: 1650 } }]);
+    const file = await sourceFile('scan.pdf', 'application/pdf', pdf);
+    const [page] = await readDocuments([file], textContent, { cacheDir: join(dir, 'cache') });
+    expect(page!.text).toMatch(/Invoice number: SCAN-2024-77/);
+    const { data } = await extractWithLocalStrategy(file, join(dir, 'cache'));
+    expect(data).toMatchObject({
+      invoice_number: 'SCAN-2024-77',
+      date: '2024-03-12',
+      total: 1250,
+      currency: 'EUR',
+    });
+  });
+
+  it('lets the local strategy read the page pictures when the text is left out', async () => {
+    const scan = await renderTextImage(['Invoice number: PIC-5', 'Total due: 7.00 EUR'], {
+      width: 1275,
+      height: 1650,
+      fontSize: 32,
+      format: 'jpeg',
+    });
+    const file = await sourceFile(
+      'pictures.pdf',
+      'application/pdf',
+      buildPdf([{ image: { jpeg: scan, width: 1275, height: 1650 } }]),
+    );
+    const pages = await readDocuments(
+      [file],
+      { ...textContent, includeText: false, includePageImages: true },
+      { cacheDir: join(dir, 'cache') },
+    );
+    const [chunk] = chunkPages(pages, 4000);
+    expect(chunk!.text).toBe('');
+    const extraction = await createStrategy('local', {
+      baseUrl: undefined,
+      apiKey: undefined,
+      models: [],
+      timeoutMs: 1000,
+    }).extractChunk(chunk!, {
+      schema: demoSchema,
+      outputInstructions: '',
+      model: 'local',
+      merged: {},
+      signal: new AbortController().signal,
+    });
+    expect(extraction.data).toMatchObject({ invoice_number: 'PIC-5', total: 7, currency: 'EUR' });
+    expect(extraction.sources['/invoice_number']).toMatchObject({
+      file: 'pictures.pdf',
+      page: 1,
+      offset: 0,
+      text: 'PIC-5',
+    });
+  });
+
+  it('says so when a scan holds no text at all', async () => {
+    const canvas = createCanvas(400, 500);
+    const context = canvas.getContext('2d');
+    context.fillStyle = '#ffffff';
+    context.fillRect(0, 0, 400, 500);
+    const pdf = buildPdf([
+      { image: { jpeg: await canvas.encode('jpeg'), width: 400, height: 500 } },
+    ]);
+    const file = await sourceFile('blank.pdf', 'application/pdf', pdf);
+    await expect(
+      readDocuments([file], textContent, { cacheDir: join(dir, 'cache') }),
+    ).rejects.toThrow(new ExtractionError('blank.pdf has no text layer and OCR found no text'));
+  });
+
+  it('lets the process exit once OCR has been idle for a while', async () => {
+    const image = join(dir, 'hello.png');
+    await writeFile(image, await renderTextImage(['Hello 42'], { width: 600 }));
+    const script = join(dir, 'ocr-then-idle.mts');
+    await writeFile(
+      script,
+      [
+        `import { readFile } from 'node:fs/promises';`,
+        `import { recognizeImage, setOcrIdleTime } from ${JSON.stringify(join(here, 'ocr.ts'))};`,
+        `setOcrIdleTime(200);`,
+        `const result = await recognizeImage(await readFile(${JSON.stringify(image)}));`,
+        `process.stdout.write(result.text);`,
+      ].join('\n'),
+    );
+    const started = Date.now();
+    const child = spawn(process.execPath, ['--import', 'tsx', script], {
+      cwd: resolve(here, '../../..'),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (data: Buffer) => (output += data.toString()));
+    const code = await new Promise<number | null>((done) => {
+      const guard = setTimeout(() => child.kill('SIGKILL'), 25_000);
+      child.on('exit', (exitCode) => {
+        clearTimeout(guard);
+        done(exitCode);
+      });
+    });
+    expect(code).toBe(0);
+    expect(output).toContain('Hello 42');
+    expect(Date.now() - started).toBeLessThan(25_000);
+  }, 30_000);
+});

@@ -1,0 +1,109 @@
+/**
+ * Word and Excel files. A DOCX goes through mammoth to HTML (which keeps its tables and
+ * pictures, where mammoth's raw text would put every table cell on its own line) and then
+ * through the HTML reader; an XLSX becomes one page per worksheet with one line per row.
+ */
+import ExcelJS from 'exceljs';
+import mammoth from 'mammoth';
+import { embeddedImageMarker } from './markers.js';
+import { readHtml, tableToText, type TextPage } from './text-formats.js';
+import { ExtractionError, type ContentOptions, type PageImage } from './types.js';
+
+export async function readDocx(
+  bytes: Buffer,
+  fileName: string,
+  options: ContentOptions,
+): Promise<TextPage[]> {
+  let html: string;
+  try {
+    // mammoth's default turns pictures into data: URLs, which the HTML reader picks up.
+    html = (await mammoth.convertToHtml({ buffer: bytes })).value;
+  } catch {
+    throw new ExtractionError(
+      `${fileName} could not be read as a Word document; it may be damaged`,
+    );
+  }
+  return readHtml(html, fileName, options);
+}
+
+/**
+ * Each worksheet is a page; each row a line of tab-separated cells, the way a person
+ * copies a range out of Excel. Cells show their value (a formula its last result, a date
+ * its ISO date). Hidden sheets are left out, as a printout would leave them out.
+ */
+export async function readXlsx(
+  bytes: Buffer,
+  fileName: string,
+  options: ContentOptions,
+): Promise<TextPage[]> {
+  const workbook = new ExcelJS.Workbook();
+  try {
+    await workbook.xlsx.load(bytes as unknown as ArrayBuffer);
+  } catch {
+    throw new ExtractionError(
+      `${fileName} could not be read as an Excel workbook; it may be damaged`,
+    );
+  }
+  const pages: TextPage[] = [];
+  for (const sheet of workbook.worksheets) {
+    if (sheet.state !== 'visible') continue;
+    const rows: string[][] = [];
+    sheet.eachRow({ includeEmpty: true }, (row, rowNumber) => {
+      const cells: string[] = [];
+      row.eachCell({ includeEmpty: true }, (cell, column) => {
+        cells[column - 1] = cellText(cell.value);
+      });
+      rows[rowNumber - 1] = Array.from(cells, (cell) => cell ?? '');
+    });
+    const lines = Array.from(rows, (row) => row ?? []);
+    const images: PageImage[] = [];
+    const markers: string[] = [];
+    if (options.includeEmbeddedImages || options.markEmbeddedImages) {
+      sheet.getImages().forEach((placed, index) => {
+        const image = workbook.getImage(Number(placed.imageId));
+        const label = `${fileName}, sheet ${sheet.name}, image ${index + 1}`;
+        if (options.markEmbeddedImages) markers.push(embeddedImageMarker(label));
+        const data = image.buffer
+          ? Buffer.from(image.buffer).toString('base64')
+          : image.base64?.replace(/^data:[^,]*,/, '');
+        if (options.includeEmbeddedImages && data && image.extension !== 'gif') {
+          images.push({
+            kind: 'embedded',
+            label,
+            mediaType: image.extension === 'png' ? 'image/png' : 'image/jpeg',
+            data,
+            width: 0,
+            height: 0,
+            offset: 0,
+          });
+        }
+      });
+    }
+    let text = tableToText(lines)
+      .replace(/\n{3,}/g, '\n\n')
+      .trim();
+    if (markers.length > 0) {
+      const table = text;
+      text = [table, ...markers].filter(Boolean).join('\n');
+      for (const image of images) image.offset = text.indexOf(embeddedImageMarker(image.label));
+    }
+    pages.push({ text, images });
+  }
+  return pages;
+}
+
+function cellText(value: ExcelJS.CellValue): string {
+  if (value === null || value === undefined) return '';
+  if (value instanceof Date) {
+    const iso = value.toISOString();
+    return iso.endsWith('T00:00:00.000Z') ? iso.slice(0, 10) : iso.replace('.000Z', 'Z');
+  }
+  if (typeof value !== 'object') return String(value);
+  if ('richText' in value) return value.richText.map((part) => part.text).join('');
+  if ('formula' in value || 'sharedFormula' in value)
+    return cellText((value as { result?: ExcelJS.CellValue }).result ?? null);
+  if ('hyperlink' in value)
+    return cellText((value as { text?: ExcelJS.CellValue }).text ?? value.hyperlink);
+  if ('error' in value) return String(value.error);
+  return '';
+}

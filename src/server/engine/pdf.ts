@@ -1,0 +1,308 @@
+/**
+ * PDF pages as text: the text layer laid out as on the page, OCR of the rendered page when
+ * a page has no text layer (a scan), and, when asked, the page rendered as a picture and
+ * the pictures embedded in it (with markers where they sit).
+ */
+import * as canvasModule from '@napi-rs/canvas';
+import { createCanvas, ImageData } from '@napi-rs/canvas';
+import {
+  createIsomorphicCanvasFactory,
+  getDocumentProxy,
+  getResolvedPDFJS,
+  renderPageAsImage,
+} from 'unpdf';
+import { layoutLines, type PlacedText } from './layout.js';
+import { recognizeImage } from './ocr.js';
+import { embeddedImageMarker, pageImageMarker } from './markers.js';
+import {
+  ExtractionError,
+  type ContentOptions,
+  type PageImage,
+  type PageText,
+  type SourceFile,
+} from './types.js';
+
+type PdfDocument = Awaited<ReturnType<typeof getDocumentProxy>>;
+type PdfPage = Awaited<ReturnType<PdfDocument['getPage']>>;
+type Matrix = [number, number, number, number, number, number];
+
+/** Scans are rendered this wide for OCR (about 240 dpi for A4 or Letter). */
+const ocrRenderWidth = 2000;
+/** Page pictures for a model: legible, without costing more than a model reads. */
+const pageImageWidth = 1200;
+/** A text layer with fewer letters and digits than this is not the page's text. */
+const minTextLayer = 16;
+/** Smaller embedded pictures are rules, bullets and spacer pixels, not content. */
+const minEmbeddedImageSide = 24;
+
+const canvasImport = async () => canvasModule;
+
+export async function readPdf(
+  bytes: Uint8Array,
+  file: SourceFile,
+  options: ContentOptions,
+  signal?: AbortSignal,
+): Promise<PageText[]> {
+  const pdf = await openPdf(bytes, file.name);
+  try {
+    const pages: PageText[] = [];
+    let pagesWithText = 0;
+    for (let number = 1; number <= pdf.numPages; number++) {
+      signal?.throwIfAborted();
+      const page = await readPage(pdf, number, file, options, signal);
+      if (page.hasText) pagesWithText++;
+      pages.push(page.text);
+    }
+    if (options.includeText && pagesWithText === 0) {
+      throw new ExtractionError(`${file.name} has no text layer and OCR found no text`);
+    }
+    return pages;
+  } finally {
+    await pdf.destroy();
+  }
+}
+
+async function openPdf(bytes: Uint8Array, name: string): Promise<PdfDocument> {
+  const CanvasFactory = await createIsomorphicCanvasFactory(canvasImport);
+  try {
+    // pdf.js takes ownership of the buffer it is given, hence the copy. Verbosity 0 keeps
+    // its font warnings off the service's output.
+    return await getDocumentProxy(new Uint8Array(bytes), {
+      verbosity: 0,
+      CanvasFactory,
+    } as Parameters<typeof getDocumentProxy>[1]);
+  } catch (error) {
+    const reason = error instanceof Error ? error.name : '';
+    if (reason === 'PasswordException')
+      throw new ExtractionError(`${name} is protected by a password; upload it without one`);
+    throw new ExtractionError(`${name} could not be read as a PDF; it may be damaged`);
+  }
+}
+
+async function readPage(
+  pdf: PdfDocument,
+  number: number,
+  file: SourceFile,
+  options: ContentOptions,
+  signal?: AbortSignal,
+): Promise<{ text: PageText; hasText: boolean }> {
+  const page = await pdf.getPage(number);
+  const { Util } = await getResolvedPDFJS();
+  const viewport = page.getViewport({ scale: 1 });
+  const pieces: PlacedText[] = [];
+
+  if (options.includeText) {
+    const content = await page.getTextContent();
+    for (const item of content.items) {
+      if (!('str' in item) || item.str.trim() === '') continue;
+      const [, , c, d, x, baseline] = Util.transform(viewport.transform, item.transform) as Matrix;
+      const height = Math.hypot(c, d) || item.height || 10;
+      // The transform gives the baseline; a line's centre sits about a third of the font above it.
+      pieces.push({
+        text: item.str,
+        x,
+        y: baseline - height * 0.35,
+        width: item.width * viewport.scale,
+        height,
+      });
+    }
+  }
+  let text = layoutLines(pieces);
+  let hasText = text.trim() !== '';
+  let readByOcr = false;
+  if (options.includeText && alphanumerics(text) < minTextLayer) {
+    // No text layer, or next to none (a scanner's page number): read the page as a picture.
+    signal?.throwIfAborted();
+    const rendered = await renderPageAsImage(pdf, number, { canvasImport, width: ocrRenderWidth });
+    const recognised = (await recognizeImage(new Uint8Array(rendered), signal)).text;
+    if (alphanumerics(recognised) > alphanumerics(text)) {
+      text = recognised;
+      readByOcr = true;
+    }
+    hasText = text.trim() !== '';
+  }
+
+  const images: PageImage[] = [];
+  if (options.includeEmbeddedImages || options.markEmbeddedImages) {
+    const embedded = await findEmbeddedImages(page, viewport.transform as Matrix);
+    const markers: PlacedText[] = [];
+    for (const [index, image] of embedded.entries()) {
+      const label = `${file.name}, page ${number}, image ${index + 1}`;
+      if (options.markEmbeddedImages) {
+        markers.push({
+          text: embeddedImageMarker(label),
+          x: image.box[0],
+          y: image.box[1],
+          width: 1,
+          height: 12,
+        });
+      }
+      if (options.includeEmbeddedImages) {
+        const png = await encodeImageObject(image.object);
+        if (png)
+          images.push({
+            kind: 'embedded',
+            label,
+            mediaType: 'image/png',
+            data: png.toString('base64'),
+            width: image.object.width,
+            height: image.object.height,
+            offset: 0,
+          });
+      }
+    }
+    if (markers.length > 0) {
+      // Markers go where the pictures sit among the text lines; a scan's text came from
+      // OCR, which knows nothing of them, so they follow it.
+      text = readByOcr
+        ? [text, ...markers.map((marker) => marker.text)].filter(Boolean).join('\n')
+        : layoutLines([...pieces, ...markers]);
+      for (const image of images)
+        image.offset = Math.max(0, text.indexOf(embeddedImageMarker(image.label)));
+    }
+  }
+
+  if (options.markPageImages) {
+    const marker = pageImageMarker(`${file.name}, page ${number}`);
+    text = text === '' ? marker : `${marker}\n${text}`;
+    for (const image of images) image.offset += marker.length + 1;
+  }
+  if (options.includePageImages) {
+    const rendered = Buffer.from(
+      await renderPageAsImage(pdf, number, { canvasImport, width: pageImageWidth }),
+    );
+    const size = pngSize(rendered);
+    images.unshift({
+      kind: 'page',
+      label: `${file.name}, page ${number}`,
+      mediaType: 'image/png',
+      data: rendered.toString('base64'),
+      ...size,
+      offset: 0,
+    });
+  }
+  page.cleanup();
+  const pageText: PageText = { fileId: file.id, fileName: file.name, page: number, text };
+  if (images.length > 0) pageText.images = images;
+  return { text: pageText, hasText };
+}
+
+function alphanumerics(text: string): number {
+  return text.replace(/[^\p{L}\p{N}]/gu, '').length;
+}
+
+// ---------------------------------------------------------------------------------------
+// Embedded pictures
+
+interface ImageObject {
+  width: number;
+  height: number;
+  /** pdf.js `ImageKind`: 1 = 1 bit grey, 2 = RGB, 3 = RGBA. */
+  kind?: number;
+  data?: Uint8Array | Uint8ClampedArray;
+}
+
+interface PlacedImage {
+  object: ImageObject;
+  /** Top-left corner on the page, in the same units as the text. */
+  box: [x: number, y: number];
+}
+
+/**
+ * The pictures a page paints, in painting order, with where they land: the operator list
+ * is replayed for its transforms only (save, restore, cm, form XObjects), which is all it
+ * takes to know where a picture's unit square ends up.
+ */
+async function findEmbeddedImages(
+  page: PdfPage,
+  viewportTransform: Matrix,
+): Promise<PlacedImage[]> {
+  const { OPS, Util } = await getResolvedPDFJS();
+  const operators = await page.getOperatorList();
+  const stack: Matrix[] = [];
+  let matrix: Matrix = [1, 0, 0, 1, 0, 0];
+  const found: PlacedImage[] = [];
+  for (let index = 0; index < operators.fnArray.length; index++) {
+    const op = operators.fnArray[index];
+    const args = operators.argsArray[index] as unknown[];
+    if (op === OPS.save) stack.push(matrix);
+    else if (op === OPS.restore) matrix = stack.pop() ?? matrix;
+    else if (op === OPS.transform) matrix = Util.transform(matrix, args as Matrix) as Matrix;
+    else if (op === OPS.paintFormXObjectBegin) {
+      stack.push(matrix);
+      if (Array.isArray(args[0])) matrix = Util.transform(matrix, args[0] as Matrix) as Matrix;
+    } else if (op === OPS.paintFormXObjectEnd) matrix = stack.pop() ?? matrix;
+    else if (op === OPS.paintImageXObject || op === OPS.paintInlineImageXObject) {
+      const object =
+        op === OPS.paintImageXObject
+          ? await resolveImage(page, String(args[0]))
+          : (args[0] as ImageObject);
+      if (!object || object.width < minEmbeddedImageSide || object.height < minEmbeddedImageSide)
+        continue;
+      const device = Util.transform(viewportTransform, matrix) as Matrix;
+      // The unit square's corners; the top-left one on screen is the smallest x and y.
+      const corners = [
+        [0, 0],
+        [1, 0],
+        [0, 1],
+        [1, 1],
+      ].map(([u, v]) => [
+        device[0] * u! + device[2] * v! + device[4],
+        device[1] * u! + device[3] * v! + device[5],
+      ]);
+      found.push({
+        object,
+        box: [Math.min(...corners.map((p) => p[0]!)), Math.min(...corners.map((p) => p[1]!))],
+      });
+    }
+  }
+  return found;
+}
+
+function resolveImage(page: PdfPage, key: string): Promise<ImageObject | undefined> {
+  const store = key.startsWith('g_') ? page.commonObjs : page.objs;
+  return new Promise((resolve) => {
+    try {
+      store.get(key, (object: unknown) => resolve(object as ImageObject | undefined));
+    } catch {
+      resolve(undefined);
+    }
+  });
+}
+
+/** pdf.js hands pictures over as raw pixels; a model wants PNG. */
+async function encodeImageObject(object: ImageObject): Promise<Buffer | undefined> {
+  const { width, height, data } = object;
+  if (!data) return undefined;
+  const rgba = new Uint8ClampedArray(width * height * 4);
+  const pixels = width * height;
+  if (object.kind === 1) {
+    const rowBytes = Math.ceil(width / 8);
+    for (let y = 0; y < height; y++) {
+      for (let x = 0; x < width; x++) {
+        const bit = (data[y * rowBytes + (x >> 3)]! >> (7 - (x & 7))) & 1;
+        rgba.set([bit * 255, bit * 255, bit * 255, 255], (y * width + x) * 4);
+      }
+    }
+  } else {
+    const channels = data.length / pixels;
+    if (channels !== 1 && channels !== 3 && channels !== 4) return undefined;
+    for (let pixel = 0; pixel < pixels; pixel++) {
+      const from = pixel * channels;
+      const grey = channels === 1 ? data[from]! : undefined;
+      rgba[pixel * 4] = grey ?? data[from]!;
+      rgba[pixel * 4 + 1] = grey ?? data[from + 1]!;
+      rgba[pixel * 4 + 2] = grey ?? data[from + 2]!;
+      rgba[pixel * 4 + 3] = channels === 4 ? data[from + 3]! : 255;
+    }
+  }
+  const canvas = createCanvas(width, height);
+  canvas.getContext('2d').putImageData(new ImageData(rgba, width, height), 0, 0);
+  return canvas.encode('png');
+}
+
+/** Width and height from a PNG's IHDR chunk. */
+export function pngSize(png: Uint8Array): { width: number; height: number } {
+  const view = new DataView(png.buffer, png.byteOffset, png.byteLength);
+  return { width: view.getUint32(16), height: view.getUint32(20) };
+}

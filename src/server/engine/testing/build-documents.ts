@@ -1,0 +1,227 @@
+/**
+ * Builds small documents for the engine's tests, so that each test says in its own code
+ * what the document holds: ZIP-based Office files written by hand (a DOCX is a handful of
+ * XML parts), PDFs with a text layer, a picture, or only a picture (a "scan"), and images
+ * of rendered text for OCR.
+ */
+import { createCanvas } from '@napi-rs/canvas';
+
+// ---------------------------------------------------------------------------------------
+// ZIP (stored, no compression: every reader accepts it, and the tests stay fast)
+
+const crcTable = Array.from({ length: 256 }, (_, n) => {
+  let c = n;
+  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+  return c >>> 0;
+});
+
+function crc32(bytes: Uint8Array): number {
+  let crc = 0xffffffff;
+  for (const byte of bytes) crc = crcTable[(crc ^ byte) & 0xff]! ^ (crc >>> 8);
+  return (crc ^ 0xffffffff) >>> 0;
+}
+
+export function buildZip(entries: Record<string, string | Uint8Array>): Buffer {
+  const locals: Buffer[] = [];
+  const centrals: Buffer[] = [];
+  let offset = 0;
+  for (const [name, content] of Object.entries(entries)) {
+    const data = typeof content === 'string' ? Buffer.from(content, 'utf8') : Buffer.from(content);
+    const nameBytes = Buffer.from(name, 'utf8');
+    const crc = crc32(data);
+    const local = Buffer.alloc(30);
+    local.writeUInt32LE(0x04034b50, 0);
+    local.writeUInt16LE(20, 4);
+    local.writeUInt32LE(crc, 14);
+    local.writeUInt32LE(data.length, 18);
+    local.writeUInt32LE(data.length, 22);
+    local.writeUInt16LE(nameBytes.length, 26);
+    const central = Buffer.alloc(46);
+    central.writeUInt32LE(0x02014b50, 0);
+    central.writeUInt16LE(20, 4);
+    central.writeUInt16LE(20, 6);
+    central.writeUInt32LE(crc, 16);
+    central.writeUInt32LE(data.length, 20);
+    central.writeUInt32LE(data.length, 24);
+    central.writeUInt16LE(nameBytes.length, 28);
+    central.writeUInt32LE(offset, 42);
+    locals.push(local, nameBytes, data);
+    centrals.push(central, nameBytes);
+    offset += local.length + nameBytes.length + data.length;
+  }
+  const directory = Buffer.concat(centrals);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(Object.keys(entries).length, 8);
+  end.writeUInt16LE(Object.keys(entries).length, 10);
+  end.writeUInt32LE(directory.length, 12);
+  end.writeUInt32LE(offset, 16);
+  return Buffer.concat([...locals, directory, end]);
+}
+
+// ---------------------------------------------------------------------------------------
+// DOCX
+
+export type DocxBlock = { paragraph: string } | { table: string[][] } | { image: Uint8Array };
+
+const escapeXml = (text: string) =>
+  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/** A Word document of paragraphs, tables and PNG pictures, in the parts Word itself writes. */
+export function buildDocx(blocks: DocxBlock[]): Buffer {
+  const media: Record<string, Uint8Array> = {};
+  const relationships: string[] = [];
+  const paragraph = (text: string) =>
+    `<w:p><w:r><w:t xml:space="preserve">${escapeXml(text)}</w:t></w:r></w:p>`;
+  const body = blocks.map((block) => {
+    if ('paragraph' in block) return paragraph(block.paragraph);
+    if ('table' in block) {
+      const rows = block.table.map(
+        (row) => `<w:tr>${row.map((cell) => `<w:tc>${paragraph(cell)}</w:tc>`).join('')}</w:tr>`,
+      );
+      return `<w:tbl>${rows.join('')}</w:tbl>`;
+    }
+    const index = Object.keys(media).length + 1;
+    media[`word/media/image${index}.png`] = block.image;
+    relationships.push(
+      `<Relationship Id="rIdImage${index}" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/image" Target="media/image${index}.png"/>`,
+    );
+    return `<w:p><w:r><w:drawing><wp:inline><wp:extent cx="952500" cy="952500"/><wp:docPr id="${index}" name="Picture ${index}"/><a:graphic><a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/picture"><pic:pic><pic:nvPicPr><pic:cNvPr id="${index}" name="image${index}.png"/><pic:cNvPicPr/></pic:nvPicPr><pic:blipFill><a:blip r:embed="rIdImage${index}"/></pic:blipFill><pic:spPr/></pic:pic></a:graphicData></a:graphic></wp:inline></w:drawing></w:r></w:p>`;
+  });
+  return buildZip({
+    '[Content_Types].xml':
+      '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Default Extension="png" ContentType="image/png"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>',
+    '_rels/.rels':
+      '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>',
+    'word/_rels/document.xml.rels': `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">${relationships.join('')}</Relationships>`,
+    'word/document.xml': `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships" xmlns:wp="http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" xmlns:pic="http://schemas.openxmlformats.org/drawingml/2006/picture"><w:body>${body.join('')}</w:body></w:document>`,
+    ...media,
+  });
+}
+
+// ---------------------------------------------------------------------------------------
+// Images of text
+
+export interface TextImageOptions {
+  width?: number;
+  /** The whole page's height, as a scanner gives it; by default just enough for the lines. */
+  height?: number;
+  fontSize?: number;
+  format?: 'png' | 'jpeg' | 'webp';
+}
+
+/** Black lines of text on white, as a scanner or a screenshot would give them. */
+export async function renderTextImage(
+  lines: string[],
+  options: TextImageOptions = {},
+): Promise<Buffer> {
+  const fontSize = options.fontSize ?? 40;
+  const lineHeight = Math.round(fontSize * 1.6);
+  const canvas = createCanvas(
+    options.width ?? 1400,
+    options.height ?? lineHeight * (lines.length + 1),
+  );
+  const context = canvas.getContext('2d');
+  context.fillStyle = '#ffffff';
+  context.fillRect(0, 0, canvas.width, canvas.height);
+  context.fillStyle = '#000000';
+  context.font = `${fontSize}px "Liberation Sans", "DejaVu Sans", sans-serif`;
+  lines.forEach((line, index) => context.fillText(line, fontSize, lineHeight * (index + 1)));
+  const format = options.format ?? 'png';
+  return format === 'png'
+    ? canvas.encode('png')
+    : format === 'jpeg'
+      ? canvas.encode('jpeg', 92)
+      : canvas.encode('webp', 100);
+}
+
+// ---------------------------------------------------------------------------------------
+// PDF
+
+export interface PdfPage {
+  /** Lines of text in Helvetica, from the top of a Letter page; none makes a page without a text layer. */
+  lines?: string[];
+  /** A JPEG picture and where it goes (points from the bottom left); with no box it fills the page. */
+  image?: {
+    jpeg: Uint8Array;
+    width: number;
+    height: number;
+    box?: [x: number, y: number, w: number, h: number];
+  };
+}
+
+/**
+ * A PDF written object by object. A page with only an image and no lines is what a scanner
+ * produces: a picture of text and no text layer.
+ */
+export function buildPdf(pages: PdfPage[]): Buffer {
+  const objects: (string | Buffer)[] = [];
+  const add = (body: string | Buffer) => objects.push(body) + 2; // object 1 and 2 are the catalog and page tree
+  const pageIds: number[] = [];
+  const fontId = add(
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>',
+  );
+  for (const page of pages) {
+    const operations: string[] = [];
+    let resources = `/Font << /F1 ${fontId} 0 R >>`;
+    if (page.image) {
+      const { jpeg, width, height } = page.image;
+      const imageId = add(
+        Buffer.concat([
+          Buffer.from(
+            `<< /Type /XObject /Subtype /Image /Width ${width} /Height ${height} /ColorSpace /DeviceRGB /BitsPerComponent 8 /Filter /DCTDecode /Length ${jpeg.length} >>\nstream\n`,
+          ),
+          Buffer.from(jpeg),
+          Buffer.from('\nendstream'),
+        ]),
+      );
+      resources += ` /XObject << /Im1 ${imageId} 0 R >>`;
+      const [x, y, w, h] = page.image.box ?? [0, 0, 612, 792];
+      operations.push(`q ${w} 0 0 ${h} ${x} ${y} cm /Im1 Do Q`);
+    }
+    (page.lines ?? []).forEach((line, index) => {
+      const escaped = line.replace(/\\/g, '\\\\').replace(/\(/g, '\\(').replace(/\)/g, '\\)');
+      operations.push(`BT /F1 12 Tf 72 ${720 - index * 18} Td (${escaped}) Tj ET`);
+    });
+    const content = operations.join('\n');
+    const contentId = add(
+      `<< /Length ${Buffer.byteLength(content, 'latin1')} >>\nstream\n${content}\nendstream`,
+    );
+    pageIds.push(
+      add(
+        `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << ${resources} >> /Contents ${contentId} 0 R >>`,
+      ),
+    );
+  }
+  const all: (string | Buffer)[] = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    `<< /Type /Pages /Kids [${pageIds.map((id) => `${id} 0 R`).join(' ')}] /Count ${pageIds.length} >>`,
+    ...objects,
+  ];
+  const parts: Buffer[] = [Buffer.from('%PDF-1.4\n%\xe2\xe3\xcf\xd3\n', 'latin1')];
+  let length = parts[0]!.length;
+  const offsets: number[] = [];
+  all.forEach((body, index) => {
+    offsets.push(length);
+    const part = Buffer.concat([
+      Buffer.from(`${index + 1} 0 obj\n`, 'latin1'),
+      typeof body === 'string' ? Buffer.from(body, 'latin1') : body,
+      Buffer.from('\nendobj\n', 'latin1'),
+    ]);
+    parts.push(part);
+    length += part.length;
+  });
+  const xref = [
+    'xref',
+    `0 ${all.length + 1}`,
+    '0000000000 65535 f ',
+    ...offsets.map((offset) => `${String(offset).padStart(10, '0')} 00000 n `),
+    'trailer',
+    `<< /Size ${all.length + 1} /Root 1 0 R >>`,
+    'startxref',
+    String(length),
+    '%%EOF',
+  ].join('\n');
+  parts.push(Buffer.from(xref, 'latin1'));
+  return Buffer.concat(parts);
+}

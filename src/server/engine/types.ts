@@ -1,0 +1,103 @@
+/**
+ * The shapes the extraction engine works with, from the files of a run to the values a
+ * strategy finds in one chunk. The run worker (`../runs/worker.ts`) drives them in order:
+ * readDocuments → chunkPages → strategy.extractChunk per chunk → mergeExtractions →
+ * finaliseResult.
+ */
+import type { TargetSchema } from '../../contract/json-schema.js';
+
+export interface SourceFile {
+  id: string;
+  name: string;
+  /** Where the bytes are on disk. */
+  path: string;
+  /** The sniffed media type (one of `acceptedMediaTypes`). */
+  mediaType: string;
+  sha256: string;
+}
+
+/** What goes into the chunks; README.md says what each option does for each strategy. */
+export interface ContentOptions {
+  includeText: boolean;
+  includeEmbeddedImages: boolean;
+  markEmbeddedImages: boolean;
+  includePageImages: boolean;
+  markPageImages: boolean;
+}
+
+/** A picture that travels with the text: a rendered page or an image embedded in a document. */
+export interface PageImage {
+  kind: 'page' | 'embedded';
+  /** How the text refers to it when marked, e.g. `invoice.pdf, page 2, image 1`. */
+  label: string;
+  mediaType: 'image/png' | 'image/jpeg' | 'image/webp';
+  /** The image bytes, base64-encoded (what a data: URL or a vision API wants). */
+  data: string;
+  width: number;
+  height: number;
+  /** Where in its page's text the image sits (its marker, or the page start). */
+  offset: number;
+}
+
+/** One page of text (1-based page; formats without pages are one page, or one per sheet for XLSX). */
+export interface PageText {
+  fileId: string;
+  fileName: string;
+  page: number;
+  text: string;
+  images?: PageImage[];
+}
+
+/** A stretch of a chunk's text that comes from one page: chunk text [chunkStart, chunkStart+length) = page text [pageStart, pageStart+length). */
+export interface ChunkSpan {
+  fileId: string;
+  fileName: string;
+  page: number;
+  chunkStart: number;
+  pageStart: number;
+  length: number;
+}
+
+export interface Chunk {
+  index: number;
+  text: string;
+  spans: ChunkSpan[];
+  images?: PageImage[];
+}
+
+/** Where a value was found; `offset` is a character offset in that page's text. */
+export interface ValueSource {
+  file: string;
+  fileId: string;
+  page: number;
+  offset: number;
+  text: string;
+}
+
+export interface ChunkExtraction {
+  data: Record<string, unknown>;
+  /** Keyed by the JSON pointer of the value in `data` (`/total`, `/line_items/0/amount`). */
+  sources: Record<string, ValueSource>;
+  usage: { inputTokens: number; outputTokens: number };
+}
+
+export interface StrategyContext {
+  schema: TargetSchema;
+  outputInstructions: string;
+  model: string;
+  /** What earlier chunks found, merged. */
+  merged: Record<string, unknown>;
+  signal: AbortSignal;
+}
+
+export interface ExtractionStrategy {
+  extractChunk(chunk: Chunk, context: StrategyContext): Promise<ChunkExtraction>;
+}
+
+/**
+ * An error whose message a person can act on, e.g. "scan.pdf has no text layer and OCR
+ * found no text". The run fails with this message; any other error is a bug of ours.
+ */
+export class ExtractionError extends Error {
+  override name = 'ExtractionError';
+}
