@@ -35,10 +35,17 @@ export const bucketSchema = z.object({
   deletedAt: nullableDateTime,
   createdAt: nullableDateTime,
   updatedAt: nullableDateTime,
-  createdUsing: z.string(),
+  createdUsing: z.string().check(
+    z.describe('How the bucket came to be: `api` (POST /api/buckets) or `embed` (for a session).'),
+  ),
   /** JSON: the bucket's files, as a list of file resources. */
-  artifacts: z.nullable(z.string()),
-  runs: z.array(iri),
+  artifacts: z.nullable(z.string()).check(
+    z.describe(
+      'The files of the bucket as JSON text: an array of BucketFile objects ' +
+        '(id, bucket, name, size, mediaType, sha256, createdAt, contentUrl), oldest first.',
+    ),
+  ),
+  runs: z.array(iri).check(z.describe('IRI references of the runs over the bucket, oldest first.')),
 });
 export type Bucket = z.infer<typeof bucketSchema>;
 
@@ -146,17 +153,36 @@ export const extractorSchema = z.object({
   markEmbeddedImages: z.boolean(),
   includePageImages: z.boolean(),
   markPageImages: z.boolean(),
-  chunkSize: z.number(),
-  runs: z.array(iri),
+  chunkSize: z.int().check(z.describe('Characters per chunk of text; chunks never split words.')),
+  runs: z.array(iri).check(z.describe('IRI references of the runs it made, oldest first.')),
   deletedAt: nullableDateTime,
   createdAt: nullableDateTime,
   updatedAt: nullableDateTime,
-  lastRanAt: z.nullable(z.string()),
-  typedSchema: z.string(),
-  embeddedUrl: z.string(),
-  fullPageUrl: z.string(),
+  lastRanAt: z.nullable(z.string()).check(
+    z.describe('When a run with this extractor last started (date-time); null when it never ran.'),
+  ),
+  typedSchema: z.string().check(
+    z.describe('A TypeScript type generated from jsonSchema: the shape of the results.'),
+  ),
+  embeddedUrl: z.string().check(
+    z.describe(
+      'Address of the hosted interface for an iframe (PUBLIC_BASE_URL/embed/{id}). It needs an ' +
+        'embed session: the embeddedUrl of POST /api/embed_sessions already carries one.',
+    ),
+  ),
+  fullPageUrl: z.string().check(
+    z.describe(
+      'Address of the full-page hosted interface (PUBLIC_BASE_URL/x/{id}). It needs an embed ' +
+        'session: the fullPageUrl of POST /api/embed_sessions already carries one.',
+    ),
+  ),
   /** Only in the answer to a create or a secret rotation: the webhook signing secret. */
-  webhookSecret: z.optional(z.string()),
+  webhookSecret: z.optional(z.string()).check(
+    z.describe(
+      'The Standard Webhooks signing secret (`whsec_…`). Only in the answer to a create or to ' +
+        'POST …/webhook_secret (rotation): keep it then, it is never shown again.',
+    ),
+  ),
 });
 export type Extractor = z.infer<typeof extractorSchema>;
 
@@ -166,10 +192,18 @@ export type Extractor = z.infer<typeof extractorSchema>;
 export const runSchema = z.object({
   id: z.string(),
   status: z.enum(runStatuses),
-  resultJson: z.nullable(z.string()),
-  partialResultJson: z.nullable(z.string()),
-  targetSchema: z.nullable(z.string()),
-  tokenStats: z.nullable(z.string()),
+  resultJson: z.nullable(z.string()).check(
+    z.describe("The machine's results as JSON text once the run completed; edits never change it."),
+  ),
+  partialResultJson: z.nullable(z.string()).check(
+    z.describe('The results merged over the chunks done so far, as JSON text.'),
+  ),
+  targetSchema: z.nullable(z.string()).check(
+    z.describe("The extractor's jsonSchema, copied when the run was created."),
+  ),
+  tokenStats: z.nullable(z.string()).check(
+    z.describe('JSON text: the input and output tokens of each chunk.'),
+  ),
   error: z.nullable(z.string()),
   createdAt: nullableDateTime,
   updatedAt: nullableDateTime,
@@ -182,21 +216,49 @@ export const runSchema = z.object({
   markPageImages: z.boolean(),
   startedAt: nullableDateTime,
   finishedAt: nullableDateTime,
-  chunkSize: z.nullable(z.number()),
-  duration: z.nullable(z.string()),
-  formattedDuration: z.nullable(z.string()),
-  totalInputTokens: z.nullable(z.string()),
-  data: z.nullable(z.string()),
-  partialData: z.nullable(z.string()),
-  evaluationType: z.nullable(z.string()),
+  chunkSize: z.nullable(z.int()).check(z.describe('Characters per chunk of text.')),
+  duration: z.nullable(z.string()).check(
+    z.describe('ISO 8601 duration from startedAt to finishedAt (`PT64.25S`); null until the end.'),
+  ),
+  formattedDuration: z.nullable(z.string()).check(
+    z.describe('The same duration for people (`1m 04s`); null until the run ends.'),
+  ),
+  totalInputTokens: z.nullable(z.string()).check(
+    z.describe('Input tokens of all chunks so far, as decimal text; null until the run starts.'),
+  ),
+  data: z.nullable(z.string()).check(
+    z.describe('The results as JSON text: editedResultJson when edited, else resultJson.'),
+  ),
+  partialData: z.nullable(z.string()).check(
+    z.describe('The results so far as JSON text: partialResultJson while working, data once done.'),
+  ),
+  evaluationType: z.nullable(z.string()).check(
+    z.describe('How the results were checked against targetSchema; null until there are results.'),
+  ),
   bucket: iri,
   savedExtractor: iri,
   // Ours, beyond the spec's fields:
-  chunksCompleted: z.number(),
-  chunksTotal: z.nullable(z.number()),
-  editedResultJson: z.nullable(z.string()),
-  resultMetadata: z.nullable(z.string()),
-  submittedAt: nullableDateTime,
+  chunksCompleted: z.int().check(
+    z.describe('Chunks done so far. A paused run resumes with the next chunk.'),
+  ),
+  chunksTotal: z.nullable(z.int()).check(
+    z.describe('How many chunks the text of the files makes; null until the run has read them.'),
+  ),
+  editedResultJson: z.nullable(z.string()).check(
+    z.describe(
+      'Results as edited by a person (PUT …/results), JSON text valid against targetSchema; ' +
+        'null when nobody edited them.',
+    ),
+  ),
+  resultMetadata: z.nullable(z.string()).check(
+    z.describe(
+      'JSON text of a ResultMetadata object: where each value was found (file, page, offset) ' +
+        'and how the results break targetSchema.',
+    ),
+  ),
+  submittedAt: nullableDateTime.check(
+    z.describe('When the results were submitted (POST …/submit, once); null before.'),
+  ),
 });
 export type Run = z.infer<typeof runSchema>;
 
@@ -231,6 +293,16 @@ export const resultMetadataSchema = z.object({
   violations: z.array(z.object({ pointer: z.string(), message: z.string() })),
 });
 export type ResultMetadata = z.infer<typeof resultMetadataSchema>;
+
+/** The answer to `POST /api/extraction_runs/{id}/submit`. */
+export const submissionSchema = z.object({
+  id: z.string(),
+  run: iri,
+  submittedAt: dateTime,
+  /** The extractor's redirectUrl, or null when it has none. */
+  redirectUrl: z.nullable(z.string()),
+});
+export type Submission = z.infer<typeof submissionSchema>;
 
 // ---------------------------------------------------------------------------------------
 // Embed sessions

@@ -1,0 +1,329 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { GraphqlResponse } from '../../contract/graphql.js';
+import {
+  extractorSchema,
+  runSchema,
+  type Bucket,
+  type Extractor,
+  type Run,
+} from '../../contract/resources.js';
+import {
+  createBucket,
+  createExtractor,
+  createSession,
+  expectProblem,
+  expectUnauthorized,
+  insertRun,
+  upload,
+} from '../testing/fixtures.js';
+import { startTestService, type TestService } from '../testing/test-service.js';
+
+describe('GraphQL at /api/graphql', () => {
+  let service: TestService;
+
+  /** Answers are navigated as the test expects them to be; a wrong shape fails the assertions. */
+  type Answer = Omit<GraphqlResponse, 'data'> & { data?: Record<string, Result> | null };
+  type Result = Page & Record<string, unknown>;
+  interface Page {
+    totalItems: number;
+    itemsPerPage: number;
+    currentPage: number;
+    items: (Record<string, unknown> & { id: string })[];
+  }
+
+  async function graphql(
+    query: string,
+    variables?: Record<string, unknown>,
+    token?: string | null,
+  ) {
+    const response = await service.request('/api/graphql', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Accept: 'application/graphql-response+json' },
+      body: JSON.stringify({ query, variables }),
+      ...(token === undefined ? {} : { token }),
+    });
+    return { status: response.status, body: (await response.json()) as Answer };
+  }
+
+  async function rest<T>(path: string): Promise<T> {
+    const response = await service.json('GET', path);
+    expect(response.status, path).toBe(200);
+    return (await response.json()) as T;
+  }
+
+  beforeAll(async () => {
+    service = await startTestService();
+  });
+  afterAll(async () => {
+    await service.dispose();
+  });
+
+  it('pages savedExtractors 30 at a time, newest first', async () => {
+    const before = (await graphql('{ savedExtractors { totalItems } }')).body.data!.savedExtractors!
+      .totalItems;
+    const created: Extractor[] = [];
+    for (let index = 0; index < 31; index++)
+      created.push(await createExtractor(service, { label: `Receipts ${index}` }));
+    const total = before + 31;
+
+    const first = await graphql(
+      '{ savedExtractors { totalItems itemsPerPage currentPage items { id label } } }',
+    );
+    expect(first.status).toBe(200);
+    expect(first.body.errors).toBeUndefined();
+    const page1 = first.body.data!.savedExtractors!;
+    expect(page1).toMatchObject({ totalItems: total, itemsPerPage: 30, currentPage: 1 });
+    expect(page1.items).toHaveLength(30);
+    expect(page1.items[0]).toEqual({ id: created[30]!.id, label: 'Receipts 30' });
+
+    const second = await graphql(
+      'query Page($page: Int) { savedExtractors(page: $page) { currentPage items { id } } }',
+      { page: 2 },
+    );
+    const page2 = second.body.data!.savedExtractors!;
+    expect(page2.currentPage).toBe(2);
+    expect(page2.items).toHaveLength(total - 30);
+    const seen = new Set([...page1.items, ...page2.items].map((item) => item.id));
+    expect(seen.size).toBe(total);
+    for (const extractor of created) expect(seen.has(extractor.id)).toBe(true);
+  });
+
+  it('selects every field of an extractor, the same as REST shows it', async () => {
+    const extractor = await createExtractor(service, {
+      label: 'Every field',
+      outputInstructions: 'Dates as ISO',
+    });
+    const fields = Object.keys(extractorSchema.shape).filter((field) => field !== 'webhookSecret');
+    const { body } = await graphql(
+      `query One($id: ID!) { savedExtractor(id: $id) { ${fields.join(' ')} } }`,
+      { id: extractor.id },
+    );
+    expect(body.errors).toBeUndefined();
+    const { webhookSecret: _secret, ...shown } = await rest<Extractor>(
+      `/api/saved_extractors/${extractor.id}`,
+    );
+    expect(body.data!.savedExtractor).toEqual(shown);
+
+    const missing = await graphql('{ savedExtractor(id: "no-such-id") { id } }');
+    expect(missing.body).toEqual({ data: { savedExtractor: null } });
+    // The signing secret is not part of the GraphQL view.
+    expect(
+      (await graphql(`{ savedExtractor(id: "${extractor.id}") { webhookSecret } }`)).status,
+    ).toBe(400);
+  });
+
+  it('lists and reads buckets with their files and runs', async () => {
+    const bucket = await createBucket(service, { description: 'Invoices of May' });
+    await upload(service, bucket.id, [{ name: 'may.txt', bytes: 'Invoice No 5' }]);
+    const extractor = await createExtractor(service);
+    await insertRun(service, { bucketId: bucket.id, extractorId: extractor.id });
+
+    const { body } = await graphql(
+      '{ buckets { totalItems items { id description createdUsing artifacts runs } } }',
+    );
+    const listed = body.data!.buckets!.items.find((item) => item.id === bucket.id)!;
+    const shown = await rest<Bucket>(`/api/buckets/${bucket.id}`);
+    expect(listed).toEqual({
+      id: shown.id,
+      description: 'Invoices of May',
+      createdUsing: 'api',
+      artifacts: shown.artifacts,
+      runs: shown.runs,
+    });
+    expect(JSON.parse(listed.artifacts as string)).toMatchObject([{ name: 'may.txt' }]);
+    expect(listed.runs).toHaveLength(1);
+
+    const fields = 'id description deletedAt createdAt updatedAt createdUsing artifacts runs';
+    const one = await graphql(`{ bucket(id: "${bucket.id}") { ${fields} } }`);
+    expect(one.body.data!.bucket).toEqual(shown);
+  });
+
+  it('lists runs with the REST filters and reads one with every field', async () => {
+    const bucket = await createBucket(service);
+    const [mine, other] = [await createExtractor(service), await createExtractor(service)];
+    const done = await insertRun(service, {
+      bucketId: bucket.id,
+      extractorId: mine.id,
+      status: 'completed',
+      result_json: '{"invoice_number":"INV-77"}',
+      started_at: '2025-01-01T10:00:00.000Z',
+      finished_at: '2025-01-01T10:01:04.000Z',
+      chunks_completed: 2,
+      chunks_total: 2,
+    });
+    await insertRun(service, {
+      bucketId: bucket.id,
+      extractorId: other.id,
+      status: 'failed',
+      error: 'scan.pdf has no text layer',
+    });
+
+    const byExtractor = await graphql(
+      `{ runs(savedExtractorId: "/api/extractors/${mine.id}") { totalItems items { id status } } }`,
+    );
+    expect(byExtractor.body.data!.runs).toEqual({
+      totalItems: 1,
+      items: [{ id: done.id, status: 'completed' }],
+    });
+    const byText = await graphql(
+      '{ runs(resultJson: "inv-77", status: completed) { items { id } } }',
+    );
+    expect(byText.body.data!.runs!.items).toEqual([{ id: done.id }]);
+    const failed = await graphql('{ runs(error: "NO TEXT", strategy: local) { items { error } } }');
+    expect(failed.body.data!.runs!.items).toEqual([{ error: 'scan.pdf has no text layer' }]);
+
+    const fields = Object.keys(runSchema.shape);
+    const one = await graphql(`{ run(id: "${done.id}") { ${fields.join(' ')} } }`);
+    expect(one.body.errors).toBeUndefined();
+    const shown = await rest<Run>(`/api/extraction_runs/${done.id}`);
+    expect(one.body.data!.run).toEqual(shown);
+    expect(one.body.data!.run!.formattedDuration).toBe('1m 04s');
+  });
+
+  it('needs a token, like every REST route', async () => {
+    const response = await service.request('/api/graphql', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ query: '{ savedExtractors { totalItems } }' }),
+      token: null,
+    });
+    await expectUnauthorized(response);
+    await expectUnauthorized(
+      await service.request('/api/graphql?query=%7B__typename%7D', {
+        token: 'xpat_not-a-real-token',
+      }),
+    );
+  });
+
+  it('shows a session token its own extractor, bucket and runs, and nothing else', async () => {
+    const [extractor, stranger] = [await createExtractor(service), await createExtractor(service)];
+    const [bucket, otherBucket] = [await createBucket(service), await createBucket(service)];
+    const session = await createSession(service, {
+      savedExtractor: extractor.id,
+      bucket: bucket.id,
+    });
+    const own = await insertRun(service, { bucketId: bucket.id, extractorId: extractor.id });
+    const foreignBucket = await insertRun(service, {
+      bucketId: otherBucket.id,
+      extractorId: extractor.id,
+    });
+    const foreignExtractor = await insertRun(service, {
+      bucketId: bucket.id,
+      extractorId: stranger.id,
+    });
+
+    const lists = await graphql(
+      '{ savedExtractors { totalItems items { id } } buckets { totalItems items { id } } runs { totalItems items { id } } }',
+      undefined,
+      session.token,
+    );
+    expect(lists.body.data).toEqual({
+      savedExtractors: { totalItems: 1, items: [{ id: extractor.id }] },
+      buckets: { totalItems: 1, items: [{ id: bucket.id }] },
+      runs: { totalItems: 1, items: [{ id: own.id }] },
+    });
+
+    const single = await graphql(
+      `{
+        mine: savedExtractor(id: "${extractor.id}") { id }
+        stranger: savedExtractor(id: "${stranger.id}") { id }
+        bucket(id: "${bucket.id}") { id }
+        otherBucket: bucket(id: "${otherBucket.id}") { id }
+        own: run(id: "${own.id}") { id }
+        foreignBucket: run(id: "${foreignBucket.id}") { id }
+        foreignExtractor: run(id: "${foreignExtractor.id}") { id }
+        asked: runs(savedExtractorId: "${stranger.id}") { totalItems }
+      }`,
+      undefined,
+      session.token,
+    );
+    expect(single.body.data).toEqual({
+      mine: { id: extractor.id },
+      stranger: null,
+      bucket: { id: bucket.id },
+      otherBucket: null,
+      own: { id: own.id },
+      foreignBucket: null,
+      foreignExtractor: null,
+      asked: { totalItems: 0 },
+    });
+    const later = await graphql(
+      '{ savedExtractors(page: 2) { totalItems items { id } } }',
+      undefined,
+      session.token,
+    );
+    expect(later.body.data!.savedExtractors).toEqual({ totalItems: 1, items: [] });
+  });
+
+  it('answers mistakes with GraphQL errors, never a 500', async () => {
+    const syntax = await graphql('{ savedExtractors { ');
+    expect(syntax.status).toBe(400);
+    expect(syntax.body.errors![0]!.message).toMatch(/Syntax Error/);
+
+    const unknownField = await graphql('{ savedExtractors { items { secretSauce } } }');
+    expect(unknownField.status).toBe(400);
+    expect(unknownField.body.errors![0]!.message).toMatch(/secretSauce/);
+
+    const badEnum = await graphql('{ runs(status: exploded) { totalItems } }');
+    expect(badEnum.status).toBe(400);
+
+    const badPage = await graphql('{ buckets(page: 0) { totalItems } }');
+    expect(badPage.status).toBe(200);
+    expect(badPage.body.data).toBeNull();
+    expect(badPage.body.errors![0]).toMatchObject({
+      path: ['buckets'],
+      extensions: { code: 'BAD_USER_INPUT' },
+    });
+
+    const badReference = await graphql(
+      '{ runs(savedExtractorId: "/api/buckets/x") { totalItems } }',
+    );
+    expect(badReference.body.errors![0]!.extensions).toMatchObject({ code: 'BAD_USER_INPUT' });
+
+    const notJson = await service.request('/api/graphql', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: '{"query":',
+    });
+    expect(notJson.status).toBe(400);
+    const noQuery = await service.request('/api/graphql', {
+      headers: { Accept: 'application/graphql-response+json' },
+    });
+    expect(noQuery.status).toBe(400);
+    expect(((await noQuery.json()) as GraphqlResponse).errors![0]!.message).toMatch(/query/);
+
+    await expectProblem(
+      await service.request('/api/graphql', { headers: { Accept: 'text/html' } }),
+      406,
+    );
+    const plainText = await service.request('/api/graphql', {
+      method: 'POST',
+      headers: { 'Content-Type': 'text/plain' },
+      body: '{ __typename }',
+    });
+    await expectProblem(plainText, 415);
+
+    const put = await service.request('/api/graphql', { method: 'PUT', body: '{}' });
+    expect(put.headers.get('allow')).toBe('GET, POST');
+    await expectProblem(put, 405);
+
+    const huge = await service.request('/api/graphql', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ query: `{ __typename }${' '.repeat(1024 * 1024)}` }),
+    });
+    await expectProblem(huge, 413);
+  });
+
+  it('answers queries sent with GET', async () => {
+    const extractor = await createExtractor(service, { label: 'Asked with GET' });
+    const query = `{ savedExtractor(id: "${extractor.id}") { id label } }`;
+    const response = await service.request(`/api/graphql?query=${encodeURIComponent(query)}`, {
+      headers: { Accept: 'application/json' },
+    });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({
+      data: { savedExtractor: { id: extractor.id, label: 'Asked with GET' } },
+    });
+  });
+});

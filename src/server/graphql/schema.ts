@@ -1,0 +1,327 @@
+/**
+ * The GraphQL schema of `/api/graphql`: a read-only view of saved extractors, buckets and
+ * runs. Its object types are generated from the contract's wire schemas, so every field of
+ * the `application/json` representation is selectable, with the contract's descriptions;
+ * the resolvers call the same domain functions and scope rules as the REST routes, so both
+ * APIs show the same data to the same token.
+ *
+ * The schema is built from SDL with graphql-yoga's `createSchema` rather than with
+ * graphql-js classes imported here: graphql 16 ships CommonJS and ESM copies, and a test
+ * runner that resolves one for our code and the other for Yoga's would see two GraphQL
+ * realms. Going through Yoga keeps a single copy.
+ */
+import { createGraphQLError, createSchema } from 'graphql-yoga';
+import * as z from 'zod/mini';
+import { idFromReference } from '../../contract/iri.js';
+import { bucketSchema, extractorSchema, runSchema, strategies } from '../../contract/resources.js';
+import { runStatuses, type RunStatus } from '../../contract/run-status.js';
+import {
+  bucketToWire,
+  findBucket,
+  listBuckets,
+  runIrisByBucket,
+  type BucketRow,
+} from '../buckets/buckets.js';
+import {
+  extractorToWire,
+  findExtractor,
+  listExtractors,
+  runIrisByExtractor,
+  type ExtractorRow,
+} from '../extractors/extractors.js';
+import { listFiles, listFilesOfBuckets } from '../files/files.js';
+import { canSeeBucket, canSeeExtractor, canSeeRun } from '../http/auth.js';
+import type { Services } from '../http/context.js';
+import { itemsPerPage } from '../http/respond.js';
+import { findRun, listRuns, runToWire, type RunFilters } from '../runs/runs.js';
+import type { Principal } from '../tokens/tokens.js';
+
+/** What every resolver gets: who asks (from the REST bearer middleware) and the services. */
+export interface GraphqlContext {
+  principal: Principal;
+  services: Services;
+}
+
+// ---------------------------------------------------------------------------------------
+// SDL generated from the contract
+
+interface JsonSchemaProperty {
+  type?: string | string[];
+  /** How zod writes a nullable integer: `[{ type: 'integer' }, { type: 'null' }]`. */
+  anyOf?: JsonSchemaProperty[];
+  description?: string;
+  items?: JsonSchemaProperty;
+}
+
+function jsonTypes(property: JsonSchemaProperty): string[] {
+  if (property.anyOf) return property.anyOf.flatMap(jsonTypes);
+  if (property.type === undefined) return [];
+  return Array.isArray(property.type) ? property.type : [property.type];
+}
+
+function scalarFor(name: string, property: JsonSchemaProperty): string {
+  if (name === 'id') return 'ID';
+  const main = jsonTypes(property).find((type) => type !== 'null');
+  switch (main) {
+    case 'string':
+      return 'String';
+    case 'boolean':
+      return 'Boolean';
+    case 'integer':
+      return 'Int';
+    case 'number':
+      return 'Float';
+    case 'array':
+      if (property.items) return `[${scalarFor('', property.items)}!]`;
+  }
+  // A new kind of field in the contract must be mapped here before it can be served.
+  throw new Error(
+    `No GraphQL type for the contract field "${name}" (${JSON.stringify(property)}).`,
+  );
+}
+
+function sdlDescription(text: string | undefined, indent = ''): string {
+  return text ? `${indent}"""${text.replace(/"""/g, '\\"""')}"""\n` : '';
+}
+
+/**
+ * An object type with one field per property of a contract schema's output, nullable
+ * exactly where the contract allows null or leaves the field out.
+ */
+function objectTypeSdl(
+  name: string,
+  description: string,
+  schema: z.ZodMiniType,
+  omit: readonly string[] = [],
+): string {
+  const json = z.toJSONSchema(schema, { io: 'output' }) as {
+    properties: Record<string, JsonSchemaProperty>;
+    required?: string[];
+  };
+  const required = new Set(json.required ?? []);
+  const fields = Object.entries(json.properties)
+    .filter(([field]) => !omit.includes(field))
+    .map(([field, property]) => {
+      const nullable = jsonTypes(property).includes('null') || !required.has(field);
+      const type = `${scalarFor(field, property)}${nullable ? '' : '!'}`;
+      return `${sdlDescription(property.description, '  ')}  ${field}: ${type}`;
+    });
+  return `${sdlDescription(description)}type ${name} {\n${fields.join('\n')}\n}`;
+}
+
+function pageTypeSdl(itemType: string): string {
+  return `${sdlDescription(`One page of ${itemType} items (${itemsPerPage} per page), newest first.`)}type ${itemType}Page {
+  items: [${itemType}!]!
+  """How many items there are on all pages."""
+  totalItems: Int!
+  itemsPerPage: Int!
+  currentPage: Int!
+}`;
+}
+
+const pageArgument = `"""The page to show, from 1; ${itemsPerPage} items per page."""\n    page: Int = 1`;
+
+/** The schema in SDL; the API documentation prints it. */
+export const graphqlTypeDefs = [
+  objectTypeSdl(
+    'SavedExtractor',
+    'A stored extraction configuration (REST: /api/saved_extractors/{id}).',
+    extractorSchema,
+    // The signing secret is shown once, in the REST answer that creates or rotates it.
+    ['webhookSecret'],
+  ),
+  objectTypeSdl(
+    'ExtractionBucket',
+    'A container of files that runs work over (REST: /api/buckets/{id}).',
+    bucketSchema,
+  ),
+  objectTypeSdl(
+    'ExtractionRun',
+    'One execution of an extractor over a bucket (REST: /api/extraction_runs/{id}).',
+    runSchema,
+  ),
+  pageTypeSdl('SavedExtractor'),
+  pageTypeSdl('ExtractionBucket'),
+  pageTypeSdl('ExtractionRun'),
+  `enum RunStatus {\n${runStatuses.map((status) => `  ${status}`).join('\n')}\n}`,
+  `enum Strategy {\n${strategies.map((strategy) => `  ${strategy}`).join('\n')}\n}`,
+  `type Query {
+  """Saved extractors, newest first. An embed session token sees only its own."""
+  savedExtractors(
+    ${pageArgument}
+  ): SavedExtractorPage!
+  """One saved extractor, or null when there is none the token may see."""
+  savedExtractor(id: ID!): SavedExtractor
+  """Buckets, newest first. An embed session token sees only its own."""
+  buckets(
+    ${pageArgument}
+  ): ExtractionBucketPage!
+  """One bucket, or null when there is none the token may see."""
+  bucket(id: ID!): ExtractionBucket
+  """
+  Extraction runs, newest first, filtered like GET /api/extraction_runs: exact for ids and
+  enumerations, case-insensitive substring for text. An embed session token sees only the
+  runs of its extractor over its bucket.
+  """
+  runs(
+    ${pageArgument}
+    """Substring of resultJson."""
+    resultJson: String
+    """Substring of partialResultJson."""
+    partialResultJson: String
+    """Substring of the error."""
+    error: String
+    """The model, exactly."""
+    model: String
+    """The extractor, by id or IRI."""
+    savedExtractorId: ID
+    strategy: Strategy
+    status: RunStatus
+  ): ExtractionRunPage!
+  """One extraction run, or null when there is none the token may see."""
+  run(id: ID!): ExtractionRun
+}`,
+].join('\n\n');
+
+// ---------------------------------------------------------------------------------------
+// Resolvers
+
+type WireRecord = Record<string, unknown>;
+
+interface Page<T> {
+  items: T[];
+  totalItems: number;
+  itemsPerPage: number;
+  currentPage: number;
+}
+
+function badInput(message: string) {
+  return createGraphQLError(message, { extensions: { code: 'BAD_USER_INPUT' } });
+}
+
+function pageWindow(page: number | null): { page: number; offset: number; limit: number } {
+  if (page === null || !Number.isInteger(page) || page < 1) {
+    throw badInput(`page must be a whole number of 1 or more, not ${page}.`);
+  }
+  return { page, offset: (page - 1) * itemsPerPage, limit: itemsPerPage };
+}
+
+function pageOf<T>(items: T[], totalItems: number, page: number): Page<T> {
+  return { items, totalItems, itemsPerPage, currentPage: page };
+}
+
+/** A session token's lists hold the one resource it may see, on the first page. */
+function sessionPage<T>(visible: T | undefined, page: number): Page<T> {
+  return pageOf(visible && page === 1 ? [visible] : [], visible ? 1 : 0, page);
+}
+
+async function extractorWires(services: Services, rows: ExtractorRow[]): Promise<WireRecord[]> {
+  const runs = await runIrisByExtractor(
+    services.db,
+    rows.map((row) => row.id),
+  );
+  return rows.map((row) => extractorToWire(row, runs.get(row.id) ?? [], services.config));
+}
+
+async function bucketWires(services: Services, rows: BucketRow[]): Promise<WireRecord[]> {
+  const ids = rows.map((row) => row.id);
+  const [runs, files] = await Promise.all([
+    runIrisByBucket(services.db, ids),
+    listFilesOfBuckets(services.db, ids),
+  ]);
+  return rows.map((row) => bucketToWire(row, runs.get(row.id) ?? [], files.get(row.id) ?? []));
+}
+
+interface RunArguments {
+  page: number | null;
+  resultJson?: string | null;
+  partialResultJson?: string | null;
+  error?: string | null;
+  model?: string | null;
+  savedExtractorId?: string | null;
+  strategy?: string | null;
+  status?: RunStatus | null;
+}
+
+/** The filters of `GET /api/extraction_runs`; `undefined` when the token can see no such run. */
+function runFilters(args: RunArguments, principal: Principal): RunFilters | undefined {
+  let savedExtractorId: string | undefined;
+  if (args.savedExtractorId) {
+    savedExtractorId = idFromReference('extractor', args.savedExtractorId);
+    if (!savedExtractorId) throw badInput('savedExtractorId must be an extractor id or IRI.');
+  }
+  const filters: RunFilters = {
+    resultJson: args.resultJson || undefined,
+    partialResultJson: args.partialResultJson || undefined,
+    error: args.error || undefined,
+    model: args.model || undefined,
+    savedExtractorId,
+    strategy: args.strategy || undefined,
+    status: args.status || undefined,
+  };
+  if (principal.kind === 'personal') return filters;
+  // A session sees the runs of its extractor over its bucket; asking for another extractor finds none.
+  if (savedExtractorId && savedExtractorId !== principal.extractorId) return undefined;
+  return { ...filters, savedExtractorId: principal.extractorId, bucketId: principal.bucketId };
+}
+
+type Resolver<Args> = (source: unknown, args: Args, context: GraphqlContext) => Promise<unknown>;
+
+const queryResolvers: Record<string, Resolver<never>> = {
+  savedExtractors: (async (_source, args, { principal, services }) => {
+    const window = pageWindow(args.page);
+    if (principal.kind === 'session') {
+      const row = await findExtractor(services.db, principal.extractorId);
+      const [wire] = row ? await extractorWires(services, [row]) : [];
+      return sessionPage(wire, window.page);
+    }
+    const { rows, total } = await listExtractors(services.db, {}, window);
+    return pageOf(await extractorWires(services, rows), total, window.page);
+  }) satisfies Resolver<{ page: number | null }>,
+
+  savedExtractor: (async (_source, args, { principal, services }) => {
+    if (!canSeeExtractor(principal, args.id)) return null;
+    const row = await findExtractor(services.db, args.id);
+    return row ? (await extractorWires(services, [row]))[0] : null;
+  }) satisfies Resolver<{ id: string }>,
+
+  buckets: (async (_source, args, { principal, services }) => {
+    const window = pageWindow(args.page);
+    if (principal.kind === 'session') {
+      const row = await findBucket(services.db, principal.bucketId);
+      const [wire] = row ? await bucketWires(services, [row]) : [];
+      return sessionPage(wire, window.page);
+    }
+    const { rows, total } = await listBuckets(services.db, window);
+    return pageOf(await bucketWires(services, rows), total, window.page);
+  }) satisfies Resolver<{ page: number | null }>,
+
+  bucket: (async (_source, args, { principal, services }) => {
+    if (!canSeeBucket(principal, args.id)) return null;
+    const row = await findBucket(services.db, args.id);
+    if (!row) return null;
+    const [runs, files] = await Promise.all([
+      runIrisByBucket(services.db, [row.id]),
+      listFiles(services.db, row.id),
+    ]);
+    return bucketToWire(row, runs.get(row.id) ?? [], files);
+  }) satisfies Resolver<{ id: string }>,
+
+  runs: (async (_source, args, { principal, services }) => {
+    const window = pageWindow(args.page);
+    const filters = runFilters(args, principal);
+    if (!filters) return pageOf([], 0, window.page);
+    const { rows, total } = await listRuns(services.db, filters, window);
+    return pageOf(rows.map(runToWire), total, window.page);
+  }) satisfies Resolver<RunArguments>,
+
+  run: (async (_source, args, { principal, services }) => {
+    const row = await findRun(services.db, args.id);
+    return row && canSeeRun(principal, row) ? runToWire(row) : null;
+  }) satisfies Resolver<{ id: string }>,
+};
+
+export const graphqlSchema = createSchema<GraphqlContext>({
+  typeDefs: graphqlTypeDefs,
+  resolvers: { Query: queryResolvers },
+});
