@@ -7,13 +7,18 @@ import { join } from 'node:path';
 import { pino, type Logger } from 'pino';
 import { createApp, type App } from './app.js';
 import type { Config } from './config.js';
+import { terminateOcr } from './engine/index.js';
 import { createExtractor } from './extractors/extractors.js';
 import { demoExtractor } from './extractors/demo.js';
 import { knownFileKeys } from './files/files.js';
 import { FileStorage } from './files/storage.js';
 import type { Services } from './http/context.js';
 import { openSqliteStore, type Store } from './store/database.js';
+import { RunSignals } from './runs/events.js';
+import { RunLifecycle } from './runs/lifecycle.js';
+import { RunWorker } from './runs/worker.js';
 import { createPersonalToken, createUsageRecorder, registerPersonalToken } from './tokens/tokens.js';
+import { startWebhookDispatcher, type WebhookDispatcher } from './webhooks/index.js';
 
 export interface Service {
   app: App;
@@ -21,6 +26,7 @@ export interface Service {
   store: Store;
   /** Set on the first start only: the personal access token created for the owner. */
   firstToken: string | undefined;
+  worker: RunWorker;
   close(): Promise<void>;
 }
 
@@ -54,12 +60,28 @@ export async function createService(config: Config, options: ServiceOptions = {}
   }
   if (config.adminToken) await registerPersonalToken(store.db, config.adminToken, 'EXTRACTOR_ADMIN_TOKEN');
 
+  const signals = new RunSignals();
+  let dispatcher: WebhookDispatcher | undefined;
+  let worker: RunWorker | undefined;
+  const runs = new RunLifecycle({
+    db: store.db,
+    config,
+    signals,
+    onWebhooksQueued: () => dispatcher?.kick(),
+    onCancelled: (runId) => worker?.abort(runId),
+  });
+  worker = new RunWorker({ db: store.db, config, logger, storage, signals, lifecycle: runs, soleProcess: store.dialect === 'sqlite' });
+  await worker.start();
+  dispatcher = startWebhookDispatcher({ db: store.db, config, logger });
+
   const services: Services = {
     config,
     db: store.db,
     storage,
     logger,
     recordTokenUse: createUsageRecorder(store.db),
+    runs,
+    signals,
   };
   const app = createApp(services);
   return {
@@ -67,7 +89,11 @@ export async function createService(config: Config, options: ServiceOptions = {}
     services,
     store,
     firstToken,
+    worker,
     async close() {
+      await worker.stop();
+      await dispatcher.stop();
+      await terminateOcr();
       await store.close();
     },
   };

@@ -2,6 +2,8 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { FileStorage } from '../files/storage.js';
 import type { Db } from '../store/database.js';
+import type { RunSignals } from '../runs/events.js';
+import type { RunLifecycle } from '../runs/lifecycle.js';
 import type { Principal } from '../tokens/tokens.js';
 
 /** What the HTTP app needs from the rest of the service, built once by the server. */
@@ -11,6 +13,8 @@ export interface Services {
   storage: FileStorage;
   logger: Logger;
   recordTokenUse(tokenId: string): void;
+  runs: RunLifecycle;
+  signals: RunSignals;
 }
 
 export interface AppEnv {

@@ -108,4 +108,11 @@ export const currentSessionKind: ResourceKind = {
   fields: ['id', 'expiresAt', 'bucket', 'savedExtractor', 'allowedOrigins', 'theme'],
 };
 
-export const resourceKinds = [bucketKind, extractorKind, runKind, fileKind, embedSessionKind];
+export const submissionKind: ResourceKind = {
+  type: 'Submission',
+  fields: ['id', 'run', 'submittedAt', 'redirectUrl'],
+  relationships: { run: { type: 'ExtractionRun', many: false } },
+  iri: (resource: WireObject) => `${String(resource.run)}/submit`,
+};
+
+export const resourceKinds = [submissionKind, bucketKind, extractorKind, runKind, fileKind, embedSessionKind];

@@ -1,0 +1,269 @@
+/**
+ * Runs worked by the real worker and the real engine: every fixture invoice end to end,
+ * pause and resume between chunks, cancel, failures, and the webhooks a run sends. The
+ * llm strategy talks to a local chat-completions stand-in that can hold a request, so a
+ * test can pause or cancel while the "model" is thinking, deterministically.
+ */
+import { createHmac } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { readdirSync, readFileSync } from 'node:fs';
+import { SaxesParser } from 'saxes';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runSchema, type Run } from '../../contract/resources.js';
+import { parseCsv } from '../http/csv.js';
+import { answer, held, startChatCompletionsServer, userText, type ChatCompletionsServer } from '../testing/chat-completions-server.js';
+import { invoiceFixtures } from '../testing/sample-files.js';
+import { startTestService, type TestService } from '../testing/test-service.js';
+
+let service: TestService;
+let stand: ChatCompletionsServer;
+let invoiceExtractorId: string;
+
+async function uploadBucket(files: { name: string; bytes: Uint8Array }[]): Promise<string> {
+  const bucket = (await (await service.json('POST', '/api/buckets', {})).json()) as { id: string };
+  const form = new FormData();
+  for (const file of files) form.append('file', new Blob([new Uint8Array(file.bytes)]), file.name);
+  const response = await service.request(`/api/buckets/${bucket.id}/files`, { method: 'POST', body: form });
+  expect(response.status).toBe(201);
+  return bucket.id;
+}
+
+async function startRun(bucketId: string, extractorId: string, overrides: Record<string, unknown> = {}): Promise<Run> {
+  const response = await service.json('POST', '/api/extraction_runs', { bucket: bucketId, savedExtractor: extractorId, ...overrides });
+  expect(response.status).toBe(201);
+  return runSchema.parse(await response.json());
+}
+
+async function getRun(id: string): Promise<Run> {
+  return runSchema.parse(await (await service.json('GET', `/api/extraction_runs/${id}`)).json());
+}
+
+async function waitForRun(id: string, done: (run: Run) => boolean, timeoutMs = 60_000): Promise<Run> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const run = await getRun(id);
+    if (done(run)) return run;
+    if (Date.now() > deadline) throw new Error(`run ${id} stayed ${run.status} (${run.chunksCompleted}/${run.chunksTotal})`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+const isFinal = (run: Run) => ['completed', 'failed', 'cancelled'].includes(run.status);
+
+function parsesAsXml(text: string): void {
+  const parser = new SaxesParser({ xmlns: true });
+  parser.on('error', (error) => {
+    throw error;
+  });
+  parser.write(text).close();
+}
+
+/** Several chunks of 200 characters: one line per value, so each chunk is a request. */
+const longText = Array.from({ length: 8 }, (_, index) => `Line ${index + 1}: ${'word '.repeat(24)}`).join('\n');
+
+async function llmExtractor(extra: Record<string, unknown> = {}): Promise<{ id: string; webhookSecret: string }> {
+  const schema = { type: 'object', properties: { invoice_number: { type: ['string', 'null'] }, total: { type: ['number', 'null'] } } };
+  const response = await service.json('POST', '/api/extractors', { label: 'LLM test', jsonSchema: JSON.stringify(schema), strategy: 'llm', model: 'gpt-4o-mini', ...extra });
+  expect(response.status).toBe(201);
+  return (await response.json()) as { id: string; webhookSecret: string };
+}
+
+beforeAll(async () => {
+  stand = await startChatCompletionsServer();
+  service = await startTestService({ WORKER_CONCURRENCY: '2', WORKER_POLL_MS: '50', LLM_BASE_URL: stand.baseUrl, LLM_API_KEY: 'sk-test', LLM_TIMEOUT_MS: '5000', WEBHOOK_RETRY_SCALE: '0.0002' });
+  const extractors = (await (await service.json('GET', '/api/extractors')).json()) as { id: string; label: string }[];
+  invoiceExtractorId = extractors.find((extractor) => extractor.label === 'Invoice')!.id;
+});
+
+afterAll(async () => {
+  await service.dispose();
+  await stand.close();
+});
+
+describe('every fixture invoice', () => {
+  const documents = readdirSync(invoiceFixtures).filter((name) => /\.(pdf|png|txt)$/.test(name));
+
+  it.each(documents)('%s: the run completes and its results come out as JSON, XML and CSV', async (name) => {
+    const stem = name.replace(/\.\w+$/, '');
+    const expected = (JSON.parse(readFileSync(`${invoiceFixtures}/${stem}.json`, 'utf8')) as { date: string; currency: string }[])[0]!;
+    const bucketId = await uploadBucket([{ name, bytes: readFileSync(`${invoiceFixtures}/${name}`) }]);
+    const started = await startRun(bucketId, invoiceExtractorId);
+    const run = await waitForRun(started.id, isFinal);
+    expect(run.error).toBeNull();
+    expect(run.status).toBe('completed');
+    expect(run.chunksCompleted).toBe(run.chunksTotal);
+    expect(run.startedAt).not.toBeNull();
+    expect(run.formattedDuration).toMatch(/^(<1s|\d+s|\d+m \d\ds)$/);
+    expect(run.evaluationType).toBe('json-schema');
+
+    const json = await service.request(`/api/extraction_runs/${run.id}/results?format=json`);
+    expect(json.headers.get('content-disposition')).toMatch(/^attachment; filename="invoice-[0-9a-f]{8}\.json"/);
+    const data = (await json.json()) as Record<string, unknown>;
+    expect(Object.keys(data).sort()).toEqual(['currency', 'date', 'invoice_number', 'line_items', 'total', 'vendor']);
+    expect(data.date).toBe(expected.date);
+    expect(data.currency).toBe(expected.currency);
+
+    const metadata = JSON.parse(run.resultMetadata!) as { sources: Record<string, { file: string; page: number }> };
+    expect(metadata.sources['/date']).toMatchObject({ file: name, page: expect.any(Number) });
+
+    const xml = await service.request(`/api/extraction_runs/${run.id}/results`, { headers: { Accept: 'application/xml' } });
+    expect(xml.headers.get('content-type')).toContain('application/xml');
+    const xmlText = await xml.text();
+    parsesAsXml(xmlText);
+    expect(xmlText).toContain(`<date>${expected.date}</date>`);
+
+    const csv = await service.request(`/api/extraction_runs/${run.id}/results`, { headers: { Accept: 'text/csv' } });
+    const rows = parseCsv(await csv.text())!;
+    const header = rows[0]!;
+    expect(header).toContain('invoice_number');
+    expect(rows.length).toBeGreaterThanOrEqual(2);
+    for (const row of rows.slice(1)) {
+      expect(row).toHaveLength(header.length);
+      expect(row[header.indexOf('date')]).toBe(expected.date);
+    }
+  });
+});
+
+describe('pause, resume and cancel between chunks', () => {
+  it('a pause lets the chunk in flight finish, keeps it, and a resume goes on with the next chunk', async () => {
+    stand.reset();
+    stand.fallback = answer({ invoice_number: null, total: 42 });
+    const first = held();
+    stand.enqueue(first.reply);
+    const extractor = await llmExtractor();
+    const bucketId = await uploadBucket([{ name: 'long.txt', bytes: Buffer.from(longText) }]);
+    const started = await startRun(bucketId, extractor.id, { chunkSize: 200 });
+
+    await first.arrived;
+    const pause = await service.json('POST', `/api/extraction_runs/${started.id}/pause`);
+    expect(pause.status).toBe(200);
+    expect(runSchema.parse(await pause.json()).status).toBe('paused');
+    first.release(answer({ invoice_number: 'INV-7', total: null }));
+
+    const paused = await waitForRun(started.id, (run) => run.chunksCompleted === 1);
+    expect(paused.status).toBe('paused');
+    expect(JSON.parse(paused.partialResultJson!)).toMatchObject({ invoice_number: 'INV-7' });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(stand.received).toHaveLength(1);
+
+    const resume = await service.json('POST', `/api/extraction_runs/${started.id}/resume`);
+    expect(runSchema.parse(await resume.json()).status).toBe('queued');
+    const done = await waitForRun(started.id, isFinal);
+    expect(done.status).toBe('completed');
+    expect(done.chunksTotal).toBeGreaterThan(2);
+    // Every chunk was asked about exactly once: the first was not computed again.
+    expect(stand.received).toHaveLength(done.chunksTotal!);
+    const texts = stand.received.map(userText);
+    expect(new Set(texts).size).toBe(texts.length);
+    expect(JSON.parse(done.resultJson!)).toEqual({ invoice_number: 'INV-7', total: 42 });
+    const stats = JSON.parse(done.tokenStats!) as { chunks: { chunk: number }[]; totalInputTokens: number };
+    expect(stats.chunks.map((entry) => entry.chunk)).toEqual([...Array(done.chunksTotal).keys()]);
+    expect(stats.totalInputTokens).toBe(321 * done.chunksTotal!);
+    expect(done.totalInputTokens).toBe(String(321 * done.chunksTotal!));
+  });
+
+  it('a cancel stops the chunk in flight and nothing more is asked', async () => {
+    stand.reset();
+    stand.fallback = answer({ invoice_number: null, total: null });
+    const first = held();
+    stand.enqueue(first.reply);
+    const extractor = await llmExtractor();
+    const bucketId = await uploadBucket([{ name: 'long.txt', bytes: Buffer.from(longText) }]);
+    const started = await startRun(bucketId, extractor.id, { chunkSize: 200 });
+    await first.arrived;
+    const cancel = await service.json('POST', `/api/extraction_runs/${started.id}/cancel`);
+    expect(cancel.status).toBe(200);
+    first.release(answer({ invoice_number: 'late', total: 1 }));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const run = await getRun(started.id);
+    expect(run.status).toBe('cancelled');
+    expect(run.chunksCompleted).toBe(0);
+    expect(run.resultJson).toBeNull();
+    expect(stand.received).toHaveLength(1);
+  });
+});
+
+describe('failures a person can act on', () => {
+  it('says when the model provider cannot be reached', async () => {
+    // A service of its own, whose provider address has nobody listening.
+    const unreachable = await startTestService({ WORKER_CONCURRENCY: '1', WORKER_POLL_MS: '50', LLM_BASE_URL: 'http://127.0.0.1:9/v1', LLM_API_KEY: 'x' });
+    try {
+      const schema = JSON.stringify({ type: 'object', properties: { n: { type: 'string' } } });
+      const created = (await (await unreachable.json('POST', '/api/extractors', { label: 'x', jsonSchema: schema, strategy: 'llm', model: 'gpt-4o-mini' })).json()) as { id: string };
+      const bucket = (await (await unreachable.json('POST', '/api/buckets', {})).json()) as { id: string };
+      const form = new FormData();
+      form.append('file', new Blob(['Invoice number: 12']), 'short.txt');
+      await unreachable.request(`/api/buckets/${bucket.id}/files`, { method: 'POST', body: form });
+      const run = runSchema.parse(await (await unreachable.json('POST', '/api/runs', { bucket: bucket.id, savedExtractor: created.id })).json());
+      const deadline = Date.now() + 60_000;
+      let current = run;
+      while (!isFinal(current) && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        current = runSchema.parse(await (await unreachable.json('GET', `/api/runs/${run.id}`)).json());
+      }
+      expect(current.status).toBe('failed');
+      expect(current.error).toMatch(/could not be reached|127\.0\.0\.1:9/);
+      expect(current.finishedAt).not.toBeNull();
+    } finally {
+      await unreachable.dispose();
+    }
+  });
+
+  it('says when a file holds no text', async () => {
+    const bucketId = await uploadBucket([{ name: 'blank.txt', bytes: Buffer.from('   \n\n   \n') }]);
+    const run = await waitForRun((await startRun(bucketId, invoiceExtractorId)).id, isFinal);
+    expect(run.status).toBe('failed');
+    expect(run.error).toMatch(/text/i);
+  });
+});
+
+describe('webhooks of a run', () => {
+  let receiver: Server;
+  const deliveries: { id: string; timestamp: string; signature: string; body: string }[] = [];
+
+  beforeAll(async () => {
+    receiver = createServer((request, response) => {
+      let body = '';
+      request.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      request.on('end', () => {
+        deliveries.push({
+          id: String(request.headers['webhook-id']),
+          timestamp: String(request.headers['webhook-timestamp']),
+          signature: String(request.headers['webhook-signature']),
+          body,
+        });
+        response.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  });
+  afterAll(() => new Promise((resolve) => receiver.close(resolve)));
+
+  it('posts every event of a run, signed, in order, through to the submission', async () => {
+    stand.reset();
+    stand.fallback = answer({ invoice_number: 'INV-9', total: 9.5 });
+    const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+    const extractor = await llmExtractor({ enableWebhook: true, webhookUrl: url, redirectUrl: 'https://partner.example/thanks' });
+    const bucketId = await uploadBucket([{ name: 'long.txt', bytes: Buffer.from(longText) }]);
+    const run = await waitForRun((await startRun(bucketId, extractor.id, { chunkSize: 400 })).id, isFinal);
+    expect(run.status).toBe('completed');
+    expect((await service.json('POST', `/api/runs/${run.id}/submit`)).status).toBe(200);
+
+    const expectedTypes = ['extraction_run.started', ...Array.from({ length: run.chunksTotal! }, () => 'extraction_run.progress'), 'extraction_run.completed', 'extraction_run.submitted'];
+    const deadline = Date.now() + 20_000;
+    while (deliveries.length < expectedTypes.length && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 25));
+    const key = Buffer.from(extractor.webhookSecret.replace(/^whsec_/, ''), 'base64');
+    const payloads = deliveries.map((delivery) => {
+      const expected = createHmac('sha256', key).update(`${delivery.id}.${delivery.timestamp}.${delivery.body}`).digest('base64');
+      expect(delivery.signature.split(' ')).toContain(`v1,${expected}`);
+      return JSON.parse(delivery.body) as { type: string; data: { run: string; status: string; resultJson: string | null; redirectUrl?: string } };
+    });
+    expect(payloads.map((payload) => payload.type)).toEqual(expectedTypes);
+    expect(new Set(deliveries.map((delivery) => delivery.id)).size).toBe(deliveries.length);
+    expect(payloads.every((payload) => payload.data.run === `/api/runs/${run.id}`)).toBe(true);
+    const submitted = payloads.at(-1)!;
+    expect(JSON.parse(submitted.data.resultJson!)).toEqual({ invoice_number: 'INV-9', total: 9.5 });
+    expect(submitted.data.redirectUrl).toBe('https://partner.example/thanks');
+  });
+});
