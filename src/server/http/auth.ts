@@ -10,7 +10,7 @@ import type { AppEnv } from './context.js';
 import { notFound, unauthorized } from './problem.js';
 
 /** Paths under /api that describe the API rather than hold data, and need no token. */
-const publicPaths = [/^\/api\/docs(\.json|\.jsonld)?$/, /^\/api\/contexts\/[A-Za-z]+$/];
+const publicPaths = [/^\/api\/docs(\.json)?$/, /^\/api\/contexts\/[A-Za-z]+$/];
 
 /** Where EventSource, which cannot send headers, may pass the token as `access_token`. */
 const queryTokenPaths = [/^\/api\/(extraction_runs|runs)\/[^/]+\/events$/];

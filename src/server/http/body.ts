@@ -4,9 +4,15 @@
  * with a JSON pointer for each.
  */
 import * as z from 'zod/mini';
+import { en } from 'zod/locales';
 import { parseCsv } from './csv.js';
 import { essence, resourceMediaTypes, type ResourceMediaType } from './negotiation.js';
 import { badRequest, payloadTooLarge, unsupportedMediaType, validationError, type FieldError } from './problem.js';
+
+// zod/mini ships without messages ("Invalid input") to keep the browser bundle small; the
+// server loads the English ones so each 422 says what was expected, e.g. the allowed
+// strategies ("expected one of "local"|"llm"").
+z.config(en());
 
 /** Bodies other than uploads are small documents; anything larger is refused unread. */
 export const maxDocumentBytes = 1024 * 1024;

@@ -52,6 +52,16 @@ const contentTypes: Record<ResourceMediaType, string> = {
   'text/html': 'text/html; charset=utf-8',
 };
 
+/**
+ * The kind's fields in order, then any the resource has beyond them (the webhook secret
+ * that only a create or a rotation answers with), so every representation shows the
+ * same fields as JSON.
+ */
+function fieldsOf(kind: ResourceKind, resource: WireObject): readonly string[] {
+  const extra = Object.keys(resource).filter((field) => !kind.fields.includes(field));
+  return extra.length === 0 ? kind.fields : [...kind.fields, ...extra];
+}
+
 export function contextIri(kind: ResourceKind): string {
   return `/api/contexts/${kind.type}`;
 }
@@ -81,8 +91,10 @@ export function representResource(
         body: JSON.stringify({ '@context': contextIri(kind), ...toJsonLdResource(kind, resource) }),
         contentType,
       };
-    case 'text/csv':
-      return { body: formatCsv(kind.fields, [kind.fields.map((field) => resource[field])]), contentType };
+    case 'text/csv': {
+      const fields = fieldsOf(kind, resource);
+      return { body: formatCsv(fields, [fields.map((field) => resource[field])]), contentType };
+    }
     case 'text/html':
       return { body: htmlPage(`${kind.type} ${resource.id}`, renderDefinitionList(kind, resource)), contentType };
   }
@@ -91,7 +103,7 @@ export function representResource(
 export function toJsonApiResource(kind: ResourceKind, resource: WireObject): Record<string, unknown> {
   const attributes: Record<string, unknown> = { _id: resource.id };
   const relationships: Record<string, unknown> = {};
-  for (const field of kind.fields) {
+  for (const field of fieldsOf(kind, resource)) {
     if (field === 'id') continue;
     const relationship = kind.relationships[field];
     const value = resource[field];
@@ -227,7 +239,8 @@ export function representCollection(
 /** The JSON-LD context of a resource type, served at `/api/contexts/{type}`. */
 export function jsonLdContext(kind: ResourceKind): Record<string, unknown> {
   const context: Record<string, unknown> = {
-    '@vocab': `/api/docs.jsonld#${kind.type}/`,
+    // Terms resolve to the schema of the type on the docs page, which explains each field.
+    '@vocab': `/api/docs#schema-${kind.type}.`,
     hydra: 'http://www.w3.org/ns/hydra/core#',
     Collection: 'hydra:Collection',
     PartialCollectionView: 'hydra:PartialCollectionView',
@@ -281,7 +294,7 @@ function renderValue(value: unknown): string {
 }
 
 function renderDefinitionList(kind: ResourceKind, resource: WireObject): string {
-  const rows = kind.fields
+  const rows = fieldsOf(kind, resource)
     .map((field) => {
       const value = resource[field];
       const nullMark = value === null ? ' data-null=""' : '';

@@ -4,6 +4,7 @@
  * on buckets (a bucket has neither); see the README.
  */
 import { Readable } from 'node:stream';
+import type { HttpBindings } from '@hono/node-server';
 import type { Context, Hono } from 'hono';
 import { bucketInputSchema } from '../../../contract/resources.js';
 import { bucketToWire, createBucket, deleteBucket, findBucket, listBuckets, runIrisByBucket } from '../../buckets/buckets.js';
@@ -24,6 +25,15 @@ async function visibleBucket(c: Context<AppEnv>): Promise<BucketRow> {
   const bucket = await findBucket(c.var.services.db, id);
   if (!bucket) throw notFound();
   return bucket;
+}
+
+/**
+ * The request body as the Node stream @hono/node-server received, when the app runs on a
+ * port; in-process (tests) there is none and the web body is read instead.
+ */
+function nodeBody(c: Context<AppEnv>): Readable | undefined {
+  const incoming = (c.env as Partial<HttpBindings> | undefined)?.incoming;
+  return incoming instanceof Readable ? incoming : undefined;
 }
 
 async function bucketWire(c: Context<AppEnv>, bucket: BucketRow) {
@@ -80,7 +90,7 @@ export function registerBucketRoutes(app: Hono<AppEnv>): void {
     const mediaType = chooseRepresentation(c);
     const bucket = await visibleBucket(c);
     const { db, storage, config } = c.var.services;
-    const received = await receiveUpload(c.req.raw, storage, config.maxUploadBytes);
+    const received = await receiveUpload(c.req.raw, storage, config.maxUploadBytes, nodeBody(c));
     const rows = await addFiles(db, storage, bucket.id, received);
     const wires = rows.map(fileToWire);
     const response = sendCollection(fileKind, wires, mediaType, {

@@ -1,0 +1,223 @@
+/**
+ * Requests per second of `GET /api/extraction_runs/{id}` with a valid token, 64
+ * connections for 10 s, against the real server (its own process, logging one line per
+ * request at the production level to a file) and against a bare node:http server that
+ * answers the same bytes with the same headers. The goal is a ratio of at least 0.5.
+ * autocannon runs here, in a third process, so neither server shares its event loop.
+ */
+import autocannon from 'autocannon';
+import { closeSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createBucket } from '../server/buckets/buckets.js';
+import { loadConfig } from '../server/config.js';
+import { demoExtractor } from '../server/extractors/demo.js';
+import { createExtractor } from '../server/extractors/extractors.js';
+import { openSqliteStore } from '../server/store/database.js';
+import { newId } from '../server/store/ids.js';
+import { startRealServer } from '../server/testing/real-server.js';
+import type { RecordedAnswer } from './bare-server.js';
+import { format, startBareServer } from './processes.js';
+
+const token = 'xpat_bench-token-0123456789abcdefghijklmnop';
+const connections = 64;
+const seconds = 10;
+const warmUpSeconds = 3;
+const rounds = 5;
+
+/** A completed run as the worker leaves it: results, token counts, where values were found. */
+async function seedRun(dataDir: string): Promise<string> {
+  const store = await openSqliteStore(join(dataDir, 'extractor.sqlite'));
+  try {
+    const config = loadConfig({ DATA_DIR: dataDir });
+    const bucket = await createBucket(store.db, { description: 'Benchmark' }, 'api');
+    const { row: extractor } = await createExtractor(store.db, demoExtractor, config);
+    const result = {
+      invoice_number: 'INV-2024-0042',
+      date: '2024-03-01',
+      total: 1234.56,
+      currency: 'EUR',
+      vendor: 'ACME Office Supplies GmbH',
+      line_items: Array.from({ length: 6 }, (_, index) => ({
+        description: `Item ${index + 1}: paper, toner and staples`,
+        quantity: index + 1,
+        unit_price: 12.5,
+        amount: 12.5 * (index + 1),
+      })),
+    };
+    const id = newId();
+    const now = new Date().toISOString();
+    await store.db
+      .insertInto('runs')
+      .values({
+        id,
+        bucket_id: bucket.id,
+        extractor_id: extractor.id,
+        status: 'completed',
+        strategy: 'local',
+        model: 'local',
+        target_schema: extractor.json_schema,
+        output_instructions: extractor.output_instructions,
+        include_text: 1,
+        include_embedded_images: 0,
+        mark_embedded_images: 0,
+        include_page_images: 0,
+        mark_page_images: 0,
+        chunk_size: 4000,
+        file_ids: '[]',
+        result_json: JSON.stringify(result),
+        edited_result_json: null,
+        partial_result_json: JSON.stringify(result),
+        result_metadata: JSON.stringify({ sources: {}, violations: [] }),
+        token_stats: JSON.stringify([{ chunk: 0, input: 1843, output: 212 }]),
+        total_input_tokens: 1843,
+        total_output_tokens: 212,
+        error: null,
+        evaluation_type: 'json-schema',
+        chunks_completed: 1,
+        chunks_total: 1,
+        created_at: now,
+        updated_at: now,
+        started_at: now,
+        finished_at: now,
+        submitted_at: null,
+        lease_owner: null,
+        lease_expires_at: null,
+      })
+      .execute();
+    return id;
+  } finally {
+    await store.close();
+  }
+}
+
+interface Measurement {
+  answers: number;
+  seconds: number;
+  /** Every response time, in milliseconds, so percentiles span all rounds exactly. */
+  latencies: number[];
+  failures: number;
+}
+
+const emptyMeasurement = (): Measurement => ({
+  answers: 0,
+  seconds: 0,
+  latencies: [],
+  failures: 0,
+});
+
+function load(url: string, duration: number, into: Measurement): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const instance = autocannon(
+      { url, connections, duration, headers: { authorization: `Bearer ${token}` } },
+      (error, result) => {
+        if (error) return reject(error);
+        into.seconds += duration;
+        into.failures += result.non2xx + result.errors + result.timeouts;
+        resolve();
+      },
+    );
+    instance.on(
+      'response',
+      (_client: unknown, status: number, _bytes: number, milliseconds: number) => {
+        into.answers++;
+        if (status === 200) into.latencies.push(milliseconds);
+      },
+    );
+  });
+}
+
+function percentile(sorted: Float64Array, fraction: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))] ?? NaN;
+}
+
+function describe(label: string, measurement: Measurement): { perSecond: number; line: string } {
+  const perSecond = measurement.answers / measurement.seconds;
+  const sorted = Float64Array.from(measurement.latencies).sort();
+  return {
+    perSecond,
+    line:
+      `${label.padEnd(16)} ${format.number(perSecond).padStart(7)} req/s   ` +
+      `p50 ${format.number(percentile(sorted, 0.5), 1)} ms   p99 ${format.number(percentile(sorted, 0.99), 1)} ms`,
+  };
+}
+
+export async function bench(): Promise<{ name: string; lines: string[] }> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'extractor-bench-http-'));
+  const log = openSync(join(dataDir, 'server.log'), 'w');
+  try {
+    const runId = await seedRun(dataDir);
+    const path = `/api/extraction_runs/${runId}`;
+    const server = await startRealServer({
+      dataDir,
+      env: { EXTRACTOR_ADMIN_TOKEN: token },
+      stdio: log,
+    });
+    try {
+      const sample = await fetch(`${server.baseUrl}${path}`, {
+        headers: { Authorization: `Bearer ${token}` },
+      });
+      if (sample.status !== 200)
+        throw new Error(`${path} answered ${sample.status}: ${await sample.text()}`);
+      const answer: RecordedAnswer = {
+        status: 200,
+        headers: Object.fromEntries(
+          [...sample.headers].filter(
+            ([name]) =>
+              !['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding'].includes(
+                name,
+              ),
+          ),
+        ),
+        body: await sample.text(),
+      };
+      const answerFile = join(dataDir, 'answer.json');
+      writeFileSync(answerFile, JSON.stringify(answer));
+      const bareServer = await startBareServer('answer', answerFile);
+      try {
+        const targets = {
+          service: `${server.baseUrl}${path}`,
+          baseline: `${bareServer.baseUrl}${path}`,
+        };
+        await load(targets.service, warmUpSeconds, emptyMeasurement());
+        await load(targets.baseline, warmUpSeconds, emptyMeasurement());
+        // Short rounds in alternating order, so whatever else the machine does at the time
+        // weighs on both alike.
+        const measured = emptyMeasurement();
+        const baseline = emptyMeasurement();
+        for (let round = 0; round < rounds; round++) {
+          const order =
+            round % 2 === 0
+              ? (['service', 'baseline'] as const)
+              : (['baseline', 'service'] as const);
+          for (const target of order)
+            await load(
+              targets[target],
+              seconds / rounds,
+              target === 'service' ? measured : baseline,
+            );
+        }
+        if (measured.failures > 0)
+          throw new Error(`The service failed ${measured.failures} requests.`);
+        const service = describe('service', measured);
+        const bare = describe('bare node:http', baseline);
+        const ratio = service.perSecond / bare.perSecond;
+        return {
+          name: `GET /api/extraction_runs/{id}: ${connections} connections, ${seconds} s each in ${rounds} rounds, ${answer.body.length} bytes per answer`,
+          lines: [
+            service.line,
+            bare.line,
+            `ratio            ${format.number(ratio, 2)} (goal ≥ 0.5: ${format.verdict(ratio >= 0.5)})`,
+          ],
+        };
+      } finally {
+        await bareServer.stop();
+      }
+    } finally {
+      await server.stop();
+    }
+  } finally {
+    closeSync(log);
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,231 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Run } from '../../../contract/resources.js';
+import { createBucket, createExtractor, expectProblem, insertRun } from '../../testing/fixtures.js';
+import { expectCollection, expectResource } from '../../testing/representations.js';
+import { startTestService, type TestService } from '../../testing/test-service.js';
+import { resourceMediaTypes } from '../negotiation.js';
+
+let service: TestService;
+
+beforeAll(async () => {
+  service = await startTestService();
+});
+
+afterAll(async () => {
+  await service.dispose();
+});
+
+const collections = ['/api/runs', '/api/extraction_runs'] as const;
+type Wire = Run & { id: string };
+
+async function list(path: string): Promise<Wire[]> {
+  const response = await service.json('GET', path);
+  expect(response.status, await response.clone().text()).toBe(200);
+  return (await response.json()) as Wire[];
+}
+
+describe.each(collections)('GET %s/{id}', (base) => {
+  it.each(resourceMediaTypes)('answers with the run in %s', async (mediaType) => {
+    const [bucket, extractor] = [await createBucket(service), await createExtractor(service)];
+    const row = await insertRun(service, {
+      bucketId: bucket.id,
+      extractorId: extractor.id,
+      status: 'completed',
+      result_json: '{"invoice_number":"=1+1","total":12.5}',
+      partial_result_json: '{"invoice_number":"=1+1"}',
+      token_stats: '[{"input":10,"output":4}]',
+      total_input_tokens: 10,
+      chunks_completed: 1,
+      chunks_total: 1,
+      evaluation_type: 'json-schema',
+      started_at: '2026-03-01T10:00:00.000Z',
+      finished_at: '2026-03-01T10:01:04.250Z',
+    });
+    const run = (await (await service.json('GET', `${base}/${row.id}`)).json()) as Wire;
+    expect(run).toMatchObject({
+      id: row.id,
+      status: 'completed',
+      bucket: `/api/buckets/${bucket.id}`,
+      savedExtractor: `/api/extractors/${extractor.id}`,
+      duration: 'PT64.25S',
+      formattedDuration: '1m 04s',
+      totalInputTokens: '10',
+      data: row.result_json,
+      partialData: row.result_json,
+      chunkSize: 4000,
+      includeText: true,
+      includePageImages: false,
+    });
+    const response = await service.request(`${base}/${row.id}`, { headers: { Accept: mediaType } });
+    expect(response.status).toBe(200);
+    await expectResource(response, mediaType, 'run', run);
+  });
+
+  it('shows edited results as data and leaves timing fields null until the run ends', async () => {
+    const [bucket, extractor] = [await createBucket(service), await createExtractor(service)];
+    const queued = await insertRun(service, { bucketId: bucket.id, extractorId: extractor.id });
+    expect(await (await service.json('GET', `${base}/${queued.id}`)).json()).toMatchObject({
+      status: 'queued',
+      startedAt: null,
+      finishedAt: null,
+      duration: null,
+      formattedDuration: null,
+      totalInputTokens: null,
+      data: null,
+      partialData: null,
+    });
+    const edited = await insertRun(service, {
+      bucketId: bucket.id,
+      extractorId: extractor.id,
+      status: 'completed',
+      result_json: '{"invoice_number":"A"}',
+      edited_result_json: '{"invoice_number":"B"}',
+      started_at: '2026-03-01T10:00:00.000Z',
+      finished_at: '2026-03-01T10:00:00.400Z',
+    });
+    expect(await (await service.json('GET', `${base}/${edited.id}`)).json()).toMatchObject({
+      resultJson: '{"invoice_number":"A"}',
+      editedResultJson: '{"invoice_number":"B"}',
+      data: '{"invoice_number":"B"}',
+      formattedDuration: '<1s',
+    });
+  });
+
+  it.each(resourceMediaTypes)('answers 404 for an unknown run, asked for %s', async (mediaType) => {
+    await expectProblem(
+      await service.request(`${base}/01900000-0000-7000-8000-000000000000`, {
+        headers: { Accept: mediaType },
+      }),
+      404,
+    );
+  });
+});
+
+describe.each(collections)('GET %s', (base) => {
+  it.each(resourceMediaTypes)(
+    'lists runs newest first in %s; JSON:API is a plain array',
+    async (mediaType) => {
+      const [bucket, extractor] = [await createBucket(service), await createExtractor(service)];
+      for (const day of ['01', '03', '02']) {
+        await insertRun(service, {
+          bucketId: bucket.id,
+          extractorId: extractor.id,
+          created_at: `2026-05-${day}T00:00:00.000Z`,
+        });
+      }
+      const query = `saved_extractor_id=${extractor.id}`;
+      const runs = await list(`${base}?${query}`);
+      expect(runs.map((run) => run.createdAt)).toEqual([
+        '2026-05-03T00:00:00.000Z',
+        '2026-05-02T00:00:00.000Z',
+        '2026-05-01T00:00:00.000Z',
+      ]);
+      const response = await service.request(`${base}?${query}`, {
+        headers: { Accept: mediaType },
+      });
+      await expectCollection(response, mediaType, 'run', runs, {
+        path: base,
+        page: 1,
+        totalItems: 3,
+        query,
+      });
+    },
+  );
+
+  it('filters exactly by ids and enumerations and by substring in text, all together', async () => {
+    const [bucket, extractor, other] = [
+      await createBucket(service),
+      await createExtractor(service),
+      await createExtractor(service),
+    ];
+    const ids = { bucketId: bucket.id, extractorId: extractor.id };
+    const completed = await insertRun(service, {
+      ...ids,
+      status: 'completed',
+      result_json: '{"vendor":"ACME Widgets"}',
+    });
+    const failed = await insertRun(service, {
+      ...ids,
+      status: 'failed',
+      error: 'The PDF is Encrypted; no text.',
+    });
+    const llm = await insertRun(service, {
+      ...ids,
+      status: 'running',
+      strategy: 'llm',
+      model: 'gpt-4o-mini',
+      partial_result_json: '{"vendor":"Widget 50%_off"}',
+    });
+    const elsewhere = await insertRun(service, {
+      bucketId: bucket.id,
+      extractorId: other.id,
+      status: 'completed',
+      result_json: '{"vendor":"ACME"}',
+    });
+    const own = `saved_extractor_id=${extractor.id}`;
+    const idsOf = async (query: string) =>
+      (await list(`${base}?${query}`)).map((run) => run.id).sort();
+
+    expect(await idsOf(own)).toEqual([completed.id, failed.id, llm.id].sort());
+    expect(
+      await idsOf(`saved_extractor_id=${encodeURIComponent(`/api/saved_extractors/${other.id}`)}`),
+    ).toEqual([elsewhere.id]);
+    expect(
+      await idsOf(`saved_extractor_id=${encodeURIComponent(`/api/extractors/${other.id}`)}`),
+    ).toEqual([elsewhere.id]);
+    expect(await idsOf(`saved_extractor_id=${other.id.slice(0, 20)}`)).toEqual([]);
+    expect(await idsOf(`${own}&status=completed`)).toEqual([completed.id]);
+    expect(await idsOf(`${own}&strategy=llm`)).toEqual([llm.id]);
+    expect(await idsOf(`${own}&model=gpt-4o-mini`)).toEqual([llm.id]);
+    expect(await idsOf(`${own}&model=gpt-4o`)).toEqual([]);
+    expect(await idsOf(`${own}&result_json=acme widgets`)).toEqual([completed.id]);
+    expect(await idsOf(`result_json=acme&status=completed&${own}`)).toEqual([completed.id]);
+    expect(await idsOf(`${own}&error=encrypted`)).toEqual([failed.id]);
+    expect(await idsOf(`${own}&partial_result_json=${encodeURIComponent('50%_')}`)).toEqual([
+      llm.id,
+    ]);
+    expect(await idsOf(`${own}&partial_result_json=${encodeURIComponent('5_%')}`)).toEqual([]);
+    expect(await idsOf(`${own}&status=&error=&model=`)).toEqual(
+      [completed.id, failed.id, llm.id].sort(),
+    );
+  });
+
+  it('keeps the filters in the paging links and the Hydra search template', async () => {
+    const extractor = await createExtractor(service);
+    const query = `status=queued&saved_extractor_id=${extractor.id}`;
+    const response = await service.request(`${base}?${query}&page=`, {
+      headers: { Accept: 'application/ld+json' },
+    });
+    const document = (await response.json()) as {
+      view: { first: string };
+      search: { template: string; mapping: { variable: string; property: string | null }[] };
+    };
+    expect(document.view.first).toBe(`${base}?${query}&page=1`);
+    expect(document.search.template).toBe(
+      `${base}{?page,result_json,partial_result_json,error,model,saved_extractor_id,strategy,status}`,
+    );
+    expect(document.search.mapping.map((mapping) => mapping.variable)).toEqual([
+      'page',
+      'result_json',
+      'partial_result_json',
+      'error',
+      'model',
+      'saved_extractor_id',
+      'strategy',
+      'status',
+    ]);
+  });
+
+  it.each([
+    ['status=done', 'status'],
+    ['strategy=magic', 'strategy'],
+    ['saved_extractor_id=%2Fapi%2Fbuckets%2Fabc', 'saved_extractor_id'],
+    ['page=two', 'page'],
+    ['page=-1', 'page'],
+    ['page=1.5', 'page'],
+    ['page=0', 'page'],
+  ])('answers 400 for %s, naming the parameter', async (query, parameter) => {
+    const problem = await expectProblem(await service.request(`${base}?${query}`), 400);
+    expect(problem.errors).toEqual([{ parameter, detail: expect.any(String) }]);
+  });
+});

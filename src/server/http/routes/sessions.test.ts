@@ -1,0 +1,478 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Bucket, BucketFile, EmbedSession, Extractor } from '../../../contract/resources.js';
+import type { RunTable } from '../../store/schema.js';
+import {
+  createBucket,
+  createExtractor,
+  createSession,
+  expectProblem,
+  expectUnauthorized,
+  extractorInput,
+  insertRun,
+  storedState,
+  upload,
+} from '../../testing/fixtures.js';
+import { encodeBody, expectResource } from '../../testing/representations.js';
+import { startTestService, type TestService } from '../../testing/test-service.js';
+import { resourceMediaTypes } from '../negotiation.js';
+
+let service: TestService;
+
+beforeAll(async () => {
+  service = await startTestService();
+});
+
+afterAll(async () => {
+  await service.dispose();
+});
+
+describe('POST /api/embed_sessions', () => {
+  it.each(resourceMediaTypes)(
+    'mints a session for an extractor and a new bucket, answering in %s',
+    async (mediaType) => {
+      const extractor = await createExtractor(service);
+      const response = await service.request('/api/embed_sessions', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Accept: mediaType },
+        body: JSON.stringify({
+          savedExtractor: `/api/saved_extractors/${extractor.id}`,
+          allowedOrigins: ['https://Partner.example:443/'],
+        }),
+      });
+      expect(response.status).toBe(201);
+      expect(response.headers.get('cache-control')).toBe('no-store');
+      const text = await response.clone().text();
+      const token = /xses_[A-Za-z0-9_-]{43}/.exec(text)![0];
+      const row = await service.services.db
+        .selectFrom('tokens')
+        .selectAll()
+        .where('kind', '=', 'session')
+        .orderBy('created_at', 'desc')
+        .executeTakeFirstOrThrow();
+      expect(response.headers.get('location')).toBe(`/api/embed_sessions/${row.id}`);
+      expect(row.token_hash).not.toContain(token);
+      const bucketId = row.bucket_id!;
+      const session: EmbedSession = {
+        id: row.id,
+        token,
+        expiresAt: row.expires_at!,
+        bucket: `/api/buckets/${bucketId}`,
+        savedExtractor: `/api/extractors/${extractor.id}`,
+        allowedOrigins: ['https://partner.example'],
+        theme: null,
+        embeddedUrl: `http://extractor.test/embed/${extractor.id}?session=${token}`,
+        fullPageUrl: `http://extractor.test/x/${extractor.id}?session=${token}`,
+      };
+      await expectResource(response, mediaType, 'session', session);
+      const expiresIn = Date.parse(session.expiresAt) - Date.now();
+      expect(expiresIn).toBeGreaterThan(3590_000);
+      expect(expiresIn).toBeLessThanOrEqual(3600_000);
+      const bucket = (await (
+        await service.json('GET', `/api/buckets/${bucketId}`)
+      ).json()) as Bucket;
+      expect(bucket.createdUsing).toBe('embed');
+    },
+  );
+
+  it.each(resourceMediaTypes)('reads a %s body and uses the given bucket', async (mediaType) => {
+    const [extractor, bucket] = [await createExtractor(service), await createBucket(service)];
+    const response = await service.request('/api/embed_sessions', {
+      method: 'POST',
+      headers: { 'Content-Type': mediaType },
+      body: encodeBody(
+        mediaType,
+        { savedExtractor: extractor.id, bucket: `/api/buckets/${bucket.id}`, ttlSeconds: 600 },
+        'EmbedSession',
+      ),
+    });
+    expect(response.status, await response.clone().text()).toBe(201);
+    const session = (await response.json()) as EmbedSession;
+    expect(session.bucket).toBe(`/api/buckets/${bucket.id}`);
+    const expiresIn = Date.parse(session.expiresAt) - Date.now();
+    expect(expiresIn).toBeGreaterThan(590_000);
+    expect(expiresIn).toBeLessThanOrEqual(600_000);
+  });
+
+  it('answers 422 with pointers for what cannot be granted, and stores nothing', async () => {
+    const extractor = await createExtractor(service);
+    const deleted = await createExtractor(service);
+    await service.request(`/api/extractors/${deleted.id}`, { method: 'DELETE' });
+    const before = await storedState(service);
+    const pointers = async (body: Record<string, unknown>) =>
+      (await expectProblem(await service.json('POST', '/api/embed_sessions', body), 422))
+        .errors!.map((error) => error.pointer)
+        .sort();
+    expect(await pointers({ savedExtractor: 'nothing' })).toEqual(['/savedExtractor']);
+    expect(await pointers({ savedExtractor: deleted.id })).toEqual(['/savedExtractor']);
+    expect(await pointers({ savedExtractor: `/api/buckets/${extractor.id}` })).toEqual([
+      '/savedExtractor',
+    ]);
+    expect(await pointers({ savedExtractor: extractor.id, bucket: 'nothing' })).toEqual([
+      '/bucket',
+    ]);
+    expect(await pointers({ savedExtractor: extractor.id, ttlSeconds: 86_401 })).toEqual([
+      '/ttlSeconds',
+    ]);
+    expect(await pointers({ savedExtractor: extractor.id, ttlSeconds: 59 })).toEqual([
+      '/ttlSeconds',
+    ]);
+    expect(
+      await pointers({
+        savedExtractor: extractor.id,
+        allowedOrigins: ['https://ok.example', 'https://x.example/path', 'javascript:1'],
+      }),
+    ).toEqual(['/allowedOrigins/1', '/allowedOrigins/2']);
+    expect(await pointers({})).toEqual(['/savedExtractor']);
+    expect(await storedState(service)).toEqual(before);
+  });
+
+  it('allows a day at most', async () => {
+    const extractor = await createExtractor(service);
+    const session = await createSession(service, {
+      savedExtractor: extractor.id,
+      ttlSeconds: 86_400,
+    });
+    expect(Date.parse(session.expiresAt) - Date.now()).toBeGreaterThan(86_390_000);
+  });
+});
+
+describe('the boundaries of a session token', () => {
+  let extractor: Extractor;
+  let otherExtractor: Extractor;
+  let bucket: Bucket;
+  let otherBucket: Bucket;
+  let session: EmbedSession;
+  let ownRun: RunTable;
+  let ownFile: BucketFile;
+  let otherFile: BucketFile;
+  const runs: Record<string, RunTable> = {};
+
+  beforeAll(async () => {
+    [extractor, otherExtractor] = [await createExtractor(service), await createExtractor(service)];
+    [bucket, otherBucket] = [await createBucket(service), await createBucket(service)];
+    session = await createSession(service, { savedExtractor: extractor.id, bucket: bucket.id });
+    ownRun = await insertRun(service, {
+      bucketId: bucket.id,
+      extractorId: extractor.id,
+      status: 'completed',
+    });
+    runs['of another extractor in its bucket'] = await insertRun(service, {
+      bucketId: bucket.id,
+      extractorId: otherExtractor.id,
+      status: 'failed',
+    });
+    runs['of its extractor in another bucket'] = await insertRun(service, {
+      bucketId: otherBucket.id,
+      extractorId: extractor.id,
+    });
+    ownFile = (
+      (await (
+        await upload(service, bucket.id, [{ name: 'own.txt', bytes: 'own\n' }])
+      ).json()) as BucketFile[]
+    )[0]!;
+    otherFile = (
+      (await (
+        await upload(service, otherBucket.id, [{ name: 'other.txt', bytes: 'other\n' }])
+      ).json()) as BucketFile[]
+    )[0]!;
+  });
+
+  const asSession = (path: string, init: RequestInit = {}) =>
+    service.request(path, { ...init, token: session.token });
+
+  it.each(resourceMediaTypes)(
+    'reads its extractor, its bucket, its files and its runs, in %s',
+    async (mediaType) => {
+      for (const base of ['/api/extractors', '/api/saved_extractors']) {
+        const response = await asSession(`${base}/${extractor.id}`, {
+          headers: { Accept: mediaType },
+        });
+        expect(response.status).toBe(200);
+        await expectResource(
+          response,
+          mediaType,
+          'extractor',
+          (await (
+            await service.json('GET', `/api/extractors/${extractor.id}`)
+          ).json()) as Extractor,
+        );
+      }
+      const own = await asSession(`/api/buckets/${bucket.id}`, { headers: { Accept: mediaType } });
+      await expectResource(
+        own,
+        mediaType,
+        'bucket',
+        (await (await service.json('GET', `/api/buckets/${bucket.id}`)).json()) as Bucket,
+      );
+      expect(
+        (await asSession(`/api/buckets/${bucket.id}/files`, { headers: { Accept: mediaType } }))
+          .status,
+      ).toBe(200);
+      expect(
+        (
+          await asSession(`/api/buckets/${bucket.id}/files/${ownFile.id}`, {
+            headers: { Accept: mediaType },
+          })
+        ).status,
+      ).toBe(200);
+      for (const base of ['/api/runs', '/api/extraction_runs']) {
+        const response = await asSession(`${base}/${ownRun.id}`, {
+          headers: { Accept: mediaType },
+        });
+        expect(response.status).toBe(200);
+        await expectResource(
+          response,
+          mediaType,
+          'run',
+          (await (await service.json('GET', `/api/runs/${ownRun.id}`)).json()) as { id: string },
+        );
+      }
+    },
+  );
+
+  it('downloads, uploads to and removes files from its bucket', async () => {
+    expect(
+      await (await asSession(`/api/buckets/${bucket.id}/files/${ownFile.id}/content`)).text(),
+    ).toBe('own\n');
+    const response = await upload(service, bucket.id, [{ name: 'added.txt', bytes: 'added\n' }], {
+      token: session.token,
+    });
+    expect(response.status).toBe(201);
+    const [added] = (await response.json()) as BucketFile[];
+    expect(
+      (await asSession(`/api/buckets/${bucket.id}/files/${added!.id}`, { method: 'DELETE' }))
+        .status,
+    ).toBe(204);
+  });
+
+  it('tells about itself at /api/embed_sessions/current', async () => {
+    const response = await asSession('/api/embed_sessions/current');
+    expect(await response.json()).toEqual({
+      id: session.id,
+      expiresAt: session.expiresAt,
+      bucket: `/api/buckets/${bucket.id}`,
+      savedExtractor: `/api/extractors/${extractor.id}`,
+      allowedOrigins: [],
+      theme: null,
+    });
+    await expectProblem(await service.request('/api/embed_sessions/current'), 404);
+  });
+
+  const outside: [string, () => [string, RequestInit?]][] = [
+    ['another extractor', () => [`/api/extractors/${otherExtractor.id}`]],
+    [
+      'another extractor under its second name',
+      () => [`/api/saved_extractors/${otherExtractor.id}`],
+    ],
+    ['another bucket', () => [`/api/buckets/${otherBucket.id}`]],
+    ['the files of another bucket', () => [`/api/buckets/${otherBucket.id}/files`]],
+    ['a file of another bucket', () => [`/api/buckets/${otherBucket.id}/files/${otherFile.id}`]],
+    [
+      'the bytes of a file of another bucket',
+      () => [`/api/buckets/${otherBucket.id}/files/${otherFile.id}/content`],
+    ],
+    [
+      'a file of another bucket under its own',
+      () => [`/api/buckets/${bucket.id}/files/${otherFile.id}/content`],
+    ],
+    [
+      'a run of another extractor in its bucket',
+      () => [`/api/runs/${runs['of another extractor in its bucket']!.id}`],
+    ],
+    [
+      'a run of its extractor in another bucket',
+      () => [`/api/extraction_runs/${runs['of its extractor in another bucket']!.id}`],
+    ],
+    ['the list of buckets', () => ['/api/buckets']],
+    ['the list of extractors', () => ['/api/extractors']],
+    ['the list of saved extractors', () => ['/api/saved_extractors']],
+    ['the list of runs', () => ['/api/runs']],
+    ['the list of extraction runs', () => ['/api/extraction_runs']],
+  ];
+
+  it.each(outside)('answers 404 for %s, as if it did not exist', async (_what, target) => {
+    const [path, init] = target();
+    await expectProblem(await asSession(path, init), 404);
+  });
+
+  const forbiddenWrites: [string, () => [string, RequestInit]][] = [
+    [
+      'creating a bucket',
+      () => [
+        '/api/buckets',
+        { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' },
+      ],
+    ],
+    ['deleting its bucket', () => [`/api/buckets/${bucket.id}`, { method: 'DELETE' }]],
+    ['deleting another bucket', () => [`/api/buckets/${otherBucket.id}`, { method: 'DELETE' }]],
+    [
+      'creating an extractor',
+      () => [
+        '/api/extractors',
+        {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify(extractorInput()),
+        },
+      ],
+    ],
+    [
+      'changing its extractor',
+      () => [
+        `/api/saved_extractors/${extractor.id}`,
+        {
+          method: 'PUT',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify(extractorInput()),
+        },
+      ],
+    ],
+    ['deleting its extractor', () => [`/api/extractors/${extractor.id}`, { method: 'DELETE' }]],
+    [
+      'rotating its webhook secret',
+      () => [`/api/extractors/${extractor.id}/webhook_secret`, { method: 'POST' }],
+    ],
+    [
+      'minting another session',
+      () => [
+        '/api/embed_sessions',
+        {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify({ savedExtractor: extractor.id }),
+        },
+      ],
+    ],
+    ['revoking itself', () => [`/api/embed_sessions/${session.id}`, { method: 'DELETE' }]],
+    [
+      'removing a file of another bucket',
+      () => [`/api/buckets/${otherBucket.id}/files/${otherFile.id}`, { method: 'DELETE' }],
+    ],
+  ];
+
+  it.each(forbiddenWrites)('answers 404 to %s, and changes nothing', async (_what, target) => {
+    const [path, init] = target();
+    const before = await storedState(service);
+    await expectProblem(await asSession(path, init), 404);
+    expect(await storedState(service)).toEqual(before);
+  });
+
+  it.each(['pause', 'resume', 'cancel', 'submit'])(
+    'answers 404 to %s on a run outside its bucket and extractor',
+    async (command) => {
+      for (const run of Object.values(runs)) {
+        const before = await storedState(service);
+        await expectProblem(
+          await asSession(`/api/extraction_runs/${run.id}/${command}`, { method: 'POST' }),
+          404,
+        );
+        expect(await storedState(service)).toEqual(before);
+      }
+    },
+  );
+
+  it('answers 404 to reading, editing or watching the results of a run outside its scope', async () => {
+    for (const run of Object.values(runs)) {
+      await expectProblem(await asSession(`/api/runs/${run.id}/results`), 404);
+      await expectProblem(await asSession(`/api/runs/${run.id}/events`), 404);
+      await expectProblem(
+        await asSession(`/api/runs/${run.id}/results`, {
+          method: 'PUT',
+          headers: { 'Content-Type': 'application/json' },
+          body: '{}',
+        }),
+        404,
+      );
+    }
+  });
+
+  it('cannot start a run over another bucket or with another extractor: they are as unknown as made-up ids', async () => {
+    const before = await storedState(service);
+    const start = (body: Record<string, string>) =>
+      asSession('/api/extraction_runs', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    const foreignBucket = await expectProblem(
+      await start({ bucket: otherBucket.id, savedExtractor: extractor.id }),
+      422,
+    );
+    const madeUpBucket = await expectProblem(
+      await start({ bucket: '01900000-0000-7000-8000-000000000000', savedExtractor: extractor.id }),
+      422,
+    );
+    expect(foreignBucket.errors).toEqual(madeUpBucket.errors);
+    const foreignExtractor = await expectProblem(
+      await start({ bucket: bucket.id, savedExtractor: otherExtractor.id }),
+      422,
+    );
+    const madeUpExtractor = await expectProblem(
+      await start({ bucket: bucket.id, savedExtractor: '01900000-0000-7000-8000-000000000000' }),
+      422,
+    );
+    expect(foreignExtractor.errors).toEqual(madeUpExtractor.errors);
+    expect(await storedState(service)).toEqual(before);
+  });
+
+  it('answers 404 to an upload into another bucket, and keeps nothing', async () => {
+    const before = await storedState(service);
+    await expectProblem(
+      await upload(service, otherBucket.id, [{ name: 'sneaky.txt', bytes: 'x\n' }], {
+        token: session.token,
+      }),
+      404,
+    );
+    expect(await storedState(service)).toEqual(before);
+  });
+});
+
+describe('the end of a session', () => {
+  it('answers 401 with a Bearer challenge once the session has expired', async () => {
+    const extractor = await createExtractor(service);
+    const session = await createSession(service, { savedExtractor: extractor.id });
+    const bucketPath = session.bucket;
+    expect((await service.request(bucketPath, { token: session.token })).status).toBe(200);
+    await service.services.db
+      .updateTable('tokens')
+      .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+      .where('id', '=', session.id)
+      .execute();
+    for (const path of [
+      bucketPath,
+      `/api/extractors/${extractor.id}`,
+      '/api/embed_sessions/current',
+      '/api/buckets',
+    ]) {
+      const problem = await expectUnauthorized(
+        await service.request(path, { token: session.token }),
+      );
+      expect(problem.detail).toMatch(/expired/);
+    }
+  });
+
+  it('answers 401 once revoked; revoking twice or revoking a personal token here answers 404', async () => {
+    const extractor = await createExtractor(service);
+    const session = await createSession(service, { savedExtractor: extractor.id });
+    const revoke = await service.request(`/api/embed_sessions/${session.id}`, { method: 'DELETE' });
+    expect(revoke.status).toBe(204);
+    const problem = await expectUnauthorized(
+      await service.request(session.bucket, { token: session.token }),
+    );
+    expect(problem.detail).toMatch(/revoked/);
+    await expectProblem(
+      await service.request(`/api/embed_sessions/${session.id}`, { method: 'DELETE' }),
+      404,
+    );
+    const personal = await service.services.db
+      .selectFrom('tokens')
+      .select('id')
+      .where('kind', '=', 'personal')
+      .executeTakeFirstOrThrow();
+    await expectProblem(
+      await service.request(`/api/embed_sessions/${personal.id}`, { method: 'DELETE' }),
+      404,
+    );
+    expect((await service.request('/api/buckets')).status).toBe(200);
+  });
+});

@@ -1,0 +1,261 @@
+/**
+ * Fixtures for in-process tests: resources made through the API the way a client makes
+ * them, run rows written straight into the store (runs are created by the run lifecycle,
+ * which these tests do not drive), and a snapshot of everything the service has stored.
+ */
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect } from 'vitest';
+import type { Bucket, EmbedSession, Extractor, ExtractorInput } from '../../contract/resources.js';
+import { problemMediaType } from '../http/problem.js';
+import { newId, nowIso } from '../store/ids.js';
+import type { Database, RunTable } from '../store/schema.js';
+import type { TestService } from './test-service.js';
+
+export const invoiceJsonSchema = JSON.stringify({
+  type: 'object',
+  properties: { invoice_number: { type: 'string' }, total: { type: ['number', 'null'] } },
+  required: ['invoice_number'],
+});
+
+export function extractorInput(overrides: Partial<ExtractorInput> = {}): Partial<ExtractorInput> {
+  return { label: 'Receipts', jsonSchema: invoiceJsonSchema, ...overrides };
+}
+
+async function created<T>(response: Response, what: string): Promise<T> {
+  if (response.status !== 201)
+    throw new Error(`Creating ${what} answered ${response.status}: ${await response.text()}`);
+  return (await response.json()) as T;
+}
+
+export async function createBucket(
+  service: TestService,
+  body: Record<string, unknown> = {},
+): Promise<Bucket> {
+  return created<Bucket>(await service.json('POST', '/api/buckets', body), 'a bucket');
+}
+
+export async function createExtractor(
+  service: TestService,
+  overrides: Partial<ExtractorInput> = {},
+): Promise<Extractor> {
+  return created<Extractor>(
+    await service.json('POST', '/api/extractors', extractorInput(overrides)),
+    'an extractor',
+  );
+}
+
+export async function createSession(
+  service: TestService,
+  body: { savedExtractor: string; bucket?: string; ttlSeconds?: number; allowedOrigins?: string[] },
+): Promise<EmbedSession> {
+  return created<EmbedSession>(
+    await service.json('POST', '/api/embed_sessions', body),
+    'an embed session',
+  );
+}
+
+export interface UploadPart {
+  name: string;
+  bytes: Uint8Array | string;
+  /** The form field; `file` unless a test sends something else. */
+  field?: string;
+  /** The part's declared type, which the service must ignore. */
+  type?: string;
+}
+
+export function uploadForm(parts: readonly UploadPart[]): FormData {
+  const form = new FormData();
+  for (const part of parts) {
+    const bytes = typeof part.bytes === 'string' ? part.bytes : new Uint8Array(part.bytes);
+    form.append(
+      part.field ?? 'file',
+      new Blob([bytes], { type: part.type ?? 'application/octet-stream' }),
+      part.name,
+    );
+  }
+  return form;
+}
+
+export function upload(
+  service: TestService,
+  bucketId: string,
+  parts: readonly UploadPart[],
+  init: { token?: string | null; accept?: string } = {},
+): Promise<Response> {
+  return service.request(`/api/buckets/${bucketId}/files`, {
+    method: 'POST',
+    body: uploadForm(parts),
+    headers: init.accept ? { Accept: init.accept } : {},
+    token: init.token,
+  });
+}
+
+/** A run row as the lifecycle would write it; every column can be overridden. */
+export async function insertRun(
+  service: TestService,
+  run: { bucketId: string; extractorId: string } & Partial<RunTable>,
+): Promise<RunTable> {
+  const now = nowIso();
+  const { bucketId, extractorId, ...overrides } = run;
+  const row: RunTable = {
+    id: newId(),
+    bucket_id: bucketId,
+    extractor_id: extractorId,
+    status: 'queued',
+    strategy: 'local',
+    model: 'local',
+    target_schema: invoiceJsonSchema,
+    output_instructions: '',
+    include_text: 1,
+    include_embedded_images: 0,
+    mark_embedded_images: 0,
+    include_page_images: 0,
+    mark_page_images: 0,
+    chunk_size: 4000,
+    file_ids: '[]',
+    result_json: null,
+    edited_result_json: null,
+    partial_result_json: null,
+    result_metadata: null,
+    token_stats: null,
+    total_input_tokens: 0,
+    total_output_tokens: 0,
+    error: null,
+    evaluation_type: null,
+    chunks_completed: 0,
+    chunks_total: null,
+    created_at: now,
+    updated_at: now,
+    started_at: null,
+    finished_at: null,
+    submitted_at: null,
+    lease_owner: null,
+    lease_expires_at: null,
+    ...overrides,
+  };
+  await service.services.db.insertInto('runs').values(row).execute();
+  return row;
+}
+
+export interface ProblemDocument {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  instance?: string;
+  errors?: { pointer?: string; parameter?: string; detail: string }[];
+  allowed?: string[];
+  [extension: string]: unknown;
+}
+
+/** Asserts an RFC 9457 problem document with the given status and returns it. */
+export async function expectProblem(response: Response, status: number): Promise<ProblemDocument> {
+  const text = await response.text();
+  expect(response.status, text).toBe(status);
+  expect(response.headers.get('content-type')).toBe(problemMediaType);
+  const problem = JSON.parse(text) as ProblemDocument;
+  expect(problem).toMatchObject({ status, type: expect.stringMatching(/^\/api\/docs#problem-/) });
+  expect(problem.title).toEqual(expect.any(String));
+  expect(problem.detail).toEqual(expect.any(String));
+  expect(problem.title.length).toBeGreaterThan(0);
+  expect(problem.detail.length).toBeGreaterThan(0);
+  return problem;
+}
+
+/** A 401 as RFC 6750 has it: a problem document and a Bearer challenge. */
+export async function expectUnauthorized(response: Response): Promise<ProblemDocument> {
+  expect(response.headers.get('www-authenticate')).toMatch(/^Bearer\b/);
+  return expectProblem(response, 401);
+}
+
+const tables = [
+  'extractors',
+  'buckets',
+  'files',
+  'runs',
+  'run_events',
+  'tokens',
+  'webhook_deliveries',
+] as const satisfies readonly (keyof Database)[];
+
+function filesUnder(directory: string): string[] {
+  return readdirSync(directory, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => join(entry.parentPath, entry.name))
+    .sort();
+}
+
+/**
+ * What the service holds: the rows of every table (whole rows, so an update shows too,
+ * apart from a token's last use, which every request may note) and every file on disk.
+ */
+export async function storedState(service: TestService): Promise<Record<string, unknown>> {
+  const { db } = service.services;
+  const state: Record<string, unknown> = {};
+  for (const table of tables) {
+    const rows = (await db.selectFrom(table).selectAll().execute()) as Record<string, unknown>[];
+    state[table] = rows
+      .map((row) => (table === 'tokens' ? { ...row, last_used_at: undefined } : row))
+      .map((row) => JSON.stringify(row))
+      .sort();
+  }
+  state.files = filesUnder(join(service.dataDir, 'files'));
+  state.temporary = filesUnder(join(service.dataDir, 'tmp'));
+  return state;
+}
+
+/** Ids a route template's placeholders stand for. */
+export interface RouteIds {
+  bucket: string;
+  file: string;
+  extractor: string;
+  run: string;
+  session: string;
+}
+
+/**
+ * Every route of the API as `METHOD /path/{placeholder}`, for tests that go over all of
+ * them (authentication, junk input).
+ */
+export const everyRoute = [
+  'GET /api/buckets',
+  'POST /api/buckets',
+  'GET /api/buckets/{bucket}',
+  'DELETE /api/buckets/{bucket}',
+  'GET /api/buckets/{bucket}/files',
+  'POST /api/buckets/{bucket}/files',
+  'GET /api/buckets/{bucket}/files/{file}',
+  'DELETE /api/buckets/{bucket}/files/{file}',
+  'GET /api/buckets/{bucket}/files/{file}/content',
+  ...['/api/extractors', '/api/saved_extractors'].flatMap((base) => [
+    `GET ${base}`,
+    `POST ${base}`,
+    `GET ${base}/{extractor}`,
+    `PUT ${base}/{extractor}`,
+    `DELETE ${base}/{extractor}`,
+    `POST ${base}/{extractor}/webhook_secret`,
+  ]),
+  ...['/api/runs', '/api/extraction_runs'].flatMap((base) => [
+    `GET ${base}`,
+    `POST ${base}`,
+    `GET ${base}/{run}`,
+    `POST ${base}/{run}/pause`,
+    `POST ${base}/{run}/resume`,
+    `POST ${base}/{run}/cancel`,
+    `POST ${base}/{run}/submit`,
+    `GET ${base}/{run}/results`,
+    `PUT ${base}/{run}/results`,
+  ]),
+  'POST /api/embed_sessions',
+  'GET /api/embed_sessions/current',
+  'DELETE /api/embed_sessions/{session}',
+  'GET /api/graphql',
+  'POST /api/graphql',
+] as const;
+
+export function routePath(route: string, ids: RouteIds): { method: string; path: string } {
+  const [method, template] = route.split(' ') as [string, string];
+  const path = template.replace(/\{(\w+)\}/g, (_whole, name: keyof RouteIds) => ids[name]);
+  return { method, path };
+}

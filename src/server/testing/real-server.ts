@@ -1,0 +1,104 @@
+/**
+ * The real server as `npm start` runs it, in a child process on a port of its own: for
+ * tests that kill it, for the token CLI test and for the benchmarks, which must not share
+ * an event loop with the load they generate.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+
+export const projectRoot = join(import.meta.dirname, '../../..');
+
+/** A port nobody listens on right now (the server asks for it a moment later). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() =>
+        typeof address === 'object' && address
+          ? resolve(address.port)
+          : reject(new Error('no port')),
+      );
+    });
+  });
+}
+
+export interface RealServer {
+  child: ChildProcess;
+  pid: number;
+  port: number;
+  baseUrl: string;
+  /** Everything the process printed so far. */
+  output(): string;
+  /** Resolves when the process has exited. */
+  exited: Promise<number | null>;
+  /** SIGTERM, then waits for the exit. */
+  stop(): Promise<void>;
+}
+
+export interface RealServerOptions {
+  dataDir: string;
+  env?: Record<string, string>;
+  /** Where the process's output goes: kept in memory (default), or to a file descriptor. */
+  stdio?: 'pipe' | number;
+  /** Flags for node itself, to profile the server (`--cpu-prof`, `--trace-gc`). */
+  nodeArgs?: string[];
+  timeoutMs?: number;
+}
+
+/** Runs `src/server/main.ts` with tsx, as `npm start` does, and waits until it listens. */
+export async function startRealServer(options: RealServerOptions): Promise<RealServer> {
+  const port = await freePort();
+  const child = spawn(
+    process.execPath,
+    [...(options.nodeArgs ?? []), '--import', 'tsx', join(projectRoot, 'src/server/main.ts')],
+    {
+      cwd: projectRoot,
+      env: {
+        ...process.env,
+        PORT: String(port),
+        DATA_DIR: options.dataDir,
+        WORKER_CONCURRENCY: '0',
+        ...options.env,
+      },
+      stdio: ['ignore', options.stdio ?? 'pipe', options.stdio ?? 'pipe'],
+    },
+  );
+  let printed = '';
+  child.stdout?.on('data', (chunk: Buffer) => (printed += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (printed += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => resolve(code)),
+  );
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + (options.timeoutMs ?? 30_000);
+  for (;;) {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      throw new Error(`The server exited before it listened:\n${printed}`);
+    }
+    try {
+      await fetch(`${baseUrl}/api/contexts/ExtractionBucket`);
+      break;
+    } catch {
+      if (Date.now() > deadline) {
+        child.kill('SIGKILL');
+        throw new Error(`The server did not listen within the time allowed:\n${printed}`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+  return {
+    child,
+    pid: child.pid!,
+    port,
+    baseUrl,
+    output: () => printed,
+    exited,
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
