@@ -1,14 +1,34 @@
 /// <reference types="vitest/config" />
 import { defineConfig } from 'vite';
 import { playwright } from '@vitest/browser-playwright';
+import { serviceProxy } from './src/tools/service-proxy.js';
 
 /** Debian's Chromium; the README says how to install it. Playwright never downloads its own. */
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 export default defineConfig({
+  // `npm run dev` and the browser tests reach the service's /api through this (same origin).
+  plugins: [serviceProxy()],
+  // Known up front, so the browser tests' server never re-bundles (and reloads) mid-run.
+  optimizeDeps: {
+    include: [
+      'lit',
+      'lit/decorators.js',
+      'lit/directives/ref.js',
+      'lit/directives/repeat.js',
+      'lit/directive.js',
+      '@lit/context',
+      '@lit/task',
+      'zod/mini',
+    ],
+  },
   build: {
     target: 'es2022',
     outDir: 'dist/app',
+    // src/tools/build.ts reads the manifest to measure what each view loads.
+    manifest: true,
+    // The hosted pages' CSP has no 'unsafe-inline' and no data: scripts.
+    assetsInlineLimit: 0,
   },
   test: {
     projects: [
@@ -26,6 +46,9 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'browser',
+          globalSetup: ['src/tools/browser-test-service.ts'],
+          setupFiles: ['src/elements/testing/setup.ts'],
+          testTimeout: 30_000,
           include: ['src/elements/**/*.test.ts', 'src/controllers/**/*.test.ts', 'src/client/**/*.test.ts', 'src/embed/**/*.test.ts'],
           browser: {
             enabled: true,

@@ -4,12 +4,17 @@
  */
 import { Hono } from 'hono';
 import { authenticate } from './http/auth.js';
+import { cors } from './http/cors.js';
 import type { AppEnv, Services } from './http/context.js';
 import { resourceKinds } from './http/kinds.js';
 import { ProblemError, badRequest, internalError, methodNotAllowed, notFound, problemResponse } from './http/problem.js';
 import { jsonLdContext } from './http/representations.js';
 import { registerBucketRoutes } from './http/routes/buckets.js';
+import { registerDocsRoutes } from './http/routes/docs.js';
+import { registerGraphqlRoutes } from './graphql/endpoint.js';
 import { registerExtractorRoutes, extractorCollections } from './http/routes/extractors.js';
+import { registerHostedRoutes } from './http/routes/hosted.js';
+import { registerRunLifecycleRoutes } from './http/routes/run-lifecycle.js';
 import { registerRunReadRoutes, runCollections } from './http/routes/runs.js';
 import { registerSessionRoutes } from './http/routes/sessions.js';
 import { randomUUID } from 'node:crypto';
@@ -31,6 +36,9 @@ const knownPaths: [RegExp, string[]][] = [
   ...runCollections.flatMap((base): [RegExp, string[]][] => [
     [new RegExp(`^${base}$`), ['GET', 'POST']],
     [new RegExp(`^${base}/[^/]+$`), ['GET']],
+    [new RegExp(`^${base}/[^/]+/(pause|resume|cancel|submit)$`), ['POST']],
+    [new RegExp(`^${base}/[^/]+/results$`), ['GET', 'PUT']],
+    [new RegExp(`^${base}/[^/]+/events$`), ['GET']],
   ]),
   [/^\/api\/embed_sessions$/, ['POST']],
   [/^\/api\/embed_sessions\/current$/, ['GET']],
@@ -46,7 +54,9 @@ export function createApp(services: Services): App {
     c.set('services', services);
     c.set('requestId', requestId);
     await next();
-    c.header('X-Request-Id', requestId);
+    // On the response itself: c.header() after the handler would rebuild the response
+    // around a web stream of its body, which cost more than the rest of a read together.
+    c.res.headers.set('X-Request-Id', requestId);
     // The query is left out: it can carry an access token or a session.
     services.logger.info(
       { requestId, method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round((performance.now() - started) * 10) / 10 },
@@ -54,6 +64,7 @@ export function createApp(services: Services): App {
     );
   });
 
+  app.use('/api/*', cors);
   app.use('/api/*', authenticate);
 
   app.get('/api/contexts/:type', (c) => {
@@ -65,7 +76,11 @@ export function createApp(services: Services): App {
   registerBucketRoutes(app);
   registerExtractorRoutes(app);
   registerRunReadRoutes(app);
+  registerRunLifecycleRoutes(app);
   registerSessionRoutes(app);
+  registerHostedRoutes(app);
+  registerDocsRoutes(app);
+  registerGraphqlRoutes(app);
 
   app.notFound((c) => {
     const allowed = knownPaths.find(([pattern]) => pattern.test(c.req.path))?.[1];

@@ -2,9 +2,11 @@
 import { serve } from '@hono/node-server';
 import { ConfigError, loadConfig } from './config.js';
 import { createService } from './service.js';
+import { ensureBuilt } from '../tools/build.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();
+  await ensureBuilt();
   const service = await createService(config);
   const server = serve({ fetch: service.app.fetch, port: config.port }, () => {
     const lines = [`Extractor is running at ${config.publicBaseUrl}`, `  API:  ${config.publicBaseUrl}/api  (docs: ${config.publicBaseUrl}/api/docs)`];

@@ -1,0 +1,76 @@
+/**
+ * What went wrong in a call to the service, in words a person can act on. The service
+ * answers every error with an RFC 9457 problem document; its `detail` is written for
+ * people, so it is what the interface shows. Failures that never reached the service
+ * (offline, a blocked request) and answers we cannot read get their own plain messages.
+ */
+import type { Problem } from '../contract/resources.js';
+import { problemSchema } from '../contract/resources.js';
+
+export const networkErrorMessage =
+  'We could not reach the service. Check your connection and try again.';
+export const unexpectedAnswerMessage =
+  'The service sent an answer we did not expect. Please try again in a moment.';
+
+export class ApiError extends Error {
+  /** The HTTP status, or 0 when the request never got an answer. */
+  readonly status: number;
+  readonly problem: Problem | undefined;
+
+  constructor(status: number, message: string, problem?: Problem) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = status;
+    this.problem = problem;
+  }
+
+  /** Pointers into the request body the service found fault with, and why (422s). */
+  get fieldErrors(): { pointer: string; detail: string }[] {
+    return (this.problem?.errors ?? []).flatMap((error) =>
+      error.pointer === undefined ? [] : [{ pointer: error.pointer, detail: error.detail }],
+    );
+  }
+
+  /** The run status a 409 reports, so a control can redraw for it. */
+  get currentStatus(): string | undefined {
+    return this.problem?.currentStatus;
+  }
+}
+
+/** An ApiError from an answer that is not a success, reading its problem document if any. */
+export function errorFromAnswer(
+  status: number,
+  contentType: string | null,
+  body: string,
+): ApiError {
+  let problem: Problem | undefined;
+  if (contentType && /json/i.test(contentType)) {
+    try {
+      const parsed = problemSchema.safeParse(JSON.parse(body));
+      if (parsed.success) problem = parsed.data;
+    } catch {
+      // A proxy's HTML error page or a truncated body: fall through to the generic words.
+    }
+  }
+  return new ApiError(status, problem?.detail || fallbackMessage(status), problem);
+}
+
+function fallbackMessage(status: number): string {
+  if (status === 401)
+    return 'This session has ended or is not valid. Open the link you were given again.';
+  if (status === 404)
+    return 'We could not find what you were looking for. It may have been removed.';
+  if (status === 413) return 'The file is too large.';
+  if (status >= 500) return 'The service ran into a problem. Please try again in a moment.';
+  return `The service refused the request (HTTP ${status}).`;
+}
+
+export function isAbortError(error: unknown): boolean {
+  return error instanceof DOMException && error.name === 'AbortError';
+}
+
+/** The words to show for any error a call may throw. */
+export function describeError(error: unknown): string {
+  if (error instanceof ApiError) return error.message;
+  return networkErrorMessage;
+}

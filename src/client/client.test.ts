@@ -1,0 +1,95 @@
+import { describe, expect, it } from 'vitest';
+import { ApiError } from './api-error.js';
+import {
+  ExtractorClient,
+  filenameFromDisposition,
+  filesOfBucket,
+  TokenKindError,
+} from './client.js';
+import { completedRun, startSession, textFile, waitForRun } from './testing/fixtures.js';
+
+describe('ExtractorClient against the real service', () => {
+  it('refuses a personal access token outright', () => {
+    expect(() => new ExtractorClient({ baseUrl: '', token: 'xpat_secret' })).toThrow(
+      TokenKindError,
+    );
+  });
+
+  it('reads the session, its extractor and its bucket, checked against the contract', async () => {
+    const { client, extractor, bucketId } = await startSession({
+      introductionViewHeading: 'Hello',
+    });
+    const session = await client.getCurrentSession();
+    expect(session.savedExtractor).toBe(`/api/extractors/${extractor.id}`);
+    const loaded = await client.getExtractor(extractor.id);
+    expect(loaded.introductionViewHeading).toBe('Hello');
+    const bucket = await client.getBucket(bucketId);
+    expect(filesOfBucket(bucket)).toEqual([]);
+  });
+
+  it('uploads with progress, lists and deletes files', async () => {
+    const { client, bucketId } = await startSession();
+    const progress: number[] = [];
+    const [file] = await client.uploadFile(bucketId, textFile('a.txt'), {
+      onProgress: (loaded) => progress.push(loaded),
+    });
+    expect(file?.name).toBe('a.txt');
+    expect(progress.length).toBeGreaterThan(0);
+    expect(filesOfBucket(await client.getBucket(bucketId)).map((f) => f.name)).toEqual(['a.txt']);
+    await client.deleteFile(bucketId, file!.id);
+    expect(filesOfBucket(await client.getBucket(bucketId))).toEqual([]);
+  });
+
+  it('turns a refused upload into the service’s own words', async () => {
+    const { client, bucketId } = await startSession();
+    const fake = new File([new Uint8Array([0x7f, 0x45, 0x4c, 0x46, 1, 2, 3, 4])], 'program.pdf', {
+      type: 'application/pdf',
+    });
+    const error = await client.uploadFile(bucketId, fake).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).status).toBe(415);
+    expect((error as ApiError).message.length).toBeGreaterThan(10);
+  });
+
+  it('starts a run, and a run over an empty bucket is refused with a reason', async () => {
+    const { client, bucketId, extractor } = await startSession();
+    const refused = await client
+      .startRun(bucketId, extractor.id)
+      .catch((caught: unknown) => caught);
+    expect((refused as ApiError).status).toBe(422);
+    await client.uploadFile(bucketId, textFile());
+    const run = await client.startRun(bucketId, extractor.id);
+    expect(run.status).toBe('queued');
+    expect((await waitForRun(client, run.id)).status).toBe('completed');
+  });
+
+  it('saves edits, reports the pointer of a bad value, downloads and submits', async () => {
+    const { client, run } = await completedRun();
+    const data = { ...JSON.parse(run.data ?? '{}'), total: 99.5 };
+    const saved = await client.saveResults(run.id, data);
+    expect(JSON.parse(saved.editedResultJson ?? 'null')).toMatchObject({ total: 99.5 });
+
+    const bad = await client
+      .saveResults(run.id, { ...data, total: 'many' })
+      .catch((caught: unknown) => caught);
+    expect((bad as ApiError).status).toBe(422);
+    expect((bad as ApiError).fieldErrors.map((error) => error.pointer)).toContain('/total');
+
+    const download = await client.downloadResults(run.id, 'json');
+    expect(download.filename).toMatch(/\.json$/);
+    expect(JSON.parse(await download.blob.text())).toMatchObject({ total: 99.5 });
+
+    const submission = await client.submitResults(run.id);
+    expect(submission.run).toContain(run.id);
+    const again = await client.submitResults(run.id).catch((caught: unknown) => caught);
+    expect((again as ApiError).status).toBe(409);
+  });
+
+  it('reads file names from Content-Disposition', () => {
+    expect(
+      filenameFromDisposition(`attachment; filename="a_b.csv"; filename*=UTF-8''a%C3%A9b.csv`),
+    ).toBe('aéb.csv');
+    expect(filenameFromDisposition('attachment; filename="plain.xml"')).toBe('plain.xml');
+    expect(filenameFromDisposition(null)).toBeUndefined();
+  });
+});

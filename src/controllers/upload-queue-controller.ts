@@ -1,0 +1,208 @@
+/**
+ * The files a person is adding to a bucket: checked for type and size before anything is
+ * sent (so a wrong file is explained at once, not after a long upload), then uploaded a
+ * few at a time, each with its own progress. A failed upload stays in the list with its
+ * reason until it is retried or dismissed. Leaving the page aborts what is in flight.
+ */
+import type { ReactiveController, ReactiveControllerHost } from 'lit';
+import { describeError, isAbortError } from '../client/api-error.js';
+import { defaultMaxUploadBytes, type ExtractorClient } from '../client/client.js';
+import { acceptedExtensions, acceptedMediaTypes, type BucketFile } from '../contract/resources.js';
+
+export type UploadStatus = 'queued' | 'uploading' | 'done' | 'failed' | 'rejected';
+
+export interface UploadItem {
+  /** Unique within the queue, stable across retries. */
+  readonly key: string;
+  readonly file: File;
+  status: UploadStatus;
+  /** Bytes sent so far. */
+  loaded: number;
+  /** Why the file was refused or its upload failed, in plain words. */
+  message: string | undefined;
+  /** What the service made of it, once uploaded. */
+  uploaded: BucketFile[] | undefined;
+}
+
+export interface UploadTarget {
+  client: ExtractorClient;
+  bucketId: string;
+}
+
+export interface UploadQueueOptions {
+  /** Uploads at the same time; more rarely helps and makes each bar slower. */
+  concurrency?: number;
+  onUploaded?: (files: BucketFile[], item: UploadItem) => void;
+}
+
+/** What `<input accept>` offers: the types we read, which on phones includes the camera. */
+export const acceptAttribute = [...acceptedMediaTypes, ...acceptedExtensions].join(',');
+
+export const acceptedKindsText =
+  'PDF, images (PNG, JPEG, WebP, TIFF), Word, Excel, CSV, Markdown, HTML or plain text';
+
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes}\u00a0B`;
+  const units = ['KB', 'MB', 'GB'];
+  let value = bytes / 1024;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  // A no-break space keeps "50 MB" together when the text wraps.
+  return `${value >= 10 || Number.isInteger(value) ? Math.round(value) : value.toFixed(1)}\u00a0${units[unit]}`;
+}
+
+/** Why a file cannot be uploaded, or `undefined` when it can. */
+export function checkFile(file: File, maxBytes = defaultMaxUploadBytes): string | undefined {
+  const name = file.name || 'This file';
+  const dot = file.name.lastIndexOf('.');
+  const extension = dot >= 0 ? file.name.slice(dot).toLowerCase() : '';
+  const knownExtension = (acceptedExtensions as readonly string[]).includes(extension);
+  const knownType = (acceptedMediaTypes as readonly string[]).includes(file.type);
+  if (!knownExtension && !knownType) {
+    return `“${name}” is not a kind of file we can read. Use ${acceptedKindsText}.`;
+  }
+  if (file.size === 0) return `“${name}” is empty.`;
+  if (file.size > maxBytes) {
+    return `“${name}” is ${formatBytes(file.size)}; a file can be at most ${formatBytes(maxBytes)}.`;
+  }
+  return undefined;
+}
+
+let nextKey = 0;
+
+export class UploadQueueController implements ReactiveController {
+  /** The largest file accepted; larger ones are refused before upload. */
+  maxBytes = defaultMaxUploadBytes;
+
+  readonly #host: ReactiveControllerHost;
+  readonly #options: UploadQueueOptions;
+  #items: UploadItem[] = [];
+  readonly #inFlight = new Map<string, AbortController>();
+  #target: UploadTarget | undefined;
+
+  constructor(host: ReactiveControllerHost, options: UploadQueueOptions = {}) {
+    this.#host = host;
+    this.#options = options;
+    host.addController(this);
+  }
+
+  /** Where uploads go; files added before it is known wait for it. */
+  get target(): UploadTarget | undefined {
+    return this.#target;
+  }
+
+  set target(target: UploadTarget | undefined) {
+    this.#target = target;
+    this.#pump();
+  }
+
+  /** The files in the queue, in the order they were added. */
+  get value(): readonly UploadItem[] {
+    return this.#items;
+  }
+
+  /** True while any file waits or is on its way. */
+  get busy(): boolean {
+    return this.#items.some((item) => item.status === 'queued' || item.status === 'uploading');
+  }
+
+  hostConnected(): void {
+    this.#pump();
+  }
+
+  hostDisconnected(): void {
+    for (const controller of this.#inFlight.values()) controller.abort();
+  }
+
+  /** Checks the files and queues those that pass; returns the new items. */
+  add(files: Iterable<File>): UploadItem[] {
+    const added = [...files].map((file): UploadItem => {
+      const message = checkFile(file, this.maxBytes);
+      return {
+        key: `upload-${++nextKey}`,
+        file,
+        status: message ? 'rejected' : 'queued',
+        loaded: 0,
+        message,
+        uploaded: undefined,
+      };
+    });
+    this.#items = [...this.#items, ...added];
+    this.#changed();
+    this.#pump();
+    return added;
+  }
+
+  retry(key: string): void {
+    const item = this.#find(key);
+    if (!item || item.status !== 'failed') return;
+    item.status = 'queued';
+    item.loaded = 0;
+    item.message = undefined;
+    this.#changed();
+    this.#pump();
+  }
+
+  /** Takes an item off the list, stopping its upload if it is on its way. */
+  dismiss(key: string): void {
+    this.#inFlight.get(key)?.abort();
+    this.#items = this.#items.filter((item) => item.key !== key);
+    this.#changed();
+  }
+
+  #find(key: string): UploadItem | undefined {
+    return this.#items.find((item) => item.key === key);
+  }
+
+  #pump(): void {
+    const target = this.#target;
+    if (!target) return;
+    const limit = this.#options.concurrency ?? 2;
+    for (const item of this.#items) {
+      if (this.#inFlight.size >= limit) break;
+      if (item.status === 'queued') void this.#upload(item, target);
+    }
+  }
+
+  async #upload(item: UploadItem, target: UploadTarget): Promise<void> {
+    const controller = new AbortController();
+    this.#inFlight.set(item.key, controller);
+    item.status = 'uploading';
+    item.loaded = 0;
+    this.#changed();
+    try {
+      const uploaded = await target.client.uploadFile(target.bucketId, item.file, {
+        signal: controller.signal,
+        onProgress: (loaded) => {
+          item.loaded = loaded;
+          this.#changed();
+        },
+      });
+      item.status = 'done';
+      item.loaded = item.file.size;
+      item.uploaded = uploaded;
+      this.#options.onUploaded?.(uploaded, item);
+    } catch (error) {
+      if (isAbortError(error)) {
+        item.status = 'failed';
+        item.message = 'The upload was stopped.';
+      } else {
+        item.status = 'failed';
+        item.message = describeError(error);
+      }
+    } finally {
+      this.#inFlight.delete(item.key);
+      this.#changed();
+      this.#pump();
+    }
+  }
+
+  #changed(): void {
+    // Items are changed in place; a new array tells Lit's `repeat` and change checks.
+    this.#items = [...this.#items];
+    this.#host.requestUpdate();
+  }
+}

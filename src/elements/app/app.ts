@@ -1,0 +1,473 @@
+import { provide } from '@lit/context';
+import { Task } from '@lit/task';
+import { html, LitElement, nothing } from 'lit';
+import { property, state } from 'lit/decorators.js';
+import { ApiError, describeError, networkErrorMessage } from '../../client/api-error.js';
+import { ExtractorClient, filesOfBucket, idOf, TokenKindError } from '../../client/client.js';
+import { resolveLabels, labelDefaults, type Labels } from '../../contract/labels.js';
+import type { Bucket, CurrentSession, Extractor, Run, Theme } from '../../contract/resources.js';
+import { RunWatcherController } from '../../controllers/run-watcher-controller.js';
+import {
+  bucketContext,
+  clientContext,
+  extractorContext,
+  labelsContext,
+  runContext,
+} from '../context.js';
+import { fire, type ExtractorEventMap } from '../events.js';
+import { loadStepView } from '../registry.js';
+import { canShowStep, resumeStep, steps, type Step } from '../steps.js';
+import { controlStyles, tokenStyles } from '../theme.styles.js';
+import { appStyles } from './app.styles.js';
+
+/** Where the app is shown; it decides the page chrome and what a submit leads to. */
+export type AppMode = 'element' | 'page' | 'frame';
+
+interface LoadedFlow {
+  client: ExtractorClient;
+  session: CurrentSession;
+  extractor: Extractor;
+  bucket: Bucket;
+  run: Run | undefined;
+}
+
+class MissingSessionError extends Error {
+  constructor() {
+    super('This page needs an embed session to work. Open the link you were given again.');
+  }
+}
+
+/** How many of a bucket's latest runs to look at for one of this session's extractor. */
+const runLookback = 5;
+
+/**
+ * @summary The whole flow in one element: introduction, upload, extraction and results.
+ *
+ * Give it an embed session token (`session`, minted on your server with
+ * `POST /api/embed_sessions`) and, when the service is on another origin, its address
+ * (`base-url`). It loads the session's extractor and bucket, shares them with the views,
+ * and moves through the four steps; after a reload the person is back where they were.
+ * A personal access token is refused: it must never reach a browser.
+ *
+ * @fires extractor-session-loaded - Everything is loaded and the first view shows.
+ * @fires extractor-step-changed - The person moved to another step; `detail.step`, `detail.previous`.
+ * @fires extractor-files-uploaded - Files were added to the bucket.
+ * @fires extractor-file-removed - A file was removed from the bucket.
+ * @fires extractor-run-started - A run was started.
+ * @fires extractor-run-changed - The person paused, resumed or cancelled the run.
+ * @fires extractor-run-progressed - More of the run is done.
+ * @fires extractor-run-completed - The run finished with results.
+ * @fires extractor-run-failed - The run failed; `detail.run.error` says why.
+ * @fires extractor-results-changed - Edited results were saved.
+ * @fires extractor-submit-requested - Cancelable, before submitting; preventDefault() to take it over.
+ * @fires extractor-results-submitted - The results were submitted; `detail.submission.redirectUrl`.
+ *
+ * @slot - Shown under the current step, on every step: a note, a link to a privacy policy.
+ *
+ * @csspart base - The app's wrapper.
+ * @csspart steps - The step indicator above the views.
+ * @csspart view - The current view element (each view has parts of its own).
+ * @csspart status - The loading and error panels.
+ * @csspart button - Buttons of the app's own panels.
+ *
+ * @cssproperty --extractor-color-accent - The accent: primary buttons, progress, focus. Default a calm blue.
+ * @cssproperty --extractor-color-on-accent - Text on the accent colour.
+ * @cssproperty --extractor-color-text - The text colour.
+ * @cssproperty --extractor-color-text-muted - Secondary text.
+ * @cssproperty --extractor-color-background - Behind the app; transparent by default.
+ * @cssproperty --extractor-color-surface - Inputs, tables, panels.
+ * @cssproperty --extractor-color-surface-subtle - Quiet fills: drop zone, table header.
+ * @cssproperty --extractor-color-border - Borders.
+ * @cssproperty --extractor-color-danger - Errors.
+ * @cssproperty --extractor-color-success - Done and uploaded marks.
+ * @cssproperty --extractor-color-focus - The focus ring; the accent by default.
+ * @cssproperty --extractor-radius - Corner radius; 0.5rem by default.
+ * @cssproperty --extractor-font-family - The font; the system font by default.
+ * @cssproperty --extractor-spacing - The base unit of space; 1rem by default.
+ */
+export class ExtractorApp extends LitElement {
+  static override styles = [tokenStyles, controlStyles, appStyles];
+
+  readonly #watcher = new RunWatcherController(this, {
+    onChange: (run, previous) => this.#handleRunChange(run, previous),
+  });
+  readonly #loader = new Task(this, {
+    args: () => [this.baseUrl, this.session] as const,
+    task: ([baseUrl, session], { signal }) => loadFlow(baseUrl, session, signal),
+    onComplete: (flow) => void this.#begin(flow),
+  });
+  #sessionId = '';
+  #bucketRefresh: AbortController | undefined;
+  #appliedTheme: string[] = [];
+
+  @provide({ context: clientContext })
+  @state()
+  private client: ExtractorClient | undefined;
+
+  @provide({ context: extractorContext })
+  @state()
+  private extractor: Extractor | undefined;
+
+  @provide({ context: labelsContext })
+  @state()
+  private labels: Labels = { ...labelDefaults };
+
+  @provide({ context: bucketContext })
+  @state()
+  private bucket: Bucket | undefined;
+
+  @provide({ context: runContext })
+  @state()
+  private run: Run | undefined;
+
+  @state() private currentStep: Step | undefined;
+  @state() private viewError: string | undefined;
+
+  /** The service's address; the page's own origin when empty. */
+  @property({ attribute: 'base-url' }) baseUrl = '';
+
+  /** An embed session token (`xses_…`). */
+  @property() session = '';
+
+  /**
+   * `element` on a partner's page (events only), `page` on the hosted full page (a submit
+   * goes on to the extractor's redirectUrl), `frame` in the hosted iframe page.
+   */
+  @property({ reflect: true }) mode: AppMode = 'element';
+
+  /** The level of the views' headings; the hosted pages use 1. */
+  @property({ type: Number, attribute: 'heading-level' }) headingLevel = 2;
+
+  constructor() {
+    super();
+    this.addEventListener(
+      'extractor-step-requested',
+      (event) => void this.goToStep(event.detail.step),
+    );
+    this.addEventListener('extractor-files-uploaded', () => void this.#refreshBucket());
+    this.addEventListener('extractor-file-removed', () => void this.#refreshBucket());
+    this.addEventListener('extractor-run-started', (event) => this.#handleRunStarted(event));
+    this.addEventListener('extractor-run-changed', (event) => this.#followRun(event.detail.run));
+    this.addEventListener('extractor-results-changed', (event) =>
+      this.#followRun(event.detail.run),
+    );
+    this.addEventListener('extractor-results-submitted', (event) => this.#handleSubmitted(event));
+  }
+
+  /** The step on screen, once loaded. */
+  get step(): Step | undefined {
+    return this.currentStep;
+  }
+
+  /** Goes to a step, if the state allows it, and moves focus to its heading. */
+  async goToStep(step: Step): Promise<void> {
+    const previous = this.currentStep;
+    if (!previous || step === previous) return;
+    if (!canShowStep(step, { fileCount: filesOfBucket(this.bucket).length, run: this.run })) return;
+    try {
+      await loadStepView(step);
+    } catch {
+      this.viewError =
+        'This part of the page could not be loaded. Check your connection and try again.';
+      return;
+    }
+    this.viewError = undefined;
+    this.currentStep = step;
+    this.#rememberStep(step);
+    await this.updateComplete;
+    this.renderRoot
+      .querySelector<HTMLElement & { focusHeading?: () => void }>('[part~="view"]')
+      ?.focusHeading?.();
+    fire(this, 'extractor-step-changed', { step, previous });
+  }
+
+  /** Applies a theme: `--extractor-*` tokens (names without the prefix) and CSS values. */
+  setTheme(theme: Theme | null): void {
+    for (const name of this.#appliedTheme) this.style.removeProperty(name);
+    this.#appliedTheme = [];
+    for (const [token, value] of Object.entries(theme ?? {})) {
+      const name = `--extractor-${token}`;
+      this.style.setProperty(name, value);
+      this.#appliedTheme.push(name);
+    }
+  }
+
+  async #begin(flow: LoadedFlow): Promise<void> {
+    this.client = flow.client;
+    this.extractor = flow.extractor;
+    this.labels = resolveLabels(flow.extractor);
+    this.bucket = flow.bucket;
+    this.#sessionId = flow.session.id;
+    this.setTheme(flow.session.theme);
+    if (flow.run) this.#watcher.watch(flow.client, flow.run);
+    else this.run = undefined;
+    const step = resumeStep(
+      { fileCount: filesOfBucket(flow.bucket).length, run: flow.run },
+      this.#recalledStep(),
+    );
+    try {
+      await loadStepView(step);
+      this.currentStep = step;
+    } catch {
+      this.currentStep = 'introduction';
+    }
+    await this.updateComplete;
+    fire(this, 'extractor-session-loaded', {
+      extractor: flow.extractor,
+      labels: this.labels,
+      bucket: flow.bucket,
+      run: this.run,
+      step: this.currentStep,
+    });
+  }
+
+  #handleRunChange(run: Run, previous: Run | undefined): void {
+    this.run = run;
+    if (!previous || previous.id !== run.id) return;
+    if (run.status !== previous.status && run.status === 'completed')
+      fire(this, 'extractor-run-completed', { run });
+    else if (run.status !== previous.status && run.status === 'failed')
+      fire(this, 'extractor-run-failed', { run });
+    else if (run.chunksCompleted !== previous.chunksCompleted)
+      fire(this, 'extractor-run-progressed', { run });
+  }
+
+  #handleRunStarted(event: ExtractorEventMap['extractor-run-started']): void {
+    this.#followRun(event.detail.run);
+    void this.#refreshBucket();
+    void this.goToStep('extraction');
+  }
+
+  #followRun(run: Run): void {
+    if (this.client) this.#watcher.watch(this.client, run);
+  }
+
+  #handleSubmitted(event: ExtractorEventMap['extractor-results-submitted']): void {
+    this.#followRun(event.detail.run);
+    const target = event.detail.submission.redirectUrl;
+    // On the full page the extractor's redirect comes next; embedded, the host decides.
+    if (this.mode === 'page' && target && /^https?:\/\//i.test(target))
+      window.location.assign(target);
+  }
+
+  async #refreshBucket(): Promise<void> {
+    const { client, bucket } = this;
+    if (!client || !bucket) return;
+    this.#bucketRefresh?.abort();
+    const controller = new AbortController();
+    this.#bucketRefresh = controller;
+    try {
+      this.bucket = await client.getBucket(bucket.id, controller.signal);
+    } catch {
+      // The views show the files they know of; the next change loads them again.
+    }
+  }
+
+  #recalledStep(): string | null {
+    try {
+      return sessionStorage.getItem(stepKey(this.#sessionId));
+    } catch {
+      // Storage can be off, or partitioned away in a third-party frame: start from the server's state.
+      return null;
+    }
+  }
+
+  #rememberStep(step: Step): void {
+    try {
+      sessionStorage.setItem(stepKey(this.#sessionId), step);
+    } catch {
+      // As above: the server's state alone still gets the person close.
+    }
+  }
+
+  override render() {
+    return html`<div class="base" part="base">
+      ${this.#loader.render({
+        initial: () => this.renderLoading(),
+        // A new token for the same session (a refreshed one) reloads behind the current
+        // view instead of replacing it with a spinner.
+        pending: () => (this.currentStep ? this.renderFlow() : this.renderLoading()),
+        error: (error) => this.renderLoadError(error),
+        complete: () => this.renderFlow(),
+      })}
+    </div>`;
+  }
+
+  private renderLoading() {
+    return html`<div class="status-panel loading" part="status" role="status">
+      <span class="spinner" aria-hidden="true"></span>
+      <span>Loading…</span>
+    </div>`;
+  }
+
+  private renderLoadError(error: unknown) {
+    const retryable =
+      !(error instanceof TokenKindError || error instanceof MissingSessionError) &&
+      (!(error instanceof ApiError) || error.status === 0 || error.status >= 500);
+    return html`<div class="status-panel problem" part="status" role="alert">
+      <div class="status-title" role="heading" aria-level=${this.headingLevel}>
+        We could not open this page
+      </div>
+      <p class="status-text">${loadErrorMessage(error)}</p>
+      ${
+        retryable
+          ? html`<button
+              class="button"
+              part="button"
+              type="button"
+              @click=${() => void this.#loader.run()}
+            >
+              Try again
+            </button>`
+          : nothing
+      }
+    </div>`;
+  }
+
+  private renderFlow() {
+    const step = this.currentStep;
+    if (!step) return this.renderLoading();
+    const index = steps.indexOf(step);
+    return html`
+      <div class="steps" part="steps">
+        <span class="step-count">Step ${index + 1} of ${steps.length}</span>
+        <span class="step-bar" aria-hidden="true">
+          ${steps.map((_, position) => html`<span class="step-segment ${position <= index ? 'done' : ''}"></span>`)}
+        </span>
+      </div>
+      ${
+        this.viewError
+          ? html`<p class="message error" part="status" role="alert">${this.viewError}</p>`
+          : nothing
+      }
+      ${this.renderStep(step)}
+      <slot></slot>
+    `;
+  }
+
+  private renderStep(step: Step) {
+    const level = this.headingLevel;
+    switch (step) {
+      case 'introduction':
+        return html`<extractor-introduction-view
+          part="view"
+          exportparts=${exportedParts}
+          heading-level=${level}
+        ></extractor-introduction-view>`;
+      case 'bucket':
+        return html`<extractor-bucket-view
+          part="view"
+          exportparts=${exportedParts}
+          heading-level=${level}
+        ></extractor-bucket-view>`;
+      case 'extraction':
+        return html`<extractor-extraction-view
+          part="view"
+          exportparts=${exportedParts}
+          heading-level=${level}
+        ></extractor-extraction-view>`;
+      case 'results':
+        return html`<extractor-results-view
+          part="view"
+          exportparts=${exportedParts}
+          heading-level=${level}
+        ></extractor-results-view>`;
+    }
+  }
+}
+
+/**
+ * The views' parts, passed through so a page can style them as `extractor-app::part(…)`;
+ * each view's `base` becomes `view-base` so it does not clash with the app's own.
+ */
+const exportedParts = [
+  'base: view-base',
+  'header',
+  'heading',
+  'description',
+  'actions',
+  'button',
+  'next-button',
+  'back-button',
+  'continue-button',
+  'begin-button',
+  'drop-zone',
+  'choose-button',
+  'file-list',
+  'file',
+  'progress',
+  'error',
+  'status: run-status',
+  'partial-results',
+  'start-button',
+  'pause-button',
+  'resume-button',
+  'cancel-button',
+  'restart-button',
+  'toolbar',
+  'downloads',
+  'download-button',
+  'form',
+  'field',
+  'field-error',
+  'group',
+  'table',
+  'table-scroller',
+  'submit-button',
+].join(', ');
+
+function stepKey(sessionId: string): string {
+  return `extractor:step:${sessionId}`;
+}
+
+async function loadFlow(baseUrl: string, token: string, signal: AbortSignal): Promise<LoadedFlow> {
+  if (!token) throw new MissingSessionError();
+  const client = new ExtractorClient({ baseUrl: baseUrl || window.location.origin, token });
+  const session = await client.getCurrentSession(signal);
+  const [extractor, bucket] = await Promise.all([
+    client.getExtractor(idOf('extractor', session.savedExtractor), signal),
+    client.getBucket(idOf('bucket', session.bucket), signal),
+  ]);
+  return {
+    client,
+    session,
+    extractor,
+    bucket,
+    run: await latestRun(client, bucket, extractor, signal),
+  };
+}
+
+/** The bucket's latest run of this extractor; a session cannot see runs of other extractors. */
+async function latestRun(
+  client: ExtractorClient,
+  bucket: Bucket,
+  extractor: Extractor,
+  signal: AbortSignal,
+): Promise<Run | undefined> {
+  for (const reference of bucket.runs.slice(-runLookback).reverse()) {
+    try {
+      const run = await client.getRun(idOf('run', reference), signal);
+      if (idOf('extractor', run.savedExtractor) === extractor.id) return run;
+    } catch (error) {
+      if (!(error instanceof ApiError && error.status === 404)) throw error;
+    }
+  }
+  return undefined;
+}
+
+function loadErrorMessage(error: unknown): string {
+  if (error instanceof TokenKindError || error instanceof MissingSessionError) return error.message;
+  if (error instanceof ApiError) {
+    if (error.status === 401)
+      return 'This session has ended or is not valid. Open the link you were given again.';
+    if (error.status === 404) return 'The extractor of this session no longer exists.';
+    return describeError(error);
+  }
+  return networkErrorMessage;
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'extractor-app': ExtractorApp;
+  }
+}

@@ -1,0 +1,437 @@
+import { consume } from '@lit/context';
+import { html, nothing } from 'lit';
+import { property, query, state } from 'lit/decorators.js';
+import { repeat } from 'lit/directives/repeat.js';
+import { describeError } from '../../client/api-error.js';
+import {
+  defaultMaxUploadBytes,
+  filesOfBucket,
+  idOf,
+  type ExtractorClient,
+} from '../../client/client.js';
+import type { Bucket, BucketFile, Extractor, Run } from '../../contract/resources.js';
+import { isFinalRunStatus } from '../../contract/run-status.js';
+import {
+  acceptAttribute,
+  formatBytes,
+  UploadQueueController,
+  type UploadItem,
+} from '../../controllers/upload-queue-controller.js';
+import { bucketContext, clientContext, extractorContext, runContext } from '../context.js';
+import { fire } from '../events.js';
+import { alertIcon, checkIcon, closeIcon, fileIcon, uploadIcon } from '../icons.js';
+import { ExtractorViewElement } from '../view-element.js';
+import { bucketViewStyles } from './bucket-view.styles.js';
+import { styleProperties } from '../style-properties.js';
+
+/**
+ * @summary The second step: the person adds the documents to read, then begins.
+ *
+ * Files can be dropped on the drop zone, chosen with the file picker (which offers the
+ * camera on phones), or pasted from the clipboard while the view has focus. Each file is
+ * checked for type and size before it is sent, uploads with its own progress bar, and can
+ * be removed; a failed upload can be retried.
+ *
+ * @fires extractor-files-uploaded - Files were added to the bucket; `detail.files`.
+ * @fires extractor-file-removed - A file was taken out of the bucket; `detail.file`.
+ * @fires extractor-run-started - Begin started a run; `detail.run`.
+ * @fires extractor-step-requested - Back (`introduction`) or Continue (`extraction`).
+ *
+ * @csspart base - The view's wrapper.
+ * @csspart header - The heading and description.
+ * @csspart heading - The view's heading; focus moves here when the step shows.
+ * @csspart description - The text under the heading.
+ * @csspart drop-zone - The area files are dropped on.
+ * @csspart choose-button - The button that opens the file picker.
+ * @csspart file-list - The list of files.
+ * @csspart file - One file in the list.
+ * @csspart progress - A file's upload progress bar.
+ * @csspart error - A message about something that went wrong.
+ * @csspart actions - The row of buttons.
+ * @csspart button - Every button.
+ * @csspart back-button - Back to the introduction.
+ * @csspart continue-button - On to the current run.
+ * @csspart begin-button - Starts a run over the files.
+ *
+ * @cssproperty --extractor-color-accent - The accent: primary buttons, progress, focus.
+ * @cssproperty --extractor-color-border - Borders of the drop zone and the file list.
+ * @cssproperty --extractor-color-surface - Background of the file list.
+ * @cssproperty --extractor-color-danger - Messages about failures.
+ * @cssproperty --extractor-radius - Corner radius of buttons and panels.
+ * @cssproperty --extractor-spacing - The base unit of the space between things.
+ */
+export class ExtractorBucketView extends ExtractorViewElement {
+  static override styles = [...ExtractorViewElement.styles, bucketViewStyles];
+
+  readonly #uploads = new UploadQueueController(this, {
+    onUploaded: (files) => {
+      this.announcement = `${files.map((file) => file.name).join(', ')} uploaded.`;
+      fire(this, 'extractor-files-uploaded', { files });
+    },
+  });
+  #dragDepth = 0;
+
+  @query('input[type="file"]') private fileInput!: HTMLInputElement;
+
+  @consume({ context: clientContext, subscribe: true })
+  @state()
+  private client: ExtractorClient | undefined;
+
+  @consume({ context: extractorContext, subscribe: true })
+  @state()
+  private extractor: Extractor | undefined;
+
+  @consume({ context: bucketContext, subscribe: true })
+  @state()
+  private bucket: Bucket | undefined;
+
+  @consume({ context: runContext, subscribe: true })
+  @state()
+  private run: Run | undefined;
+
+  @state() private dragging = false;
+  @state() private starting = false;
+  @state() private removing: ReadonlySet<string> = new Set();
+  @state() private error: string | undefined;
+  @state() private announcement = '';
+
+  /** The largest file accepted before upload, in bytes; the service's limit still applies. */
+  @property({ type: Number, attribute: 'max-file-size' }) maxFileSize = defaultMaxUploadBytes;
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    this.addEventListener('paste', this.handlePaste);
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.removeEventListener('paste', this.handlePaste);
+  }
+
+  protected override willUpdate(): void {
+    this.#uploads.maxBytes = this.maxFileSize;
+    const { client, bucket } = this;
+    const target = this.#uploads.target;
+    if (client && bucket && (target?.client !== client || target.bucketId !== bucket.id)) {
+      this.#uploads.target = { client, bucketId: bucket.id };
+    }
+  }
+
+  handleDragEnter(event: DragEvent): void {
+    if (!hasFiles(event)) return;
+    event.preventDefault();
+    this.#dragDepth++;
+    this.dragging = true;
+  }
+
+  handleDragOver(event: DragEvent): void {
+    if (!hasFiles(event)) return;
+    event.preventDefault();
+    if (event.dataTransfer) event.dataTransfer.dropEffect = 'copy';
+  }
+
+  handleDragLeave(): void {
+    // dragleave fires when the pointer crosses into a child; only the last one counts.
+    this.#dragDepth = Math.max(0, this.#dragDepth - 1);
+    if (this.#dragDepth === 0) this.dragging = false;
+  }
+
+  handleDrop(event: DragEvent): void {
+    event.preventDefault();
+    this.#dragDepth = 0;
+    this.dragging = false;
+    const files = event.dataTransfer?.files;
+    if (files?.length) this.addFiles(files);
+  }
+
+  handleZoneClick(event: Event): void {
+    // The button inside does the same; one picker is enough.
+    if ((event.target as Element).closest('button')) return;
+    this.fileInput.click();
+  }
+
+  handleChoose(): void {
+    this.fileInput.click();
+  }
+
+  handleInputChange(): void {
+    const files = this.fileInput.files;
+    if (files?.length) this.addFiles(files);
+    // Choosing the same file again must fire `change` again.
+    this.fileInput.value = '';
+  }
+
+  readonly handlePaste = (event: ClipboardEvent): void => {
+    const files = event.clipboardData?.files;
+    if (!files?.length) return;
+    event.preventDefault();
+    this.addFiles(files);
+  };
+
+  handleRetry(item: UploadItem): void {
+    this.#uploads.retry(item.key);
+  }
+
+  handleDismiss(item: UploadItem): void {
+    this.#uploads.dismiss(item.key);
+  }
+
+  async handleRemove(file: BucketFile): Promise<void> {
+    const client = this.client;
+    if (!client || this.removing.has(file.id)) return;
+    this.error = undefined;
+    this.removing = new Set([...this.removing, file.id]);
+    try {
+      await client.deleteFile(idOf('bucket', file.bucket), file.id);
+      this.announcement = `${file.name} removed.`;
+      fire(this, 'extractor-file-removed', { file });
+    } catch (error) {
+      this.error = describeError(error);
+    } finally {
+      this.removing = new Set([...this.removing].filter((id) => id !== file.id));
+    }
+  }
+
+  handleBack(): void {
+    fire(this, 'extractor-step-requested', { step: 'introduction' });
+  }
+
+  handleContinue(): void {
+    fire(this, 'extractor-step-requested', { step: 'extraction' });
+  }
+
+  async handleBegin(): Promise<void> {
+    const { client, bucket, extractor } = this;
+    if (!client || !bucket || !extractor || this.starting) return;
+    if (this.#uploads.busy) {
+      this.error = 'Please wait until your files have finished uploading.';
+      return;
+    }
+    if (filesOfBucket(bucket).length === 0) {
+      this.error = 'Add at least one file first.';
+      return;
+    }
+    this.error = undefined;
+    this.starting = true;
+    try {
+      const run = await client.startRun(bucket.id, extractor.id);
+      fire(this, 'extractor-run-started', { run });
+    } catch (error) {
+      this.error = describeError(error);
+    } finally {
+      this.starting = false;
+    }
+  }
+
+  /** Checks and uploads files, as a drop, the picker or a paste would. */
+  addFiles(files: Iterable<File>): void {
+    this.error = undefined;
+    const added = this.#uploads.add(files);
+    const refused = added.filter((item) => item.status === 'rejected');
+    if (refused.length > 0) this.announcement = refused.map((item) => item.message).join(' ');
+  }
+
+  override render() {
+    const { labels } = this;
+    const files = filesOfBucket(this.bucket);
+    const known = new Set(files.map((file) => file.id));
+    // An upload that finished shows as the bucket's file once the bucket has been reloaded.
+    const pending = this.#uploads.value.filter(
+      (item) => item.status !== 'done' || !item.uploaded?.every((file) => known.has(file.id)),
+    );
+    const activeRun = this.run !== undefined && !isFinalRunStatus(this.run.status);
+    return html`
+      <section class="view" part="base" aria-labelledby="heading">
+        ${this.renderHeader(labels.bucketViewHeading, labels.bucketViewDescription)}
+        ${this.renderDropZone()}
+        ${
+          files.length + pending.length > 0
+            ? html`<ul class="files" part="file-list" aria-label="Files">
+                ${repeat(
+                  files,
+                  (file) => file.id,
+                  (file) => this.renderFile(file),
+                )}
+                ${repeat(
+                  pending,
+                  (item) => item.key,
+                  (item) => this.renderUpload(item),
+                )}
+              </ul>`
+            : nothing
+        }
+        ${
+          this.error
+            ? html`<p class="message error" part="error" role="alert">${this.error}</p>`
+            : nothing
+        }
+        <div class="visually-hidden" aria-live="polite">${this.announcement}</div>
+        <div class="actions" part="actions">
+          <button class="button" part="button back-button" type="button" @click=${this.handleBack}>
+            ${labels.bucketViewBackButtonLabel}
+          </button>
+          <div class="end">
+            ${
+              this.run
+                ? html`<button
+                    class="button ${activeRun ? 'primary' : ''}"
+                    part="button continue-button"
+                    type="button"
+                    @click=${this.handleContinue}
+                  >
+                    ${labels.bucketViewContinueButtonLabel}
+                  </button>`
+                : nothing
+            }
+            ${
+              activeRun
+                ? nothing
+                : html`<button
+                    class="button primary"
+                    part="button begin-button"
+                    type="button"
+                    aria-disabled=${this.starting ? 'true' : 'false'}
+                    @click=${this.handleBegin}
+                  >
+                    ${labels.bucketViewBeginButtonLabel}
+                  </button>`
+            }
+          </div>
+        </div>
+      </section>
+    `;
+  }
+
+  private renderDropZone() {
+    const maxSize = formatBytes(this.maxFileSize);
+    return html`
+      <div
+        class="drop-zone ${this.dragging ? 'dragging' : ''}"
+        part="drop-zone"
+        @click=${this.handleZoneClick}
+        @dragenter=${this.handleDragEnter}
+        @dragover=${this.handleDragOver}
+        @dragleave=${this.handleDragLeave}
+        @drop=${this.handleDrop}
+      >
+        <span class="drop-icon">${uploadIcon()}</span>
+        <p class="drop-title">
+          <span class="pointer-only">Drop files here, or </span>choose them from your device
+        </p>
+        <button
+          class="button"
+          part="button choose-button"
+          type="button"
+          @click=${this.handleChoose}
+        >
+          Choose files
+        </button>
+        <p class="drop-hint">
+          PDF, images, Word, Excel, CSV or text, up to ${maxSize} each.
+          <span class="pointer-only">You can also paste a file.</span>
+        </p>
+        <input
+          class="visually-hidden"
+          type="file"
+          multiple
+          accept=${acceptAttribute}
+          tabindex="-1"
+          aria-hidden="true"
+          @change=${this.handleInputChange}
+        />
+      </div>
+    `;
+  }
+
+  private renderFile(file: BucketFile) {
+    const removing = this.removing.has(file.id);
+    return html`
+      <li class="file" part="file">
+        <span class="file-icon done">${checkIcon()}</span>
+        <span class="file-text">
+          <span class="file-name">${file.name}</span>
+          <span class="file-meta">${formatBytes(file.size)} · Uploaded</span>
+        </span>
+        <button
+          class="button quiet small"
+          part="button remove-button"
+          type="button"
+          aria-label="Remove ${file.name}"
+          aria-disabled=${removing ? 'true' : 'false'}
+          @click=${() => this.handleRemove(file)}
+        >
+          ${removing ? 'Removing…' : 'Remove'}
+        </button>
+      </li>
+    `;
+  }
+
+  private renderUpload(item: UploadItem) {
+    const { file } = item;
+    const percent = file.size > 0 ? Math.min(100, Math.round((item.loaded / file.size) * 100)) : 0;
+    const problem = item.status === 'failed' || item.status === 'rejected';
+    return html`
+      <li class="file ${problem ? 'problem' : ''}" part="file">
+        <span class="file-icon ${problem ? 'problem' : ''}"
+          >${problem ? alertIcon() : fileIcon()}</span
+        >
+        <span class="file-text">
+          <span class="file-name">${file.name || 'Pasted file'}</span>
+          ${
+            problem
+              ? html`<span class="file-meta file-problem">${item.message}</span>`
+              : html`<span class="file-meta">
+                    ${formatBytes(file.size)} ·
+                    ${item.status === 'queued' ? 'Waiting…' : `Uploading… ${percent}%`}
+                  </span>
+                  <span
+                    class="progress"
+                    part="progress"
+                    role="progressbar"
+                    aria-label="Uploading ${file.name}"
+                    aria-valuemin="0"
+                    aria-valuemax="100"
+                    aria-valuenow=${percent}
+                  >
+                    <span class="progress-fill" ${styleProperties({ width: `${percent}%` })}></span>
+                  </span>`
+          }
+        </span>
+        <span class="file-actions">
+          ${
+            item.status === 'failed'
+              ? html`<button
+                  class="button small"
+                  part="button retry-button"
+                  type="button"
+                  aria-label="Try ${file.name} again"
+                  @click=${() => this.handleRetry(item)}
+                >
+                  Try again
+                </button>`
+              : nothing
+          }
+          <button
+            class="button quiet small icon-button"
+            part="button dismiss-button"
+            type="button"
+            aria-label="${item.status === 'uploading' ? 'Stop uploading' : 'Dismiss'} ${file.name}"
+            @click=${() => this.handleDismiss(item)}
+          >
+            ${closeIcon()}
+          </button>
+        </span>
+      </li>
+    `;
+  }
+}
+
+function hasFiles(event: DragEvent): boolean {
+  return event.dataTransfer?.types.includes('Files') ?? false;
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'extractor-bucket-view': ExtractorBucketView;
+  }
+}

@@ -1,0 +1,400 @@
+import { consume } from '@lit/context';
+import { html, nothing, type PropertyValues } from 'lit';
+import { state } from 'lit/decorators.js';
+import { ApiError, describeError } from '../../client/api-error.js';
+import type { ExtractorClient } from '../../client/client.js';
+import { parseTargetSchema } from '../../contract/json-schema.js';
+import type { Bucket, Extractor, Run } from '../../contract/resources.js';
+import {
+  canRunCommand,
+  isFinalRunStatus,
+  type RunCommand,
+  type RunStatus,
+} from '../../contract/run-status.js';
+import { ClockController } from '../../controllers/clock-controller.js';
+import { bucketContext, clientContext, extractorContext, runContext } from '../context.js';
+import { fire } from '../events.js';
+import { fieldTitle, summarizeValue } from '../field-names.js';
+import { ExtractorViewElement } from '../view-element.js';
+import { extractionViewStyles } from './extraction-view.styles.js';
+import { styleProperties } from '../style-properties.js';
+
+type Action = RunCommand | 'start';
+
+const statusNames: Record<RunStatus, string> = {
+  queued: 'Waiting to start',
+  running: 'Reading',
+  paused: 'Paused',
+  completed: 'Done',
+  failed: 'Stopped',
+  cancelled: 'Cancelled',
+};
+
+/**
+ * @summary The third step: the run reads the documents while the person watches.
+ *
+ * Shows the run's status, a progress bar (chunks done of all), the time it has taken and
+ * the values found so far, live as the run works. The controls follow the run's status:
+ * Start when there is no run, Pause while it runs, Continue when it is paused (it resumes)
+ * or done (on to the results), Cancel while it is not finished, and Restart (a new run)
+ * once it is. A failed run says what went wrong and offers the way forward.
+ *
+ * @fires extractor-run-started - Start or Restart created a run; `detail.run`.
+ * @fires extractor-run-changed - Pause, Continue or Cancel changed the run; `detail.run`.
+ * @fires extractor-step-requested - Back (`bucket`) or Continue on a done run (`results`).
+ *
+ * @csspart base - The view's wrapper.
+ * @csspart header - The heading and description.
+ * @csspart heading - The view's heading; focus moves here when the step shows.
+ * @csspart description - The text under the heading.
+ * @csspart status - The panel with status, progress and time.
+ * @csspart progress - The progress bar.
+ * @csspart partial-results - The values found so far.
+ * @csspart error - What went wrong.
+ * @csspart actions - The row of buttons.
+ * @csspart button - Every button.
+ * @csspart back-button - Back to the files.
+ * @csspart start-button - Starts a run (there is none yet).
+ * @csspart pause-button - Pauses the run.
+ * @csspart resume-button - Continues a paused run.
+ * @csspart cancel-button - Cancels the run.
+ * @csspart restart-button - Starts a new run over the same files.
+ * @csspart continue-button - On to the results of a done run.
+ *
+ * @cssproperty --extractor-color-accent - The accent: primary buttons, progress, focus.
+ * @cssproperty --extractor-color-surface - Background of the panels.
+ * @cssproperty --extractor-color-danger - The message of a failed run.
+ * @cssproperty --extractor-color-success - The mark of a done run.
+ * @cssproperty --extractor-radius - Corner radius of buttons and panels.
+ */
+export class ExtractorExtractionView extends ExtractorViewElement {
+  static override styles = [...ExtractorViewElement.styles, extractionViewStyles];
+
+  readonly #clock = new ClockController(this, () => this.run?.status === 'running');
+  #lastAnnounced = '';
+
+  @consume({ context: clientContext, subscribe: true })
+  @state()
+  private client: ExtractorClient | undefined;
+
+  @consume({ context: extractorContext, subscribe: true })
+  @state()
+  private extractor: Extractor | undefined;
+
+  @consume({ context: bucketContext, subscribe: true })
+  @state()
+  private bucket: Bucket | undefined;
+
+  @consume({ context: runContext, subscribe: true })
+  @state()
+  private run: Run | undefined;
+
+  @state() private pendingAction: Action | undefined;
+  @state() private error: string | undefined;
+  @state() private announcement = '';
+
+  protected override willUpdate(changed: PropertyValues<this>): void {
+    if (changed.has('run' as keyof ExtractorExtractionView)) {
+      const text = this.run ? this.#progressSentence(this.run, true) : '';
+      // Announce status changes and every quarter of the way, not every chunk.
+      if (text !== this.#lastAnnounced) {
+        this.#lastAnnounced = text;
+        this.announcement = text;
+      }
+    }
+  }
+
+  async handleStart(): Promise<void> {
+    const { client, bucket, extractor } = this;
+    if (!client || !bucket || !extractor || this.pendingAction) return;
+    this.error = undefined;
+    this.pendingAction = 'start';
+    try {
+      const run = await client.startRun(bucket.id, extractor.id);
+      fire(this, 'extractor-run-started', { run });
+    } catch (error) {
+      this.error = describeError(error);
+    } finally {
+      this.pendingAction = undefined;
+    }
+  }
+
+  async handleCommand(command: RunCommand): Promise<void> {
+    const { client, run } = this;
+    if (!client || !run || this.pendingAction) return;
+    this.error = undefined;
+    this.pendingAction = command;
+    try {
+      const updated = await client.runCommand(run.id, command);
+      fire(this, 'extractor-run-changed', { run: updated });
+    } catch (error) {
+      this.error = describeError(error);
+      // A 409 means the run moved on meanwhile; show it as it is now.
+      if (error instanceof ApiError && error.status === 409) {
+        try {
+          fire(this, 'extractor-run-changed', { run: await client.getRun(run.id) });
+        } catch {
+          // The message above already says what happened.
+        }
+      }
+    } finally {
+      this.pendingAction = undefined;
+    }
+  }
+
+  handleBack(): void {
+    fire(this, 'extractor-step-requested', { step: 'bucket' });
+  }
+
+  handleContinue(): void {
+    fire(this, 'extractor-step-requested', { step: 'results' });
+  }
+
+  override render() {
+    const { labels, run } = this;
+    return html`
+      <section class="view" part="base" aria-labelledby="heading">
+        ${this.renderHeader(labels.extractionViewHeading, labels.extractionViewDescription)}
+        ${run ? this.renderStatus(run) : this.renderNoRun()}
+        ${run?.status === 'failed' ? this.renderFailure(run) : nothing}
+        ${
+          run?.status === 'cancelled'
+            ? html`<p class="message" part="error">
+                This run was cancelled. Start it again to read your documents, or go back to change
+                them.
+              </p>`
+            : nothing
+        }
+        ${run ? this.renderPartialResults(run) : nothing}
+        ${this.error ? html`<p class="message error" part="error" role="alert">${this.error}</p>` : nothing}
+        <div class="visually-hidden" aria-live="polite" aria-atomic="true">
+          ${this.announcement}
+        </div>
+        ${this.renderActions(run)}
+      </section>
+    `;
+  }
+
+  private renderNoRun() {
+    return html`<div class="status" part="status">
+      <p class="status-line">Nothing is running yet. Start when your files are ready.</p>
+    </div>`;
+  }
+
+  private renderStatus(run: Run) {
+    const total = run.chunksTotal ?? 0;
+    const determinate = total > 0 || run.status === 'completed';
+    const fraction =
+      run.status === 'completed' ? 1 : total > 0 ? Math.min(1, run.chunksCompleted / total) : 0;
+    const percent = Math.round(fraction * 100);
+    const time = this.#timeText(run);
+    return html`
+      <div class="status status-${run.status}" part="status">
+        <div class="status-head">
+          <span class="badge badge-${run.status}">${statusNames[run.status]}</span>
+          ${time ? html`<span class="time">${time}</span>` : nothing}
+        </div>
+        <div
+          class="progress ${determinate ? '' : 'indeterminate'}"
+          part="progress"
+          role="progressbar"
+          aria-label="Progress"
+          aria-valuemin="0"
+          aria-valuemax=${determinate ? total || 1 : nothing}
+          aria-valuenow=${determinate ? (run.status === 'completed' ? total || 1 : run.chunksCompleted) : nothing}
+          aria-valuetext=${this.#progressSentence(run, false)}
+        >
+          <div
+            class="progress-fill"
+            ${styleProperties(determinate ? { width: `${percent}%` } : {})}
+          ></div>
+        </div>
+        <p class="status-line">${this.#progressSentence(run, false)}</p>
+      </div>
+    `;
+  }
+
+  private renderFailure(run: Run) {
+    return html`
+      <div class="message error" part="error">
+        <span class="message-title">We could not finish reading your documents.</span>
+        ${run.error ? html`<span class="failure-reason">${run.error}</span>` : nothing}
+        <span class="failure-next">
+          You can start again, or go back to check your files and replace any that cannot be read.
+        </span>
+      </div>
+    `;
+  }
+
+  private renderPartialResults(run: Run) {
+    const text = run.status === 'completed' ? run.data : (run.partialResultJson ?? run.partialData);
+    let values: Record<string, unknown> = {};
+    try {
+      const parsed: unknown = text ? JSON.parse(text) : {};
+      if (parsed && typeof parsed === 'object' && !Array.isArray(parsed))
+        values = parsed as Record<string, unknown>;
+    } catch {
+      // Half-written partial results are shown once they read again.
+    }
+    const schema = run.targetSchema ? parseTargetSchema(run.targetSchema) : undefined;
+    const properties = schema?.ok ? (schema.schema.properties ?? {}) : {};
+    const names = [...new Set([...Object.keys(properties), ...Object.keys(values)])];
+    if (names.length === 0 || run.status === 'failed' || run.status === 'cancelled') return nothing;
+    const found = names.filter((name) => summarizeValue(values[name]) !== '—').length;
+    return html`
+      <section class="found" part="partial-results" aria-labelledby="found-heading">
+        <div
+          id="found-heading"
+          class="found-heading"
+          role="heading"
+          aria-level=${this.headingLevel + 1}
+        >
+          ${run.status === 'completed' ? 'Found' : 'Found so far'}
+          <span class="found-count">${found} of ${names.length}</span>
+        </div>
+        <dl class="found-list">
+          ${names.map(
+            (name) =>
+              html`<div class="found-item">
+                <dt>${fieldTitle(name, properties[name])}</dt>
+                <dd class=${summarizeValue(values[name]) === '—' ? 'missing' : ''}>
+                  ${summarizeValue(values[name])}
+                </dd>
+              </div>`,
+          )}
+        </dl>
+      </section>
+    `;
+  }
+
+  private renderActions(run: Run | undefined) {
+    const { labels } = this;
+    const status = run?.status;
+    const busy = this.pendingAction !== undefined;
+    const button = (
+      action: Action | 'restart',
+      label: string,
+      part: string,
+      primary: boolean,
+      onClick: () => void,
+    ) => html`
+      <button
+        class="button ${primary ? 'primary' : ''}"
+        part="button ${part}"
+        type="button"
+        aria-disabled=${busy ? 'true' : 'false'}
+        @click=${onClick}
+      >
+        ${this.pendingAction === action ? `${label}…` : label}
+      </button>
+    `;
+    const finished = status !== undefined && isFinalRunStatus(status);
+    // The spec's labels have none for resuming; the extractor's Continue label leads on to
+    // the results ("Review results"), which would promise the wrong thing on a paused run.
+    const resumeLabel = 'Continue';
+    return html`
+      <div class="actions" part="actions">
+        <button class="button" part="button back-button" type="button" @click=${this.handleBack}>
+          ${labels.extractionViewBackButtonLabel}
+        </button>
+        <div class="end">
+          ${
+            status === undefined
+              ? button('start', labels.extractionViewStartButtonLabel, 'start-button', true, () =>
+                  this.handleStart(),
+                )
+              : nothing
+          }
+          ${
+            status && canRunCommand(status, 'cancel')
+              ? button(
+                  'cancel',
+                  labels.extractionViewCancelButtonLabel,
+                  'cancel-button',
+                  false,
+                  () => this.handleCommand('cancel'),
+                )
+              : nothing
+          }
+          ${
+            status && canRunCommand(status, 'pause')
+              ? button('pause', labels.extractionViewPauseButtonLabel, 'pause-button', false, () =>
+                  this.handleCommand('pause'),
+                )
+              : nothing
+          }
+          ${
+            status && canRunCommand(status, 'resume')
+              ? button('resume', resumeLabel, 'resume-button', true, () =>
+                  this.handleCommand('resume'),
+                )
+              : nothing
+          }
+          ${
+            finished
+              ? button(
+                  'start',
+                  labels.extractionViewRestartButtonLabel,
+                  'restart-button',
+                  status !== 'completed',
+                  () => this.handleStart(),
+                )
+              : nothing
+          }
+          ${
+            status === 'completed'
+              ? html`<button
+                  class="button primary"
+                  part="button continue-button"
+                  type="button"
+                  @click=${this.handleContinue}
+                >
+                  ${labels.extractionViewContinueButtonLabel}
+                </button>`
+              : nothing
+          }
+        </div>
+      </div>
+    `;
+  }
+
+  /** What the run is doing, in a sentence; `coarse` rounds progress to quarters. */
+  #progressSentence(run: Run, coarse: boolean): string {
+    const total = run.chunksTotal ?? 0;
+    const done = run.chunksCompleted;
+    const parts = (count: number) => (count === 1 ? '1 part' : `${count} parts`);
+    switch (run.status) {
+      case 'queued':
+        return done > 0
+          ? `Waiting to continue after ${done} of ${parts(total)}.`
+          : 'Waiting to start.';
+      case 'running': {
+        if (total === 0) return 'Reading your documents.';
+        if (coarse) return `Reading: ${Math.floor((done / total) * 4) * 25}% done.`;
+        return `${done} of ${parts(total)} read.`;
+      }
+      case 'paused':
+        return total > 0 ? `Paused after ${done} of ${parts(total)}.` : 'Paused.';
+      case 'completed':
+        return run.formattedDuration ? `Done in ${run.formattedDuration}.` : 'Done.';
+      case 'failed':
+        return 'Stopped with a problem.';
+      case 'cancelled':
+        return 'Cancelled.';
+    }
+  }
+
+  #timeText(run: Run): string | undefined {
+    if (run.status === 'completed' && run.formattedDuration) return run.formattedDuration;
+    if (run.status !== 'running' || !run.startedAt) return undefined;
+    const seconds = Math.max(0, Math.floor((this.#clock.value - Date.parse(run.startedAt)) / 1000));
+    const minutes = Math.floor(seconds / 60);
+    return `${minutes}:${String(seconds % 60).padStart(2, '0')} elapsed`;
+  }
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'extractor-extraction-view': ExtractorExtractionView;
+  }
+}

@@ -1,0 +1,34 @@
+/**
+ * How a field of the results is named for people: the schema's `title` when it has one,
+ * else its property name made readable (`invoice_number` → "Invoice number").
+ */
+import type { TargetSchema } from '../contract/json-schema.js';
+
+export function humanizeName(name: string): string {
+  const words = name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/[_\-.]+/g, ' ')
+    .trim()
+    .toLowerCase();
+  return words ? words[0]!.toUpperCase() + words.slice(1) : name;
+}
+
+export function fieldTitle(name: string, schema: TargetSchema | undefined): string {
+  return schema?.title?.trim() || humanizeName(name);
+}
+
+/** A value as short text for a summary: lists by their length, nothing as a dash. */
+export function summarizeValue(value: unknown): string {
+  if (value === null || value === undefined || value === '') return '—';
+  if (Array.isArray(value)) return value.length === 1 ? '1 item' : `${value.length} items`;
+  if (typeof value === 'object') {
+    const parts = Object.values(value as Record<string, unknown>)
+      .filter(
+        (part) => part !== null && part !== undefined && typeof part !== 'object' && part !== '',
+      )
+      .map(String);
+    return parts.length > 0 ? parts.join(', ') : '—';
+  }
+  if (typeof value === 'boolean') return value ? 'Yes' : 'No';
+  return String(value);
+}

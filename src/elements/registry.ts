@@ -1,0 +1,37 @@
+/**
+ * Custom element registration, guarded so that a page that loads the bundle twice (a
+ * partner's script tag and our iframe's module, say) does not throw. Importing an element
+ * class never registers it: entry modules (src/embed) call `defineElement`, and the app
+ * calls `loadStepView` so that views after the first are fetched only when needed.
+ */
+import { ExtractorIntroductionView } from './introduction-view/introduction-view.js';
+import type { Step } from './steps.js';
+
+export function defineElement(tag: string, constructor: CustomElementConstructor): void {
+  // No registry during server-side rendering without a DOM shim: nothing to define then.
+  const registry = globalThis.customElements as CustomElementRegistry | undefined;
+  if (!registry) return;
+  registry.get(tag) ?? registry.define(tag, constructor);
+}
+
+const stepViewLoaders: Record<Step, () => Promise<void>> = {
+  // The first view is part of the first load anyway (src/embed/define.ts registers it).
+  introduction: async () => defineElement('extractor-introduction-view', ExtractorIntroductionView),
+  bucket: () =>
+    import('./bucket-view/bucket-view.js').then((module) =>
+      defineElement('extractor-bucket-view', module.ExtractorBucketView),
+    ),
+  extraction: () =>
+    import('./extraction-view/extraction-view.js').then((module) =>
+      defineElement('extractor-extraction-view', module.ExtractorExtractionView),
+    ),
+  results: () =>
+    import('./results-view/results-view.js').then((module) =>
+      defineElement('extractor-results-view', module.ExtractorResultsView),
+    ),
+};
+
+/** Fetches and registers the view of a step; resolves at once when it is there already. */
+export function loadStepView(step: Step): Promise<void> {
+  return stepViewLoaders[step]();
+}

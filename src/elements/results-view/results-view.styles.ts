@@ -1,0 +1,391 @@
+import { css } from 'lit';
+
+export const resultsViewStyles = css`
+  .toolbar {
+    display: flex;
+    flex-wrap: wrap;
+    align-items: center;
+    justify-content: space-between;
+    gap: 0.75rem;
+    min-height: 2.25rem;
+  }
+
+  .save-status {
+    margin: 0;
+    color: var(--_extractor-muted);
+    font-size: 0.875rem;
+  }
+
+  .save-status.invalid,
+  .save-status.failed {
+    color: var(--_extractor-danger);
+  }
+
+  .downloads {
+    display: flex;
+    flex-wrap: wrap;
+    align-items: center;
+    gap: 0.5rem;
+    margin-inline-start: auto;
+  }
+
+  .downloads-label {
+    display: inline-flex;
+    align-items: center;
+    gap: 0.375rem;
+    color: var(--_extractor-muted);
+    font-size: 0.875rem;
+  }
+
+  .downloads-label .icon {
+    width: 1rem;
+    height: 1rem;
+  }
+
+  .button .icon {
+    width: 1rem;
+    height: 1rem;
+  }
+
+  .message.success {
+    border-color: color-mix(in srgb, var(--_extractor-success) 45%, transparent);
+    border-inline-start-color: var(--_extractor-success);
+    background: color-mix(in srgb, var(--_extractor-success) 9%, transparent);
+  }
+
+  .message.success .message-title {
+    display: inline-flex;
+    align-items: center;
+    gap: 0.375rem;
+  }
+
+  .message.success .icon {
+    width: 1.125rem;
+    height: 1.125rem;
+    color: var(--_extractor-success);
+  }
+
+  .form {
+    display: grid;
+    gap: calc(var(--_extractor-space) * 1.5);
+    margin: 0;
+  }
+
+  .fields {
+    display: grid;
+    grid-template-columns: minmax(0, 1fr);
+    gap: var(--_extractor-space) calc(var(--_extractor-space) * 1.25);
+  }
+
+  @container (min-width: 36rem) {
+    .fields {
+      grid-template-columns: repeat(2, minmax(0, 1fr));
+    }
+  }
+
+  .field {
+    display: flex;
+    flex-direction: column;
+    gap: 0.375rem;
+    min-width: 0;
+  }
+
+  .field-label {
+    font-size: 0.9375rem;
+    font-weight: 600;
+  }
+
+  .field-description {
+    margin: 0;
+    color: var(--_extractor-muted);
+    font-size: 0.8125rem;
+    line-height: 1.4;
+  }
+
+  .field-error {
+    margin: 0;
+    color: var(--_extractor-danger);
+    font-size: 0.8125rem;
+    font-weight: 500;
+    line-height: 1.4;
+  }
+
+  .control {
+    width: 100%;
+    min-height: 2.75rem;
+    margin-top: auto;
+    padding: 0.5rem 0.75rem;
+    border: 1px solid var(--_extractor-border);
+    border-radius: var(--_extractor-radius);
+    background: var(--_extractor-surface);
+    color: var(--_extractor-text);
+    font: inherit;
+    line-height: 1.4;
+  }
+
+  .control.numeric {
+    font-variant-numeric: tabular-nums;
+  }
+
+  .control:hover:not(:disabled, [readonly]) {
+    border-color: color-mix(in srgb, var(--_extractor-text) 35%, var(--_extractor-border));
+  }
+
+  .control:focus-visible {
+    outline: 2px solid var(--_extractor-focus);
+    outline-offset: 0;
+    border-color: var(--_extractor-focus);
+  }
+
+  .control[aria-invalid='true'] {
+    border-color: var(--_extractor-danger);
+    box-shadow: inset 3px 0 0 var(--_extractor-danger);
+  }
+
+  .control[readonly],
+  .control:disabled {
+    background: var(--_extractor-subtle);
+    opacity: 1;
+  }
+
+  select.control {
+    appearance: auto;
+  }
+
+  .checkbox-field .checkbox-label {
+    display: inline-flex;
+    align-items: center;
+    gap: 0.625rem;
+    min-height: 2.75rem;
+  }
+
+  .checkbox {
+    width: 1.25rem;
+    height: 1.25rem;
+    margin: 0;
+    accent-color: var(--_extractor-accent);
+  }
+
+  .group {
+    display: grid;
+    gap: 0.875rem;
+    padding-top: var(--_extractor-space);
+    border-top: 1px solid var(--_extractor-border);
+  }
+
+  .group .group {
+    padding: var(--_extractor-space);
+    border: 1px solid var(--_extractor-border);
+    border-radius: var(--_extractor-radius);
+  }
+
+  .group-head {
+    display: grid;
+    gap: 0.25rem;
+  }
+
+  .group-title {
+    display: flex;
+    align-items: baseline;
+    gap: 0.625rem;
+    font-size: 1.0625rem;
+    font-weight: 650;
+  }
+
+  .count {
+    color: var(--_extractor-muted);
+    font-size: 0.875rem;
+    font-weight: 400;
+    font-variant-numeric: tabular-nums;
+  }
+
+  .value-list {
+    display: grid;
+    gap: 0.5rem;
+    margin: 0;
+    padding: 0;
+    list-style: none;
+  }
+
+  .value-row {
+    display: flex;
+    align-items: center;
+    gap: 0.5rem;
+  }
+
+  .item-card {
+    display: grid;
+    gap: 0.75rem;
+    padding: var(--_extractor-space);
+    border: 1px solid var(--_extractor-border);
+    border-radius: var(--_extractor-radius);
+    background: var(--_extractor-surface);
+  }
+
+  .item-card-head {
+    display: flex;
+    align-items: center;
+    justify-content: space-between;
+    font-weight: 600;
+  }
+
+  .icon-button {
+    flex: none;
+    width: 2.25rem;
+    padding: 0;
+  }
+
+  /* Tables: cells are inputs without their own borders, so the grid reads as one. */
+  .table-scroller {
+    overflow: auto;
+    border: 1px solid var(--_extractor-border);
+    border-radius: var(--_extractor-radius);
+    background: var(--_extractor-surface);
+    overscroll-behavior: contain;
+  }
+
+  .table-scroller.windowed {
+    max-height: min(28rem, 70vh);
+  }
+
+  .records {
+    width: 100%;
+    border-collapse: separate;
+    border-spacing: 0;
+    font-size: 0.9375rem;
+  }
+
+  .records thead th {
+    position: sticky;
+    top: 0;
+    z-index: 1;
+    padding: 0.5rem 0.625rem;
+    border-bottom: 1px solid var(--_extractor-border);
+    background: var(--_extractor-subtle);
+    color: var(--_extractor-muted);
+    font-size: 0.8125rem;
+    font-weight: 600;
+    text-align: start;
+    white-space: nowrap;
+  }
+
+  .records td,
+  .records tbody th {
+    height: 2.75rem;
+    padding: 0;
+    border-bottom: 1px solid var(--_extractor-border);
+  }
+
+  .records tbody tr:last-child > * {
+    border-bottom: none;
+  }
+
+  .records td + td {
+    border-inline-start: 1px solid color-mix(in srgb, var(--_extractor-border) 60%, transparent);
+  }
+
+  .records .row-number {
+    width: 3rem;
+    padding: 0 0.625rem;
+    color: var(--_extractor-muted);
+    font-size: 0.8125rem;
+    font-weight: 400;
+    font-variant-numeric: tabular-nums;
+    text-align: end;
+  }
+
+  .records .row-actions {
+    width: 2.75rem;
+    padding: 0 0.25rem;
+    text-align: center;
+  }
+
+  /* Text gets the room; numbers, dates and choices need little. */
+  .records th.col-text {
+    min-width: 13rem;
+  }
+
+  .records th.col-number,
+  .records th.col-integer {
+    width: 7.5rem;
+    min-width: 6rem;
+  }
+
+  .records th.col-date {
+    width: 10.5rem;
+    min-width: 10rem;
+  }
+
+  .records th.col-choice {
+    width: 9rem;
+    min-width: 7rem;
+  }
+
+  .records th.col-boolean {
+    width: 5rem;
+  }
+
+  .records .control {
+    width: 100%;
+    min-width: 0;
+    min-height: 2.75rem;
+    height: 100%;
+    padding: 0.375rem 0.625rem;
+    border: 0;
+    border-radius: 0;
+    background: transparent;
+  }
+
+  .records .control:focus-visible {
+    outline: 2px solid var(--_extractor-focus);
+    outline-offset: -2px;
+  }
+
+  .records td.invalid {
+    background: var(--_extractor-danger-soft);
+  }
+
+  .records td.invalid .control[aria-invalid='true'] {
+    box-shadow: inset 3px 0 0 var(--_extractor-danger);
+  }
+
+  .records .spacer td {
+    padding: 0;
+    border: 0;
+  }
+
+  .table-problems {
+    display: grid;
+    gap: 0.25rem;
+    margin: 0;
+    padding: 0;
+    list-style: none;
+    color: var(--_extractor-danger);
+    font-size: 0.8125rem;
+  }
+
+  .problem-link {
+    padding: 0;
+    border: 0;
+    background: none;
+    color: inherit;
+    font: inherit;
+    font-weight: 600;
+    text-decoration: underline;
+    cursor: pointer;
+  }
+
+  @media (forced-colors: active) {
+    .control,
+    .table-scroller {
+      border: 1px solid CanvasText;
+    }
+    .control[aria-invalid='true'] {
+      border: 2px solid Mark;
+    }
+    .records td.invalid {
+      outline: 2px solid Mark;
+      outline-offset: -2px;
+    }
+  }
+`;

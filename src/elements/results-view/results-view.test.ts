@@ -1,0 +1,388 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { userEvent } from 'vitest/browser';
+import { completedRun } from '../../client/testing/fixtures.js';
+import { labelDefaults } from '../../contract/labels.js';
+import type { Run } from '../../contract/resources.js';
+import { $, $$, actionLabels, mountView, nextEvent, unmountAll } from '../testing/mount.js';
+
+const orderSchema = {
+  type: 'object',
+  title: 'Order',
+  properties: {
+    order_number: {
+      type: 'string',
+      title: 'Order number',
+      description: 'As printed on the order.',
+      minLength: 1,
+    },
+    order_date: { type: ['string', 'null'], format: 'date', title: 'Order date' },
+    total: { type: ['number', 'null'], title: 'Total', minimum: 0 },
+    pieces: { type: ['integer', 'null'] },
+    status: { type: 'string', enum: ['open', 'paid', 'void'], title: 'Status' },
+    urgent: { type: 'boolean', title: 'Urgent' },
+    customer: {
+      type: 'object',
+      title: 'Customer',
+      description: 'Who placed the order.',
+      properties: {
+        name: { type: ['string', 'null'], title: 'Name' },
+        address: {
+          type: 'object',
+          title: 'Address',
+          properties: {
+            city: { type: ['string', 'null'], title: 'City' },
+            zip: { type: ['string', 'null'], title: 'Postcode', pattern: '^[0-9]{4,5}$' },
+          },
+        },
+      },
+    },
+    tags: { type: 'array', title: 'Tags', items: { type: 'string' } },
+    line_items: {
+      type: 'array',
+      title: 'Line items',
+      items: {
+        type: 'object',
+        properties: {
+          description: { type: ['string', 'null'], title: 'Description' },
+          quantity: { type: ['number', 'null'], title: 'Quantity', minimum: 0 },
+          unit: { type: ['string', 'null'], enum: ['pcs', 'kg', null], title: 'Unit' },
+        },
+      },
+    },
+    shipments: {
+      type: 'array',
+      title: 'Shipments',
+      items: {
+        type: 'object',
+        properties: {
+          carrier: { type: ['string', 'null'], title: 'Carrier' },
+          parcels: { type: 'array', title: 'Parcels', items: { type: 'string' } },
+        },
+      },
+    },
+  },
+  required: ['order_number', 'status', 'line_items'],
+};
+
+const order = {
+  order_number: 'PO-1',
+  order_date: '2024-05-01',
+  total: 12.5,
+  pieces: 3,
+  status: 'open',
+  urgent: false,
+  customer: { name: 'Ada', address: { city: 'Gent', zip: '9000' } },
+  tags: ['new', 'priority'],
+  line_items: [
+    { description: 'Bolts', quantity: 2, unit: 'pcs' },
+    { description: 'Sand', quantity: 1.5, unit: 'kg' },
+    { description: 'Nails', quantity: 10, unit: 'pcs' },
+  ],
+  shipments: [{ carrier: 'DHL', parcels: ['P1'] }],
+};
+
+/** A completed run of an order extractor whose results the service holds as `data`. */
+async function mountOrder(data: unknown = order, extractor: Record<string, unknown> = {}) {
+  const session = await completedRun({ jsonSchema: JSON.stringify(orderSchema), ...extractor });
+  const run: Run = await session.client.saveResults(session.run.id, data);
+  const mounted = await mountView('extractor-results-view', {
+    client: session.client,
+    extractor: session.extractor,
+    run,
+  });
+  // What the app does with saved edits: provide the run the service answered with.
+  mounted.element.addEventListener(
+    'extractor-results-changed',
+    (event) => void mounted.provide({ run: event.detail.run }),
+  );
+  return { ...session, ...mounted, run };
+}
+
+function field(element: HTMLElement, label: string): HTMLElement {
+  const labelElement = $$(element, 'label.field-label').find(
+    (each) => each.textContent?.trim() === label,
+  );
+  if (!labelElement) throw new Error(`no field labelled ${label}`);
+  return $(element, `[id="${labelElement.getAttribute('for')}"]`);
+}
+
+function messageOf(element: HTMLElement, control: HTMLElement): string | undefined {
+  const ids = control.getAttribute('aria-describedby')?.split(' ') ?? [];
+  return ids
+    .map((id) => element.shadowRoot!.getElementById(id))
+    .find((node) => node?.classList.contains('field-error'))
+    ?.textContent?.trim();
+}
+
+const rowCount = (element: HTMLElement) => $$(element, 'tbody tr.row').length;
+
+describe('<extractor-results-view>', () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+    unmountAll();
+  });
+
+  it('renders the heading, description and buttons from the labels, with defaults', async () => {
+    const { element } = await mountOrder(order, {
+      resultsViewHeading: 'Check your order',
+      resultsViewSubmitButtonLabel: '',
+    });
+    expect($(element, '[part~="heading"]').textContent?.trim()).toBe('Check your order');
+    expect($(element, '[part~="description"]').textContent?.trim()).toBe(
+      labelDefaults.resultsViewDescription,
+    );
+    expect(actionLabels(element)).toEqual([
+      labelDefaults.resultsViewBackButtonLabel,
+      labelDefaults.resultsViewSubmitButtonLabel,
+    ]);
+  });
+
+  it('generates an editor from a nested schema with arrays', async () => {
+    const { element } = await mountOrder();
+    const orderNumber = field(element, 'Order number') as HTMLInputElement;
+    expect(orderNumber.value).toBe('PO-1');
+    expect(
+      element.shadowRoot!.getElementById(orderNumber.getAttribute('aria-describedby')!)
+        ?.textContent,
+    ).toBe('As printed on the order.');
+    expect((field(element, 'Order date') as HTMLInputElement).type).toBe('date');
+    expect((field(element, 'Order date') as HTMLInputElement).value).toBe('2024-05-01');
+    expect((field(element, 'Total') as HTMLInputElement).inputMode).toBe('decimal');
+    expect((field(element, 'Pieces') as HTMLInputElement).inputMode).toBe('numeric');
+    const status = field(element, 'Status') as HTMLSelectElement;
+    expect([...status.options].map((option) => option.textContent?.trim())).toEqual([
+      'open',
+      'paid',
+      'void',
+    ]);
+    expect(status.selectedOptions[0]?.textContent?.trim()).toBe('open');
+    expect($<HTMLInputElement>(element, 'input[type="checkbox"]').checked).toBe(false);
+
+    const groups = $$(element, '.group-name').map((title) => title.textContent?.trim());
+    expect(groups).toEqual(['Customer', 'Address', 'Tags', 'Line items', 'Shipments', 'Parcels']);
+    expect((field(element, 'Postcode') as HTMLInputElement).value).toBe('9000');
+    expect(
+      $$<HTMLInputElement>(element, '[part~="value-list"] input').map((input) => input.value),
+    ).toEqual(['new', 'priority', 'P1']);
+
+    const table = $(element, '[part~="table"]');
+    expect([...table.querySelectorAll('thead th')].map((th) => th.textContent?.trim())).toEqual([
+      'Row',
+      'Description',
+      'Quantity',
+      'Unit',
+      'Remove',
+    ]);
+    expect(table.getAttribute('aria-rowcount')).toBe('4');
+    expect(rowCount(element)).toBe(3);
+    expect(
+      $$(element, '[part~="list-item"]').map((card) => card.getAttribute('aria-label')),
+    ).toEqual(['Shipments 1']);
+  });
+
+  it('checks values against the schema while the person types, with the message by the field', async () => {
+    const { element } = await mountOrder();
+    const total = field(element, 'Total') as HTMLInputElement;
+    await userEvent.fill(total, 'abc');
+    expect(total.getAttribute('aria-invalid')).toBe('true');
+    expect(messageOf(element, total)).toBe('Must be a number or empty.');
+    expect($(element, '.save-status').textContent?.trim()).toBe(
+      '1 value needs attention before saving.',
+    );
+    await userEvent.fill(total, '-5');
+    expect(messageOf(element, total)).toBe('Must be at least 0.');
+    await userEvent.fill(total, '7,25');
+    expect(total.getAttribute('aria-invalid')).toBe('false');
+    expect(messageOf(element, total)).toBeUndefined();
+
+    const postcode = field(element, 'Postcode') as HTMLInputElement;
+    await userEvent.fill(postcode, 'x1');
+    expect(messageOf(element, postcode)).toBe('Must match the pattern ^[0-9]{4,5}$.');
+    const orderNumber = field(element, 'Order number') as HTMLInputElement;
+    await userEvent.fill(orderNumber, '');
+    expect(messageOf(element, orderNumber)).toBe('Must not be empty.');
+  });
+
+  it('saves edits to the service after a pause in typing', async () => {
+    const { element, client, run } = await mountOrder();
+    const changed = nextEvent(element, 'extractor-results-changed');
+    await userEvent.fill(field(element, 'Total'), '42');
+    await userEvent.selectOptions(field(element, 'Status'), 'paid');
+    const { detail } = await changed;
+    expect(detail.data).toMatchObject({ total: 42, status: 'paid' });
+    await vi.waitFor(() =>
+      expect($(element, '.save-status').textContent?.trim()).toBe('All changes saved.'),
+    );
+    const saved = JSON.parse((await client.getRun(run.id)).editedResultJson ?? 'null');
+    expect(saved).toMatchObject({ total: 42, status: 'paid', line_items: order.line_items });
+  });
+
+  it('edits a table: add and remove rows, arrow keys between cells, messages per cell', async () => {
+    const { element } = await mountOrder();
+    await userEvent.click($(element, '[part~="add-row-button"]'));
+    expect(rowCount(element)).toBe(4);
+    await vi.waitFor(() =>
+      expect(element.shadowRoot!.activeElement?.getAttribute('aria-label')).toBe(
+        'Description, row 4',
+      ),
+    );
+
+    const cell = (row: number, column: number) =>
+      $<HTMLInputElement>(element, `[data-row="${row}"][data-column="${column}"]`);
+    const focused = () => element.shadowRoot!.activeElement;
+    cell(0, 0).focus();
+    await userEvent.keyboard('{ArrowDown}');
+    await vi.waitFor(() => expect(focused()).toBe(cell(1, 0)));
+    // Left and right move within the text first, and between cells at its edges.
+    cell(1, 0).setSelectionRange(1, 1);
+    await userEvent.keyboard('{ArrowRight}');
+    expect(focused()).toBe(cell(1, 0));
+    await userEvent.keyboard('{ArrowRight}{ArrowRight}{ArrowRight}');
+    await vi.waitFor(() => expect(focused()).toBe(cell(1, 1)));
+    cell(1, 1).setSelectionRange(0, 0);
+    await userEvent.keyboard('{ArrowLeft}');
+    await vi.waitFor(() => expect(focused()).toBe(cell(1, 0)));
+    await userEvent.keyboard('{ArrowUp}');
+    await vi.waitFor(() => expect(focused()).toBe(cell(0, 0)));
+
+    await userEvent.fill(cell(0, 1), 'two');
+    expect(cell(0, 1).getAttribute('aria-invalid')).toBe('true');
+    expect($(element, '.table-problems').textContent?.replace(/\s+/g, ' ').trim()).toBe(
+      'Row 1 · Quantity: Must be a number or empty.',
+    );
+
+    await userEvent.click($(element, '[aria-label="Remove row 1"]'));
+    expect(rowCount(element)).toBe(3);
+    expect(cell(0, 0).value).toBe('Sand');
+    expect($$(element, '.table-problems')).toEqual([]);
+  });
+
+  it('adds and removes plain values and groups in lists', async () => {
+    const { element } = await mountOrder();
+    await userEvent.click(
+      $$(element, '[part~="add-item-button"]').find((button) =>
+        button.textContent?.includes('Add tags'),
+      )!,
+    );
+    expect($$(element, '[aria-label^="Tags "]')).toHaveLength(3);
+    await userEvent.click($(element, '[aria-label="Remove Tags 1"]'));
+    expect(
+      $$<HTMLInputElement>(element, '[aria-label^="Tags "]').map((input) => input.value),
+    ).toEqual(['priority', '']);
+    await userEvent.click(
+      $$(element, '[part~="add-item-button"]').find((button) =>
+        button.textContent?.includes('Add shipments'),
+      )!,
+    );
+    expect($$(element, '[part~="list-item"]')).toHaveLength(2);
+  });
+
+  it('downloads the saved results when the extractor allows it, and offers nothing when not', async () => {
+    const { element } = await mountOrder();
+    expect(
+      $$(element, '[part~="download-button"]').map((button) => button.textContent?.trim()),
+    ).toEqual(['JSON', 'XML', 'CSV']);
+    await userEvent.fill(field(element, 'Total'), '99');
+    const blobs: Blob[] = [];
+    const create = URL.createObjectURL.bind(URL);
+    vi.spyOn(URL, 'createObjectURL').mockImplementation((blob) => {
+      blobs.push(blob as Blob);
+      return create(blob);
+    });
+    await userEvent.click($(element, '[aria-label="Download as JSON"]'));
+    await vi.waitFor(() => expect(blobs).toHaveLength(1));
+    expect(JSON.parse(await blobs[0]!.text())).toMatchObject({ total: 99 });
+    await userEvent.click($(element, '[aria-label="Download as CSV"]'));
+    await vi.waitFor(() => expect(blobs).toHaveLength(2));
+    expect(await blobs[1]!.text()).toContain('Bolts');
+
+    unmountAll();
+    const hidden = await mountOrder(order, { allowDownload: false });
+    expect($$(hidden.element, '[part~="downloads"]')).toEqual([]);
+  });
+
+  it('does not submit while values need attention', async () => {
+    const { element, events } = await mountOrder();
+    await userEvent.fill(field(element, 'Total'), 'lots');
+    await userEvent.click($(element, '[part~="submit-button"]'));
+    expect($(element, '[role="alert"]').textContent).toMatch(/need your attention/);
+    expect(element.shadowRoot!.activeElement).toBe(field(element, 'Total'));
+    expect(events.some((event) => event.type === 'extractor-submit-requested')).toBe(false);
+  });
+
+  it('lets a host take the submit over, or saves, submits and shows that it is done', async () => {
+    const { element, client, run } = await mountOrder();
+    const veto = (event: Event) => event.preventDefault();
+    element.addEventListener('extractor-submit-requested', veto, { once: true });
+    await userEvent.click($(element, '[part~="submit-button"]'));
+    expect((await client.getRun(run.id)).submittedAt).toBeNull();
+
+    await userEvent.fill(field(element, 'Order number'), 'PO-2');
+    const requested = nextEvent(element, 'extractor-submit-requested');
+    const submitted = nextEvent(element, 'extractor-results-submitted');
+    await userEvent.click($(element, '[part~="submit-button"]'));
+    expect((await requested).detail.data).toMatchObject({ order_number: 'PO-2' });
+    const { detail } = await submitted;
+    expect(detail.submission.run).toContain(run.id);
+    expect(detail.run.submittedAt).not.toBeNull();
+    const stored = await client.getRun(run.id);
+    expect(stored.submittedAt).not.toBeNull();
+    expect(JSON.parse(stored.data ?? '{}')).toMatchObject({ order_number: 'PO-2' });
+
+    const mounted = await mountView('extractor-results-view', { client, run: detail.run });
+    expect(mounted.element.shadowRoot!.querySelector('.message.success')?.textContent).toMatch(
+      /Submitted/,
+    );
+    expect($$(mounted.element, '[part~="submit-button"]')).toEqual([]);
+    expect(
+      $$<HTMLInputElement>(mounted.element, 'input.control').every((input) => input.readOnly),
+    ).toBe(true);
+  });
+
+  it('stays fast with 5,000 rows: renders a window of them and moves through all', async () => {
+    const lines = Array.from({ length: 5000 }, (_, index) => ({
+      description: `Item ${index + 1}`,
+      quantity: index % 7,
+      unit: 'pcs',
+    }));
+    const session = await completedRun({ jsonSchema: JSON.stringify(orderSchema) });
+    const run = await session.client.saveResults(session.run.id, { ...order, line_items: lines });
+    const started = performance.now();
+    const { element } = await mountView('extractor-results-view', {
+      client: session.client,
+      extractor: session.extractor,
+      run,
+    });
+    await new Promise(requestAnimationFrame);
+    const renderMs = performance.now() - started;
+    expect(renderMs).toBeLessThan(1500);
+    expect($(element, '[part~="table"]').getAttribute('aria-rowcount')).toBe('5001');
+    expect(rowCount(element)).toBeLessThan(80);
+
+    const typingStarted = performance.now();
+    const first = $<HTMLInputElement>(element, '[data-row="0"][data-column="1"]');
+    await userEvent.fill(first, '12');
+    await element.updateComplete;
+    expect(performance.now() - typingStarted).toBeLessThan(500);
+
+    const scroller = $(element, '[part~="table-scroller"]');
+    scroller.scrollTop = scroller.scrollHeight;
+    await vi.waitFor(() =>
+      expect($$(element, 'tbody .row-number').at(-1)?.textContent?.trim()).toBe('5000'),
+    );
+    expect(rowCount(element)).toBeLessThan(80);
+
+    scroller.scrollTop = 0;
+    await vi.waitFor(() =>
+      expect($$(element, 'tbody .row-number')[0]?.textContent?.trim()).toBe('1'),
+    );
+    $<HTMLInputElement>(element, '[data-row="0"][data-column="0"]').focus();
+    const focusedLabel = () => element.shadowRoot!.activeElement?.getAttribute('aria-label');
+    for (let step = 1; step <= 40; step++) {
+      await userEvent.keyboard('{ArrowDown}');
+      await vi.waitFor(() => expect(focusedLabel()).toBe(`Description, row ${step + 1}`));
+    }
+    // Row 41 lies beyond the first window: moving there scrolled it into view.
+    expect(scroller.scrollTop).toBeGreaterThan(0);
+  });
+});

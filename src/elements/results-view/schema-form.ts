@@ -1,0 +1,332 @@
+/**
+ * The results editor, generated from the run's target schema: an object becomes labelled
+ * fields (title and description from the schema), a nested object a group of them, a list
+ * of plain values a list of inputs, a list of flat objects a table (record-table.ts) and a
+ * list of richer objects a stack of groups. Each control shows the schema's messages for
+ * its value right under it. Everything from the schema and the data is rendered as text.
+ */
+import { html, nothing, type TemplateResult } from 'lit';
+import { primaryType, resolveRef, type TargetSchema } from '../../contract/json-schema.js';
+import { fieldTitle } from '../field-names.js';
+import { closeIcon, plusIcon } from '../icons.js';
+import {
+  allowsNull,
+  choiceOptions,
+  displayValue,
+  editorKind,
+  fitsDateInput,
+  pointerOf,
+  valueFromInput,
+  type Path,
+} from './values.js';
+
+export interface SchemaForm {
+  readonly root: TargetSchema;
+  readonly readOnly: boolean;
+  readonly headingLevel: number;
+  /** The schema's complaints about the value at a JSON pointer. */
+  violationsAt(pointer: string): readonly string[] | undefined;
+  setValue(path: Path, value: unknown): void;
+  addItem(listPath: Path, itemSchema: TargetSchema): void;
+  removeItem(itemPath: Path): void;
+  renderTable(path: Path, schema: TargetSchema, rows: unknown[], title: string): TemplateResult;
+}
+
+export interface ControlOptions {
+  id: string;
+  /** For controls without a visible label (table cells, list items). */
+  ariaLabel?: string;
+  describedBy?: string;
+  /** Table coordinates, for arrow-key moves between cells. */
+  row?: number;
+  column?: number;
+}
+
+/** An id for the control of a value, valid in `id` and in `aria-describedby` lists. */
+export function controlId(path: Path, suffix = ''): string {
+  return `v${encodeURIComponent(pointerOf(path)).replace(/[%'()*!~.]/g, '_')}${suffix}`;
+}
+
+export function sentence(message: string): string {
+  return message
+    ? message[0]!.toUpperCase() + message.slice(1) + (/[.!?]$/.test(message) ? '' : '.')
+    : message;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** True when every property of an object schema is a plain value: such lists become tables. */
+export function isFlatObject(schema: TargetSchema, root: TargetSchema): boolean {
+  const resolved = resolveRef(schema, root);
+  if (primaryType(resolved) !== 'object' || !resolved.properties) return false;
+  return Object.values(resolved.properties).every((child) => {
+    const type = primaryType(resolveRef(child, root));
+    return type !== 'object' && type !== 'array';
+  });
+}
+
+export function renderObjectFields(
+  form: SchemaForm,
+  schema: TargetSchema,
+  value: unknown,
+  path: Path,
+): TemplateResult {
+  const resolved = resolveRef(schema, form.root);
+  const record = isRecord(value) ? value : {};
+  const properties = Object.entries(resolved.properties ?? {});
+  const simple = properties.filter(([, child]) => isPlainField(child, form.root));
+  const complex = properties.filter(([, child]) => !isPlainField(child, form.root));
+  return html`
+    ${
+      simple.length > 0
+        ? html`<div class="fields">
+            ${simple.map(([name, child]) => renderField(form, name, child, record[name], [...path, name]))}
+          </div>`
+        : nothing
+    }
+    ${complex.map(([name, child]) => renderComplexField(form, name, child, record[name], [...path, name]))}
+  `;
+}
+
+function isPlainField(schema: TargetSchema, root: TargetSchema): boolean {
+  const type = primaryType(resolveRef(schema, root));
+  return type !== 'object' && type !== 'array';
+}
+
+function renderMessages(form: SchemaForm, path: Path, id: string) {
+  const messages = form.violationsAt(pointerOf(path));
+  if (!messages?.length) return nothing;
+  return html`<p class="field-error" id=${id} part="field-error">
+    ${messages.map(sentence).join(' ')}
+  </p>`;
+}
+
+function renderField(
+  form: SchemaForm,
+  name: string,
+  schema: TargetSchema,
+  value: unknown,
+  path: Path,
+): TemplateResult {
+  const resolved = resolveRef(schema, form.root);
+  const id = controlId(path);
+  const title = fieldTitle(name, resolved);
+  const description = resolved.description?.trim();
+  const invalid = !!form.violationsAt(pointerOf(path))?.length;
+  const describedBy = [description ? `${id}-description` : '', invalid ? `${id}-error` : '']
+    .filter(Boolean)
+    .join(' ');
+  const kind = editorKind(resolved);
+  if (kind === 'boolean' && !allowsNull(resolved)) {
+    return html`<div class="field checkbox-field" part="field">
+      <label class="checkbox-label">
+        ${renderControl(form, resolved, value, path, { id, describedBy })}
+        <span class="field-label">${title}</span>
+      </label>
+      ${description ? html`<p class="field-description" id="${id}-description">${description}</p>` : nothing}
+      ${renderMessages(form, path, `${id}-error`)}
+    </div>`;
+  }
+  return html`<div class="field" part="field">
+    <label class="field-label" for=${id}>${title}</label>
+    ${description ? html`<p class="field-description" id="${id}-description">${description}</p>` : nothing}
+    ${renderControl(form, resolved, value, path, { id, describedBy })}
+    ${renderMessages(form, path, `${id}-error`)}
+  </div>`;
+}
+
+function renderGroupHeading(
+  form: SchemaForm,
+  title: string,
+  description: string | undefined,
+  id: string,
+  extra?: unknown,
+) {
+  return html`<div class="group-head">
+    <div class="group-title" role="heading" aria-level=${form.headingLevel + 1} id=${id}>
+      <span class="group-name">${title}</span>${extra ?? nothing}
+    </div>
+    ${description ? html`<p class="field-description">${description}</p>` : nothing}
+  </div>`;
+}
+
+function renderComplexField(
+  form: SchemaForm,
+  name: string,
+  schema: TargetSchema,
+  value: unknown,
+  path: Path,
+) {
+  const resolved = resolveRef(schema, form.root);
+  const title = fieldTitle(name, resolved);
+  const headingId = controlId(path, '-heading');
+  const description = resolved.description?.trim();
+  if (primaryType(resolved) === 'object') {
+    return html`<section class="group" part="group" aria-labelledby=${headingId}>
+      ${renderGroupHeading(form, title, description, headingId)}
+      ${renderObjectFields(form, resolved, value, path)}
+      ${renderMessages(form, path, controlId(path, '-error'))}
+    </section>`;
+  }
+  const items = Array.isArray(value) ? value : [];
+  const itemSchema = resolveRef(resolved.items ?? {}, form.root);
+  if (isFlatObject(itemSchema, form.root)) return form.renderTable(path, resolved, items, title);
+  const listMessages = renderMessages(form, path, controlId(path, '-error'));
+  const count = html`<span class="count"
+    >${items.length === 1 ? '1 item' : `${items.length} items`}</span
+  >`;
+  if (primaryType(itemSchema) === 'object') {
+    return html`<section class="group" part="group" aria-labelledby=${headingId}>
+      ${renderGroupHeading(form, title, description, headingId, count)} ${listMessages}
+      ${items.map(
+        (item, index) =>
+          html`<section class="item-card" part="list-item" aria-label="${title} ${index + 1}">
+            <div class="item-card-head">
+              <span class="item-card-title">${title} ${index + 1}</span>
+              ${form.readOnly ? nothing : removeButton(form, [...path, index], `Remove ${title} ${index + 1}`)}
+            </div>
+            ${renderObjectFields(form, itemSchema, item, [...path, index])}
+          </section>`,
+      )}
+      ${form.readOnly ? nothing : addButton(form, path, itemSchema, `Add ${title.toLowerCase()}`)}
+    </section>`;
+  }
+  return html`<section class="group" part="group" aria-labelledby=${headingId}>
+    ${renderGroupHeading(form, title, description, headingId, count)} ${listMessages}
+    ${
+      items.length > 0
+        ? html`<ol class="value-list" part="value-list">
+            ${items.map((item, index) => {
+              const itemPath = [...path, index];
+              const id = controlId(itemPath);
+              const invalid = !!form.violationsAt(pointerOf(itemPath))?.length;
+              return html`<li class="value-item">
+                <div class="value-row">
+                  ${renderControl(form, itemSchema, item, itemPath, {
+                    id,
+                    ariaLabel: `${title} ${index + 1}`,
+                    describedBy: invalid ? `${id}-error` : undefined,
+                  })}
+                  ${form.readOnly ? nothing : removeButton(form, itemPath, `Remove ${title} ${index + 1}`)}
+                </div>
+                ${renderMessages(form, itemPath, `${id}-error`)}
+              </li>`;
+            })}
+          </ol>`
+        : nothing
+    }
+    ${form.readOnly ? nothing : addButton(form, path, itemSchema, `Add ${title.toLowerCase()}`)}
+  </section>`;
+}
+
+function removeButton(form: SchemaForm, itemPath: Path, label: string) {
+  return html`<button
+    class="button quiet small icon-button"
+    part="button remove-item-button"
+    type="button"
+    aria-label=${label}
+    @click=${() => form.removeItem(itemPath)}
+  >
+    ${closeIcon()}
+  </button>`;
+}
+
+function addButton(form: SchemaForm, listPath: Path, itemSchema: TargetSchema, label: string) {
+  return html`<div>
+    <button
+      class="button small"
+      part="button add-item-button"
+      type="button"
+      @click=${() => form.addItem(listPath, itemSchema)}
+    >
+      ${plusIcon()} ${label}
+    </button>
+  </div>`;
+}
+
+/** The control for one plain value, wired to write back through `form.setValue`. */
+export function renderControl(
+  form: SchemaForm,
+  schema: TargetSchema,
+  value: unknown,
+  path: Path,
+  options: ControlOptions,
+): TemplateResult {
+  const resolved = resolveRef(schema, form.root);
+  const kind = editorKind(resolved);
+  const invalid = !!form.violationsAt(pointerOf(path))?.length;
+  const common = {
+    id: options.id,
+    label: options.ariaLabel,
+    describedBy: options.describedBy || undefined,
+    row: options.row,
+    column: options.column,
+  };
+  if (kind === 'choice' || (kind === 'boolean' && allowsNull(resolved))) {
+    const choices =
+      kind === 'boolean'
+        ? [true, false]
+        : choiceOptions(resolved).filter((option) => option !== null);
+    const selected = choices.findIndex(
+      (option) => JSON.stringify(option) === JSON.stringify(value),
+    );
+    const offerEmpty = allowsNull(resolved) || selected === -1;
+    return html`<select
+      class="control"
+      id=${common.id}
+      aria-label=${common.label ?? nothing}
+      aria-describedby=${common.describedBy ?? nothing}
+      aria-invalid=${invalid ? 'true' : 'false'}
+      data-row=${common.row ?? nothing}
+      data-column=${common.column ?? nothing}
+      ?disabled=${form.readOnly}
+      @change=${(event: Event) => {
+        const index = Number((event.target as HTMLSelectElement).value);
+        form.setValue(path, index < 0 ? (allowsNull(resolved) ? null : undefined) : choices[index]);
+      }}
+    >
+      ${offerEmpty ? html`<option value="-1" .selected=${selected === -1}>—</option>` : nothing}
+      ${choices.map(
+        (option, index) =>
+          html`<option value=${index} .selected=${index === selected}>
+            ${typeof option === 'boolean' ? (option ? 'Yes' : 'No') : displayValue(option)}
+          </option>`,
+      )}
+    </select>`;
+  }
+  if (kind === 'boolean') {
+    return html`<input
+      class="checkbox"
+      type="checkbox"
+      id=${common.id}
+      aria-label=${common.label ?? nothing}
+      aria-describedby=${common.describedBy ?? nothing}
+      aria-invalid=${invalid ? 'true' : 'false'}
+      data-row=${common.row ?? nothing}
+      data-column=${common.column ?? nothing}
+      .checked=${value === true}
+      ?disabled=${form.readOnly}
+      @change=${(event: Event) => form.setValue(path, (event.target as HTMLInputElement).checked)}
+    />`;
+  }
+  const date = kind === 'date' && fitsDateInput(value);
+  const numeric = kind === 'number' || kind === 'integer';
+  return html`<input
+    class="control ${numeric ? 'numeric' : ''}"
+    type=${date ? 'date' : 'text'}
+    id=${common.id}
+    aria-label=${common.label ?? nothing}
+    aria-describedby=${common.describedBy ?? nothing}
+    aria-invalid=${invalid ? 'true' : 'false'}
+    data-row=${common.row ?? nothing}
+    data-column=${common.column ?? nothing}
+    inputmode=${kind === 'integer' ? 'numeric' : kind === 'number' ? 'decimal' : nothing}
+    autocomplete="off"
+    spellcheck=${numeric || date ? 'false' : nothing}
+    .value=${displayValue(value)}
+    ?readonly=${form.readOnly}
+    @input=${(event: Event) => form.setValue(path, valueFromInput(resolved, (event.target as HTMLInputElement).value))}
+  />`;
+}

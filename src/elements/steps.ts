@@ -1,0 +1,34 @@
+/**
+ * The four steps of the flow and where a person lands when they come back. The server's
+ * state decides what is possible (no results view without a completed run); a hint kept
+ * in sessionStorage says where within that the person last was.
+ */
+import type { Run } from '../contract/resources.js';
+
+export const steps = ['introduction', 'bucket', 'extraction', 'results'] as const;
+export type Step = (typeof steps)[number];
+
+export function isStep(value: unknown): value is Step {
+  return typeof value === 'string' && (steps as readonly string[]).includes(value);
+}
+
+export interface FlowState {
+  fileCount: number;
+  run: Run | undefined;
+}
+
+/** Whether a step can be shown for this state. */
+export function canShowStep(step: Step, state: FlowState): boolean {
+  if (step === 'extraction') return state.run !== undefined;
+  if (step === 'results') return state.run?.status === 'completed';
+  return true;
+}
+
+/** Where to resume: the hinted step when it is still possible, else the furthest one. */
+export function resumeStep(state: FlowState, hint?: string | null): Step {
+  if (isStep(hint) && canShowStep(hint, state)) return hint;
+  if (state.run?.status === 'completed') return 'results';
+  if (state.run) return 'extraction';
+  if (state.fileCount > 0) return 'bucket';
+  return 'introduction';
+}

@@ -1,0 +1,151 @@
+/**
+ * The built interface, served by the service itself (`npm run build` writes it to dist/):
+ *
+ *   /x/{extractorId}?session=…      the full page (dist/app/index.html)
+ *   /embed/{extractorId}?session=…  the same page for an iframe, marked data-layout="embed"
+ *   /assets/…                       its hashed scripts and styles, cached for good
+ *   /sdk/extractor.mjs, .js         the custom element library, for partners' pages
+ *
+ * The pages carry a Content-Security-Policy without inline script and without
+ * 'unsafe-inline' styles (Lit adopts constructed stylesheets, and sets styles through the
+ * CSSOM, which CSP allows). The full page may not be framed at all; the embed page may be
+ * framed by the origins its session allows, and by nobody when the session is missing or
+ * not valid.
+ */
+import { readFile } from 'node:fs/promises';
+import { extname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Context, Hono } from 'hono';
+import { verifyToken } from '../../tokens/tokens.js';
+import type { AppEnv } from '../context.js';
+import { notFound } from '../problem.js';
+
+export const defaultDistDir = fileURLToPath(new URL('../../../../dist', import.meta.url));
+
+const contentTypes: Record<string, string> = {
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.woff2': 'font/woff2',
+  '.map': 'application/json; charset=utf-8',
+};
+
+const libraryFiles = new Set(['extractor.mjs', 'extractor.js']);
+const publicFiles = new Set(['favicon.svg']);
+const assetName = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
+export interface HostedOptions {
+  /** Where the build is; the project's dist/ by default. */
+  distDir?: string;
+}
+
+export function contentSecurityPolicy(frameAncestors: readonly string[]): string {
+  return [
+    "default-src 'none'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self' blob:",
+    "font-src 'self'",
+    "connect-src 'self'",
+    "manifest-src 'self'",
+    "base-uri 'none'",
+    "form-action 'none'",
+    `frame-ancestors ${frameAncestors.length > 0 ? frameAncestors.join(' ') : "'none'"}`,
+  ].join('; ');
+}
+
+const notBuilt = () =>
+  new Response(
+    'The interface has not been built yet. Run "npm run build", or restart with "npm start", which builds it.\n',
+    {
+      status: 503,
+      headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Retry-After': '30' },
+    },
+  );
+
+async function readBuilt(path: string): Promise<Buffer | undefined> {
+  try {
+    return await readFile(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+/** The origins a session token allows to frame the embed page; none for anything else. */
+async function framingOrigins(c: Context<AppEnv>): Promise<string[]> {
+  const token = c.req.query('session');
+  if (!token) return [];
+  const verification = await verifyToken(c.var.services.db, token);
+  if (!verification.ok || verification.principal.kind !== 'session') return [];
+  return verification.principal.allowedOrigins;
+}
+
+export function registerHostedRoutes(app: Hono<AppEnv>, options: HostedOptions = {}): void {
+  const distDir = options.distDir ?? defaultDistDir;
+  const appDir = join(distDir, 'app');
+
+  const page = (layout: 'page' | 'embed') => async (c: Context<AppEnv>) => {
+    const html = await readBuilt(join(appDir, 'index.html'));
+    if (!html) return notBuilt();
+    const ancestors = layout === 'embed' ? await framingOrigins(c) : [];
+    let body = html.toString('utf8');
+    if (layout === 'embed') body = body.replace(/<html\b/i, '<html data-layout="embed"');
+    const headers: Record<string, string> = {
+      'Content-Type': 'text/html; charset=utf-8',
+      'Content-Security-Policy': contentSecurityPolicy(ancestors),
+      'Referrer-Policy': 'no-referrer',
+      'X-Content-Type-Options': 'nosniff',
+      // The address carries a session: nothing may keep the page.
+      'Cache-Control': 'no-store',
+    };
+    // For browsers that predate frame-ancestors.
+    if (layout === 'page') headers['X-Frame-Options'] = 'DENY';
+    return c.body(body, 200, headers);
+  };
+
+  app.get('/x/:extractorId', page('page'));
+  app.get('/embed/:extractorId', page('embed'));
+
+  app.get('/assets/:file', async (c) => {
+    const file = c.req.param('file');
+    if (!assetName.test(file)) throw notFound();
+    const content = await readBuilt(join(appDir, 'assets', file));
+    if (!content) throw notFound();
+    return c.body(new Uint8Array(content), 200, {
+      'Content-Type': contentTypes[extname(file)] ?? 'application/octet-stream',
+      'Cache-Control': 'public, max-age=31536000, immutable',
+      'X-Content-Type-Options': 'nosniff',
+    });
+  });
+
+  app.get('/sdk/:file', async (c) => {
+    const file = c.req.param('file');
+    if (!libraryFiles.has(file)) throw notFound();
+    const content = await readBuilt(join(distDir, 'sdk', file));
+    if (!content) return notBuilt();
+    return c.body(new Uint8Array(content), 200, {
+      'Content-Type': contentTypes[extname(file)]!,
+      // Module scripts from another origin need CORS; the library is public.
+      'Access-Control-Allow-Origin': '*',
+      'Cross-Origin-Resource-Policy': 'cross-origin',
+      // Not content-hashed: partners link this address, so a new release must reach them.
+      'Cache-Control': 'public, max-age=300',
+      'X-Content-Type-Options': 'nosniff',
+    });
+  });
+
+  for (const file of publicFiles) {
+    app.get(`/${file}`, async (c) => {
+      const content = await readBuilt(join(appDir, file));
+      if (!content) throw notFound();
+      return c.body(new Uint8Array(content), 200, {
+        'Content-Type': contentTypes[extname(file)] ?? 'application/octet-stream',
+        'Cache-Control': 'public, max-age=86400',
+        'X-Content-Type-Options': 'nosniff',
+      });
+    });
+  }
+}

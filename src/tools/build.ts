@@ -1,0 +1,194 @@
+/**
+ * `npm run build`: the hosted interface (index.html → dist/app, served at /x/… and /embed/…)
+ * and the custom element library (dist/sdk/extractor.mjs, an ES module, and
+ * dist/sdk/extractor.js, a classic script; served at /sdk/…), then the sizes against the
+ * budgets of issue #4:
+ *
+ *   - first view: what the hosted page loads before the introduction shows ≤ 35 KB gzipped;
+ *   - all views:  that plus every lazily loaded view ≤ 80 KB gzipped.
+ *
+ * `npm start` calls `ensureBuilt()`, which builds only when the output is missing.
+ * Vite is imported only when a build runs, so a deployment with a built dist/ and no dev
+ * dependencies starts.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { gzipSync } from 'node:zlib';
+
+export const projectRoot = resolve(fileURLToPath(new URL('../..', import.meta.url)));
+export const defaultDistDir = join(projectRoot, 'dist');
+
+export const budgets = {
+  firstView: 35 * 1024,
+  allViews: 80 * 1024,
+} as const;
+
+export const libraryFiles = ['extractor.mjs', 'extractor.js'] as const;
+
+export interface SizedFile {
+  file: string;
+  bytes: number;
+  gzipBytes: number;
+}
+
+export interface SizeReport {
+  firstView: SizedFile[];
+  lazyViews: SizedFile[];
+  library: SizedFile[];
+  firstViewGzip: number;
+  allViewsGzip: number;
+}
+
+interface ManifestChunk {
+  file: string;
+  isEntry?: boolean;
+  imports?: string[];
+  dynamicImports?: string[];
+  css?: string[];
+}
+
+export interface BuildOptions {
+  /** Where to write; `dist` at the project root by default. */
+  distDir?: string;
+  /** Print the sizes (default true). */
+  print?: boolean;
+}
+
+export async function build(options: BuildOptions = {}): Promise<SizeReport> {
+  const distDir = options.distDir ?? defaultDistDir;
+  const { build: viteBuild } = await import('vite');
+  await viteBuild({
+    root: projectRoot,
+    configFile: join(projectRoot, 'vite.config.ts'),
+    logLevel: 'warn',
+    build: { outDir: join(distDir, 'app'), emptyOutDir: true },
+  });
+  for (const [format, file] of [
+    ['es', 'extractor.mjs'],
+    ['iife', 'extractor.js'],
+  ] as const) {
+    await viteBuild({
+      root: projectRoot,
+      configFile: false,
+      logLevel: 'warn',
+      publicDir: false,
+      // Lit's "node" build works in browsers too and adds a small DOM shim for when there is
+      // no DOM: so the ES module can be imported during server-side rendering (issue #5).
+      // The classic script is for <script> tags only and keeps the plain browser build.
+      resolve: format === 'es' ? { conditions: ['node', 'module', 'import', 'default'] } : {},
+      build: {
+        outDir: join(distDir, 'sdk'),
+        emptyOutDir: format === 'es',
+        target: 'es2022',
+        copyPublicDir: false,
+        lib: {
+          entry: join(projectRoot, 'src/embed/extractor.ts'),
+          formats: [format],
+          name: 'Extractor',
+          fileName: () => file,
+        },
+        minify: true,
+        // One file each: a partner loads the library with a single request.
+        // Vite leaves an ES library unminified for bundlers; this one is served as it is.
+        rolldownOptions: { output: { codeSplitting: false, minify: true } },
+      },
+    });
+  }
+  const report = measure(distDir);
+  if (options.print ?? true) process.stdout.write(formatReport(report));
+  return report;
+}
+
+function sized(directory: string, file: string): SizedFile {
+  const content = readFileSync(join(directory, file));
+  return { file, bytes: content.length, gzipBytes: gzipSync(content, { level: 9 }).length };
+}
+
+/** Sizes of the build in `distDir`, from Vite's manifest. */
+export function measure(distDir = defaultDistDir): SizeReport {
+  const appDir = join(distDir, 'app');
+  const manifest = JSON.parse(
+    readFileSync(join(appDir, '.vite', 'manifest.json'), 'utf8'),
+  ) as Record<string, ManifestChunk>;
+  const entryKey = Object.keys(manifest).find((key) => manifest[key]!.isEntry);
+  if (!entryKey) throw new Error('The build has no entry in its manifest.');
+
+  const firstFiles = new Set<string>();
+  const lazyKeys: string[] = [];
+  const visitStatic = (key: string) => {
+    const chunk = manifest[key]!;
+    if (firstFiles.has(chunk.file)) return;
+    firstFiles.add(chunk.file);
+    chunk.css?.forEach((css) => firstFiles.add(css));
+    chunk.imports?.forEach(visitStatic);
+    lazyKeys.push(...(chunk.dynamicImports ?? []));
+  };
+  visitStatic(entryKey);
+
+  const lazyFiles = new Set<string>();
+  const visitLazy = (key: string) => {
+    const chunk = manifest[key]!;
+    if (firstFiles.has(chunk.file) || lazyFiles.has(chunk.file)) return;
+    lazyFiles.add(chunk.file);
+    chunk.css?.forEach((css) => lazyFiles.add(css));
+    [...(chunk.imports ?? []), ...(chunk.dynamicImports ?? [])].forEach(visitLazy);
+  };
+  lazyKeys.forEach(visitLazy);
+
+  const firstView = [...firstFiles].map((file) => sized(appDir, file));
+  const lazyViews = [...lazyFiles].map((file) => sized(appDir, file));
+  const library = libraryFiles.map((file) => sized(join(distDir, 'sdk'), file));
+  const sum = (files: SizedFile[]) => files.reduce((total, file) => total + file.gzipBytes, 0);
+  return {
+    firstView,
+    lazyViews,
+    library,
+    firstViewGzip: sum(firstView),
+    allViewsGzip: sum(firstView) + sum(lazyViews),
+  };
+}
+
+const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+
+export function formatReport(report: SizeReport): string {
+  const row = (file: SizedFile) =>
+    `  ${file.file.padEnd(44)} ${kb(file.bytes).padStart(10)} ${kb(file.gzipBytes).padStart(10)} gz`;
+  const verdict = (size: number, budget: number) =>
+    `${kb(size)} of ${kb(budget)} gz ${size <= budget ? 'ok' : 'OVER BUDGET'}`;
+  return [
+    'Hosted page, before the introduction shows:',
+    ...report.firstView.map(row),
+    'Loaded when a later step first shows:',
+    ...report.lazyViews.map(row),
+    'Custom element library (/sdk):',
+    ...report.library.map(row),
+    '',
+    `First view: ${verdict(report.firstViewGzip, budgets.firstView)}`,
+    `All views:  ${verdict(report.allViewsGzip, budgets.allViews)}`,
+    '',
+  ].join('\n');
+}
+
+/** Builds the interface when its output is missing (the first `npm start` of a checkout). */
+export async function ensureBuilt(distDir = defaultDistDir): Promise<void> {
+  const needed = [
+    join(distDir, 'app', 'index.html'),
+    ...libraryFiles.map((file) => join(distDir, 'sdk', file)),
+  ];
+  if (needed.every((file) => existsSync(file))) return;
+  process.stdout.write('Building the interface (npm run build)…\n');
+  await build({ distDir });
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
+  build()
+    .then((report) => {
+      if (report.firstViewGzip > budgets.firstView || report.allViewsGzip > budgets.allViews)
+        process.exitCode = 1;
+    })
+    .catch((error: unknown) => {
+      process.stderr.write(`${(error as Error).stack ?? String(error)}\n`);
+      process.exit(1);
+    });
+}
