@@ -13,7 +13,10 @@ import { standInModels, startStandInProvider } from './stand-in-provider.js';
 import { e2eAdminToken } from './service.js';
 
 export default async function globalSetup(): Promise<() => Promise<void>> {
-  await build({ print: false });
+  // A dist of its own, so a build running elsewhere (npm run dev, another suite) cannot
+  // change the interface under the tests.
+  const distDir = mkdtempSync(join(tmpdir(), 'extractor-e2e-dist-'));
+  await build({ distDir, print: false });
   const provider = await startStandInProvider(400);
   const dataDir = mkdtempSync(join(tmpdir(), 'extractor-e2e-'));
   const server = await startRealServer({
@@ -23,6 +26,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       WORKER_CONCURRENCY: '4',
       WORKER_POLL_MS: '50',
       LOG_LEVEL: 'warn',
+      DIST_DIR: distDir,
       LLM_BASE_URL: provider.baseUrl,
       LLM_API_KEY: 'stand-in',
       LLM_MODELS: Object.values(standInModels).join(','),
@@ -35,5 +39,6 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     await server.stop();
     provider.server.close();
     rmSync(dataDir, { recursive: true, force: true });
+    rmSync(distDir, { recursive: true, force: true });
   };
 }

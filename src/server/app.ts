@@ -78,7 +78,7 @@ export function createApp(services: Services): App {
   registerRunReadRoutes(app);
   registerRunLifecycleRoutes(app);
   registerSessionRoutes(app);
-  registerHostedRoutes(app);
+  registerHostedRoutes(app, { distDir: services.config.distDir });
   registerDocsRoutes(app);
   registerGraphqlRoutes(app);
 

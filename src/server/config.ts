@@ -3,10 +3,13 @@
  * README; a bad value stops the start with a message naming it.
  */
 import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 export interface Config {
   port: number;
   dataDir: string;
+  /** Where `npm run build` put the interface (dist/ at the project root by default). */
+  distDir: string;
   publicBaseUrl: string;
   adminToken: string | undefined;
   maxUploadBytes: number;
@@ -54,6 +57,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     port,
     dataDir: resolve(env.DATA_DIR || './data'),
+    distDir: resolve(env.DIST_DIR || fileURLToPath(new URL('../../dist', import.meta.url))),
     publicBaseUrl,
     adminToken,
     maxUploadBytes: integer(env, 'MAX_UPLOAD_BYTES', 50 * 1024 * 1024, 1),

@@ -6,7 +6,7 @@ import { ensureBuilt } from '../tools/build.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  await ensureBuilt();
+  await ensureBuilt(config.distDir);
   const service = await createService(config);
   const server = serve({ fetch: service.app.fetch, port: config.port }, () => {
     const lines = [`Extractor is running at ${config.publicBaseUrl}`, `  API:  ${config.publicBaseUrl}/api  (docs: ${config.publicBaseUrl}/api/docs)`];
