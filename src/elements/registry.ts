@@ -11,7 +11,7 @@ export function defineElement(tag: string, constructor: CustomElementConstructor
   // No registry during server-side rendering without a DOM shim: nothing to define then.
   const registry = globalThis.customElements as CustomElementRegistry | undefined;
   if (!registry) return;
-  registry.get(tag) ?? registry.define(tag, constructor);
+  if (!registry.get(tag)) registry.define(tag, constructor);
 }
 
 const stepViewLoaders: Record<Step, () => Promise<void>> = {

@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { Readable, Transform, type TransformCallback } from 'node:stream';
 import { finished, pipeline } from 'node:stream/promises';
+import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import busboy from 'busboy';
 import { acceptedMediaTypes, type AcceptedMediaType } from '../../contract/resources.js';
 import { badRequest, payloadTooLarge, unsupportedMediaType } from '../http/problem.js';
@@ -112,7 +113,7 @@ export async function receiveUpload(
     throw badRequest(`The multipart body cannot be read: ${(error as Error).message}.`);
   }
 
-  const source = incoming ?? Readable.fromWeb(request.body as import('node:stream/web').ReadableStream);
+  const source = incoming ?? Readable.fromWeb(request.body as WebReadableStream);
   /**
    * Stops reading and fails the parse. The socket's own stream is left open, not destroyed,
    * so the 413 or 400 still reaches the client (with `Connection: close`); the server

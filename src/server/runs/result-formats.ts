@@ -107,8 +107,11 @@ function xmlAttribute(value: string): string {
 
 // NameStartChar and NameChar of XML 1.0 (fifth edition), without the colon: a colon would
 // make a name a namespace prefix.
+// The ranges are the specification's, code point by code point, combining marks included.
 const nameStartChar =
+  // eslint-disable-next-line no-misleading-character-class
   /[A-Z_a-z\u00C0-\u00D6\u00D8-\u00F6\u00F8-\u02FF\u0370-\u037D\u037F-\u1FFF\u200C\u200D\u2070-\u218F\u2C00-\u2FEF\u3001-\uD7FF\uF900-\uFDCF\uFDF0-\uFFFD\u{10000}-\u{EFFFF}]/u;
+// eslint-disable-next-line no-misleading-character-class
 const nameChar = /[-.0-9\u00B7\u0300-\u036F\u203F\u2040]/u;
 
 /** A valid element name for a property name: invalid characters become `_`, and a name that
