@@ -16,7 +16,9 @@ export const labelDefaults = {
   extractionViewHeading: 'Extracting your data',
   extractionViewDescription: 'This can take a moment. You can pause or cancel at any time.',
   extractionViewBackButtonLabel: 'Back',
-  extractionViewContinueButtonLabel: 'Review results',
+  // One label for both ways on: it resumes a paused run and leads a completed one to the
+  // results (the two never show together), so it must fit both.
+  extractionViewContinueButtonLabel: 'Continue',
   extractionViewRestartButtonLabel: 'Start over',
   extractionViewStartButtonLabel: 'Start',
   extractionViewCancelButtonLabel: 'Cancel',

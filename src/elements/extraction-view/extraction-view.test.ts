@@ -45,7 +45,7 @@ describe('<extractor-extraction-view>', () => {
     const expected: Record<RunStatus, string[]> = {
       queued: ['Files', 'Stop'],
       running: ['Files', 'Stop', 'Hold'],
-      paused: ['Files', 'Stop', 'Continue'],
+      paused: ['Files', 'Stop', 'See the data'],
       completed: ['Files', 'Again', 'See the data'],
       failed: ['Files', 'Again'],
       cancelled: ['Files', 'Again'],

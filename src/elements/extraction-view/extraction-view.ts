@@ -289,9 +289,6 @@ export class ExtractorExtractionView extends ExtractorViewElement {
       </button>
     `;
     const finished = status !== undefined && isFinalRunStatus(status);
-    // The spec's labels have none for resuming; the extractor's Continue label leads on to
-    // the results ("Review results"), which would promise the wrong thing on a paused run.
-    const resumeLabel = 'Continue';
     return html`
       <div class="actions" part="actions">
         <button class="button" part="button back-button" type="button" @click=${this.handleBack}>
@@ -325,7 +322,7 @@ export class ExtractorExtractionView extends ExtractorViewElement {
           }
           ${
             status && canRunCommand(status, 'resume')
-              ? button('resume', resumeLabel, 'resume-button', true, () =>
+              ? button('resume', labels.extractionViewContinueButtonLabel, 'resume-button', true, () =>
                   this.handleCommand('resume'),
                 )
               : nothing

@@ -47,7 +47,7 @@ export const demoExtractor: ExtractorInput = {
   extractionViewHeading: 'Reading your invoices',
   extractionViewDescription: 'This usually takes a few seconds per page. You can pause or cancel at any time.',
   extractionViewBackButtonLabel: 'Back to files',
-  extractionViewContinueButtonLabel: 'Review the data',
+  extractionViewContinueButtonLabel: 'Continue',
   extractionViewRestartButtonLabel: 'Run again',
   extractionViewStartButtonLabel: 'Start',
   extractionViewCancelButtonLabel: 'Cancel',
