@@ -72,3 +72,22 @@ describe('npm run build', () => {
     );
   });
 });
+
+describe('ensureBuilt (npm start)', () => {
+  it('leaves a build newer than its sources alone and rebuilds a stale one', async () => {
+    const { ensureBuilt } = await import('./build.js');
+    const { statSync, utimesSync } = await import('node:fs');
+    const page = join(distDir, 'app', 'index.html');
+    const fresh = new Date(Date.now() + 60_000);
+    utimesSync(page, fresh, fresh);
+    for (const file of ['extractor.mjs', 'extractor.js']) utimesSync(join(distDir, 'sdk', file), fresh, fresh);
+    await ensureBuilt(distDir);
+    expect(Math.round(statSync(page).mtimeMs)).toBe(fresh.getTime());
+
+    // As after a `git pull`: the sources are newer than what was built from them.
+    const old = new Date('2001-01-01T00:00:00Z');
+    utimesSync(page, old, old);
+    await ensureBuilt(distDir);
+    expect(statSync(page).mtimeMs).toBeGreaterThan(Date.now() - 120_000);
+  }, 120_000);
+});

@@ -7,11 +7,11 @@
  *   - first view: what the hosted page loads before the introduction shows ≤ 35 KB gzipped;
  *   - all views:  that plus every lazily loaded view ≤ 80 KB gzipped.
  *
- * `npm start` calls `ensureBuilt()`, which builds only when the output is missing.
+ * `npm start` calls `ensureBuilt()`, which builds only when the output is missing or stale.
  * Vite is imported only when a build runs, so a deployment with a built dist/ and no dev
  * dependencies starts.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
@@ -170,15 +170,39 @@ export function formatReport(report: SizeReport): string {
   ].join('\n');
 }
 
-/** Builds the interface when its output is missing (the first `npm start` of a checkout). */
+/** What the interface is built from; a change to any of them makes the build stale. */
+const interfaceSources = ['index.html', 'public', 'vite.config.ts', 'src/contract', 'src/client', 'src/controllers', 'src/elements', 'src/embed'];
+
+function newestChange(path: string): number {
+  if (!existsSync(path)) return 0;
+  const stats = statSync(path);
+  if (!stats.isDirectory()) return stats.mtimeMs;
+  return readdirSync(path).reduce((newest, entry) => Math.max(newest, newestChange(join(path, entry))), stats.mtimeMs);
+}
+
+/**
+ * Builds the interface when its output is missing (the first `npm start` of a checkout) or
+ * older than its sources (a `git pull` since). A deployment that ships dist/ without the
+ * sources, or without the dev dependencies a build needs, serves what it has.
+ */
 export async function ensureBuilt(distDir = defaultDistDir): Promise<void> {
   const needed = [
     join(distDir, 'app', 'index.html'),
     ...libraryFiles.map((file) => join(distDir, 'sdk', file)),
   ];
-  if (needed.every((file) => existsSync(file))) return;
-  process.stdout.write('Building the interface (npm run build)…\n');
-  await build({ distDir });
+  const missing = needed.some((file) => !existsSync(file));
+  if (!missing) {
+    const built = Math.min(...needed.map((file) => statSync(file).mtimeMs));
+    const changed = Math.max(...interfaceSources.map((source) => newestChange(join(projectRoot, source))));
+    if (changed <= built) return;
+  }
+  process.stdout.write(`${missing ? 'Building' : 'Rebuilding'} the interface (npm run build)…\n`);
+  try {
+    await build({ distDir });
+  } catch (error) {
+    if (missing) throw error;
+    process.stderr.write(`The rebuild failed, so the previous build is served: ${(error as Error).message}\n`);
+  }
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
