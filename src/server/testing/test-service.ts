@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { pino } from 'pino';
 import { loadConfig, type Config } from '../config.js';
 import { createService, type Service } from '../service.js';
+import { writeStandInBuild } from './stand-in-build.js';
 
 export const adminToken = 'xpat_test-admin-token-0123456789abcdef';
 
@@ -26,12 +27,15 @@ export async function startTestService(env: Record<string, string> = {}): Promis
   const dataDir = mkdtempSync(join(tmpdir(), 'extractor-test-'));
   const config = loadConfig({
     DATA_DIR: dataDir,
+    // Hosted pages answer from a stand-in build, whether or not the checkout was built.
+    DIST_DIR: join(dataDir, 'dist'),
     EXTRACTOR_ADMIN_TOKEN: adminToken,
     PUBLIC_BASE_URL: 'http://extractor.test',
     WEBHOOK_ALLOW_PRIVATE: '1',
     WORKER_CONCURRENCY: '0',
     ...env,
   });
+  writeStandInBuild(config.distDir);
   const service = await createService(config, { logger: pino({ level: 'silent' }) });
   const request: TestService['request'] = (path, init = {}) => {
     const { token = adminToken, ...rest } = init;

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Hono } from 'hono';
@@ -8,24 +8,11 @@ import { adminToken, startTestService, type TestService } from '../../testing/te
 import type { AppEnv } from '../context.js';
 import { ProblemError, problemResponse } from '../problem.js';
 import { registerHostedRoutes } from './hosted.js';
+import { standInIndexHtml, writeStandInBuild } from '../../testing/stand-in-build.js';
 
 let service: TestService;
 let distDir: string;
 let hosted: Hono<AppEnv>;
-
-const indexHtml =
-  '<!doctype html><html lang="en"><head><script type="module" src="/assets/index-abc.js"></script></head><body></body></html>';
-
-/** A build of our own making: the routes are under test here, not the bundler. */
-function writeBuild(directory: string): void {
-  mkdirSync(join(directory, 'app', 'assets'), { recursive: true });
-  mkdirSync(join(directory, 'sdk'), { recursive: true });
-  writeFileSync(join(directory, 'app', 'index.html'), indexHtml);
-  writeFileSync(join(directory, 'app', 'assets', 'index-abc.js'), 'export {};');
-  writeFileSync(join(directory, 'app', 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
-  writeFileSync(join(directory, 'sdk', 'extractor.mjs'), 'export {};');
-  writeFileSync(join(directory, 'sdk', 'extractor.js'), 'void 0;');
-}
 
 function appOver(directory: string): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
@@ -43,7 +30,7 @@ function appOver(directory: string): Hono<AppEnv> {
 beforeAll(async () => {
   service = await startTestService();
   distDir = mkdtempSync(join(tmpdir(), 'extractor-dist-'));
-  writeBuild(distDir);
+  writeStandInBuild(distDir);
   hosted = appOver(distDir);
 });
 
@@ -69,7 +56,7 @@ describe('the hosted full page /x/{id}', () => {
     const response = await get('/x/some-extractor?session=xses_whatever');
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
-    expect(await response.text()).toBe(indexHtml);
+    expect(await response.text()).toBe(standInIndexHtml);
     const csp = directives(response);
     expect(csp.get('default-src')).toBe("'none'");
     expect(csp.get('script-src')).toBe("'self'");
