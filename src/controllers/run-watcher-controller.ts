@@ -139,7 +139,7 @@ export class RunWatcherController implements ReactiveController {
     if (message.id) this.#lastEventId = message.id;
     const { status, chunksCompleted, chunksTotal, partialResultJson, error } = message.data;
     const statusChanged = status !== current.status;
-    this.#apply({
+    const fromEvent: Run = {
       ...current,
       status,
       chunksCompleted,
@@ -147,13 +147,21 @@ export class RunWatcherController implements ReactiveController {
       partialResultJson,
       partialData: partialResultJson ?? current.partialData,
       error,
-    });
+    };
     if (isFinalRunStatus(status)) {
       this.#stream?.close();
       this.#stream = undefined;
       this.#stopPolling();
       this.#setConnection('idle');
+      // An event carries no final results: the end shows with the whole run, so no view ever
+      // holds a completed run without its data. Only when that cannot be loaded does the
+      // event alone say how the run ended.
+      void this.#refresh().then((loaded) => {
+        if (!loaded && this.value?.id === current.id) this.#apply(fromEvent);
+      });
+      return;
     }
+    this.#apply(fromEvent);
     if (statusChanged) void this.#refresh();
   }
 
@@ -187,18 +195,18 @@ export class RunWatcherController implements ReactiveController {
     }, delay);
   }
 
-  /** Loads the whole run; failures are left to the next poll or event. */
-  async #refresh(): Promise<void> {
+  /** Loads the whole run; failures are left to the next poll or event. True when it applied it. */
+  async #refresh(): Promise<boolean> {
     const client = this.#client;
     const current = this.value;
-    if (!client || !current) return;
+    if (!client || !current) return false;
     this.#refreshing?.abort();
     const controller = new AbortController();
     this.#refreshing = controller;
     try {
       const run = await client.getRun(current.id, controller.signal);
       const latest = this.value;
-      if (controller.signal.aborted || !latest || latest.id !== run.id) return;
+      if (controller.signal.aborted || !latest || latest.id !== run.id) return false;
       // An answer that left the service before the last event arrived must not undo it.
       const stale = run.status === latest.status && run.chunksCompleted < latest.chunksCompleted;
       this.#apply(
@@ -211,10 +219,11 @@ export class RunWatcherController implements ReactiveController {
           : run,
       );
       if (isFinalRunStatus(run.status)) this.#stopFollowing();
+      return true;
     } catch (error) {
-      if (isAbortError(error) || controller.signal.aborted) return;
-      if (error instanceof ApiError && (error.status === 401 || error.status === 404))
+      if (!isAbortError(error) && !controller.signal.aborted && error instanceof ApiError && (error.status === 401 || error.status === 404))
         this.#stopFollowing();
+      return false;
     } finally {
       if (this.#refreshing === controller) this.#refreshing = undefined;
     }
