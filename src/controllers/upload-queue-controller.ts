@@ -51,7 +51,9 @@ export function formatBytes(bytes: number): string {
     unit++;
   }
   // A no-break space keeps "50 MB" together when the text wraps.
-  return `${value >= 10 || Number.isInteger(value) ? Math.round(value) : value.toFixed(1)}\u00a0${units[unit]}`;
+  // One decimal under 10 ("2.5 MB"), none when it is nought ("2 MB", not "2.0 MB").
+  const amount = value >= 10 ? String(Math.round(value)) : value.toFixed(1).replace(/\.0$/, '');
+  return `${amount}\u00a0${units[unit]}`;
 }
 
 /** Why a file cannot be uploaded, or `undefined` when it can. */
@@ -66,7 +68,13 @@ export function checkFile(file: File, maxBytes = defaultMaxUploadBytes): string 
   }
   if (file.size === 0) return `“${name}” is empty.`;
   if (file.size > maxBytes) {
-    return `“${name}” is ${formatBytes(file.size)}; a file can be at most ${formatBytes(maxBytes)}.`;
+    const size = formatBytes(file.size);
+    const limit = formatBytes(maxBytes);
+    // Just over the limit rounds to the limit's own text ("50 MB; at most 50 MB"), which
+    // reads as a contradiction; then the size is left out.
+    return size === limit
+      ? `“${name}” is larger than the ${limit} a file can be.`
+      : `“${name}” is ${size}; a file can be at most ${limit}.`;
   }
   return undefined;
 }

@@ -237,15 +237,28 @@ export const resultsViewStyles = css`
 
   /* Tables: cells are inputs without their own borders, so the grid reads as one. */
   .table-scroller {
+    --_extractor-scroll-shadow: color-mix(in srgb, var(--_extractor-text) 22%, transparent);
     overflow: auto;
     border: 1px solid var(--_extractor-border);
     border-radius: var(--_extractor-radius);
-    background: var(--_extractor-surface);
+    /* A shadow at an edge with more columns behind it, so a table wider than a phone shows
+       that it scrolls: the covers scroll with the content ('local') and hide the shadows
+       (fixed to the box) once an end is reached. */
+    background:
+      linear-gradient(to right, var(--_extractor-surface) 40%, transparent) left / 2.5rem 100% no-repeat local,
+      linear-gradient(to left, var(--_extractor-surface) 40%, transparent) right / 2.5rem 100% no-repeat local,
+      radial-gradient(farthest-side at 0 50%, var(--_extractor-scroll-shadow), transparent) left / 0.75rem
+        100% no-repeat scroll,
+      radial-gradient(farthest-side at 100% 50%, var(--_extractor-scroll-shadow), transparent) right / 0.75rem
+        100% no-repeat scroll,
+      var(--_extractor-surface);
     overscroll-behavior: contain;
   }
 
   .table-scroller.windowed {
-    max-height: min(28rem, 70vh);
+    /* The hosted iFrame page sets the cap to a fixed length: a frame that is as tall as its
+       content would otherwise grow with 70vh, which grows with the frame. */
+    max-height: var(--_extractor-table-max-height, min(28rem, 70vh));
   }
 
   .records {
@@ -309,6 +322,15 @@ export const resultsViewStyles = css`
   .records th.col-integer {
     width: 7.5rem;
     min-width: 6rem;
+  }
+
+  /* Amounts line up on their last digit, as in a ledger. */
+  .records th.col-number,
+  .records th.col-integer,
+  .records .control[inputmode='decimal'],
+  .records .control[inputmode='numeric'] {
+    text-align: end;
+    font-variant-numeric: tabular-nums;
   }
 
   .records th.col-date {

@@ -257,6 +257,16 @@ describe('<extractor-results-view>', () => {
     expect($$(element, '.table-problems')).toEqual([]);
   });
 
+  it('lines numbers up at the end of their column, text at the start', async () => {
+    const { element } = await mountOrder();
+    const alignOf = (node: Element) => getComputedStyle(node).textAlign;
+    const [, description, quantity] = $$(element, '.records thead th');
+    expect(alignOf(description!)).toBe('start');
+    expect(alignOf(quantity!)).toBe('end');
+    expect(alignOf($(element, '[data-row="0"][data-column="0"]'))).not.toBe('end');
+    expect(alignOf($(element, '[data-row="0"][data-column="1"]'))).toBe('end');
+  });
+
   it('adds and removes plain values and groups in lists', async () => {
     const { element } = await mountOrder();
     await userEvent.click(

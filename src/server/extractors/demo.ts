@@ -40,7 +40,8 @@ export const demoExtractor: ExtractorInput = {
     'Upload one or more invoices. We read the invoice number, date, vendor, total and line items for you to check before you submit.',
   introductionViewNextButtonLabel: 'Get started',
   bucketViewHeading: 'Add your invoices',
-  bucketViewDescription: 'PDF, images, Word, Excel, CSV or text files, up to 50 MB each.',
+  // The drop zone lists the kinds of file and the size limit; this says something else.
+  bucketViewDescription: 'Add the invoices you want read; several at once is fine.',
   bucketViewBackButtonLabel: 'Back',
   bucketViewContinueButtonLabel: 'Continue',
   bucketViewBeginButtonLabel: 'Extract data',

@@ -1,0 +1,155 @@
+/**
+ * axe-core on each of the four views, in light and in dark, in the states that change what
+ * is on screen: a file uploaded and one refused, a run reading and a run that failed, the
+ * results with a value the schema does not accept. No violations, of any impact.
+ */
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+import {
+  beginAndReachResults,
+  expectUploaded,
+  expectView,
+  fixturePath,
+  startFromIntroduction,
+  uploadFixture,
+} from './support/journey-steps.js';
+import { api, createExtractor, createSession, invoiceSchema } from './support/service.js';
+
+const schemes = ['light', 'dark'] as const;
+
+async function expectNoViolations(page: Page, what: string): Promise<void> {
+  // Let transitions (a button's colour, a bar's width) finish so colours are read as shown;
+  // endless animations (the indeterminate bar, a spinner) never do and do not matter here.
+  await page.waitForFunction(() =>
+    document
+      .getAnimations()
+      .every(
+        (animation) =>
+          animation.playState !== 'running' || animation.effect?.getTiming().iterations === Infinity,
+      ),
+  );
+  const results = await new AxeBuilder({ page }).analyze();
+  // axe reads open shadow roots: the views' own text must be among what it checked.
+  const contrastChecked = results.passes.find((rule) => rule.id === 'color-contrast')?.nodes ?? [];
+  expect(
+    contrastChecked.some((node) => JSON.stringify(node.target).includes('-view')),
+    `${what}: axe checked the contrast inside the views`,
+  ).toBe(true);
+  const found = results.violations.map((violation) => ({
+    rule: violation.id,
+    impact: violation.impact,
+    help: violation.help,
+    nodes: violation.nodes.map((node) => `${node.target.join(' ')}: ${node.failureSummary}`),
+  }));
+  expect(found, what).toEqual([]);
+}
+
+for (const scheme of schemes) {
+  test.describe(`in ${scheme}`, () => {
+    test.beforeEach(async ({ page }) => {
+      await page.emulateMedia({ colorScheme: scheme });
+    });
+
+    test.afterEach(async ({ page }) => {
+      // The scheme really applied: light text on dark in dark, dark text on light in light.
+      const lightness = await page
+        .locator('extractor-app [part~="heading"]')
+        .first()
+        .evaluate((heading) => {
+          const [r, g, b] = getComputedStyle(heading)
+            .color.match(/[\d.]+/g)!
+            .map(Number);
+          return (0.2126 * r! + 0.7152 * g! + 0.0722 * b!) / 255;
+        });
+      if (scheme === 'dark') expect(lightness).toBeGreaterThan(0.6);
+      else expect(lightness).toBeLessThan(0.4);
+    });
+
+    test('the introduction, bucket, extraction and results views have no violations', async ({ page }) => {
+      // A schema with a constraint, so the results can show a validation message.
+      const strict = {
+        ...invoiceSchema,
+        properties: {
+          ...invoiceSchema.properties,
+          currency: {
+            type: 'string',
+            title: 'Currency',
+            pattern: '^[A-Z]{3}$',
+            description: 'Three capital letters, such as EUR.',
+          },
+        },
+      };
+      const { id } = await api<{ id: string }>('/api/saved_extractors', {
+        body: {
+          label: 'Strict invoice',
+          jsonSchema: JSON.stringify(strict),
+          strategy: 'local',
+          model: 'local',
+          allowDownload: true,
+          redirectUrl: '',
+        },
+      });
+      const session = await createSession(id);
+      await page.goto(session.fullPageUrl);
+      await expectView(page, 'introduction');
+      await expectNoViolations(page, 'introduction');
+
+      await startFromIntroduction(page);
+      await expectNoViolations(page, 'bucket, empty');
+      await uploadFixture(page, 'AmazonWebServices.pdf');
+      await page.locator('input[type="file"]').setInputFiles({
+        name: 'notes.exe',
+        mimeType: 'application/octet-stream',
+        buffer: Buffer.from('not a document'),
+      });
+      await expect(page.getByRole('listitem').filter({ hasText: 'notes.exe' })).toContainText(
+        'is not a kind of file we can read',
+      );
+      await expectNoViolations(page, 'bucket, with an uploaded and a refused file');
+
+      await beginAndReachResults(page);
+      await expectNoViolations(page, 'results');
+      const currency = page.getByLabel('Currency', { exact: true });
+      await currency.fill('euro');
+      await expect(currency).toHaveAttribute('aria-invalid', 'true');
+      await page.getByRole('button', { name: /add.*row/i }).click();
+      await expect(page.getByRole('table').getByRole('textbox').first()).toBeFocused();
+      await expectNoViolations(page, 'results, with an invalid value and a table row');
+
+      await page.getByRole('button', { name: 'Back', exact: true }).click();
+      await expectView(page, 'extraction');
+      await expect(page.getByText('Done', { exact: true })).toBeVisible();
+      await expectNoViolations(page, 'extraction, done');
+    });
+
+    test('the extraction view has no violations while reading, paused and failed', async ({ page }) => {
+      const slow = await createSession(
+        await createExtractor({ strategy: 'llm', model: 'stand-in-slow', chunkSize: 200 }),
+      );
+      await page.goto(slow.fullPageUrl);
+      await startFromIntroduction(page);
+      await uploadFixture(page, 'coolblue2.pdf');
+      await page.getByRole('button', { name: 'Begin extraction' }).click();
+      await expectView(page, 'extraction');
+      await expect(page.getByText('Reading', { exact: true })).toBeVisible();
+      await expectNoViolations(page, 'extraction, reading');
+      await page.getByRole('button', { name: 'Pause' }).click();
+      await expect(page.getByText('Paused', { exact: true })).toBeVisible();
+      await expectNoViolations(page, 'extraction, paused');
+      await page.getByRole('button', { name: 'Cancel' }).click();
+      await expect(page.getByText('Cancelled', { exact: true })).toBeVisible();
+      await expectNoViolations(page, 'extraction, cancelled');
+
+      const refusing = await createSession(
+        await createExtractor({ strategy: 'llm', model: 'stand-in-refusing' }),
+      );
+      await page.goto(refusing.fullPageUrl);
+      await startFromIntroduction(page);
+      await page.locator('input[type="file"]').setInputFiles(fixturePath('Orlen.txt'));
+      await expectUploaded(page, 'Orlen.txt');
+      await page.getByRole('button', { name: 'Begin extraction' }).click();
+      await expect(page.getByText('We could not finish reading your documents.')).toBeVisible();
+      await expectNoViolations(page, 'extraction, failed');
+    });
+  });
+}
