@@ -10,6 +10,7 @@ import * as z from 'zod/mini';
 import { labelNames, type LabelName } from './labels.js';
 import { parseTargetSchema } from './json-schema.js';
 import { runStatuses } from './run-status.js';
+import { themeSchema } from './theme.js';
 
 export const strategies = ['local', 'llm'] as const;
 export type Strategy = (typeof strategies)[number];
@@ -307,16 +308,7 @@ export type Submission = z.infer<typeof submissionSchema>;
 // ---------------------------------------------------------------------------------------
 // Embed sessions
 
-/** A theme: `--extractor-*` token names (without the prefix) and CSS values. */
-export const themeSchema = z.record(
-  z.string().check(z.regex(/^[a-z][a-z0-9-]{0,40}$/, 'theme tokens are lower-case names like "color-accent"')),
-  z.string().check(
-    z.maxLength(200),
-    z.regex(/^[^;{}<>\\]*$/, 'theme values must be plain CSS values'),
-    z.refine((value) => !/url\s*\(|expression\s*\(|@import/i.test(value), 'theme values must not load anything'),
-  ),
-);
-export type Theme = z.infer<typeof themeSchema>;
+export { themeSchema, type Theme } from './theme.js';
 
 export const maxSessionSeconds = 86_400;
 export const defaultSessionSeconds = 3600;

@@ -8,10 +8,13 @@ import { ExtractorIntroductionView } from './introduction-view/introduction-view
 import type { Step } from './steps.js';
 
 export function defineElement(tag: string, constructor: CustomElementConstructor): void {
-  // No registry during server-side rendering without a DOM shim: nothing to define then.
-  const registry = globalThis.customElements as CustomElementRegistry | undefined;
-  if (!registry) return;
-  if (!registry.get(tag)) registry.define(tag, constructor);
+  // Without a document (server-side rendering) nothing is registered, not even in the
+  // registry shim Lit's node build puts on globalThis: a server renderer that found the tag
+  // there would draw the element's loading state into the page, and the browser would then
+  // draw the element a second time beside it. The server sends the bare tag; the browser
+  // upgrades it.
+  if (typeof document === 'undefined') return;
+  if (!customElements.get(tag)) customElements.define(tag, constructor);
 }
 
 const stepViewLoaders: Record<Step, () => Promise<void>> = {

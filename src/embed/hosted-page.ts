@@ -8,7 +8,8 @@
  * keeps it in its address: the server needs it on every load to answer with the session's
  * frame-ancestors, and nobody sees an iframe's address bar.
  */
-import type { AppMode } from '../elements/app/app.js';
+import { frameInstanceParameter, instanceIdPattern } from '../contract/frame-messages.js';
+import type { AppMode, ExtractorApp } from '../elements/app/app.js';
 import { defineExtractorElements } from './define.js';
 
 const embedded = document.documentElement.dataset.layout === 'embed';
@@ -42,5 +43,24 @@ app.setAttribute('heading-level', '1');
 app.addEventListener('extractor-session-loaded', (event) => {
   document.title = event.detail.labels.pageTitle;
 });
-app.setAttribute('session', takeSession());
+const session = takeSession();
+app.setAttribute('session', session);
 defineExtractorElements();
+if (embedded && window.parent !== window) void connectToHost(app, session);
+
+/**
+ * In a frame: the bridge to the partner's page, for the frame embed.js made (`?instance=`).
+ * Loaded apart, so the full page does not carry it before its introduction shows.
+ */
+async function connectToHost(element: ExtractorApp, token: string): Promise<void> {
+  const { FrameBridge } = await import('./bridge.js');
+  const instance = new URL(window.location.href).searchParams.get(frameInstanceParameter);
+  new FrameBridge({
+    app: element,
+    token,
+    instanceId: instance !== null && instanceIdPattern.test(instance) ? instance : null,
+    host: window.parent,
+    baseUrl: window.location.origin,
+    parentOrigin: window.location.ancestorOrigins?.[0],
+  }).connect();
+}

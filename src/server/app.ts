@@ -11,6 +11,7 @@ import { ProblemError, badRequest, internalError, methodNotAllowed, notFound, pr
 import { jsonLdContext } from './http/representations.js';
 import { registerBucketRoutes } from './http/routes/buckets.js';
 import { registerDocsRoutes } from './http/routes/docs.js';
+import { registerDevelopersRoutes } from './http/routes/developers.js';
 import { registerGraphqlRoutes } from './graphql/endpoint.js';
 import { registerExtractorRoutes, extractorCollections } from './http/routes/extractors.js';
 import { registerHostedRoutes } from './http/routes/hosted.js';
@@ -80,6 +81,7 @@ export function createApp(services: Services): App {
   registerSessionRoutes(app);
   registerHostedRoutes(app, { distDir: services.config.distDir });
   registerDocsRoutes(app);
+  registerDevelopersRoutes(app, { distDir: services.config.distDir });
   registerGraphqlRoutes(app);
 
   app.notFound((c) => {

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { budgets, build, formatReport, type SizeReport } from './build.js';
+import { importOnServer } from './server-import.js';
 
 let distDir: string;
 let report: SizeReport;
@@ -37,6 +38,22 @@ describe('npm run build', () => {
     const text = formatReport(report);
     expect(text).toMatch(/First view: [\d.]+ KB of 35\.0 KB gz ok/);
     expect(text).toMatch(/All views: +[\d.]+ KB of 80\.0 KB gz ok/);
+    expect(text).toMatch(/embed\.js: +[\d.]+ KB of 3\.0 KB gz ok/);
+  });
+
+  it('keeps /sdk/embed.js, the iFrame host script, within 3 KB gzipped', () => {
+    expect(report.hostScript.file).toBe('embed.js');
+    expect(report.hostScript.gzipBytes).toBeGreaterThan(0);
+    expect(report.hostScript.gzipBytes).toBeLessThanOrEqual(budgets.hostScript);
+    expect(budgets.hostScript).toBe(3 * 1024);
+  });
+
+  it('writes embed.js as a classic script with one global and no imports', () => {
+    const script = readFileSync(join(distDir, 'sdk', 'embed.js'), 'utf8');
+    expect(script.startsWith('var ExtractorEmbed=')).toBe(true);
+    expect(script).not.toMatch(/\bimport\s*\(|^import |^export /m);
+    // The one way to talk to the frame: never to any origin.
+    expect(script).not.toMatch(/postMessage\([^)]*["']\*["']/);
   });
 
   it('writes a page the strict policy lets run: no inline script or style', () => {
@@ -54,11 +71,9 @@ describe('npm run build', () => {
     expect(script).toContain('extractor-results-view');
   });
 
-  it('writes an ES module that imports during server-side rendering, registering the tags only', async () => {
-    const module = (await import(
-      pathToFileURL(join(distDir, 'sdk', 'extractor.mjs')).href
-    )) as Record<string, unknown>;
-    expect(Object.keys(module).sort()).toEqual([
+  it('writes an ES module that imports during server-side rendering and registers nothing there', async () => {
+    const result = await importOnServer(pathToFileURL(join(distDir, 'sdk', 'extractor.mjs')).href);
+    expect(result.exports).toEqual([
       'ExtractorApp',
       'ExtractorBucketView',
       'ExtractorExtractionView',
@@ -66,10 +81,20 @@ describe('npm run build', () => {
       'ExtractorResultsView',
       'defineAllExtractorElements',
     ]);
-    expect(globalThis.customElements.get('extractor-app')).toBe(module.ExtractorApp);
-    expect(globalThis.customElements.get('extractor-introduction-view')).toBe(
-      module.ExtractorIntroductionView,
-    );
+    expect(result.window).toBe('undefined');
+    expect(result.document).toBe('undefined');
+    expect(result.registered).toEqual([]);
+  });
+
+  it('ships custom-elements.json and extractor.d.ts beside the library', () => {
+    const manifest = JSON.parse(readFileSync(join(distDir, 'sdk', 'custom-elements.json'), 'utf8')) as {
+      modules: { declarations?: { tagName?: string }[] }[];
+    };
+    const tags = manifest.modules.flatMap((module) => module.declarations ?? []).map((d) => d.tagName);
+    expect(tags).toContain('extractor-app');
+    const declarations = readFileSync(join(distDir, 'sdk', 'extractor.d.ts'), 'utf8');
+    expect(declarations).toContain("'extractor-app': ExtractorApp;");
+    expect(declarations).toContain('interface GlobalEventHandlersEventMap extends ExtractorEventMap');
   });
 });
 
@@ -80,7 +105,7 @@ describe('ensureBuilt (npm start)', () => {
     const page = join(distDir, 'app', 'index.html');
     const fresh = new Date(Date.now() + 60_000);
     utimesSync(page, fresh, fresh);
-    for (const file of ['extractor.mjs', 'extractor.js']) utimesSync(join(distDir, 'sdk', file), fresh, fresh);
+    for (const file of ['extractor.mjs', 'extractor.js', 'embed.js']) utimesSync(join(distDir, 'sdk', file), fresh, fresh);
     await ensureBuilt(distDir);
     expect(Math.round(statSync(page).mtimeMs)).toBe(fresh.getTime());
 

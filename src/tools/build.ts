@@ -1,17 +1,20 @@
 /**
  * `npm run build`: the hosted interface (index.html → dist/app, served at /x/… and /embed/…)
  * and the custom element library (dist/sdk/extractor.mjs, an ES module, and
- * dist/sdk/extractor.js, a classic script; served at /sdk/…), then the sizes against the
- * budgets of issue #4:
+ * dist/sdk/extractor.js, a classic script, with custom-elements.json and extractor.d.ts;
+ * served at /sdk/…), then the sizes against the budgets of issue #4:
  *
  *   - first view: what the hosted page loads before the introduction shows ≤ 35 KB gzipped;
- *   - all views:  that plus every lazily loaded view ≤ 80 KB gzipped.
+ *   - all views:  that plus every lazily loaded view ≤ 80 KB gzipped;
+ *
+ * and, of issue #5, the iFrame's host script dist/sdk/embed.js (src/embed/host/embed.ts)
+ * ≤ 3 KB gzipped.
  *
  * `npm start` calls `ensureBuilt()`, which builds only when the output is missing or stale.
  * Vite is imported only when a build runs, so a deployment with a built dist/ and no dev
  * dependencies starts.
  */
-import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
@@ -22,9 +25,12 @@ export const defaultDistDir = join(projectRoot, 'dist');
 export const budgets = {
   firstView: 35 * 1024,
   allViews: 80 * 1024,
+  /** /sdk/embed.js, the iFrame's host script, goes on partners' pages: it must stay tiny. */
+  hostScript: 3 * 1024,
 } as const;
 
 export const libraryFiles = ['extractor.mjs', 'extractor.js'] as const;
+export const hostScriptFile = 'embed.js';
 
 export interface SizedFile {
   file: string;
@@ -36,6 +42,7 @@ export interface SizeReport {
   firstView: SizedFile[];
   lazyViews: SizedFile[];
   library: SizedFile[];
+  hostScript: SizedFile;
   firstViewGzip: number;
   allViewsGzip: number;
 }
@@ -95,9 +102,48 @@ export async function build(options: BuildOptions = {}): Promise<SizeReport> {
       },
     });
   }
+  // The iFrame's host script: a classic script with a global, ExtractorEmbed.mount(…).
+  await viteBuild({
+    root: projectRoot,
+    configFile: false,
+    logLevel: 'warn',
+    publicDir: false,
+    build: {
+      outDir: join(distDir, 'sdk'),
+      emptyOutDir: false,
+      // Partners' pages reach further back than our own: keep to what every browser of the
+      // last years runs.
+      target: 'es2020',
+      copyPublicDir: false,
+      lib: {
+        entry: join(projectRoot, 'src/embed/host/embed.ts'),
+        formats: ['iife'],
+        name: 'ExtractorEmbed',
+        fileName: () => hostScriptFile,
+      },
+      minify: true,
+      rolldownOptions: { output: { codeSplitting: false, minify: true } },
+    },
+  });
+  await writeLibraryDescriptions(join(distDir, 'sdk'));
   const report = measure(distDir);
   if (options.print ?? true) process.stdout.write(formatReport(report));
   return report;
+}
+
+/**
+ * What the library is, for tools: custom-elements.json from the elements' JSDoc (editors,
+ * framework wrappers) and extractor.d.ts (TypeScript). Both served at /sdk/ next to it.
+ */
+export const libraryDescriptionFiles = ['custom-elements.json', 'extractor.d.ts'] as const;
+
+async function writeLibraryDescriptions(sdkDir: string): Promise<void> {
+  // Imported here for the same reason as Vite: a deployment without dev dependencies starts.
+  const { createCustomElementsManifest } = await import('./custom-elements-manifest.js');
+  const { createDeclarations } = await import('./declarations.js');
+  const manifest = await createCustomElementsManifest(projectRoot);
+  writeFileSync(join(sdkDir, 'custom-elements.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+  writeFileSync(join(sdkDir, 'extractor.d.ts'), createDeclarations(projectRoot));
 }
 
 function sized(directory: string, file: string): SizedFile {
@@ -139,11 +185,13 @@ export function measure(distDir = defaultDistDir): SizeReport {
   const firstView = [...firstFiles].map((file) => sized(appDir, file));
   const lazyViews = [...lazyFiles].map((file) => sized(appDir, file));
   const library = libraryFiles.map((file) => sized(join(distDir, 'sdk'), file));
+  const hostScript = sized(join(distDir, 'sdk'), hostScriptFile);
   const sum = (files: SizedFile[]) => files.reduce((total, file) => total + file.gzipBytes, 0);
   return {
     firstView,
     lazyViews,
     library,
+    hostScript,
     firstViewGzip: sum(firstView),
     allViewsGzip: sum(firstView) + sum(lazyViews),
   };
@@ -163,9 +211,12 @@ export function formatReport(report: SizeReport): string {
     ...report.lazyViews.map(row),
     'Custom element library (/sdk):',
     ...report.library.map(row),
+    'iFrame host script (/sdk):',
+    row(report.hostScript),
     '',
     `First view: ${verdict(report.firstViewGzip, budgets.firstView)}`,
     `All views:  ${verdict(report.allViewsGzip, budgets.allViews)}`,
+    `embed.js:   ${verdict(report.hostScript.gzipBytes, budgets.hostScript)}`,
     '',
   ].join('\n');
 }
@@ -189,6 +240,7 @@ export async function ensureBuilt(distDir = defaultDistDir): Promise<void> {
   const needed = [
     join(distDir, 'app', 'index.html'),
     ...libraryFiles.map((file) => join(distDir, 'sdk', file)),
+    join(distDir, 'sdk', hostScriptFile),
   ];
   const missing = needed.some((file) => !existsSync(file));
   if (!missing) {
@@ -208,7 +260,11 @@ export async function ensureBuilt(distDir = defaultDistDir): Promise<void> {
 if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
   build()
     .then((report) => {
-      if (report.firstViewGzip > budgets.firstView || report.allViewsGzip > budgets.allViews)
+      if (
+        report.firstViewGzip > budgets.firstView ||
+        report.allViewsGzip > budgets.allViews ||
+        report.hostScript.gzipBytes > budgets.hostScript
+      )
         process.exitCode = 1;
     })
     .catch((error: unknown) => {

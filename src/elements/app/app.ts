@@ -41,6 +41,7 @@ class MissingSessionError extends Error {
 const runLookback = 5;
 
 /**
+ * @tagname extractor-app
  * @summary The whole flow in one element: introduction, upload, extraction and results.
  *
  * Give it an embed session token (`session`, minted on your server with
@@ -49,41 +50,86 @@ const runLookback = 5;
  * and moves through the four steps; after a reload the person is back where they were.
  * A personal access token is refused: it must never reach a browser.
  *
- * @fires extractor-session-loaded - Everything is loaded and the first view shows.
- * @fires extractor-step-changed - The person moved to another step; `detail.step`, `detail.previous`.
- * @fires extractor-files-uploaded - Files were added to the bucket.
- * @fires extractor-file-removed - A file was removed from the bucket.
- * @fires extractor-run-started - A run was started.
- * @fires extractor-run-changed - The person paused, resumed or cancelled the run.
- * @fires extractor-run-progressed - More of the run is done.
- * @fires extractor-run-completed - The run finished with results.
- * @fires extractor-run-failed - The run failed; `detail.run.error` says why.
- * @fires extractor-results-changed - Edited results were saved.
- * @fires extractor-submit-requested - Cancelable, before submitting; preventDefault() to take it over.
- * @fires extractor-results-submitted - The results were submitted; `detail.submission.redirectUrl`.
+ * Every attribute has a property of the same meaning (`base-url` is `baseUrl`), so a
+ * framework can set either. The events bubble and are composed: listen on the element or
+ * anywhere above it.
+ *
+ * @fires {CustomEvent<SessionLoadedDetail>} extractor-session-loaded - Everything is loaded and the first view shows; `detail.extractor`, `detail.bucket`, `detail.run`, `detail.step`.
+ * @fires {CustomEvent<StepChangedDetail>} extractor-step-changed - The person moved to another step; `detail.step`, `detail.previous`.
+ * @fires {CustomEvent<FilesUploadedDetail>} extractor-files-uploaded - Files were added to the bucket; `detail.files`.
+ * @fires {CustomEvent<FileRemovedDetail>} extractor-file-removed - A file was removed from the bucket; `detail.file`.
+ * @fires {CustomEvent<RunDetail>} extractor-run-started - A run was started; `detail.run`.
+ * @fires {CustomEvent<RunDetail>} extractor-run-changed - The person paused, resumed or cancelled the run; `detail.run`.
+ * @fires {CustomEvent<RunDetail>} extractor-run-progressed - More of the run is done; `detail.run.chunksCompleted` of `detail.run.chunksTotal`.
+ * @fires {CustomEvent<RunDetail>} extractor-run-completed - The run finished with results; `detail.run`.
+ * @fires {CustomEvent<RunDetail>} extractor-run-failed - The run failed; `detail.run.error` says why.
+ * @fires {CustomEvent<ResultsDetail>} extractor-results-changed - Edited results were saved; `detail.run`, `detail.data`.
+ * @fires {CustomEvent<ResultsDetail>} extractor-submit-requested - Cancelable, fired before submitting; call `preventDefault()` to take the submit over (nothing is submitted then). `detail.run`, `detail.data`.
+ * @fires {CustomEvent<ResultsSubmittedDetail>} extractor-results-submitted - The results were submitted; `detail.run`, `detail.submission` (with the extractor's `redirectUrl`).
  *
  * @slot - Shown under the current step, on every step: a note, a link to a privacy policy.
  *
  * @csspart base - The app's wrapper.
  * @csspart steps - The step indicator above the views.
- * @csspart view - The current view element (each view has parts of its own).
+ * @csspart view - The current view element.
  * @csspart status - The loading and error panels.
- * @csspart button - Buttons of the app's own panels.
+ * @csspart button - Every button, the app's and the views'.
+ * @csspart view-base - The current view's wrapper.
+ * @csspart header - A view's heading and description.
+ * @csspart heading - A view's heading; focus moves here when the step shows.
+ * @csspart description - The text under a view's heading.
+ * @csspart actions - A view's row of buttons.
+ * @csspart error - A message about something that went wrong.
+ * @csspart next-button - The introduction's button that goes on to the upload.
+ * @csspart back-button - Back to the previous step.
+ * @csspart continue-button - On to the current run, or to the results of a done run.
+ * @csspart begin-button - Starts a run over the uploaded files.
+ * @csspart drop-zone - The area files are dropped on.
+ * @csspart choose-button - The button that opens the file picker.
+ * @csspart file-list - The list of uploaded files.
+ * @csspart file - One file in the list.
+ * @csspart remove-button - Removes a file.
+ * @csspart retry-button - Retries a failed upload.
+ * @csspart dismiss-button - Dismisses a failed upload.
+ * @csspart progress - A progress bar: a file's upload, the run's progress.
+ * @csspart run-status - The panel with the run's status, progress and time.
+ * @csspart partial-results - The values found so far, while the run works.
+ * @csspart start-button - Starts a run.
+ * @csspart pause-button - Pauses the run.
+ * @csspart resume-button - Continues a paused run.
+ * @csspart cancel-button - Cancels the run.
+ * @csspart restart-button - Starts a new run over the same files.
+ * @csspart toolbar - The results' save status and downloads.
+ * @csspart downloads - The download buttons.
+ * @csspart download-button - One download button (JSON, XML, CSV).
+ * @csspart form - The results editor.
+ * @csspart field - One labelled field of the results.
+ * @csspart field-error - The message under a value the schema does not accept.
+ * @csspart group - A nested object or a list in the results.
+ * @csspart list-item - One item of a list of objects shown as cards.
+ * @csspart value-list - A list of plain values.
+ * @csspart add-item-button - Adds an item to a list.
+ * @csspart remove-item-button - Removes an item from a list.
+ * @csspart table - The table of a list of flat objects.
+ * @csspart table-scroller - The scrolling box around a table.
+ * @csspart add-row-button - Adds a row to a table.
+ * @csspart remove-row-button - Removes a row from a table.
+ * @csspart submit-button - Submits the results.
  *
- * @cssproperty --extractor-color-accent - The accent: primary buttons, progress, focus. Default a calm blue.
- * @cssproperty --extractor-color-on-accent - Text on the accent colour.
- * @cssproperty --extractor-color-text - The text colour.
- * @cssproperty --extractor-color-text-muted - Secondary text.
- * @cssproperty --extractor-color-background - Behind the app; transparent by default.
- * @cssproperty --extractor-color-surface - Inputs, tables, panels.
- * @cssproperty --extractor-color-surface-subtle - Quiet fills: drop zone, table header.
- * @cssproperty --extractor-color-border - Borders.
- * @cssproperty --extractor-color-danger - Errors.
- * @cssproperty --extractor-color-success - Done and uploaded marks.
- * @cssproperty --extractor-color-focus - The focus ring; the accent by default.
- * @cssproperty --extractor-radius - Corner radius; 0.5rem by default.
- * @cssproperty --extractor-font-family - The font; the system font by default.
- * @cssproperty --extractor-spacing - The base unit of space; 1rem by default.
+ * @cssprop [--extractor-color-accent=light-dark(#2b59c3, #8fb1ff)] - The accent: primary buttons, progress bars, the current step.
+ * @cssprop [--extractor-color-on-accent=light-dark(#ffffff, #0c1424)] - Text on the accent colour.
+ * @cssprop [--extractor-color-text=light-dark(#1b2230, #e6e9ef)] - The text colour.
+ * @cssprop [--extractor-color-text-muted=light-dark(#566074, #a9b1bf)] - Secondary text: descriptions, the step count.
+ * @cssprop [--extractor-color-background=transparent] - Behind the app.
+ * @cssprop [--extractor-color-surface=light-dark(#ffffff, #1a1f28)] - Buttons, inputs, tables, panels.
+ * @cssprop [--extractor-color-surface-subtle=light-dark(#f3f5f9, #232935)] - Quiet fills: the drop zone, table headers, messages.
+ * @cssprop [--extractor-color-border=light-dark(#d3d9e2, #3b4352)] - Borders.
+ * @cssprop [--extractor-color-danger=light-dark(#b3261e, #ff9d94)] - Errors.
+ * @cssprop [--extractor-color-success=light-dark(#1d7a44, #72d49d)] - Done and uploaded marks.
+ * @cssprop [--extractor-color-focus=var(--extractor-color-accent)] - The focus ring.
+ * @cssprop [--extractor-radius=0.5rem] - Corner radius of buttons, inputs and panels.
+ * @cssprop [--extractor-font-family=system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, sans-serif] - The font.
+ * @cssprop [--extractor-spacing=1rem] - The base unit of the space between things.
  */
 export class ExtractorApp extends LitElement {
   static override styles = [tokenStyles, controlStyles, appStyles];
@@ -193,6 +239,10 @@ export class ExtractorApp extends LitElement {
   }
 
   async #begin(flow: LoadedFlow): Promise<void> {
+    // A fresh token for the same bucket (the iFrame's refresh-session) keeps the person
+    // where they are; its session id is new, so the remembered step would be lost.
+    const refreshed = this.currentStep !== undefined && this.bucket?.id === flow.bucket.id;
+    const hint = refreshed ? this.currentStep : this.#recalledStep(flow.session.id);
     this.client = flow.client;
     this.extractor = flow.extractor;
     this.labels = resolveLabels(flow.extractor);
@@ -201,10 +251,7 @@ export class ExtractorApp extends LitElement {
     this.setTheme(flow.session.theme);
     if (flow.run) this.#watcher.watch(flow.client, flow.run);
     else this.run = undefined;
-    const step = resumeStep(
-      { fileCount: filesOfBucket(flow.bucket).length, run: flow.run },
-      this.#recalledStep(),
-    );
+    const step = resumeStep({ fileCount: filesOfBucket(flow.bucket).length, run: flow.run }, hint);
     try {
       await loadStepView(step);
       this.currentStep = step;
@@ -263,9 +310,9 @@ export class ExtractorApp extends LitElement {
     }
   }
 
-  #recalledStep(): string | null {
+  #recalledStep(sessionId: string): string | null {
     try {
-      return sessionStorage.getItem(stepKey(this.#sessionId));
+      return sessionStorage.getItem(stepKey(sessionId));
     } catch {
       // Storage can be off, or partitioned away in a third-party frame: start from the server's state.
       return null;
@@ -395,6 +442,9 @@ const exportedParts = [
   'choose-button',
   'file-list',
   'file',
+  'remove-button',
+  'retry-button',
+  'dismiss-button',
   'progress',
   'error',
   'status: run-status',
@@ -411,8 +461,14 @@ const exportedParts = [
   'field',
   'field-error',
   'group',
+  'list-item',
+  'value-list',
+  'add-item-button',
+  'remove-item-button',
   'table',
   'table-scroller',
+  'add-row-button',
+  'remove-row-button',
   'submit-button',
 ].join(', ');
 

@@ -25,6 +25,7 @@ import { bucketViewStyles } from './bucket-view.styles.js';
 import { styleProperties } from '../style-properties.js';
 
 /**
+ * @tagname extractor-bucket-view
  * @summary The second step: the person adds the documents to read, then begins.
  *
  * Files can be dropped on the drop zone, chosen with the file picker (which offers the
@@ -45,6 +46,9 @@ import { styleProperties } from '../style-properties.js';
  * @csspart choose-button - The button that opens the file picker.
  * @csspart file-list - The list of files.
  * @csspart file - One file in the list.
+ * @csspart remove-button - Removes a file.
+ * @csspart retry-button - Retries a failed upload.
+ * @csspart dismiss-button - Dismisses a failed upload.
  * @csspart progress - A file's upload progress bar.
  * @csspart error - A message about something that went wrong.
  * @csspart actions - The row of buttons.

@@ -31,6 +31,7 @@ const statusNames: Record<RunStatus, string> = {
 };
 
 /**
+ * @tagname extractor-extraction-view
  * @summary The third step: the run reads the documents while the person watches.
  *
  * Shows the run's status, a progress bar (chunks done of all), the time it has taken and

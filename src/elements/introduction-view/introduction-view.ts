@@ -4,6 +4,7 @@ import { ExtractorViewElement } from '../view-element.js';
 import { introductionViewStyles } from './introduction-view.styles.js';
 
 /**
+ * @tagname extractor-introduction-view
  * @summary The first step: what this extractor does, and the way in.
  *
  * @fires extractor-step-requested - The person chose to go on; `detail.step` is `bucket`.

@@ -26,6 +26,7 @@ const saveDelayMs = 700;
 const emptySchema: TargetSchema = { type: 'object', properties: {} };
 
 /**
+ * @tagname extractor-results-view
  * @summary The last step: the person checks and corrects the results, then submits them.
  *
  * The editor is generated from the run's target schema: objects become labelled fields,
@@ -53,8 +54,16 @@ const emptySchema: TargetSchema = { type: 'object', properties: {} };
  * @csspart field - One labelled field.
  * @csspart field-error - The message under a value the schema does not accept.
  * @csspart group - A nested object or a list.
+ * @csspart list-item - One item of a list of objects shown as cards.
+ * @csspart value-list - A list of plain values.
+ * @csspart add-item-button - Adds an item to a list.
+ * @csspart remove-item-button - Removes an item from a list.
  * @csspart table - The table of a list of objects.
  * @csspart table-scroller - The scrolling box around a table.
+ * @csspart add-row-button - Adds a row to a table.
+ * @csspart remove-row-button - Removes a row from a table.
+ * @csspart download-button - One download button.
+ * @csspart error - A message about something that went wrong (saving, submitting).
  * @csspart actions - The row of buttons.
  * @csspart button - Every button.
  * @csspart back-button - Back to the extraction.

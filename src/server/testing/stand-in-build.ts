@@ -17,4 +17,5 @@ export function writeStandInBuild(directory: string): void {
   writeFileSync(join(directory, 'app', 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
   writeFileSync(join(directory, 'sdk', 'extractor.mjs'), 'export {};');
   writeFileSync(join(directory, 'sdk', 'extractor.js'), 'void 0;');
+  writeFileSync(join(directory, 'sdk', 'embed.js'), 'var ExtractorEmbed={};');
 }

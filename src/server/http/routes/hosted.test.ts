@@ -89,6 +89,41 @@ describe('the hosted iframe page /embed/{id}', () => {
     expect(await response.text()).toContain('<html data-layout="embed" lang="en">');
   });
 
+  it('has the full page’s strict policy, no inline script, and its other headers', async () => {
+    const extractor = await createExtractor(service);
+    const session = await createSession(service, {
+      savedExtractor: extractor.id,
+      allowedOrigins: ['https://partner.example'],
+    });
+    const response = await get(`/embed/${extractor.id}?session=${session.token}`);
+    const csp = directives(response);
+    expect(csp.get('default-src')).toBe("'none'");
+    expect(csp.get('script-src')).toBe("'self'");
+    expect(csp.get('style-src')).toBe("'self'");
+    expect(csp.get('base-uri')).toBe("'none'");
+    expect(response.headers.get('content-security-policy')).not.toMatch(
+      /unsafe-inline|unsafe-eval|\*/,
+    );
+    expect(response.headers.get('referrer-policy')).toBe('no-referrer');
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(response.headers.get('cache-control')).toBe('no-store');
+  });
+
+  it('may be framed by nobody when its session allows no origin, or has ended', async () => {
+    const extractor = await createExtractor(service);
+    const none = await createSession(service, { savedExtractor: extractor.id });
+    const response = await get(`/embed/${extractor.id}?session=${none.token}`);
+    expect(directives(response).get('frame-ancestors')).toBe("'none'");
+
+    const revoked = await createSession(service, {
+      savedExtractor: extractor.id,
+      allowedOrigins: ['https://partner.example'],
+    });
+    await service.request(`/api/embed_sessions/${revoked.id}`, { method: 'DELETE' });
+    const afterRevoke = await get(`/embed/${extractor.id}?session=${revoked.token}`);
+    expect(directives(afterRevoke).get('frame-ancestors')).toBe("'none'");
+  });
+
   it('may be framed by nobody without a valid session token', async () => {
     for (const query of ['', '?session=xses_not-valid', `?session=${adminToken}`]) {
       const response = await get(`/embed/anything${query}`);
@@ -111,7 +146,7 @@ describe('the built files', () => {
   });
 
   it('serves the custom element library to any origin', async () => {
-    for (const file of ['extractor.mjs', 'extractor.js']) {
+    for (const file of ['extractor.mjs', 'extractor.js', 'embed.js']) {
       const response = await get(`/sdk/${file}`);
       expect(response.status).toBe(200);
       expect(response.headers.get('content-type')).toBe('text/javascript; charset=utf-8');

@@ -5,6 +5,8 @@
  *   /embed/{extractorId}?session=…  the same page for an iframe, marked data-layout="embed"
  *   /assets/…                       its hashed scripts and styles, cached for good
  *   /sdk/extractor.mjs, .js         the custom element library, for partners' pages
+ *   /sdk/custom-elements.json, /sdk/extractor.d.ts   its manifest and TypeScript declarations
+ *   /sdk/embed.js                   the script that puts the iframe on a partner's page
  *
  * The pages carry a Content-Security-Policy without inline script and without
  * 'unsafe-inline' styles (Lit adopts constructed stylesheets, and sets styles through the
@@ -30,9 +32,12 @@ const contentTypes: Record<string, string> = {
   '.png': 'image/png',
   '.woff2': 'font/woff2',
   '.map': 'application/json; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  // extractor.d.ts: TypeScript declarations, readable in a browser tab.
+  '.ts': 'text/plain; charset=utf-8',
 };
 
-const libraryFiles = new Set(['extractor.mjs', 'extractor.js']);
+const libraryFiles = new Set(['extractor.mjs', 'extractor.js', 'custom-elements.json', 'extractor.d.ts', 'embed.js']);
 const publicFiles = new Set(['favicon.svg']);
 const assetName = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 

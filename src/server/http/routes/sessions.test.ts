@@ -134,6 +134,34 @@ describe('POST /api/embed_sessions', () => {
     });
     expect(Date.parse(session.expiresAt) - Date.now()).toBeGreaterThan(86_390_000);
   });
+
+  it('keeps a theme of known tokens, tells it to the session, and refuses any other', async () => {
+    const extractor = await createExtractor(service);
+    const theme = { 'color-accent': '#0a7d5a', radius: '0', 'font-family': "Georgia, 'Times', serif" };
+    const session = await createSession(service, { savedExtractor: extractor.id, theme });
+    expect(session.theme).toEqual(theme);
+    const current = await service.json('GET', '/api/embed_sessions/current', undefined, session.token);
+    expect(((await current.json()) as { theme: unknown }).theme).toEqual(theme);
+
+    const before = await storedState(service);
+    for (const [name, value, pointer] of [
+      ['color-link', 'red', '/theme'],
+      ['--extractor-color-accent', 'red', '/theme'],
+      ['color-accent', 'red; background: blue', '/theme/color-accent'],
+      ['color-accent', 'url(https://evil.example/)', '/theme/color-accent'],
+    ] as const) {
+      const problem = await expectProblem(
+        await service.json('POST', '/api/embed_sessions', {
+          savedExtractor: extractor.id,
+          theme: { [name]: value },
+        }),
+        422,
+      );
+      expect(problem.errors!.map((error) => error.pointer)).toEqual([pointer]);
+      expect(problem.errors![0]!.detail).toMatch(pointer === '/theme' ? name : /theme values/);
+    }
+    expect(await storedState(service)).toEqual(before);
+  });
 });
 
 describe('the boundaries of a session token', () => {

@@ -1,0 +1,140 @@
+import { createHash } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { projectRoot } from '../../../tools/build.js';
+import {
+  createCustomElementsManifest,
+  type CustomElementsManifest,
+} from '../../../tools/custom-elements-manifest.js';
+import { adminToken, startTestService, type TestService } from '../../testing/test-service.js';
+
+let service: TestService;
+let manifest: CustomElementsManifest;
+
+interface AppDeclaration {
+  tagName?: string;
+  events: { name: string }[];
+  cssParts: { name: string }[];
+  cssProperties: { name: string; default: string }[];
+}
+
+const appOf = (built: CustomElementsManifest) =>
+  built.modules
+    .flatMap((module) => (module.declarations ?? []) as unknown as AppDeclaration[])
+    .find((declaration) => declaration.tagName === 'extractor-app')!;
+
+const writeManifest = (content: unknown) =>
+  writeFileSync(join(service.config.distDir, 'sdk', 'custom-elements.json'), JSON.stringify(content));
+
+const getPage = () => service.request('/developers', { token: null });
+
+beforeAll(async () => {
+  service = await startTestService();
+  manifest = await createCustomElementsManifest(projectRoot);
+  writeManifest(manifest);
+});
+
+afterAll(() => service.dispose());
+
+describe('GET /developers', () => {
+  it('is an HTML page with no script, under a policy that allows only its own stylesheet', async () => {
+    const response = await getPage();
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(response.headers.get('referrer-policy')).toBe('no-referrer');
+    const policy = response.headers.get('content-security-policy') ?? '';
+    expect(policy).toMatch(/default-src 'none'/);
+    expect(policy).toMatch(/frame-ancestors 'none'/);
+    expect(policy).not.toMatch(/unsafe-inline|unsafe-eval|script-src/);
+    const html = await response.text();
+    expect(html).not.toMatch(/<script\b/i);
+    const style = /<style>([^<]*)<\/style>/.exec(html)![1]!;
+    const hash = createHash('sha256').update(style).digest('base64');
+    expect(policy).toContain(`style-src 'sha256-${hash}'`);
+  });
+
+  it('has each section a partner needs, with snippets for this service’s address', async () => {
+    const html = await (await getPage()).text();
+    for (const id of [
+      'ways-in',
+      'hosted-link',
+      'iframe',
+      'custom-element',
+      'sessions',
+      'protocol',
+      'events',
+      'theming',
+      'tokens',
+      'parts',
+      'csp',
+    ])
+      expect(html, id).toContain(`id="${id}"`);
+    expect(html).toContain('&lt;script src=&quot;http://extractor.test/sdk/embed.js&quot;&gt;');
+    expect(html).toContain(
+      '&lt;script type=&quot;module&quot; src=&quot;http://extractor.test/sdk/extractor.mjs&quot;&gt;',
+    );
+    expect(html).toContain('curl -X POST http://extractor.test/api/embed_sessions');
+    expect(html).toContain('await fetch(&#39;http://extractor.test/api/embed_sessions&#39;');
+    for (const message of [
+      'extractor:ready',
+      'extractor:resize',
+      'extractor:session-expiring',
+      'extractor:set-theme',
+      'extractor:go-to-step',
+      'extractor:refresh-session',
+    ])
+      expect(html, message).toContain(message);
+    expect(html).toContain('frame-src http://extractor.test');
+    expect(html).toContain('connect-src http://extractor.test');
+  });
+
+  it('lists every event, custom property (with its default) and part of the built manifest', async () => {
+    const html = await (await getPage()).text();
+    const app = appOf(manifest);
+    expect(app.events.length).toBeGreaterThan(10);
+    for (const event of app.events) expect(html, event.name).toContain(`<code>${event.name}</code>`);
+    for (const property of app.cssProperties) {
+      expect(html, property.name).toContain(`<code>${property.name}</code>`);
+      expect(html, property.name).toContain(`<code>${property.default.replace(/'/g, '&#39;')}</code>`);
+    }
+    for (const part of app.cssParts) expect(html, part.name).toContain(`<code>${part.name}</code>`);
+  });
+
+  it('gives away no secret: no access token, no session token', async () => {
+    const html = await (await getPage()).text();
+    expect(html).not.toContain(adminToken);
+    expect(html).not.toMatch(/xpat_[A-Za-z0-9]/);
+    expect(html).not.toMatch(/xses_[A-Za-z0-9]/);
+  });
+
+  it('links the manifest and the declarations, which /sdk serves for any page to read', async () => {
+    const html = await (await getPage()).text();
+    expect(html).toContain('href="/sdk/custom-elements.json"');
+    expect(html).toContain('href="/sdk/extractor.d.ts"');
+    writeFileSync(join(service.config.distDir, 'sdk', 'extractor.d.ts'), 'export type Step = string;\n');
+    const served = await service.request('/sdk/custom-elements.json', { token: null });
+    expect(served.status).toBe(200);
+    expect(served.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(served.headers.get('access-control-allow-origin')).toBe('*');
+    expect(appOf((await served.json()) as CustomElementsManifest).tagName).toBe('extractor-app');
+    const declarations = await service.request('/sdk/extractor.d.ts', { token: null });
+    expect(declarations.status).toBe(200);
+    expect(declarations.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+    expect(await declarations.text()).toBe('export type Step = string;\n');
+  });
+
+  it('writes the manifest’s text as text', async () => {
+    const tampered = structuredClone(manifest);
+    appOf(tampered).events[0]!.name = '<img src=x onerror=alert(1)>';
+    writeManifest(tampered);
+    try {
+      const html = await (await getPage()).text();
+      expect(html).not.toContain('<img src=x');
+      expect(html).toContain('&lt;img src=x onerror=alert(1)&gt;');
+    } finally {
+      writeManifest(manifest);
+    }
+  });
+});
