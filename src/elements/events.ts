@@ -17,6 +17,11 @@ export interface SessionLoadedDetail {
   step: Step;
 }
 
+export interface SessionRefreshDetail {
+  /** When the session ends (ISO 8601). */
+  expiresAt: string;
+}
+
 export interface StepDetail {
   step: Step;
 }
@@ -52,6 +57,11 @@ export interface ResultsSubmittedDetail {
 export interface ExtractorEventMap {
   /** The session, extractor and bucket are loaded and the first view shows. */
   'extractor-session-loaded': CustomEvent<SessionLoadedDetail>;
+  /**
+   * The session ends in a minute: the host should set `session` to a fresh token for the
+   * same extractor and bucket, and the person goes on where they are, without a reload.
+   */
+  'extractor-session-refresh-requested': CustomEvent<SessionRefreshDetail>;
   /** A view asks the app to go to a step. */
   'extractor-step-requested': CustomEvent<StepDetail>;
   'extractor-step-changed': CustomEvent<StepChangedDetail>;

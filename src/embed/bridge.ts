@@ -22,7 +22,6 @@ import {
   frameCommandNames,
   frameMessagePrefix,
   frameProtocolVersion,
-  sessionExpiryWarningMs,
   type FrameCommandMessage,
   type FrameCommandName,
   type FrameCommandPayloads,
@@ -100,7 +99,6 @@ export class FrameBridge {
   #height: number | undefined;
   #postedHeight: number | undefined;
   #resizeObserver: ResizeObserver | undefined;
-  #expiryTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(options: FrameBridgeOptions) {
     this.#options = options;
@@ -118,6 +116,9 @@ export class FrameBridge {
       listener: (event: HTMLElementEventMap[K]) => void,
     ) => app.addEventListener(type, listener, { signal });
     on('extractor-session-loaded', () => this.#handleSessionLoaded());
+    on('extractor-session-refresh-requested', ({ detail }) =>
+      this.#post('session-expiring', { expiresAt: detail.expiresAt }),
+    );
     on('extractor-step-changed', ({ detail }) =>
       this.#post('step-changed', { step: detail.step, previous: detail.previous }),
     );
@@ -150,7 +151,6 @@ export class FrameBridge {
   disconnect(): void {
     this.#listening.abort();
     this.#resizeObserver?.disconnect();
-    clearTimeout(this.#expiryTimer);
   }
 
   #handleMessage(event: MessageEvent): void {
@@ -230,7 +230,6 @@ export class FrameBridge {
   #adopt(token: string, session: CurrentSession): void {
     this.#token = token;
     this.#session = session;
-    this.#warnBeforeExpiry(session.expiresAt);
     const waiting = this.#waiting;
     this.#waiting = [];
     for (const message of waiting) this.#send(message);
@@ -249,12 +248,6 @@ export class FrameBridge {
       bucket: session.bucket,
       expiresAt: session.expiresAt,
     });
-  }
-
-  #warnBeforeExpiry(expiresAt: string): void {
-    clearTimeout(this.#expiryTimer);
-    const delay = Math.max(0, Date.parse(expiresAt) - sessionExpiryWarningMs - Date.now());
-    this.#expiryTimer = setTimeout(() => this.#post('session-expiring', { expiresAt }), delay);
   }
 
   #measure(): void {

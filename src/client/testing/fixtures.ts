@@ -76,7 +76,7 @@ export function createExtractor(input: Partial<ExtractorInput> = {}): Promise<Ex
 
 export function mintSession(
   extractor: Extractor,
-  options: { bucket?: string } = {},
+  options: { bucket?: string; ttlSeconds?: number } = {},
 ): Promise<EmbedSession> {
   return adminRequest<EmbedSession>('POST', '/api/embed_sessions', {
     savedExtractor: `/api/extractors/${extractor.id}`,

@@ -226,4 +226,25 @@ describe('<extractor-app>', () => {
       expect(view.shadowRoot!.querySelector('.message.success')).not.toBeNull(),
     );
   });
+  it('asks its host for a fresh session a minute before it ends, and goes on where the person is', async () => {
+    const extractor = await createExtractor();
+    // 61 s: the request is due a second after the session loads.
+    const session = await mintSession(extractor, { ttlSeconds: 61 });
+    const { app } = await mountApp({ session: session.token });
+    const requested = await new Promise<CustomEvent<{ expiresAt: string }>>((resolve) =>
+      app.addEventListener('extractor-session-refresh-requested', resolve, { once: true }),
+    );
+    expect(requested.detail.expiresAt).toBe(session.expiresAt);
+    expect(requested.bubbles && requested.composed).toBe(true);
+    await app.goToStep('bucket');
+
+    const fresh = await mintSession(extractor, { bucket: session.bucket });
+    const reloaded = new Promise((resolve) =>
+      app.addEventListener('extractor-session-loaded', resolve, { once: true }),
+    );
+    app.session = fresh.token;
+    await reloaded;
+    expect(app.step).toBe('bucket');
+    expect(await heading(app)).toBeTruthy();
+  });
 });

@@ -4,6 +4,7 @@ import { html, LitElement, nothing } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import { ApiError, describeError, networkErrorMessage } from '../../client/api-error.js';
 import { ExtractorClient, filesOfBucket, idOf, TokenKindError } from '../../client/client.js';
+import { sessionExpiryWarningMs } from '../../contract/frame-messages.js';
 import { resolveLabels, labelDefaults, type Labels } from '../../contract/labels.js';
 import type { Bucket, CurrentSession, Extractor, Run, Theme } from '../../contract/resources.js';
 import { RunWatcherController } from '../../controllers/run-watcher-controller.js';
@@ -54,6 +55,7 @@ const runLookback = 5;
  * framework can set either. The events bubble and are composed: listen on the element or
  * anywhere above it.
  *
+ * @fires {CustomEvent<SessionRefreshDetail>} extractor-session-refresh-requested - The session ends in a minute; set `session` to a fresh token for the same extractor and bucket, and the person goes on without a reload. `detail.expiresAt`.
  * @fires {CustomEvent<SessionLoadedDetail>} extractor-session-loaded - Everything is loaded and the first view shows; `detail.extractor`, `detail.bucket`, `detail.run`, `detail.step`.
  * @fires {CustomEvent<StepChangedDetail>} extractor-step-changed - The person moved to another step; `detail.step`, `detail.previous`.
  * @fires {CustomEvent<FilesUploadedDetail>} extractor-files-uploaded - Files were added to the bucket; `detail.files`.
@@ -143,6 +145,8 @@ export class ExtractorApp extends LitElement {
     onComplete: (flow) => void this.#begin(flow),
   });
   #sessionId = '';
+  #expiryWarning: ReturnType<typeof setTimeout> | undefined;
+  #expiresAt: string | undefined;
   #bucketRefresh: AbortController | undefined;
   #appliedTheme: string[] = [];
 
@@ -200,6 +204,17 @@ export class ExtractorApp extends LitElement {
     this.addEventListener('extractor-results-submitted', (event) => this.#handleSubmitted(event));
   }
 
+  override connectedCallback(): void {
+    super.connectedCallback();
+    // Moved in the page: the warning that disconnecting stopped is due again.
+    if (this.#expiresAt) this.#warnBeforeExpiry(this.#expiresAt);
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    clearTimeout(this.#expiryWarning);
+  }
+
   /** The step on screen, once loaded. */
   get step(): Step | undefined {
     return this.currentStep;
@@ -249,6 +264,7 @@ export class ExtractorApp extends LitElement {
     this.bucket = flow.bucket;
     this.#sessionId = flow.session.id;
     this.setTheme(flow.session.theme);
+    this.#warnBeforeExpiry(flow.session.expiresAt);
     if (flow.run) this.#watcher.watch(flow.client, flow.run);
     else this.run = undefined;
     const step = resumeStep({ fileCount: filesOfBucket(flow.bucket).length, run: flow.run }, hint);
@@ -266,6 +282,16 @@ export class ExtractorApp extends LitElement {
       run: this.run,
       step: this.currentStep,
     });
+  }
+
+  #warnBeforeExpiry(expiresAt: string): void {
+    this.#expiresAt = expiresAt;
+    clearTimeout(this.#expiryWarning);
+    const delay = Math.max(0, Date.parse(expiresAt) - sessionExpiryWarningMs - Date.now());
+    this.#expiryWarning = setTimeout(
+      () => fire(this, 'extractor-session-refresh-requested', { expiresAt }),
+      delay,
+    );
   }
 
   #handleRunChange(run: Run, previous: Run | undefined): void {
