@@ -13,7 +13,7 @@ import {
 } from '../support/journey-steps.js';
 import { startPartnerSite, type PartnerSite } from '../support/partner-server.js';
 import { createExtractor, createSession } from '../support/service.js';
-import { standInModels } from '../support/stand-in-provider.js';
+import { standInModels } from '../../src/server/testing/stand-in-provider.js';
 import { eventNames, hostPage, recorded, type Recorded } from './support-frame.js';
 
 let partner: PartnerSite;

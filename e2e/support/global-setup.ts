@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from '../../src/tools/build.js';
 import { startRealServer } from '../../src/server/testing/real-server.js';
-import { standInModels, startStandInProvider } from './stand-in-provider.js';
+import { standInModels, startStandInProvider } from '../../src/server/testing/stand-in-provider.js';
 import { e2eAdminToken } from './service.js';
 
 export default async function globalSetup(): Promise<() => Promise<void>> {

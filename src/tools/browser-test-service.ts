@@ -13,7 +13,7 @@
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { once } from 'node:events';
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,6 +23,7 @@ import type { TestProject } from 'vitest/node';
 import { loadConfig } from '../server/config.js';
 import { createService } from '../server/service.js';
 import { serviceUrlVariable } from './service-proxy.js';
+import { standInModels, startStandInProvider } from '../server/testing/stand-in-provider.js';
 
 export const browserTestAdminToken = 'xpat_browser-tests-admin-token-0123456789';
 
@@ -32,36 +33,10 @@ declare module 'vitest' {
   }
 }
 
-export const standInModels = { slow: 'stand-in-slow', refusing: 'stand-in-refusing' } as const;
-const standInDelayMs = 250;
-
-function startStandInProvider(): Server {
-  return createServer((request, response) => {
-    let body = '';
-    request.on('data', (part: Buffer) => (body += part.toString()));
-    request.on('end', () => {
-      const model = (JSON.parse(body || '{}') as { model?: string }).model;
-      if (request.url !== '/chat/completions' || model === standInModels.refusing) {
-        response.writeHead(400, { 'Content-Type': 'application/json' });
-        response.end(JSON.stringify({ error: { message: 'Incorrect API key provided.' } }));
-        return;
-      }
-      setTimeout(() => {
-        response.writeHead(200, { 'Content-Type': 'application/json' });
-        response.end(
-          JSON.stringify({
-            choices: [{ message: { content: '{}' }, finish_reason: 'stop' }],
-            usage: { prompt_tokens: 10, completion_tokens: 2 },
-          }),
-        );
-      }, standInDelayMs);
-    });
-  }).listen(0, '127.0.0.1');
-}
+export { standInModels };
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const provider = startStandInProvider();
-  if (!provider.listening) await once(provider, 'listening');
+  const { server: provider, baseUrl: providerUrl } = await startStandInProvider(250);
   const dataDir = mkdtempSync(join(tmpdir(), 'extractor-browser-tests-'));
   const config = loadConfig({
     DATA_DIR: dataDir,
@@ -70,7 +45,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     WORKER_CONCURRENCY: '4',
     WORKER_POLL_MS: '50',
     LOG_LEVEL: 'silent',
-    LLM_BASE_URL: `http://127.0.0.1:${(provider.address() as AddressInfo).port}`,
+    LLM_BASE_URL: providerUrl,
     LLM_API_KEY: 'stand-in',
     LLM_MODELS: Object.values(standInModels).join(','),
   });

@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { invoiceFixture, sampleFiles, zipArchive } from '../testing/sample-files.js';
+import { buildZip } from '../engine/testing/build-documents.js';
+import { invoiceFixture, sampleFiles } from '../testing/sample-files.js';
 import { sniffMediaType } from './media-type.js';
 
 const directory = mkdtempSync(join(tmpdir(), 'extractor-sniff-'));
@@ -37,12 +38,12 @@ describe('sniffMediaType', () => {
     expect(await sniff(sampleFiles.zip())).toBeUndefined();
     expect(
       await sniff(
-        zipArchive({ 'META-INF/MANIFEST.MF': 'Manifest-Version: 1.0', 'a.class': 'cafebabe' }),
+        buildZip({ 'META-INF/MANIFEST.MF': 'Manifest-Version: 1.0', 'a.class': 'cafebabe' }),
       ),
     ).toBeUndefined();
     expect(
       await sniff(
-        zipArchive({ '[Content_Types].xml': '<Types/>', 'ppt/presentation.xml': '<p/>' }),
+        buildZip({ '[Content_Types].xml': '<Types/>', 'ppt/presentation.xml': '<p/>' }),
       ),
     ).toBeUndefined();
   });

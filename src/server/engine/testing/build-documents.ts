@@ -4,22 +4,11 @@
  * XML parts), PDFs with a text layer, a picture, or only a picture (a "scan"), and images
  * of rendered text for OCR.
  */
+import { crc32 } from 'node:zlib';
 import { createCanvas } from '@napi-rs/canvas';
 
 // ---------------------------------------------------------------------------------------
 // ZIP (stored, no compression: every reader accepts it, and the tests stay fast)
-
-const crcTable = Array.from({ length: 256 }, (_, n) => {
-  let c = n;
-  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-  return c >>> 0;
-});
-
-function crc32(bytes: Uint8Array): number {
-  let crc = 0xffffffff;
-  for (const byte of bytes) crc = crcTable[(crc ^ byte) & 0xff]! ^ (crc >>> 8);
-  return (crc ^ 0xffffffff) >>> 0;
-}
 
 export function buildZip(entries: Record<string, string | Uint8Array>): Buffer {
   const locals: Buffer[] = [];

@@ -1,7 +1,7 @@
 /**
  * A local stand-in for an OpenAI-compatible provider, speaking the chat-completions
- * protocol, so the e2e suite can hold a run in `running` long enough to pause it, watch it
- * or reload the page in the middle of it.
+ * protocol, so the browser and e2e tests can hold a run in `running` long enough to pause
+ * it, watch it or reload the page in the middle of it.
  *
  *   - model `stand-in-slow` answers every chunk after a pause with nothing found;
  *   - model `stand-in-refusing` answers 400, as a provider with a wrong key does.
