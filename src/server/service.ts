@@ -3,7 +3,6 @@
  * seed and the background workers. main.ts binds the result to a port; tests build it on
  * a temporary directory and call the app in-process.
  */
-import { join } from 'node:path';
 import { pino, type Logger } from 'pino';
 import { createApp, type App } from './app.js';
 import type { Config } from './config.js';
@@ -13,7 +12,7 @@ import { demoExtractor } from './extractors/demo.js';
 import { knownFileKeys } from './files/files.js';
 import { FileStorage } from './files/storage.js';
 import type { Services } from './http/context.js';
-import { openSqliteStore, type Store } from './store/database.js';
+import { databaseFile, openSqliteStore, type Store } from './store/database.js';
 import { RunSignals } from './runs/events.js';
 import { RunLifecycle } from './runs/lifecycle.js';
 import { RunWorker } from './runs/worker.js';
@@ -36,17 +35,22 @@ export interface ServiceOptions {
   seed?: boolean;
 }
 
-async function isEmpty(store: Store): Promise<boolean> {
-  const [extractors, tokens] = await Promise.all([
+/**
+ * The first start is told by what the store has never held, not by whether it is empty:
+ * a token made with `npm run token` before the first `npm start` must not cost the demo
+ * extractor, and deletions are soft, so a deleted demo is not seeded again.
+ */
+async function firstStartNeeds(store: Store): Promise<{ demo: boolean; token: boolean }> {
+  const [extractor, personalToken] = await Promise.all([
     store.db.selectFrom('extractors').select('id').limit(1).executeTakeFirst(),
-    store.db.selectFrom('tokens').select('id').limit(1).executeTakeFirst(),
+    store.db.selectFrom('tokens').select('id').where('kind', '=', 'personal').limit(1).executeTakeFirst(),
   ]);
-  return !extractors && !tokens;
+  return { demo: !extractor, token: !personalToken };
 }
 
 export async function createService(config: Config, options: ServiceOptions = {}): Promise<Service> {
   const logger = options.logger ?? pino({ level: config.logLevel });
-  const store = await openSqliteStore(join(config.dataDir, 'extractor.sqlite'));
+  const store = await openSqliteStore(databaseFile(config));
   const storage = new FileStorage(config.dataDir);
   await storage.init();
   const known = await knownFileKeys(store.db);
@@ -54,11 +58,16 @@ export async function createService(config: Config, options: ServiceOptions = {}
   if (swept > 0) logger.warn({ swept }, 'removed files that no bucket knows');
 
   let firstToken: string | undefined;
-  if ((options.seed ?? true) && (await isEmpty(store))) {
-    await createExtractor(store.db, demoExtractor, config);
-    firstToken = (await createPersonalToken(store.db, 'first start')).token;
+  if (options.seed ?? true) {
+    const needs = await firstStartNeeds(store);
+    if (needs.demo) await createExtractor(store.db, demoExtractor, config);
+    // The owner holds a token already when one was made with `npm run token`.
+    if (needs.token) firstToken = (await createPersonalToken(store.db, 'first start')).token;
   }
-  if (config.adminToken) await registerPersonalToken(store.db, config.adminToken, 'EXTRACTOR_ADMIN_TOKEN');
+  if (config.adminToken) {
+    const registration = await registerPersonalToken(store.db, config.adminToken, 'EXTRACTOR_ADMIN_TOKEN');
+    if (registration === 'revoked') logger.warn('EXTRACTOR_ADMIN_TOKEN was revoked and stays revoked; set a new one to use it');
+  }
 
   const signals = new RunSignals();
   let dispatcher: WebhookDispatcher | undefined;

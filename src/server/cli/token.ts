@@ -8,10 +8,9 @@
  *                        themselves, only their hashes are stored
  *   revoke ID            from now on the token answers 401
  */
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../config.js';
-import { openSqliteStore, type Store } from '../store/database.js';
+import { databaseFile, openSqliteStore, type Store } from '../store/database.js';
 import {
   createPersonalToken,
   listTokens,
@@ -113,8 +112,7 @@ async function main(): Promise<number> {
     return args.length === 0 ? 2 : 0;
   }
   const config = loadConfig();
-  // The same file as the server's (service.ts).
-  const store = await openSqliteStore(join(config.dataDir, 'extractor.sqlite'));
+  const store = await openSqliteStore(databaseFile(config));
   try {
     await run(store, args);
     return 0;

@@ -6,7 +6,6 @@
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { loadImage } from '@napi-rs/canvas';
 import { pageImageMarker } from './markers.js';
 import { readDocx, readXlsx } from './office.js';
 import { recognizeImage } from './ocr.js';
@@ -189,6 +188,8 @@ async function withImageSizes(pages: TextPage[]): Promise<TextPage[]> {
 }
 
 async function imageSize(bytes: Buffer): Promise<{ width: number; height: number }> {
+  // Loaded at the first picture rather than with the service (tens of megabytes).
+  const { loadImage } = await import('@napi-rs/canvas');
   try {
     const image = await loadImage(bytes);
     return { width: image.width, height: image.height };

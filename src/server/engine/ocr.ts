@@ -9,8 +9,8 @@
  */
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { createCanvas, loadImage } from '@napi-rs/canvas';
-import Tesseract from 'tesseract.js';
+import type { Image } from '@napi-rs/canvas';
+import type Tesseract from 'tesseract.js';
 import { layoutLines, type PlacedText } from './layout.js';
 
 /** The LSTM model, which is what tesseract.js itself picks for its default engine mode. */
@@ -39,6 +39,8 @@ export function setOcrIdleTime(ms: number): number {
 }
 
 async function startWorker(): Promise<Tesseract.Worker> {
+  // Loaded at the first image, like the worker itself: most processes never run OCR.
+  const { default: Tesseract } = await import('tesseract.js');
   const started = await Tesseract.createWorker('eng', Tesseract.OEM.LSTM_ONLY, {
     langPath: modelDir,
     gzip: true,
@@ -128,7 +130,8 @@ export async function recognizeImage(bytes: Uint8Array, signal?: AbortSignal): P
 }
 
 async function prepareForOcr(bytes: Uint8Array): Promise<Uint8Array> {
-  let image: Awaited<ReturnType<typeof loadImage>>;
+  const { createCanvas, loadImage } = await import('@napi-rs/canvas');
+  let image: Image;
   try {
     image = await loadImage(Buffer.from(bytes));
   } catch {

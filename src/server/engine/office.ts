@@ -3,8 +3,7 @@
  * pictures, where mammoth's raw text would put every table cell on its own line) and then
  * through the HTML reader; an XLSX becomes one page per worksheet with one line per row.
  */
-import ExcelJS from 'exceljs';
-import mammoth from 'mammoth';
+import type ExcelJS from 'exceljs';
 import { embeddedImageMarker } from './markers.js';
 import { readHtml, tableToText, type TextPage } from './text-formats.js';
 import { ExtractionError, type ContentOptions, type PageImage } from './types.js';
@@ -14,6 +13,9 @@ export async function readDocx(
   fileName: string,
   options: ContentOptions,
 ): Promise<TextPage[]> {
+  // Loaded at the first Word file, as exceljs at the first workbook: the service starts
+  // without the megabytes of either, and most processes never need them.
+  const { default: mammoth } = await import('mammoth');
   let html: string;
   try {
     // mammoth's default turns pictures into data: URLs, which the HTML reader picks up.
@@ -36,7 +38,8 @@ export async function readXlsx(
   fileName: string,
   options: ContentOptions,
 ): Promise<TextPage[]> {
-  const workbook = new ExcelJS.Workbook();
+  const { Workbook } = (await import('exceljs')).default;
+  const workbook = new Workbook();
   try {
     await workbook.xlsx.load(bytes as unknown as ArrayBuffer);
   } catch {

@@ -3,14 +3,7 @@
  * a page has no text layer (a scan), and, when asked, the page rendered as a picture and
  * the pictures embedded in it (with markers where they sit).
  */
-import * as canvasModule from '@napi-rs/canvas';
-import { createCanvas, ImageData } from '@napi-rs/canvas';
-import {
-  createIsomorphicCanvasFactory,
-  getDocumentProxy,
-  getResolvedPDFJS,
-  renderPageAsImage,
-} from 'unpdf';
+import type { getDocumentProxy } from 'unpdf';
 import { layoutLines, type PlacedText } from './layout.js';
 import { recognizeImage } from './ocr.js';
 import { embeddedImageMarker, pageImageMarker } from './markers.js';
@@ -35,7 +28,11 @@ const minTextLayer = 16;
 /** Smaller embedded pictures are rules, bullets and spacer pixels, not content. */
 const minEmbeddedImageSide = 24;
 
-const canvasImport = async () => canvasModule;
+// pdf.js and the canvas are loaded at the first PDF, not with the service: together they
+// are tens of megabytes that a process which never reads a PDF (an API-only one) would
+// carry for nothing. Node caches the modules after that first import.
+const loadUnpdf = () => import('unpdf');
+const canvasImport = () => import('@napi-rs/canvas');
 
 export async function readPdf(
   bytes: Uint8Array,
@@ -63,6 +60,7 @@ export async function readPdf(
 }
 
 async function openPdf(bytes: Uint8Array, name: string): Promise<PdfDocument> {
+  const { createIsomorphicCanvasFactory, getDocumentProxy } = await loadUnpdf();
   const CanvasFactory = await createIsomorphicCanvasFactory(canvasImport);
   try {
     // pdf.js takes ownership of the buffer it is given, hence the copy. Verbosity 0 keeps
@@ -87,6 +85,7 @@ async function readPage(
   signal?: AbortSignal,
 ): Promise<{ text: PageText; hasText: boolean }> {
   const page = await pdf.getPage(number);
+  const { getResolvedPDFJS, renderPageAsImage } = await loadUnpdf();
   const { Util } = await getResolvedPDFJS();
   const viewport = page.getViewport({ scale: 1 });
   const pieces: PlacedText[] = [];
@@ -217,7 +216,7 @@ async function findEmbeddedImages(
   page: PdfPage,
   viewportTransform: Matrix,
 ): Promise<PlacedImage[]> {
-  const { OPS, Util } = await getResolvedPDFJS();
+  const { OPS, Util } = await (await loadUnpdf()).getResolvedPDFJS();
   const operators = await page.getOperatorList();
   const stack: Matrix[] = [];
   let matrix: Matrix = [1, 0, 0, 1, 0, 0];
@@ -296,6 +295,7 @@ async function encodeImageObject(object: ImageObject): Promise<Buffer | undefine
       rgba[pixel * 4 + 3] = channels === 4 ? data[from + 3]! : 255;
     }
   }
+  const { createCanvas, ImageData } = await canvasImport();
   const canvas = createCanvas(width, height);
   canvas.getContext('2d').putImageData(new ImageData(rgba, width, height), 0, 0);
   return canvas.encode('png');

@@ -5,13 +5,13 @@
  * never a 500.
  */
 import type { Hono } from 'hono';
-import { createYoga, type YogaServerInstance } from 'graphql-yoga';
+import type { YogaServerInstance } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import { readBodyText } from '../http/body.js';
 import type { AppEnv, Services } from '../http/context.js';
 import { essence, negotiateOrThrow, parseAccept } from '../http/negotiation.js';
 import { methodNotAllowed, unsupportedMediaType } from '../http/problem.js';
-import { graphqlSchema, type GraphqlContext } from './schema.js';
+import type { GraphqlContext } from './schema.js';
 
 export const graphqlPath = '/api/graphql';
 
@@ -31,26 +31,38 @@ function yogaLogger(logger: Logger) {
   return { debug: write('debug'), info: write('info'), warn: write('warn'), error: write('error') };
 }
 
-const yogas = new WeakMap<Services, Yoga>();
+const yogas = new WeakMap<Services, Promise<Yoga>>();
 
-function yogaFor(services: Services): Yoga {
+/**
+ * Yoga, graphql and the schema are loaded at the first GraphQL request: they are some
+ * 30 MB of memory that a service which is never asked a GraphQL query does without.
+ */
+function yogaFor(services: Services): Promise<Yoga> {
   let yoga = yogas.get(services);
   if (!yoga) {
-    yoga = createYoga<GraphqlContext, object>({
-      schema: graphqlSchema,
-      graphqlEndpoint: graphqlPath,
-      // GraphiQL loads its code from a CDN and cannot send the bearer token a browser lacks.
-      graphiql: false,
-      landingPage: false,
-      // Cross-origin access is the app's decision, not Yoga's.
-      cors: false,
-      multipart: false,
-      logging: yogaLogger(services.logger),
-      maskedErrors: true,
-    });
+    yoga = createYogaFor(services);
     yogas.set(services, yoga);
   }
   return yoga;
+}
+
+async function createYogaFor(services: Services): Promise<Yoga> {
+  const [{ createYoga }, { graphqlSchema }] = await Promise.all([
+    import('graphql-yoga'),
+    import('./schema.js'),
+  ]);
+  return createYoga<GraphqlContext, object>({
+    schema: graphqlSchema,
+    graphqlEndpoint: graphqlPath,
+    // GraphiQL loads its code from a CDN and cannot send the bearer token a browser lacks.
+    graphiql: false,
+    landingPage: false,
+    // Cross-origin access is the app's decision, not Yoga's.
+    cors: false,
+    multipart: false,
+    logging: yogaLogger(services.logger),
+    maskedErrors: true,
+  });
 }
 
 export function registerGraphqlRoutes(app: Hono<AppEnv>): void {
@@ -74,6 +86,6 @@ export function registerGraphqlRoutes(app: Hono<AppEnv>): void {
     // The same bound as every other document body: a query is never megabytes long.
     const body = method === 'POST' ? await readBodyText(c.req.raw) : undefined;
     const request = new Request(c.req.url, { method, headers, body });
-    return yogaFor(c.var.services).fetch(request, context);
+    return (await yogaFor(c.var.services)).fetch(request, context);
   });
 }

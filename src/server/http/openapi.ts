@@ -40,7 +40,7 @@ import {
   runTransitions,
   type RunCommand,
 } from '../../contract/run-status.js';
-import { graphqlTypeDefs } from '../graphql/schema.js';
+import { graphqlTypeDefs } from '../graphql/type-defs.js';
 import { resultFormats, resultMediaTypes, type ResultFormat } from '../runs/result-formats.js';
 import { maxDocumentBytes } from './body.js';
 import {

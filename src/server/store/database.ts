@@ -4,7 +4,7 @@
  * it loses nothing.
  */
 import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, SqliteDialect } from 'kysely';
 import { migrationProvider, type Dialect } from './migrations.js';
@@ -17,6 +17,11 @@ export interface Store {
   db: Db;
   dialect: Dialect;
   close(): Promise<void>;
+}
+
+/** The SQLite file under DATA_DIR: the server and `npm run token` open the same one. */
+export function databaseFile(config: { dataDir: string }): string {
+  return join(config.dataDir, 'extractor.sqlite');
 }
 
 export async function openSqliteStore(file: string): Promise<Store> {

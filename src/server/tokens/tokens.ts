@@ -54,20 +54,20 @@ export async function createPersonalToken(db: Db, name: string): Promise<{ id: s
 }
 
 /**
- * Registers a token chosen outside (EXTRACTOR_ADMIN_TOKEN) as a personal access token.
- * Registering the same token again changes nothing.
+ * Registers a token chosen outside (EXTRACTOR_ADMIN_TOKEN) as a personal access token,
+ * unless it is registered already. Registering it again changes nothing: in particular a
+ * revoked token stays revoked (a revocation is meant to last, and every start registers
+ * the variable again); the answer says so, for the service to tell the operator.
  */
-export async function registerPersonalToken(db: Db, token: string, name: string): Promise<void> {
+export async function registerPersonalToken(db: Db, token: string, name: string): Promise<'registered' | 'known' | 'revoked'> {
   const tokenHash = hashToken(token);
-  const existing = await db.selectFrom('tokens').select('id').where('token_hash', '=', tokenHash).executeTakeFirst();
-  if (existing) {
-    await db.updateTable('tokens').set({ revoked_at: null }).where('id', '=', existing.id).execute();
-    return;
-  }
+  const existing = await db.selectFrom('tokens').select(['id', 'revoked_at']).where('token_hash', '=', tokenHash).executeTakeFirst();
+  if (existing) return existing.revoked_at ? 'revoked' : 'known';
   await db
     .insertInto('tokens')
     .values({ id: newId(), kind: 'personal', name, token_hash: tokenHash, created_at: nowIso(), expires_at: null, revoked_at: null, last_used_at: null, extractor_id: null, bucket_id: null, allowed_origins: null, theme: null })
     .execute();
+  return 'registered';
 }
 
 export interface SessionGrant {

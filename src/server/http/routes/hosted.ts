@@ -19,6 +19,7 @@ import { extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Context, Hono } from 'hono';
 import { verifyToken } from '../../tokens/tokens.js';
+import { chooseEncoding, compressedFile, isCompressible } from '../compression.js';
 import type { AppEnv } from '../context.js';
 import { notFound } from '../problem.js';
 
@@ -79,6 +80,19 @@ async function readBuilt(path: string): Promise<Buffer | undefined> {
   }
 }
 
+/**
+ * A file of the build, compressed when the client accepts it and it is text (see
+ * compression.ts). `Vary` tells caches that the answer depends on Accept-Encoding.
+ */
+function sendBuiltFile(c: Context<AppEnv>, path: string, content: Buffer, headers: Record<string, string> & { 'Content-Type': string }): Response {
+  if (!isCompressible(headers['Content-Type'])) return c.body(new Uint8Array(content), 200, headers);
+  const encoding = chooseEncoding(c.req.header('accept-encoding'));
+  const encoded = encoding && compressedFile(path, content, encoding);
+  const varied = { ...headers, Vary: 'Accept-Encoding' };
+  if (!encoded) return c.body(new Uint8Array(content), 200, varied);
+  return c.body(new Uint8Array(encoded), 200, { ...varied, 'Content-Encoding': encoding });
+}
+
 /** The origins a session token allows to frame the embed page; none for anything else. */
 async function framingOrigins(c: Context<AppEnv>): Promise<string[]> {
   const token = c.req.query('session');
@@ -117,9 +131,10 @@ export function registerHostedRoutes(app: Hono<AppEnv>, options: HostedOptions =
   app.get('/assets/:file', async (c) => {
     const file = c.req.param('file');
     if (!assetName.test(file)) throw notFound();
-    const content = await readBuilt(join(appDir, 'assets', file));
+    const path = join(appDir, 'assets', file);
+    const content = await readBuilt(path);
     if (!content) throw notFound();
-    return c.body(new Uint8Array(content), 200, {
+    return sendBuiltFile(c, path, content, {
       'Content-Type': contentTypes[extname(file)] ?? 'application/octet-stream',
       'Cache-Control': 'public, max-age=31536000, immutable',
       'X-Content-Type-Options': 'nosniff',
@@ -129,9 +144,10 @@ export function registerHostedRoutes(app: Hono<AppEnv>, options: HostedOptions =
   app.get('/sdk/:file', async (c) => {
     const file = c.req.param('file');
     if (!libraryFiles.has(file)) throw notFound();
-    const content = await readBuilt(join(distDir, 'sdk', file));
+    const path = join(distDir, 'sdk', file);
+    const content = await readBuilt(path);
     if (!content) return notBuilt();
-    return c.body(new Uint8Array(content), 200, {
+    return sendBuiltFile(c, path, content, {
       'Content-Type': contentTypes[extname(file)]!,
       // Module scripts from another origin need CORS; the library is public.
       'Access-Control-Allow-Origin': '*',
@@ -144,9 +160,10 @@ export function registerHostedRoutes(app: Hono<AppEnv>, options: HostedOptions =
 
   for (const file of publicFiles) {
     app.get(`/${file}`, async (c) => {
-      const content = await readBuilt(join(appDir, file));
+      const path = join(appDir, file);
+      const content = await readBuilt(path);
       if (!content) throw notFound();
-      return c.body(new Uint8Array(content), 200, {
+      return sendBuiltFile(c, path, content, {
         'Content-Type': contentTypes[extname(file)] ?? 'application/octet-stream',
         'Cache-Control': 'public, max-age=86400',
         'X-Content-Type-Options': 'nosniff',

@@ -1,0 +1,88 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { Hono } from 'hono';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chooseEncoding } from './compression.js';
+import type { AppEnv } from './context.js';
+import { registerHostedRoutes } from './routes/hosted.js';
+
+describe('chooseEncoding', () => {
+  it('prefers Brotli, then gzip, and honours q-values and *', () => {
+    expect(chooseEncoding('gzip, deflate, br, zstd')).toBe('br');
+    expect(chooseEncoding('gzip, deflate')).toBe('gzip');
+    expect(chooseEncoding('br;q=0, gzip;q=0.5')).toBe('gzip');
+    expect(chooseEncoding('*')).toBe('br');
+    expect(chooseEncoding('*;q=0, gzip')).toBe('gzip');
+    expect(chooseEncoding('identity')).toBeUndefined();
+    expect(chooseEncoding('GZIP;Q=1')).toBe('gzip');
+    expect(chooseEncoding('br;q=junk')).toBeUndefined();
+    expect(chooseEncoding('')).toBeUndefined();
+    expect(chooseEncoding(undefined)).toBeUndefined();
+  });
+});
+
+describe('the built interface’s files', () => {
+  let distDir: string;
+  let app: Hono<AppEnv>;
+  const script = `export const rows = [${Array.from({ length: 400 }, (_, index) => `'row ${index}'`).join(', ')}];\n`;
+  const picture = Buffer.from([0x89, 0x50, 0x4e, 0x47, ...Array.from({ length: 2000 }, () => 0)]);
+
+  beforeAll(() => {
+    distDir = mkdtempSync(join(tmpdir(), 'extractor-dist-compression-'));
+    mkdirSync(join(distDir, 'app', 'assets'), { recursive: true });
+    mkdirSync(join(distDir, 'sdk'), { recursive: true });
+    writeFileSync(join(distDir, 'app', 'assets', 'index-abc.js'), script);
+    writeFileSync(join(distDir, 'app', 'assets', 'logo-abc.png'), picture);
+    writeFileSync(join(distDir, 'sdk', 'extractor.mjs'), script);
+    app = new Hono<AppEnv>();
+    registerHostedRoutes(app, { distDir });
+  });
+
+  afterAll(() => rmSync(distDir, { recursive: true, force: true }));
+
+  const get = (path: string, acceptEncoding?: string) =>
+    Promise.resolve(
+      app.request(path, { headers: acceptEncoding ? { 'Accept-Encoding': acceptEncoding } : {} }),
+    );
+
+  it('come compressed with Brotli or gzip as the client accepts, and decompress to the file', async () => {
+    for (const path of ['/assets/index-abc.js', '/sdk/extractor.mjs']) {
+      const brotli = await get(path, 'gzip, deflate, br');
+      expect(brotli.headers.get('content-encoding')).toBe('br');
+      expect(brotli.headers.get('vary')).toContain('Accept-Encoding');
+      const brotliBytes = Buffer.from(await brotli.arrayBuffer());
+      expect(brotliBytes.length).toBeLessThan(script.length / 3);
+      expect(brotliDecompressSync(brotliBytes).toString()).toBe(script);
+
+      const gzip = await get(path, 'gzip');
+      expect(gzip.headers.get('content-encoding')).toBe('gzip');
+      expect(gunzipSync(Buffer.from(await gzip.arrayBuffer())).toString()).toBe(script);
+    }
+  });
+
+  it('come as they are to a client that accepts no compression, and for pictures', async () => {
+    const plain = await get('/assets/index-abc.js');
+    expect(plain.headers.get('content-encoding')).toBeNull();
+    expect(plain.headers.get('vary')).toContain('Accept-Encoding');
+    expect(await plain.text()).toBe(script);
+
+    const png = await get('/assets/logo-abc.png', 'br, gzip');
+    expect(png.headers.get('content-encoding')).toBeNull();
+    expect(Buffer.from(await png.arrayBuffer()).equals(picture)).toBe(true);
+  });
+
+  it('follow a new build of the same file', async () => {
+    const changed = `${script}export const version = 2;\n`;
+    writeFileSync(join(distDir, 'sdk', 'extractor.mjs'), changed);
+    try {
+      const response = await get('/sdk/extractor.mjs', 'br');
+      expect(brotliDecompressSync(Buffer.from(await response.arrayBuffer())).toString()).toBe(
+        changed,
+      );
+    } finally {
+      writeFileSync(join(distDir, 'sdk', 'extractor.mjs'), script);
+    }
+  });
+});
