@@ -13,11 +13,11 @@ import { createBucket } from '../server/buckets/buckets.js';
 import { loadConfig } from '../server/config.js';
 import { demoExtractor } from '../server/extractors/demo.js';
 import { createExtractor } from '../server/extractors/extractors.js';
-import { openSqliteStore } from '../server/store/database.js';
+import { databaseFile, openSqliteStore } from '../server/store/database.js';
 import { newId } from '../server/store/ids.js';
 import { startRealServer } from '../server/testing/real-server.js';
 import type { RecordedAnswer } from './bare-server.js';
-import { format, startBareServer } from './processes.js';
+import { cpuSeconds, format, interfaceBuild, startBareServer } from './processes.js';
 
 const token = 'xpat_bench-token-0123456789abcdefghijklmnop';
 const connections = 64;
@@ -26,8 +26,8 @@ const warmUpSeconds = 3;
 const rounds = 5;
 
 /** A completed run as the worker leaves it: results, token counts, where values were found. */
-async function seedRun(dataDir: string): Promise<string> {
-  const store = await openSqliteStore(join(dataDir, 'extractor.sqlite'));
+export async function seedRun(dataDir: string): Promise<string> {
+  const store = await openSqliteStore(databaseFile({ dataDir }));
   try {
     const config = loadConfig({ DATA_DIR: dataDir });
     const bucket = await createBucket(store.db, { description: 'Benchmark' }, 'api');
@@ -94,6 +94,8 @@ async function seedRun(dataDir: string): Promise<string> {
 interface Measurement {
   answers: number;
   seconds: number;
+  /** CPU time the server used while it was measured, in seconds. */
+  cpu: number;
   /** Every response time, in milliseconds, so percentiles span all rounds exactly. */
   latencies: number[];
   failures: number;
@@ -102,6 +104,7 @@ interface Measurement {
 const emptyMeasurement = (): Measurement => ({
   answers: 0,
   seconds: 0,
+  cpu: 0,
   latencies: [],
   failures: 0,
 });
@@ -134,11 +137,13 @@ function percentile(sorted: Float64Array, fraction: number): number {
 function describe(label: string, measurement: Measurement): { perSecond: number; line: string } {
   const perSecond = measurement.answers / measurement.seconds;
   const sorted = Float64Array.from(measurement.latencies).sort();
+  const cpuPerAnswer = (measurement.cpu / measurement.answers) * 1e6;
   return {
     perSecond,
     line:
       `${label.padEnd(16)} ${format.number(perSecond).padStart(7)} req/s   ` +
-      `p50 ${format.number(percentile(sorted, 0.5), 1)} ms   p99 ${format.number(percentile(sorted, 0.99), 1)} ms`,
+      `p50 ${format.number(percentile(sorted, 0.5), 1)} ms   p99 ${format.number(percentile(sorted, 0.99), 1)} ms   ` +
+      `server CPU ${format.number(cpuPerAnswer)} µs/req`,
   };
 }
 
@@ -150,8 +155,12 @@ export async function bench(): Promise<{ name: string; lines: string[] }> {
     const path = `/api/extraction_runs/${runId}`;
     const server = await startRealServer({
       dataDir,
-      env: { EXTRACTOR_ADMIN_TOKEN: token },
+      env: { DIST_DIR: await interfaceBuild(), EXTRACTOR_ADMIN_TOKEN: token },
       stdio: log,
+      // BENCH_CPU_PROF=DIR writes the server's CPU profile there (open it in Chrome DevTools).
+      nodeArgs: process.env.BENCH_CPU_PROF
+        ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
+        : [],
     });
     try {
       const sample = await fetch(`${server.baseUrl}${path}`, {
@@ -190,12 +199,13 @@ export async function bench(): Promise<{ name: string; lines: string[] }> {
             round % 2 === 0
               ? (['service', 'baseline'] as const)
               : (['baseline', 'service'] as const);
-          for (const target of order)
-            await load(
-              targets[target],
-              seconds / rounds,
-              target === 'service' ? measured : baseline,
-            );
+          for (const target of order) {
+            const pid = target === 'service' ? server.pid : bareServer.pid;
+            const into = target === 'service' ? measured : baseline;
+            const cpuBefore = cpuSeconds(pid);
+            await load(targets[target], seconds / rounds, into);
+            into.cpu += cpuSeconds(pid) - cpuBefore;
+          }
         }
         if (measured.failures > 0)
           throw new Error(`The service failed ${measured.failures} requests.`);

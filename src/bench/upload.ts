@@ -20,7 +20,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { startRealServer } from '../server/testing/real-server.js';
-import { format, peakRssMb, startBareServer } from './processes.js';
+import { format, interfaceBuild, peakRssMb, startBareServer } from './processes.js';
 
 const token = 'xpat_bench-token-0123456789abcdefghijklmnop';
 const megabyte = 1024 * 1024;
@@ -107,7 +107,11 @@ export async function bench(): Promise<{ name: string; lines: string[] }> {
 
     const server = await startRealServer({
       dataDir,
-      env: { EXTRACTOR_ADMIN_TOKEN: token, MAX_UPLOAD_BYTES: String(fileBytes + megabyte) },
+      env: {
+        DIST_DIR: await interfaceBuild(),
+        EXTRACTOR_ADMIN_TOKEN: token,
+        MAX_UPLOAD_BYTES: String(fileBytes + megabyte),
+      },
       stdio: log,
     });
     const serviceSeconds: number[] = [];
