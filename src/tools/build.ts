@@ -16,7 +16,7 @@
  */
 import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 
 export const projectRoot = resolve(fileURLToPath(new URL('../..', import.meta.url)));
@@ -255,20 +255,4 @@ export async function ensureBuilt(distDir = defaultDistDir): Promise<void> {
     if (missing) throw error;
     process.stderr.write(`The rebuild failed, so the previous build is served: ${(error as Error).message}\n`);
   }
-}
-
-if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
-  build()
-    .then((report) => {
-      if (
-        report.firstViewGzip > budgets.firstView ||
-        report.allViewsGzip > budgets.allViews ||
-        report.hostScript.gzipBytes > budgets.hostScript
-      )
-        process.exitCode = 1;
-    })
-    .catch((error: unknown) => {
-      process.stderr.write(`${(error as Error).stack ?? String(error)}\n`);
-      process.exit(1);
-    });
 }

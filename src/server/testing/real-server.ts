@@ -6,6 +6,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { buildServer } from '../../tools/build-server.js';
 
 export const projectRoot = join(import.meta.dirname, '../../..');
 
@@ -48,12 +49,13 @@ export interface RealServerOptions {
   timeoutMs?: number;
 }
 
-/** Runs `src/server/main.ts` with tsx, as `npm start` does, and waits until it listens. */
+/** Runs the server's bundle with node, as `npm start` does, and waits until it listens. */
 export async function startRealServer(options: RealServerOptions): Promise<RealServer> {
   const port = await freePort();
+  const bundle = await buildServer();
   const child = spawn(
     process.execPath,
-    [...(options.nodeArgs ?? []), '--import', 'tsx', join(projectRoot, 'src/server/main.ts')],
+    [...(options.nodeArgs ?? []), bundle],
     {
       cwd: projectRoot,
       env: {

@@ -24,11 +24,10 @@ import {
 } from '../../../contract/frame-messages.js';
 import type { AppEnv } from '../context.js';
 import { escapeHtml } from '../representations.js';
-import { defaultDistDir } from './hosted.js';
 
 export interface DevelopersOptions {
-  /** Where the build is (its sdk/custom-elements.json); the project's dist/ by default. */
-  distDir?: string;
+  /** Where the build is (its sdk/custom-elements.json): config.distDir. */
+  distDir: string;
 }
 
 interface DocumentedItem {
@@ -417,8 +416,8 @@ ${renderCsp(service)}
 `;
 }
 
-export function registerDevelopersRoutes(app: Hono<AppEnv>, options: DevelopersOptions = {}): void {
-  const distDir = options.distDir ?? defaultDistDir;
+export function registerDevelopersRoutes(app: Hono<AppEnv>, options: DevelopersOptions): void {
+  const { distDir } = options;
   app.get('/developers', async (c) => {
     const html = renderDevelopersPage(c.var.services.config.publicBaseUrl, await describeApp(distDir));
     return c.body(html, 200, {

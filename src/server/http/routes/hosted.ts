@@ -16,14 +16,11 @@
  */
 import { readFile } from 'node:fs/promises';
 import { extname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Context, Hono } from 'hono';
 import { verifyToken } from '../../tokens/tokens.js';
 import { chooseEncoding, compressedFile, isCompressible } from '../compression.js';
 import type { AppEnv } from '../context.js';
 import { notFound } from '../problem.js';
-
-export const defaultDistDir = fileURLToPath(new URL('../../../../dist', import.meta.url));
 
 const contentTypes: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8',
@@ -43,8 +40,8 @@ const publicFiles = new Set(['favicon.svg']);
 const assetName = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
 export interface HostedOptions {
-  /** Where the build is; the project's dist/ by default. */
-  distDir?: string;
+  /** Where `npm run build` put the interface (config.distDir). */
+  distDir: string;
 }
 
 export function contentSecurityPolicy(frameAncestors: readonly string[]): string {
@@ -102,8 +99,8 @@ async function framingOrigins(c: Context<AppEnv>): Promise<string[]> {
   return verification.principal.allowedOrigins;
 }
 
-export function registerHostedRoutes(app: Hono<AppEnv>, options: HostedOptions = {}): void {
-  const distDir = options.distDir ?? defaultDistDir;
+export function registerHostedRoutes(app: Hono<AppEnv>, options: HostedOptions): void {
+  const { distDir } = options;
   const appDir = join(distDir, 'app');
 
   const page = (layout: 'page' | 'embed') => async (c: Context<AppEnv>) => {
