@@ -6,7 +6,17 @@ import wc from 'eslint-plugin-wc';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'test-results/', 'playwright-report/', 'data/', '.scratch/', 'custom-elements.json'] },
+  {
+    ignores: [
+      'dist/',
+      'node_modules/',
+      'test-results/',
+      'playwright-report/',
+      'data/',
+      '.scratch/',
+      'custom-elements.json',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -23,7 +33,10 @@ export default tseslint.config(
       'no-control-regex': 'off',
       // A callback may name a variable that is assigned once, after the callback is made.
       'prefer-const': ['error', { ignoreReadBeforeAssign: true }],
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+      ],
       '@typescript-eslint/consistent-type-imports': 'error',
     },
   },

@@ -37,7 +37,11 @@ export default defineConfig({
         test: {
           name: 'server',
           environment: 'node',
-          include: ['src/server/**/*.test.ts', 'src/contract/**/*.test.ts', 'src/tools/**/*.test.ts'],
+          include: [
+            'src/server/**/*.test.ts',
+            'src/contract/**/*.test.ts',
+            'src/tools/**/*.test.ts',
+          ],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },
@@ -49,14 +53,26 @@ export default defineConfig({
           globalSetup: ['src/tools/browser-test-service.ts'],
           setupFiles: ['src/elements/testing/setup.ts'],
           testTimeout: 30_000,
-          include: ['src/elements/**/*.test.ts', 'src/controllers/**/*.test.ts', 'src/client/**/*.test.ts', 'src/embed/**/*.test.ts'],
+          include: [
+            'src/elements/**/*.test.ts',
+            'src/controllers/**/*.test.ts',
+            'src/client/**/*.test.ts',
+            'src/embed/**/*.test.ts',
+          ],
           browser: {
             enabled: true,
             headless: true,
             provider: playwright({
               launchOptions: {
                 executablePath: chromium,
-                args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+                args: [
+                  '--no-sandbox',
+                  '--disable-gpu',
+                  '--disable-background-networking',
+                  '--disable-component-update',
+                  '--disable-sync',
+                  '--no-first-run',
+                ],
               },
             }),
             instances: [{ browser: 'chromium' }],

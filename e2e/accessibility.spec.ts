@@ -25,7 +25,8 @@ async function expectNoViolations(page: Page, what: string): Promise<void> {
       .getAnimations()
       .every(
         (animation) =>
-          animation.playState !== 'running' || animation.effect?.getTiming().iterations === Infinity,
+          animation.playState !== 'running' ||
+          animation.effect?.getTiming().iterations === Infinity,
       ),
   );
   const results = await new AxeBuilder({ page }).analyze();
@@ -65,7 +66,9 @@ for (const scheme of schemes) {
       else expect(lightness).toBeLessThan(0.4);
     });
 
-    test('the introduction, bucket, extraction and results views have no violations', async ({ page }) => {
+    test('the introduction, bucket, extraction and results views have no violations', async ({
+      page,
+    }) => {
       // A schema with a constraint, so the results can show a validation message.
       const strict = {
         ...invoiceSchema,
@@ -122,7 +125,9 @@ for (const scheme of schemes) {
       await expectNoViolations(page, 'extraction, done');
     });
 
-    test('the extraction view has no violations while reading, paused and failed', async ({ page }) => {
+    test('the extraction view has no violations while reading, paused and failed', async ({
+      page,
+    }) => {
       const slow = await createSession(
         await createExtractor({ strategy: 'llm', model: 'stand-in-slow', chunkSize: 200 }),
       );

@@ -52,7 +52,9 @@ function seenEvents(page: Page): Promise<{ type: string; detail: Record<string, 
   return page.evaluate(() => (window as unknown as { seen: never[] }).seen);
 }
 
-test('a person goes through the journey in the custom element on a partner’s page', async ({ page }) => {
+test('a person goes through the journey in the custom element on a partner’s page', async ({
+  page,
+}) => {
   const thanks = partner.page('/thanks', '<!doctype html><title>Thanks</title>');
   const extractor = await createExtractor({ redirectUrl: thanks });
   const session = await createSession(extractor, { allowedOrigins: [partner.origin] });
@@ -82,11 +84,15 @@ test('the custom element says so in plain words when its session does not allow 
   page,
 }) => {
   const extractor = await createExtractor();
-  const session = await createSession(extractor, { allowedOrigins: ['https://someone-else.example'] });
+  const session = await createSession(extractor, {
+    allowedOrigins: ['https://someone-else.example'],
+  });
   await page.goto(partnerPage('/not-allowed', session.token));
   await expect(page.getByRole('heading', { name: 'We could not open this page' })).toBeVisible();
   await expect(page.getByRole('alert')).toContainText(/connection|reach/i);
-  await expect(page.getByRole('heading', { name: 'Extract data from your documents' })).toHaveCount(0);
+  await expect(page.getByRole('heading', { name: 'Extract data from your documents' })).toHaveCount(
+    0,
+  );
 });
 
 test('the custom element refuses a personal access token and never sends it', async ({ page }) => {
@@ -96,7 +102,9 @@ test('the custom element refuses a personal access token and never sends it', as
   });
   await page.goto(partnerPage('/personal-token', 'xpat_not-for-browsers-0123456789abcdef'));
   await expect(page.getByRole('heading', { name: 'We could not open this page' })).toBeVisible();
-  await expect(page.getByRole('alert')).toContainText('Personal access tokens must stay on your server');
+  await expect(page.getByRole('alert')).toContainText(
+    'Personal access tokens must stay on your server',
+  );
   await expect(page.getByRole('button', { name: 'Try again' })).toHaveCount(0);
   expect(sentTo).toEqual([]);
 });

@@ -26,7 +26,9 @@ test.afterAll(async () => {
   await partner.close();
 });
 
-test('a person goes through the whole journey in an iFrame on a partner’s page', async ({ page }) => {
+test('a person goes through the whole journey in an iFrame on a partner’s page', async ({
+  page,
+}) => {
   // A redirectUrl that must not be followed: embedded, the host page decides what comes next.
   const elsewhere = partner.page('/elsewhere', '<!doctype html><title>Elsewhere</title>');
   const extractor = await createExtractor({ redirectUrl: elsewhere });
@@ -59,9 +61,13 @@ test('a person goes through the whole journey in an iFrame on a partner’s page
   expect(page.frames().map((frame) => frame.url())).not.toContain(elsewhere);
 });
 
-test('the embed page cannot be framed by an origin its session does not allow', async ({ page }) => {
+test('the embed page cannot be framed by an origin its session does not allow', async ({
+  page,
+}) => {
   const extractor = await createExtractor();
-  const session = await createSession(extractor, { allowedOrigins: ['https://someone-else.example'] });
+  const session = await createSession(extractor, {
+    allowedOrigins: ['https://someone-else.example'],
+  });
   const host = partner.page(
     '/not-allowed',
     `<!doctype html><title>Not allowed</title><iframe src="${session.embeddedUrl}" title="Embed"></iframe>`,

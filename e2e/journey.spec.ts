@@ -38,7 +38,9 @@ test('the full page shows the extractor’s introduction from its labels', async
   await expect(page).toHaveTitle('Invoices for ACME');
 });
 
-test('a person extracts an invoice on the full page, edits, downloads and submits it', async ({ page }) => {
+test('a person extracts an invoice on the full page, edits, downloads and submits it', async ({
+  page,
+}) => {
   const thanks = partner.page(
     '/thanks',
     '<!doctype html><title>Thanks</title><h1>Thank you, ACME received your invoice</h1>',
@@ -57,12 +59,16 @@ test('a person extracts an invoice on the full page, edits, downloads and submit
   const [expected] = JSON.parse(await readFile(fixturePath('AmazonWebServices.json'), 'utf8')) as {
     invoice_number: string;
   }[];
-  await expect(page.getByLabel('Invoice number', { exact: true })).toHaveValue(expected!.invoice_number);
+  await expect(page.getByLabel('Invoice number', { exact: true })).toHaveValue(
+    expected!.invoice_number,
+  );
   await editField(page, 'Invoice number', 'ACME-2024-0042');
   await downloadAndCheckEachFormat(page, page, 'invoice_number', 'ACME-2024-0042');
 
   await page.getByRole('button', { name: 'Submit', exact: true }).click();
   await page.waitForURL(thanks);
-  await expect(page.getByRole('heading', { name: 'Thank you, ACME received your invoice' })).toBeVisible();
+  await expect(
+    page.getByRole('heading', { name: 'Thank you, ACME received your invoice' }),
+  ).toBeVisible();
   await expectSubmittedOnServer(session.bucket, 'invoice_number', 'ACME-2024-0042');
 });

@@ -4,7 +4,12 @@
  * heading, so a screen reader announces where the person is and Tab goes on from there.
  */
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { expectSubmittedOnServer, expectUploaded, fixturePath, headings } from './support/journey-steps.js';
+import {
+  expectSubmittedOnServer,
+  expectUploaded,
+  fixturePath,
+  headings,
+} from './support/journey-steps.js';
 import { startPartnerSite } from './support/partner-server.js';
 import { createExtractor, createSession } from './support/service.js';
 
@@ -27,7 +32,9 @@ function hasFocus(target: Locator): Promise<boolean> {
 
 async function expectHeadingFocused(page: Page, view: keyof typeof headings): Promise<void> {
   const heading = page.getByRole('heading', { name: headings[view], exact: true });
-  await expect.poll(() => hasFocus(heading), { message: `focus on “${headings[view]}”` }).toBe(true);
+  await expect
+    .poll(() => hasFocus(heading), { message: `focus on “${headings[view]}”` })
+    .toBe(true);
 }
 
 test('a person goes through the whole journey with the keyboard alone', async ({ page }) => {
@@ -42,7 +49,10 @@ test('a person goes through the whole journey with the keyboard alone', async ({
     await expectHeadingFocused(page, 'bucket');
 
     await tabTo(page, page.getByRole('button', { name: 'Choose files' }));
-    const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.keyboard.press('Enter')]);
+    const [chooser] = await Promise.all([
+      page.waitForEvent('filechooser'),
+      page.keyboard.press('Enter'),
+    ]);
     expect(chooser.isMultiple()).toBe(true);
     await chooser.setFiles(fixturePath('AmazonWebServices.pdf'));
     await expectUploaded(page, 'AmazonWebServices.pdf');
@@ -73,7 +83,9 @@ test('a person goes through the whole journey with the keyboard alone', async ({
   }
 });
 
-test('Back goes to the previous step from the keyboard, with focus on its heading', async ({ page }) => {
+test('Back goes to the previous step from the keyboard, with focus on its heading', async ({
+  page,
+}) => {
   const session = await createSession(await createExtractor());
   await page.goto(session.fullPageUrl);
   await tabTo(page, page.getByRole('button', { name: 'Get started' }));

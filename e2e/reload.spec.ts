@@ -6,10 +6,17 @@
  */
 import { expect, test } from '@playwright/test';
 import { minChunkSize } from '../src/contract/resources.js';
-import { expectView, runsOfBucket, startFromIntroduction, uploadFixture } from './support/journey-steps.js';
+import {
+  expectView,
+  runsOfBucket,
+  startFromIntroduction,
+  uploadFixture,
+} from './support/journey-steps.js';
 import { createExtractor, createSession } from './support/service.js';
 
-test('after a reload in the middle of a run, the person is back on it and it completes', async ({ page }) => {
+test('after a reload in the middle of a run, the person is back on it and it completes', async ({
+  page,
+}) => {
   test.setTimeout(120_000);
   const extractor = await createExtractor({
     strategy: 'llm',

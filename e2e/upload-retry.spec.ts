@@ -5,7 +5,12 @@
  */
 import { open } from 'node:fs/promises';
 import { expect, test, type Page } from '@playwright/test';
-import { expectUploaded, fixturePath, runsOfBucket, startFromIntroduction } from './support/journey-steps.js';
+import {
+  expectUploaded,
+  fixturePath,
+  runsOfBucket,
+  startFromIntroduction,
+} from './support/journey-steps.js';
 import { api, createExtractor, createSession } from './support/service.js';
 
 const filesRoute = '**/api/buckets/*/files';
@@ -45,7 +50,9 @@ test('an upload that loses its connection says so, and Try again uploads it', as
 
   await page.locator('input[type="file"]').setInputFiles(fixturePath('saeco.pdf'));
   const item = page.getByRole('listitem').filter({ hasText: 'saeco.pdf' });
-  await expect(item).toContainText('We could not reach the service. Check your connection and try again.');
+  await expect(item).toContainText(
+    'We could not reach the service. Check your connection and try again.',
+  );
   expect(aborted).toBe(1);
   expect(await bucketFileNames(session.bucket)).toEqual([]);
   // Begin waits for a file that is really there.
@@ -59,7 +66,9 @@ test('an upload that loses its connection says so, and Try again uploads it', as
   expect(await runsOfBucket(session.bucket)).toEqual([]);
 });
 
-test('a file the service cannot read is refused with its reason and can be dismissed', async ({ page }) => {
+test('a file the service cannot read is refused with its reason and can be dismissed', async ({
+  page,
+}) => {
   const session = await openBucketView(page);
   await page.locator('input[type="file"]').setInputFiles({
     name: 'scan.pdf',

@@ -20,7 +20,10 @@ let partner: PartnerSite;
 let bundle: string;
 
 test.beforeAll(async () => {
-  [partner, bundle] = await Promise.all([startPartnerSite({ host: '127.0.0.2' }), bundlePartnerApp('react')]);
+  [partner, bundle] = await Promise.all([
+    startPartnerSite({ host: '127.0.0.2' }),
+    bundlePartnerApp('react'),
+  ]);
   partner.page('/app.js', bundle, 'text/javascript; charset=utf-8');
 });
 
@@ -43,9 +46,9 @@ test('a React page drives the element through properties and hears its events to
   // React set properties, not attributes: the token is not written into the page's markup.
   await expect(app).not.toHaveAttribute('session');
   await expect(app).not.toHaveAttribute('baseurl');
-  expect(await app.evaluate((element) => (element as HTMLElement & { baseUrl: string }).baseUrl)).toBe(
-    serviceUrl(),
-  );
+  expect(
+    await app.evaluate((element) => (element as HTMLElement & { baseUrl: string }).baseUrl),
+  ).toBe(serviceUrl());
 
   await startFromIntroduction(page);
   await uploadFixture(page, 'AmazonWebServices.pdf');

@@ -21,7 +21,10 @@ let partner: PartnerSite;
 
 test.beforeAll(async () => {
   let bundle: string;
-  [partner, bundle] = await Promise.all([startPartnerSite({ host: '127.0.0.2' }), bundlePartnerApp('vue')]);
+  [partner, bundle] = await Promise.all([
+    startPartnerSite({ host: '127.0.0.2' }),
+    bundlePartnerApp('vue'),
+  ]);
   partner.page('/app.js', bundle, 'text/javascript; charset=utf-8');
 });
 
@@ -61,9 +64,9 @@ test('a Vue page drives the element through properties, hears its events and tak
   ])
     await expect(events.getByRole('listitem').filter({ hasText: line })).toHaveCount(1);
   // Cancelled: the element neither submitted nor said it had.
-  await expect(events.getByRole('listitem').filter({ hasText: 'extractor-results-submitted' })).toHaveCount(
-    0,
-  );
+  await expect(
+    events.getByRole('listitem').filter({ hasText: 'extractor-results-submitted' }),
+  ).toHaveCount(0);
   const runs = await runsOfBucket(session.bucket);
   expect(runs.map((run) => ({ status: run.status, submitted: run.submittedAt !== null }))).toEqual([
     { status: 'completed', submitted: false },

@@ -42,7 +42,9 @@ function expectWellAddressed(log: Recorded, embeddedUrl: string): void {
   );
 }
 
-test('the journey’s events reach the partner with the right origin and instance id', async ({ page }) => {
+test('the journey’s events reach the partner with the right origin and instance id', async ({
+  page,
+}) => {
   const extractor = await createExtractor({
     strategy: 'llm',
     model: standInModels.slow,

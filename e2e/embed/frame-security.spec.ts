@@ -27,14 +27,18 @@ test.afterAll(async () => {
 test('an origin the session does not allow cannot frame the embed page', async ({ page }) => {
   const extractor = await createExtractor();
   const session = await createSession(extractor, { allowedOrigins: [partner.origin] });
-  const refused = page.waitForEvent('console', (message) => /frame-ancestors/i.test(message.text()));
+  const refused = page.waitForEvent('console', (message) =>
+    /frame-ancestors/i.test(message.text()),
+  );
   await page.goto(hostPage(stranger, '/not-allowed', { url: session.embeddedUrl }));
   await refused;
   // The frame holds the browser's error page, never our document or app.
   const frame = page.frames().find((candidate) => candidate !== page.mainFrame())!;
   await expect.poll(() => frame.url()).not.toContain('/embed/');
   await expect(
-    page.frameLocator('#slot iframe').getByRole('heading', { name: labelDefaults.introductionViewHeading }),
+    page
+      .frameLocator('#slot iframe')
+      .getByRole('heading', { name: labelDefaults.introductionViewHeading }),
   ).toHaveCount(0);
   expect((await recorded(page)).messages.filter((message) => message.fromEmbed)).toEqual([]);
 });
@@ -80,7 +84,9 @@ test('commands from a sibling frame are ignored; the parent’s are obeyed', asy
   // Count what reaches the embed frame, to know the siblings' messages have arrived.
   await frame.evaluate(() => {
     const seen = ((window as unknown as { seen: string[] }).seen = [] as string[]);
-    window.addEventListener('message', (event) => seen.push(String((event.data as { type?: string })?.type)));
+    window.addEventListener('message', (event) =>
+      seen.push(String((event.data as { type?: string })?.type)),
+    );
   });
 
   const { instanceId } = await recorded(page);
@@ -94,7 +100,10 @@ test('commands from a sibling frame are ignored; the parent’s are obeyed', asy
       );
       const send = (type: string, payload: unknown) => {
         for (const target of targets.filter((candidate) => candidate !== window))
-          target.postMessage({ type: `extractor:${type}`, version: 1, instanceId: id, payload }, '*');
+          target.postMessage(
+            { type: `extractor:${type}`, version: 1, instanceId: id, payload },
+            '*',
+          );
       };
       send('set-theme', { theme: { 'color-accent': 'rgb(200, 0, 100)' } });
       send('go-to-step', { step: 'bucket' });

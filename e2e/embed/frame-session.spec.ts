@@ -11,7 +11,13 @@ import {
   uploadFixture,
 } from '../support/journey-steps.js';
 import { startPartnerSite, type PartnerSite } from '../support/partner-server.js';
-import { api, createExtractor, createSession, serviceUrl, type Session } from '../support/service.js';
+import {
+  api,
+  createExtractor,
+  createSession,
+  serviceUrl,
+  type Session,
+} from '../support/service.js';
 import { embedFrame, eventNames, hostPage, recorded } from './support-frame.js';
 
 let partner: PartnerSite;
@@ -24,15 +30,24 @@ test.afterAll(async () => {
   await partner.close();
 });
 
-test('the partner refreshes an expiring session and the flow goes on without a reload', async ({ page }) => {
+test('the partner refreshes an expiring session and the flow goes on without a reload', async ({
+  page,
+}) => {
   const extractor = await createExtractor();
   // The shortest session there is (70 s): the warning comes ten seconds in.
-  const first = await createSession(extractor, { allowedOrigins: [partner.origin], ttlSeconds: 70 });
-  const firstId = (await api<{ id: string }>('/api/embed_sessions/current', { token: first.token })).id;
+  const first = await createSession(extractor, {
+    allowedOrigins: [partner.origin],
+    ttlSeconds: 70,
+  });
+  const firstId = (await api<{ id: string }>('/api/embed_sessions/current', { token: first.token }))
+    .id;
   let fresh: Session | undefined;
   // The partner's server: a new session for the same extractor and bucket.
   await page.exposeFunction('mintSessionToken', async () => {
-    fresh = await createSession(extractor, { bucket: first.bucket, allowedOrigins: [partner.origin] });
+    fresh = await createSession(extractor, {
+      bucket: first.bucket,
+      allowedOrigins: [partner.origin],
+    });
     return fresh.token;
   });
   await page.goto(
@@ -50,8 +65,9 @@ test('the partner refreshes an expiring session and the flow goes on without a r
 
   await expect.poll(() => eventNames(page), { timeout: 30_000 }).toContain('session-expiring');
   const warning = (await recorded(page)).events.find((event) => event.name === 'session-expiring')!;
-  const expiresAt = (await api<{ expiresAt: string }>('/api/embed_sessions/current', { token: first.token }))
-    .expiresAt;
+  const expiresAt = (
+    await api<{ expiresAt: string }>('/api/embed_sessions/current', { token: first.token })
+  ).expiresAt;
   expect(warning.payload).toEqual({ expiresAt });
 
   // The app has taken the new token.
@@ -67,7 +83,9 @@ test('the partner refreshes an expiring session and the flow goes on without a r
 
   await expectView(app, 'bucket');
   await uploadFixture(app, 'Orlen.txt');
-  expect(await frame.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded)).toBe(true);
+  expect(
+    await frame.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded),
+  ).toBe(true);
   const bucket = await api<{ artifacts: string }>(first.bucket);
   expect(bucket.artifacts).toContain('Orlen.txt');
   await expectUploaded(app, 'Orlen.txt');

@@ -18,7 +18,9 @@ test.afterAll(async () => {
   await partner.close();
 });
 
-test('the frame is as tall as its content, follows it from step to step, and settles', async ({ page }) => {
+test('the frame is as tall as its content, follows it from step to step, and settles', async ({
+  page,
+}) => {
   const extractor = await createExtractor();
   const session = await createSession(extractor, { allowedOrigins: [partner.origin] });
   await page.goto(hostPage(partner, '/sizing', { url: session.embeddedUrl }));
@@ -47,12 +49,16 @@ test('the frame is as tall as its content, follows it from step to step, and set
   expect(again.resizes).toBeLessThan(20);
 });
 
-test('the frame follows a change of the partner page’s width, and settles again', async ({ page }) => {
+test('the frame follows a change of the partner page’s width, and settles again', async ({
+  page,
+}) => {
   const extractor = await createExtractor();
   const session = await createSession(extractor, { allowedOrigins: [partner.origin] });
   await page.goto(hostPage(partner, '/narrowing', { url: session.embeddedUrl }));
   await expectView(page.frameLocator('#slot iframe'), 'introduction');
   const wide = await settledFrameSize(page);
   await page.evaluate(() => document.getElementById('slot')!.style.setProperty('width', '300px'));
-  await expect.poll(async () => (await settledFrameSize(page)).frameHeight).toBeGreaterThan(wide.frameHeight);
+  await expect
+    .poll(async () => (await settledFrameSize(page)).frameHeight)
+    .toBeGreaterThan(wide.frameHeight);
 });

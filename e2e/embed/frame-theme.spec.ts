@@ -36,7 +36,9 @@ async function dominantColour(locator: Locator): Promise<[number, number, number
   return top.split(',').map(Number) as [number, number, number];
 }
 
-test('the session’s theme and the partner’s set-theme change what the frame draws', async ({ page }) => {
+test('the session’s theme and the partner’s set-theme change what the frame draws', async ({
+  page,
+}) => {
   const extractor = await createExtractor();
   const session = await createSession(extractor, {
     allowedOrigins: [partner.origin],
@@ -46,7 +48,9 @@ test('the session’s theme and the partner’s set-theme change what the frame 
   await expect.poll(() => eventNames(page)).toContain('ready');
   const frame = await embedFrame(page);
   const label = labelDefaults.introductionViewNextButtonLabel;
-  const button = page.frameLocator('#slot iframe').getByRole('button', { name: label, exact: true });
+  const button = page
+    .frameLocator('#slot iframe')
+    .getByRole('button', { name: label, exact: true });
 
   expect(await buttonBackground(frame, label)).toBe('rgb(10, 125, 90)');
   expect(await dominantColour(button)).toEqual([10, 125, 90]);
@@ -61,7 +65,9 @@ test('the session’s theme and the partner’s set-theme change what the frame 
   expect(await dominantColour(button)).toEqual([190, 30, 110]);
   expect((await button.screenshot({ animations: 'disabled' })).equals(sessionThemed)).toBe(false);
   // The session's other tokens stay beneath the partner's.
-  expect(await button.evaluate((element) => getComputedStyle(element).borderTopLeftRadius)).toBe('0px');
+  expect(await button.evaluate((element) => getComputedStyle(element).borderTopLeftRadius)).toBe(
+    '0px',
+  );
 });
 
 test('a theme given to mount() is set once the frame is ready', async ({ page }) => {

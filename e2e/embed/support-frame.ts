@@ -97,7 +97,9 @@ export async function eventNames(page: Page): Promise<FrameEventName[]> {
 
 /** The embed frame, as Playwright sees it (to look inside it). */
 export async function embedFrame(page: Page): Promise<Frame> {
-  await expect.poll(() => page.frames().some((frame) => frame.url().includes('/embed/'))).toBe(true);
+  await expect
+    .poll(() => page.frames().some((frame) => frame.url().includes('/embed/')))
+    .toBe(true);
   return page.frames().find((frame) => frame.url().includes('/embed/'))!;
 }
 

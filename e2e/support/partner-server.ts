@@ -22,7 +22,9 @@ export async function startPartnerSite(options: { host?: string } = {}): Promise
       response.writeHead(404, { 'Content-Type': 'text/plain' }).end('not found');
       return;
     }
-    response.writeHead(200, { 'Content-Type': found.contentType, 'Cache-Control': 'no-store' }).end(found.body);
+    response
+      .writeHead(200, { 'Content-Type': found.contentType, 'Cache-Control': 'no-store' })
+      .end(found.body);
   });
   server.listen(0, options.host ?? '127.0.0.1');
   if (!server.listening) await once(server, 'listening');

@@ -11,7 +11,10 @@ export function serviceUrl(): string {
   return url;
 }
 
-export async function api<T = Record<string, unknown>>(path: string, init: { method?: string; body?: unknown; token?: string } = {}): Promise<T> {
+export async function api<T = Record<string, unknown>>(
+  path: string,
+  init: { method?: string; body?: unknown; token?: string } = {},
+): Promise<T> {
   const method = init.method ?? (init.body === undefined ? 'GET' : 'POST');
   const response = await fetch(`${serviceUrl()}${path}`, {
     method,
@@ -80,6 +83,9 @@ export interface Session {
 }
 
 /** An embed session minted with the personal access token, as a partner's server does. */
-export async function createSession(savedExtractor: string, extra: Record<string, unknown> = {}): Promise<Session> {
+export async function createSession(
+  savedExtractor: string,
+  extra: Record<string, unknown> = {},
+): Promise<Session> {
   return api<Session>('/api/embed_sessions', { body: { savedExtractor, ...extra } });
 }

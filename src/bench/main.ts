@@ -12,7 +12,14 @@ export interface BenchResult {
   lines: string[];
 }
 
-const benches = ['http', 'upload', 'engine-speed', 'accuracy', 'lighthouse', 'table-render'] as const;
+const benches = [
+  'http',
+  'upload',
+  'engine-speed',
+  'accuracy',
+  'lighthouse',
+  'table-render',
+] as const;
 
 async function main(): Promise<void> {
   const wanted = process.argv.slice(2);

@@ -10,7 +10,15 @@
  * `#/definitions`. Other keywords are ignored, as JSON Schema says unknown keywords are.
  */
 
-export const jsonTypes = ['string', 'number', 'integer', 'boolean', 'object', 'array', 'null'] as const;
+export const jsonTypes = [
+  'string',
+  'number',
+  'integer',
+  'boolean',
+  'object',
+  'array',
+  'null',
+] as const;
 export type JsonType = (typeof jsonTypes)[number];
 
 export interface TargetSchema {
@@ -149,7 +157,9 @@ export function resolveRef(schema: TargetSchema, root: TargetSchema): TargetSche
   let current = schema;
   for (let depth = 0; current.$ref && depth < 32; depth++) {
     const match = /^#\/(\$defs|definitions)\/(.+)$/.exec(current.$ref);
-    const target = match ? root[match[1] as '$defs' | 'definitions']?.[decodePointerToken(match[2]!)] : undefined;
+    const target = match
+      ? root[match[1] as '$defs' | 'definitions']?.[decodePointerToken(match[2]!)]
+      : undefined;
     if (!target) break;
     current = target;
   }
@@ -172,7 +182,9 @@ function isCalendarDate(text: string): boolean {
   if (!match) return false;
   const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
   const date = new Date(Date.UTC(year, month - 1, day));
-  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+  return (
+    date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day
+  );
 }
 
 /** ISO 13616: country code, check digits, then mod-97 of the rearranged number is 1. */
@@ -254,7 +266,10 @@ function visit(
     return;
   }
   if (schema.enum && !schema.enum.some((option) => deepEqual(option, value))) {
-    out.push({ pointer, message: `must be one of ${schema.enum.map((o) => JSON.stringify(o)).join(', ')}` });
+    out.push({
+      pointer,
+      message: `must be one of ${schema.enum.map((o) => JSON.stringify(o)).join(', ')}`,
+    });
   }
   if (schema.const !== undefined && !deepEqual(schema.const, value)) {
     out.push({ pointer, message: `must be ${JSON.stringify(schema.const)}` });
@@ -263,7 +278,10 @@ function visit(
   else if (typeof value === 'number') checkNumber(schema, value, pointer, out);
   else if (Array.isArray(value)) {
     if (schema.minItems !== undefined && value.length < schema.minItems) {
-      out.push({ pointer, message: `must have at least ${schema.minItems} item${schema.minItems === 1 ? '' : 's'}` });
+      out.push({
+        pointer,
+        message: `must have at least ${schema.minItems} item${schema.minItems === 1 ? '' : 's'}`,
+      });
     }
     if (schema.maxItems !== undefined && value.length > schema.maxItems) {
       out.push({ pointer, message: `must have at most ${schema.maxItems} items` });
@@ -290,12 +308,20 @@ function visit(
   }
 }
 
-function checkString(schema: TargetSchema, value: string, pointer: string, out: SchemaViolation[]): void {
+function checkString(
+  schema: TargetSchema,
+  value: string,
+  pointer: string,
+  out: SchemaViolation[],
+): void {
   const length = [...value].length;
   if (schema.minLength !== undefined && length < schema.minLength) {
     out.push({
       pointer,
-      message: schema.minLength === 1 ? 'must not be empty' : `must be at least ${schema.minLength} characters`,
+      message:
+        schema.minLength === 1
+          ? 'must not be empty'
+          : `must be at least ${schema.minLength} characters`,
     });
   }
   if (schema.maxLength !== undefined && length > schema.maxLength) {
@@ -314,7 +340,12 @@ function checkString(schema: TargetSchema, value: string, pointer: string, out: 
   if (format && value !== '' && !format.test(value)) out.push({ pointer, message: format.message });
 }
 
-function checkNumber(schema: TargetSchema, value: number, pointer: string, out: SchemaViolation[]): void {
+function checkNumber(
+  schema: TargetSchema,
+  value: number,
+  pointer: string,
+  out: SchemaViolation[],
+): void {
   if (schema.minimum !== undefined && value < schema.minimum) {
     out.push({ pointer, message: `must be at least ${schema.minimum}` });
   }
@@ -345,5 +376,8 @@ export function deepEqual(a: unknown, b: unknown): boolean {
   const left = a as Record<string, unknown>;
   const right = b as Record<string, unknown>;
   const keys = Object.keys(left);
-  return keys.length === Object.keys(right).length && keys.every((key) => deepEqual(left[key], right[key]));
+  return (
+    keys.length === Object.keys(right).length &&
+    keys.every((key) => deepEqual(left[key], right[key]))
+  );
 }

@@ -24,7 +24,8 @@ export const labelDefaults = {
   extractionViewCancelButtonLabel: 'Cancel',
   extractionViewPauseButtonLabel: 'Pause',
   resultsViewHeading: 'Review your data',
-  resultsViewDescription: 'Check the extracted values, correct anything that is wrong, then submit.',
+  resultsViewDescription:
+    'Check the extracted values, correct anything that is wrong, then submit.',
   resultsViewBackButtonLabel: 'Back',
   resultsViewSubmitButtonLabel: 'Submit',
 } as const;
@@ -35,7 +36,9 @@ export type Labels = Record<LabelName, string>;
 export const labelNames = Object.keys(labelDefaults) as LabelName[];
 
 /** Every label of an extractor, with the default wherever the extractor's text is empty. */
-export function resolveLabels(source: Partial<Record<LabelName, string | null | undefined>>): Labels {
+export function resolveLabels(
+  source: Partial<Record<LabelName, string | null | undefined>>,
+): Labels {
   const labels = { ...labelDefaults } as Labels;
   for (const name of labelNames) {
     const text = source[name]?.trim();

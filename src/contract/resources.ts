@@ -36,16 +36,22 @@ export const bucketSchema = z.object({
   deletedAt: nullableDateTime,
   createdAt: nullableDateTime,
   updatedAt: nullableDateTime,
-  createdUsing: z.string().check(
-    z.describe('How the bucket came to be: `api` (POST /api/buckets) or `embed` (for a session).'),
-  ),
-  /** JSON: the bucket's files, as a list of file resources. */
-  artifacts: z.nullable(z.string()).check(
-    z.describe(
-      'The files of the bucket as JSON text: an array of BucketFile objects ' +
-        '(id, bucket, name, size, mediaType, sha256, createdAt, contentUrl), oldest first.',
+  createdUsing: z
+    .string()
+    .check(
+      z.describe(
+        'How the bucket came to be: `api` (POST /api/buckets) or `embed` (for a session).',
+      ),
     ),
-  ),
+  /** JSON: the bucket's files, as a list of file resources. */
+  artifacts: z
+    .nullable(z.string())
+    .check(
+      z.describe(
+        'The files of the bucket as JSON text: an array of BucketFile objects ' +
+          '(id, bucket, name, size, mediaType, sha256, createdAt, contentUrl), oldest first.',
+      ),
+    ),
   runs: z.array(iri).check(z.describe('IRI references of the runs over the bucket, oldest first.')),
 });
 export type Bucket = z.infer<typeof bucketSchema>;
@@ -76,8 +82,21 @@ export type AcceptedMediaType = (typeof acceptedMediaTypes)[number];
 
 /** File name extensions of the accepted types, for `<input accept>` and friendly messages. */
 export const acceptedExtensions = [
-  '.pdf', '.png', '.jpg', '.jpeg', '.webp', '.tif', '.tiff', '.txt', '.csv', '.md', '.markdown',
-  '.html', '.htm', '.docx', '.xlsx',
+  '.pdf',
+  '.png',
+  '.jpg',
+  '.jpeg',
+  '.webp',
+  '.tif',
+  '.tiff',
+  '.txt',
+  '.csv',
+  '.md',
+  '.markdown',
+  '.html',
+  '.htm',
+  '.docx',
+  '.xlsx',
 ] as const;
 
 export const bucketFileSchema = z.object({
@@ -101,7 +120,8 @@ const flag = (value: boolean) => z._default(z.boolean(), value);
 const jsonSchemaText = z.string().check(
   z.superRefine((value, ctx) => {
     const parsed = parseTargetSchema(value);
-    if (!parsed.ok) ctx.addIssue({ code: 'custom', message: `jsonSchema ${parsed.message}`, input: value });
+    if (!parsed.ok)
+      ctx.addIssue({ code: 'custom', message: `jsonSchema ${parsed.message}`, input: value });
   }),
 );
 
@@ -130,7 +150,10 @@ export const extractorInputSchema = z.object({
   markEmbeddedImages: flag(false),
   includePageImages: flag(false),
   markPageImages: flag(false),
-  chunkSize: z._default(z.int().check(z.minimum(minChunkSize), z.maximum(maxChunkSize)), defaultChunkSize),
+  chunkSize: z._default(
+    z.int().check(z.minimum(minChunkSize), z.maximum(maxChunkSize)),
+    defaultChunkSize,
+  ),
 });
 export type ExtractorInput = z.infer<typeof extractorInputSchema>;
 
@@ -159,31 +182,41 @@ export const extractorSchema = z.object({
   deletedAt: nullableDateTime,
   createdAt: nullableDateTime,
   updatedAt: nullableDateTime,
-  lastRanAt: z.nullable(z.string()).check(
-    z.describe('When a run with this extractor last started (date-time); null when it never ran.'),
-  ),
-  typedSchema: z.string().check(
-    z.describe('A TypeScript type generated from jsonSchema: the shape of the results.'),
-  ),
-  embeddedUrl: z.string().check(
-    z.describe(
-      'Address of the hosted interface for an iframe (PUBLIC_BASE_URL/embed/{id}). It needs an ' +
-        'embed session: the embeddedUrl of POST /api/embed_sessions already carries one.',
+  lastRanAt: z
+    .nullable(z.string())
+    .check(
+      z.describe(
+        'When a run with this extractor last started (date-time); null when it never ran.',
+      ),
     ),
-  ),
-  fullPageUrl: z.string().check(
-    z.describe(
-      'Address of the full-page hosted interface (PUBLIC_BASE_URL/x/{id}). It needs an embed ' +
-        'session: the fullPageUrl of POST /api/embed_sessions already carries one.',
+  typedSchema: z
+    .string()
+    .check(z.describe('A TypeScript type generated from jsonSchema: the shape of the results.')),
+  embeddedUrl: z
+    .string()
+    .check(
+      z.describe(
+        'Address of the hosted interface for an iframe (PUBLIC_BASE_URL/embed/{id}). It needs an ' +
+          'embed session: the embeddedUrl of POST /api/embed_sessions already carries one.',
+      ),
     ),
-  ),
+  fullPageUrl: z
+    .string()
+    .check(
+      z.describe(
+        'Address of the full-page hosted interface (PUBLIC_BASE_URL/x/{id}). It needs an embed ' +
+          'session: the fullPageUrl of POST /api/embed_sessions already carries one.',
+      ),
+    ),
   /** Only in the answer to a create or a secret rotation: the webhook signing secret. */
-  webhookSecret: z.optional(z.string()).check(
-    z.describe(
-      'The Standard Webhooks signing secret (`whsec_…`). Only in the answer to a create or to ' +
-        'POST …/webhook_secret (rotation): keep it then, it is never shown again.',
+  webhookSecret: z
+    .optional(z.string())
+    .check(
+      z.describe(
+        'The Standard Webhooks signing secret (`whsec_…`). Only in the answer to a create or to ' +
+          'POST …/webhook_secret (rotation): keep it then, it is never shown again.',
+      ),
     ),
-  ),
 });
 export type Extractor = z.infer<typeof extractorSchema>;
 
@@ -193,18 +226,22 @@ export type Extractor = z.infer<typeof extractorSchema>;
 export const runSchema = z.object({
   id: z.string(),
   status: z.enum(runStatuses),
-  resultJson: z.nullable(z.string()).check(
-    z.describe("The machine's results as JSON text once the run completed; edits never change it."),
-  ),
-  partialResultJson: z.nullable(z.string()).check(
-    z.describe('The results merged over the chunks done so far, as JSON text.'),
-  ),
-  targetSchema: z.nullable(z.string()).check(
-    z.describe("The extractor's jsonSchema, copied when the run was created."),
-  ),
-  tokenStats: z.nullable(z.string()).check(
-    z.describe('JSON text: the input and output tokens of each chunk.'),
-  ),
+  resultJson: z
+    .nullable(z.string())
+    .check(
+      z.describe(
+        "The machine's results as JSON text once the run completed; edits never change it.",
+      ),
+    ),
+  partialResultJson: z
+    .nullable(z.string())
+    .check(z.describe('The results merged over the chunks done so far, as JSON text.')),
+  targetSchema: z
+    .nullable(z.string())
+    .check(z.describe("The extractor's jsonSchema, copied when the run was created.")),
+  tokenStats: z
+    .nullable(z.string())
+    .check(z.describe('JSON text: the input and output tokens of each chunk.')),
   error: z.nullable(z.string()),
   createdAt: nullableDateTime,
   updatedAt: nullableDateTime,
@@ -218,45 +255,65 @@ export const runSchema = z.object({
   startedAt: nullableDateTime,
   finishedAt: nullableDateTime,
   chunkSize: z.nullable(z.int()).check(z.describe('Characters per chunk of text.')),
-  duration: z.nullable(z.string()).check(
-    z.describe('ISO 8601 duration from startedAt to finishedAt (`PT64.25S`); null until the end.'),
-  ),
-  formattedDuration: z.nullable(z.string()).check(
-    z.describe('The same duration for people (`1m 04s`); null until the run ends.'),
-  ),
-  totalInputTokens: z.nullable(z.string()).check(
-    z.describe('Input tokens of all chunks so far, as decimal text; null until the run starts.'),
-  ),
-  data: z.nullable(z.string()).check(
-    z.describe('The results as JSON text: editedResultJson when edited, else resultJson.'),
-  ),
-  partialData: z.nullable(z.string()).check(
-    z.describe('The results so far as JSON text: partialResultJson while working, data once done.'),
-  ),
-  evaluationType: z.nullable(z.string()).check(
-    z.describe('How the results were checked against targetSchema; null until there are results.'),
-  ),
+  duration: z
+    .nullable(z.string())
+    .check(
+      z.describe(
+        'ISO 8601 duration from startedAt to finishedAt (`PT64.25S`); null until the end.',
+      ),
+    ),
+  formattedDuration: z
+    .nullable(z.string())
+    .check(z.describe('The same duration for people (`1m 04s`); null until the run ends.')),
+  totalInputTokens: z
+    .nullable(z.string())
+    .check(
+      z.describe('Input tokens of all chunks so far, as decimal text; null until the run starts.'),
+    ),
+  data: z
+    .nullable(z.string())
+    .check(z.describe('The results as JSON text: editedResultJson when edited, else resultJson.')),
+  partialData: z
+    .nullable(z.string())
+    .check(
+      z.describe(
+        'The results so far as JSON text: partialResultJson while working, data once done.',
+      ),
+    ),
+  evaluationType: z
+    .nullable(z.string())
+    .check(
+      z.describe(
+        'How the results were checked against targetSchema; null until there are results.',
+      ),
+    ),
   bucket: iri,
   savedExtractor: iri,
   // Ours, beyond the spec's fields:
-  chunksCompleted: z.int().check(
-    z.describe('Chunks done so far. A paused run resumes with the next chunk.'),
-  ),
-  chunksTotal: z.nullable(z.int()).check(
-    z.describe('How many chunks the text of the files makes; null until the run has read them.'),
-  ),
-  editedResultJson: z.nullable(z.string()).check(
-    z.describe(
-      'Results as edited by a person (PUT …/results), JSON text valid against targetSchema; ' +
-        'null when nobody edited them.',
+  chunksCompleted: z
+    .int()
+    .check(z.describe('Chunks done so far. A paused run resumes with the next chunk.')),
+  chunksTotal: z
+    .nullable(z.int())
+    .check(
+      z.describe('How many chunks the text of the files makes; null until the run has read them.'),
     ),
-  ),
-  resultMetadata: z.nullable(z.string()).check(
-    z.describe(
-      'JSON text of a ResultMetadata object: where each value was found (file, page, offset) ' +
-        'and how the results break targetSchema.',
+  editedResultJson: z
+    .nullable(z.string())
+    .check(
+      z.describe(
+        'Results as edited by a person (PUT …/results), JSON text valid against targetSchema; ' +
+          'null when nobody edited them.',
+      ),
     ),
-  ),
+  resultMetadata: z
+    .nullable(z.string())
+    .check(
+      z.describe(
+        'JSON text of a ResultMetadata object: where each value was found (file, page, offset) ' +
+          'and how the results break targetSchema.',
+      ),
+    ),
   submittedAt: nullableDateTime.check(
     z.describe('When the results were submitted (POST …/submit, once); null before.'),
   ),
@@ -316,8 +373,14 @@ export const defaultSessionSeconds = 3600;
 export const embedSessionInputSchema = z.object({
   savedExtractor: z.string().check(z.minLength(1)),
   bucket: z.optional(z.string().check(z.minLength(1))),
-  ttlSeconds: z._default(z.int().check(z.minimum(60), z.maximum(maxSessionSeconds)), defaultSessionSeconds),
-  allowedOrigins: z._default(z.array(z.string().check(z.maxLength(300))).check(z.maxLength(20)), []),
+  ttlSeconds: z._default(
+    z.int().check(z.minimum(60), z.maximum(maxSessionSeconds)),
+    defaultSessionSeconds,
+  ),
+  allowedOrigins: z._default(
+    z.array(z.string().check(z.maxLength(300))).check(z.maxLength(20)),
+    [],
+  ),
   theme: z.optional(themeSchema),
 });
 export type EmbedSessionInput = z.infer<typeof embedSessionInputSchema>;
@@ -356,7 +419,13 @@ export const problemSchema = z.object({
   detail: z.string(),
   instance: z.optional(z.string()),
   errors: z.optional(
-    z.array(z.object({ pointer: z.optional(z.string()), parameter: z.optional(z.string()), detail: z.string() })),
+    z.array(
+      z.object({
+        pointer: z.optional(z.string()),
+        parameter: z.optional(z.string()),
+        detail: z.string(),
+      }),
+    ),
   ),
   currentStatus: z.optional(z.string()),
   allowed: z.optional(z.array(z.string())),

@@ -10,7 +10,9 @@ function styleSources(directory: string): string[] {
   return readdirSync(directory, { withFileTypes: true }).flatMap((entry) => {
     const path = join(directory, entry.name);
     if (entry.isDirectory()) return styleSources(path);
-    return entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts') ? [readFileSync(path, 'utf8')] : [];
+    return entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts')
+      ? [readFileSync(path, 'utf8')]
+      : [];
   });
 }
 
@@ -29,7 +31,12 @@ describe('themeSchema', () => {
   });
 
   it('refuses names the elements do not read, prefixed names and private ones', () => {
-    for (const name of ['color-link', '--extractor-color-accent', '_extractor-accent', 'COLOR-ACCENT'])
+    for (const name of [
+      'color-link',
+      '--extractor-color-accent',
+      '_extractor-accent',
+      'COLOR-ACCENT',
+    ])
       expect(themeSchema.safeParse({ [name]: 'red' }).success, name).toBe(false);
   });
 
@@ -54,7 +61,8 @@ describe('themeSchema', () => {
   it('knows exactly the public tokens the elements’ styles read', () => {
     const used = new Set<string>();
     for (const source of styleSources(elementsDir))
-      for (const match of source.matchAll(/(?<![\w-])--extractor-([a-z0-9-]+)/g)) used.add(match[1]!);
+      for (const match of source.matchAll(/(?<![\w-])--extractor-([a-z0-9-]+)/g))
+        used.add(match[1]!);
     expect([...used].sort()).toEqual([...themeTokens].sort());
   });
 });

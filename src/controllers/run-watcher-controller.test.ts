@@ -46,7 +46,9 @@ describe('RunWatcherController', () => {
     expect(seen.map((each) => each.status)).toContain('completed');
     expect(seen.every((each) => each.id === run.id)).toBe(true);
     // A view shown a completed run must have its results: the end is never told without them.
-    expect(seen.filter((each) => each.status === 'completed').map((each) => each.data === null)).not.toContain(true);
+    expect(
+      seen.filter((each) => each.status === 'completed').map((each) => each.data === null),
+    ).not.toContain(true);
   });
 
   it('polls the run when the stream cannot be opened, and still sees the end', async () => {

@@ -221,7 +221,12 @@ export class RunWatcherController implements ReactiveController {
       if (isFinalRunStatus(run.status)) this.#stopFollowing();
       return true;
     } catch (error) {
-      if (!isAbortError(error) && !controller.signal.aborted && error instanceof ApiError && (error.status === 401 || error.status === 404))
+      if (
+        !isAbortError(error) &&
+        !controller.signal.aborted &&
+        error instanceof ApiError &&
+        (error.status === 401 || error.status === 404)
+      )
         this.#stopFollowing();
       return false;
     } finally {

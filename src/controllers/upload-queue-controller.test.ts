@@ -27,7 +27,9 @@ describe('checkFile', () => {
     expect(checkFile(new File(['x'], 'movie.mov', { type: 'video/quicktime' }))).toMatch(
       /“movie.mov” is not a kind of file we can read/,
     );
-    expect(checkFile(new File([], 'empty.pdf', { type: 'application/pdf' }))).toBe('“empty.pdf” is empty.');
+    expect(checkFile(new File([], 'empty.pdf', { type: 'application/pdf' }))).toBe(
+      '“empty.pdf” is empty.',
+    );
     expect(checkFile(new File(['0123456789'], 'big.txt', { type: 'text/plain' }), 4)).toBe(
       `“big.txt” is 10${'\u00a0'}B; a file can be at most 4${'\u00a0'}B.`,
     );
@@ -46,11 +48,17 @@ describe('UploadQueueController', () => {
     const { client, bucketId } = await startSession();
     const { queue, uploaded } = attach();
     queue.target = { client, bucketId };
-    queue.add([textFile('one.txt'), new File(['x'], 'clip.mp4', { type: 'video/mp4' }), textFile('two.txt')]);
+    queue.add([
+      textFile('one.txt'),
+      new File(['x'], 'clip.mp4', { type: 'video/mp4' }),
+      textFile('two.txt'),
+    ]);
     expect(queue.value.map((item) => item.status)).toEqual(['uploading', 'rejected', 'uploading']);
     await vi.waitFor(() => expect(queue.busy).toBe(false));
     expect(queue.value.map((item) => item.status)).toEqual(['done', 'rejected', 'done']);
-    expect(uploaded.map((file) => file.name)).toEqual(expect.arrayContaining(['one.txt', 'two.txt']));
+    expect(uploaded.map((file) => file.name)).toEqual(
+      expect.arrayContaining(['one.txt', 'two.txt']),
+    );
     const names = filesOfBucket(await client.getBucket(bucketId)).map((file) => file.name);
     expect(names.sort()).toEqual(['one.txt', 'two.txt']);
   });
@@ -70,7 +78,9 @@ describe('UploadQueueController', () => {
     queue.target = { client, bucketId };
     queue.retry(item!.key);
     await vi.waitFor(() => expect(queue.value[0]!.status).toBe('done'));
-    expect(filesOfBucket(await client.getBucket(bucketId)).map((file) => file.name)).toEqual(['later.txt']);
+    expect(filesOfBucket(await client.getBucket(bucketId)).map((file) => file.name)).toEqual([
+      'later.txt',
+    ]);
   });
 
   it('shows the service’s reason when it refuses a file, and forgets dismissed items', async () => {

@@ -18,7 +18,10 @@ afterEach(() => {
  * A window that stands in for the partner's page: a same-origin about:blank frame whose
  * postMessage records what the bridge sends and the target origin it names.
  */
-function standInWindow(): { window: Window; posted: { message: FrameEventMessage; origin: string }[] } {
+function standInWindow(): {
+  window: Window;
+  posted: { message: FrameEventMessage; origin: string }[];
+} {
   const frame = document.createElement('iframe');
   document.body.append(frame);
   cleanups.push(() => frame.remove());
@@ -38,7 +41,9 @@ describe('the checks on a message', () => {
     const host = standInWindow().window;
     const sibling = standInWindow().window;
     expect(isFromHost({ source: host, origin: partner }, host, [partner])).toBe(true);
-    expect(isFromHost({ source: host, origin: 'https://evil.example' }, host, [partner])).toBe(false);
+    expect(isFromHost({ source: host, origin: 'https://evil.example' }, host, [partner])).toBe(
+      false,
+    );
     expect(isFromHost({ source: sibling, origin: partner }, host, [partner])).toBe(false);
     expect(isFromHost({ source: null, origin: partner }, host, [partner])).toBe(false);
     expect(isFromHost({ source: host, origin: partner }, host, [])).toBe(false);
@@ -60,7 +65,10 @@ describe('the checks on a message', () => {
   it('posts to the parent’s origin when known and allowed, else to each allowed one, never "*"', () => {
     expect(targetOrigins([partner, 'https://b.example'], partner)).toEqual([partner]);
     expect(targetOrigins([partner], 'https://evil.example')).toEqual([]);
-    expect(targetOrigins([partner, 'https://b.example'], undefined)).toEqual([partner, 'https://b.example']);
+    expect(targetOrigins([partner, 'https://b.example'], undefined)).toEqual([
+      partner,
+      'https://b.example',
+    ]);
     expect(targetOrigins([], undefined)).toEqual([]);
   });
 });

@@ -63,12 +63,16 @@ export function isFromHost(
 }
 
 /** A command of our protocol addressed to this instance, or undefined for anything else. */
-export function readCommand(data: unknown, instanceId: string | null): FrameCommandMessage | undefined {
+export function readCommand(
+  data: unknown,
+  instanceId: string | null,
+): FrameCommandMessage | undefined {
   if (typeof data !== 'object' || data === null) return undefined;
   const message = data as Partial<Record<keyof FrameCommandMessage, unknown>>;
   if (message.version !== frameProtocolVersion || (message.instanceId ?? null) !== instanceId)
     return undefined;
-  if (typeof message.type !== 'string' || !message.type.startsWith(frameMessagePrefix)) return undefined;
+  if (typeof message.type !== 'string' || !message.type.startsWith(frameMessagePrefix))
+    return undefined;
   const name = message.type.slice(frameMessagePrefix.length);
   if (!(frameCommandNames as readonly string[]).includes(name)) return undefined;
   if (typeof message.payload !== 'object' || message.payload === null) return undefined;
@@ -79,7 +83,10 @@ export function readCommand(data: unknown, instanceId: string | null): FrameComm
  * Where to post: the parent's origin when it is known (and allowed: the page's
  * frame-ancestors already refuse any other parent), else every allowed origin.
  */
-export function targetOrigins(allowedOrigins: readonly string[], parentOrigin: string | undefined): string[] {
+export function targetOrigins(
+  allowedOrigins: readonly string[],
+  parentOrigin: string | undefined,
+): string[] {
   if (parentOrigin === undefined) return [...allowedOrigins];
   return allowedOrigins.includes(parentOrigin) ? [parentOrigin] : [];
 }
@@ -122,7 +129,9 @@ export class FrameBridge {
     on('extractor-step-changed', ({ detail }) =>
       this.#post('step-changed', { step: detail.step, previous: detail.previous }),
     );
-    on('extractor-files-uploaded', ({ detail }) => this.#post('files-uploaded', { files: detail.files }));
+    on('extractor-files-uploaded', ({ detail }) =>
+      this.#post('files-uploaded', { files: detail.files }),
+    );
     on('extractor-run-started', ({ detail }) => this.#post('run-started', { run: detail.run }));
     on('extractor-run-progressed', ({ detail }) => this.#post('run-progress', { run: detail.run }));
     on('extractor-run-completed', ({ detail }) => this.#post('run-completed', { run: detail.run }));
@@ -205,12 +214,15 @@ export class FrameBridge {
    * extractor and bucket, or the person would find themselves in another flow.
    */
   async #refreshSession({ token }: FrameCommandPayloads['refresh-session']): Promise<void> {
-    if (typeof token !== 'string' || !sessionTokenPattern.test(token) || token === this.#token) return;
+    if (typeof token !== 'string' || !sessionTokenPattern.test(token) || token === this.#token)
+      return;
     const current = this.#session;
     const session = await this.#learnSession(token);
     if (!current || !session) return;
     if (session.bucket !== current.bucket || session.savedExtractor !== current.savedExtractor) {
-      console.warn('extractor:refresh-session was ignored: the token is for another extractor or bucket.');
+      console.warn(
+        'extractor:refresh-session was ignored: the token is for another extractor or bucket.',
+      );
       return;
     }
     this.#adopt(token, session);

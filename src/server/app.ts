@@ -7,7 +7,14 @@ import { authenticate } from './http/auth.js';
 import { cors } from './http/cors.js';
 import type { AppEnv, Services } from './http/context.js';
 import { resourceKinds } from './http/kinds.js';
-import { ProblemError, badRequest, internalError, methodNotAllowed, notFound, problemResponse } from './http/problem.js';
+import {
+  ProblemError,
+  badRequest,
+  internalError,
+  methodNotAllowed,
+  notFound,
+  problemResponse,
+} from './http/problem.js';
 import { jsonLdContext } from './http/representations.js';
 import { registerBucketRoutes } from './http/routes/buckets.js';
 import { registerDocsRoutes } from './http/routes/docs.js';
@@ -60,7 +67,13 @@ export function createApp(services: Services): App {
     c.res.headers.set('X-Request-Id', requestId);
     // The query is left out: it can carry an access token or a session.
     services.logger.info(
-      { requestId, method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round((performance.now() - started) * 10) / 10 },
+      {
+        requestId,
+        method: c.req.method,
+        path: c.req.path,
+        status: c.res.status,
+        ms: Math.round((performance.now() - started) * 10) / 10,
+      },
       'request',
     );
   });
@@ -71,7 +84,9 @@ export function createApp(services: Services): App {
   app.get('/api/contexts/:type', (c) => {
     const kind = resourceKinds.find((candidate) => candidate.type === c.req.param('type'));
     if (!kind) throw notFound();
-    return c.body(JSON.stringify(jsonLdContext(kind)), 200, { 'Content-Type': 'application/ld+json' });
+    return c.body(JSON.stringify(jsonLdContext(kind)), 200, {
+      'Content-Type': 'application/ld+json',
+    });
   });
 
   registerBucketRoutes(app);
@@ -86,14 +101,19 @@ export function createApp(services: Services): App {
 
   app.notFound((c) => {
     const allowed = knownPaths.find(([pattern]) => pattern.test(c.req.path))?.[1];
-    const error = allowed && !allowed.includes(c.req.method) ? methodNotAllowed(allowed) : notFound();
+    const error =
+      allowed && !allowed.includes(c.req.method) ? methodNotAllowed(allowed) : notFound();
     return problemResponse(error, c.req.path);
   });
 
   app.onError((error, c) => {
     if (error instanceof ProblemError) return problemResponse(error, c.req.path);
-    if (error instanceof URIError) return problemResponse(badRequest('The address is not correctly encoded.'), c.req.path);
-    services.logger.error({ err: error, requestId: c.get('requestId'), path: c.req.path }, 'unhandled error');
+    if (error instanceof URIError)
+      return problemResponse(badRequest('The address is not correctly encoded.'), c.req.path);
+    services.logger.error(
+      { err: error, requestId: c.get('requestId'), path: c.req.path },
+      'unhandled error',
+    );
     return problemResponse(internalError(), c.req.path);
   });
 

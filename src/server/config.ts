@@ -16,7 +16,12 @@ export interface Config {
   workerConcurrency: number;
   /** How often the worker looks for queued runs when nothing wakes it (other processes). */
   workerPollMs: number;
-  llm: { baseUrl: string | undefined; apiKey: string | undefined; models: string[]; timeoutMs: number };
+  llm: {
+    baseUrl: string | undefined;
+    apiKey: string | undefined;
+    models: string[];
+    timeoutMs: number;
+  };
   webhooks: { allowPrivate: boolean; timeoutMs: number; retryScale: number };
   logLevel: string;
 }
@@ -37,7 +42,8 @@ function number(env: NodeJS.ProcessEnv, name: string, fallback: number): number 
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
-  if (!Number.isFinite(value) || value < 0) throw new ConfigError(`${name} must be a non-negative number; it is "${raw}".`);
+  if (!Number.isFinite(value) || value < 0)
+    throw new ConfigError(`${name} must be a non-negative number; it is "${raw}".`);
   return value;
 }
 

@@ -9,7 +9,10 @@ async function main(): Promise<void> {
   await ensureBuilt(config.distDir);
   const service = await createService(config);
   const server = serve({ fetch: service.app.fetch, port: config.port }, () => {
-    const lines = [`Extractor is running at ${config.publicBaseUrl}`, `  API:  ${config.publicBaseUrl}/api  (docs: ${config.publicBaseUrl}/api/docs)`];
+    const lines = [
+      `Extractor is running at ${config.publicBaseUrl}`,
+      `  API:  ${config.publicBaseUrl}/api  (docs: ${config.publicBaseUrl}/api/docs)`,
+    ];
     if (service.firstToken) {
       lines.push(
         '',
@@ -33,6 +36,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`${error instanceof ConfigError ? error.message : (error as Error).stack ?? String(error)}\n`);
+  process.stderr.write(
+    `${error instanceof ConfigError ? error.message : ((error as Error).stack ?? String(error))}\n`,
+  );
   process.exit(1);
 });

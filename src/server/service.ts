@@ -16,7 +16,11 @@ import { databaseFile, openSqliteStore, type Store } from './store/database.js';
 import { RunSignals } from './runs/events.js';
 import { RunLifecycle } from './runs/lifecycle.js';
 import { RunWorker } from './runs/worker.js';
-import { createPersonalToken, createUsageRecorder, registerPersonalToken } from './tokens/tokens.js';
+import {
+  createPersonalToken,
+  createUsageRecorder,
+  registerPersonalToken,
+} from './tokens/tokens.js';
 import { startWebhookDispatcher, type WebhookDispatcher } from './webhooks/index.js';
 
 export interface Service {
@@ -43,12 +47,20 @@ export interface ServiceOptions {
 async function firstStartNeeds(store: Store): Promise<{ demo: boolean; token: boolean }> {
   const [extractor, personalToken] = await Promise.all([
     store.db.selectFrom('extractors').select('id').limit(1).executeTakeFirst(),
-    store.db.selectFrom('tokens').select('id').where('kind', '=', 'personal').limit(1).executeTakeFirst(),
+    store.db
+      .selectFrom('tokens')
+      .select('id')
+      .where('kind', '=', 'personal')
+      .limit(1)
+      .executeTakeFirst(),
   ]);
   return { demo: !extractor, token: !personalToken };
 }
 
-export async function createService(config: Config, options: ServiceOptions = {}): Promise<Service> {
+export async function createService(
+  config: Config,
+  options: ServiceOptions = {},
+): Promise<Service> {
   const logger = options.logger ?? pino({ level: config.logLevel });
   const store = await openSqliteStore(databaseFile(config));
   const storage = new FileStorage(config.dataDir);
@@ -65,8 +77,13 @@ export async function createService(config: Config, options: ServiceOptions = {}
     if (needs.token) firstToken = (await createPersonalToken(store.db, 'first start')).token;
   }
   if (config.adminToken) {
-    const registration = await registerPersonalToken(store.db, config.adminToken, 'EXTRACTOR_ADMIN_TOKEN');
-    if (registration === 'revoked') logger.warn('EXTRACTOR_ADMIN_TOKEN was revoked and stays revoked; set a new one to use it');
+    const registration = await registerPersonalToken(
+      store.db,
+      config.adminToken,
+      'EXTRACTOR_ADMIN_TOKEN',
+    );
+    if (registration === 'revoked')
+      logger.warn('EXTRACTOR_ADMIN_TOKEN was revoked and stays revoked; set a new one to use it');
   }
 
   const signals = new RunSignals();
@@ -79,7 +96,15 @@ export async function createService(config: Config, options: ServiceOptions = {}
     onWebhooksQueued: () => dispatcher?.kick(),
     onCancelled: (runId) => worker?.abort(runId),
   });
-  worker = new RunWorker({ db: store.db, config, logger, storage, signals, lifecycle: runs, soleProcess: store.dialect === 'sqlite' });
+  worker = new RunWorker({
+    db: store.db,
+    config,
+    logger,
+    storage,
+    signals,
+    lifecycle: runs,
+    soleProcess: store.dialect === 'sqlite',
+  });
   await worker.start();
   dispatcher = startWebhookDispatcher({ db: store.db, config, logger });
 

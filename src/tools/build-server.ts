@@ -34,11 +34,15 @@ export async function buildServer(): Promise<string> {
     chunkNames: 'chunks/[name]-[hash]',
     write: false,
     logLevel: 'warning',
-    banner: { js: '// Built by src/tools/build-server.ts from src/server; edit the sources, not this file.' },
+    banner: {
+      js: '// Built by src/tools/build-server.ts from src/server; edit the sources, not this file.',
+    },
   });
   // Each file is written aside and renamed, the entry last: servers started at the same time
   // by parallel tests never load half a file, and chunks are named by their content.
-  const files = [...result.outputFiles].sort((a, b) => Number(a.path === serverBundle) - Number(b.path === serverBundle));
+  const files = [...result.outputFiles].sort(
+    (a, b) => Number(a.path === serverBundle) - Number(b.path === serverBundle),
+  );
   for (const file of files) {
     mkdirSync(dirname(file.path), { recursive: true });
     const partial = `${file.path}.${process.pid}.partial`;

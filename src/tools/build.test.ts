@@ -87,14 +87,20 @@ describe('npm run build', () => {
   });
 
   it('ships custom-elements.json and extractor.d.ts beside the library', () => {
-    const manifest = JSON.parse(readFileSync(join(distDir, 'sdk', 'custom-elements.json'), 'utf8')) as {
+    const manifest = JSON.parse(
+      readFileSync(join(distDir, 'sdk', 'custom-elements.json'), 'utf8'),
+    ) as {
       modules: { declarations?: { tagName?: string }[] }[];
     };
-    const tags = manifest.modules.flatMap((module) => module.declarations ?? []).map((d) => d.tagName);
+    const tags = manifest.modules
+      .flatMap((module) => module.declarations ?? [])
+      .map((d) => d.tagName);
     expect(tags).toContain('extractor-app');
     const declarations = readFileSync(join(distDir, 'sdk', 'extractor.d.ts'), 'utf8');
     expect(declarations).toContain("'extractor-app': ExtractorApp;");
-    expect(declarations).toContain('interface GlobalEventHandlersEventMap extends ExtractorEventMap');
+    expect(declarations).toContain(
+      'interface GlobalEventHandlersEventMap extends ExtractorEventMap',
+    );
   });
 });
 
@@ -105,7 +111,8 @@ describe('ensureBuilt (npm start)', () => {
     const page = join(distDir, 'app', 'index.html');
     const fresh = new Date(Date.now() + 60_000);
     utimesSync(page, fresh, fresh);
-    for (const file of ['extractor.mjs', 'extractor.js', 'embed.js']) utimesSync(join(distDir, 'sdk', file), fresh, fresh);
+    for (const file of ['extractor.mjs', 'extractor.js', 'embed.js'])
+      utimesSync(join(distDir, 'sdk', file), fresh, fresh);
     await ensureBuilt(distDir);
     expect(Math.round(statSync(page).mtimeMs)).toBe(fresh.getTime());
 

@@ -222,13 +222,25 @@ export function formatReport(report: SizeReport): string {
 }
 
 /** What the interface is built from; a change to any of them makes the build stale. */
-const interfaceSources = ['index.html', 'public', 'vite.config.ts', 'src/contract', 'src/client', 'src/controllers', 'src/elements', 'src/embed'];
+const interfaceSources = [
+  'index.html',
+  'public',
+  'vite.config.ts',
+  'src/contract',
+  'src/client',
+  'src/controllers',
+  'src/elements',
+  'src/embed',
+];
 
 function newestChange(path: string): number {
   if (!existsSync(path)) return 0;
   const stats = statSync(path);
   if (!stats.isDirectory()) return stats.mtimeMs;
-  return readdirSync(path).reduce((newest, entry) => Math.max(newest, newestChange(join(path, entry))), stats.mtimeMs);
+  return readdirSync(path).reduce(
+    (newest, entry) => Math.max(newest, newestChange(join(path, entry))),
+    stats.mtimeMs,
+  );
 }
 
 /**
@@ -245,7 +257,9 @@ export async function ensureBuilt(distDir = defaultDistDir): Promise<void> {
   const missing = needed.some((file) => !existsSync(file));
   if (!missing) {
     const built = Math.min(...needed.map((file) => statSync(file).mtimeMs));
-    const changed = Math.max(...interfaceSources.map((source) => newestChange(join(projectRoot, source))));
+    const changed = Math.max(
+      ...interfaceSources.map((source) => newestChange(join(projectRoot, source))),
+    );
     if (changed <= built) return;
   }
   process.stdout.write(`${missing ? 'Building' : 'Rebuilding'} the interface (npm run build)…\n`);
@@ -253,6 +267,8 @@ export async function ensureBuilt(distDir = defaultDistDir): Promise<void> {
     await build({ distDir });
   } catch (error) {
     if (missing) throw error;
-    process.stderr.write(`The rebuild failed, so the previous build is served: ${(error as Error).message}\n`);
+    process.stderr.write(
+      `The rebuild failed, so the previous build is served: ${(error as Error).message}\n`,
+    );
   }
 }

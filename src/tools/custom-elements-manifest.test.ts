@@ -3,7 +3,10 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { tokenStyles } from '../elements/theme.styles.js';
 import { projectRoot } from './build.js';
-import { createCustomElementsManifest, type CustomElementsManifest } from './custom-elements-manifest.js';
+import {
+  createCustomElementsManifest,
+  type CustomElementsManifest,
+} from './custom-elements-manifest.js';
 
 interface Declaration {
   name: string;
@@ -46,7 +49,10 @@ const views = {
     'src/elements/introduction-view/introduction-view.ts',
     'src/elements/view-element.ts',
   ],
-  'extractor-bucket-view': ['src/elements/bucket-view/bucket-view.ts', 'src/elements/view-element.ts'],
+  'extractor-bucket-view': [
+    'src/elements/bucket-view/bucket-view.ts',
+    'src/elements/view-element.ts',
+  ],
   'extractor-extraction-view': [
     'src/elements/extraction-view/extraction-view.ts',
     'src/elements/view-element.ts',
@@ -72,13 +78,17 @@ describe('custom-elements.json', () => {
     expect(attributes.get('base-url')).toMatchObject({ fieldName: 'baseUrl', default: "''" });
     expect(attributes.get('session')).toMatchObject({ fieldName: 'session', default: "''" });
     expect(attributes.get('mode')).toMatchObject({ fieldName: 'mode', default: "'element'" });
-    expect(attributes.get('heading-level')).toMatchObject({ fieldName: 'headingLevel', default: '2' });
+    expect(attributes.get('heading-level')).toMatchObject({
+      fieldName: 'headingLevel',
+      default: '2',
+    });
     const fields = new Set(app.members?.map((member) => member.name));
     for (const attribute of attributes.values()) {
       expect(fields.has(attribute.fieldName!), attribute.name).toBe(true);
       expect(attribute.description, attribute.name).toBeTruthy();
     }
-    for (const method of ['goToStep', 'setTheme', 'step']) expect(fields.has(method), method).toBe(true);
+    for (const method of ['goToStep', 'setTheme', 'step'])
+      expect(fields.has(method), method).toBe(true);
   });
 
   it('lists every event a page can hear from <extractor-app>, typed and described', () => {
@@ -95,14 +105,15 @@ describe('custom-elements.json', () => {
       expect(event.type?.text, event.name).toMatch(/^CustomEvent<[A-Za-z]+Detail>$/);
       expect(event.description, event.name).toBeTruthy();
     }
-    expect(events.find((event) => event.name === 'extractor-submit-requested')?.description).toMatch(
-      /preventDefault/,
-    );
+    expect(
+      events.find((event) => event.name === 'extractor-submit-requested')?.description,
+    ).toMatch(/preventDefault/);
   });
 
   it('documents every part each view draws, and <extractor-app> passes them all through', () => {
     const appParts = new Set(element('extractor-app').cssParts?.map((part) => part.name));
-    for (const name of partsUsedIn('src/elements/app/app.ts')) expect(appParts.has(name), name).toBe(true);
+    for (const name of partsUsedIn('src/elements/app/app.ts'))
+      expect(appParts.has(name), name).toBe(true);
     for (const [tag, paths] of Object.entries(views)) {
       const documented = new Set(element(tag).cssParts?.map((part) => part.name));
       for (const name of partsUsedIn(...paths)) {

@@ -15,7 +15,12 @@ import type * as TypeScript from 'typescript';
 /** The manifest's outline (schema: https://github.com/webcomponents/custom-elements-manifest). */
 export interface CustomElementsManifest {
   schemaVersion: string;
-  modules: { kind: string; path: string; declarations?: Record<string, unknown>[]; exports?: unknown[] }[];
+  modules: {
+    kind: string;
+    path: string;
+    declarations?: Record<string, unknown>[];
+    exports?: unknown[];
+  }[];
 }
 
 /**
@@ -42,13 +47,22 @@ function sourceFiles(root: string, directory: string): string[] {
 }
 
 /** The manifest of the elements under `projectRoot`/src/elements. */
-export async function createCustomElementsManifest(projectRoot: string): Promise<CustomElementsManifest> {
-  const { create, ts } = (await import('@custom-elements-manifest/analyzer')) as unknown as Analyzer;
+export async function createCustomElementsManifest(
+  projectRoot: string,
+): Promise<CustomElementsManifest> {
+  const { create, ts } =
+    (await import('@custom-elements-manifest/analyzer')) as unknown as Analyzer;
   // The Lit plugin ships without type declarations and outside the package's main entry.
-  const litPluginPath = '@custom-elements-manifest/analyzer/src/features/framework-plugins/lit/lit.js';
+  const litPluginPath =
+    '@custom-elements-manifest/analyzer/src/features/framework-plugins/lit/lit.js';
   const { litPlugin } = (await import(litPluginPath)) as { litPlugin: () => Plugin[] };
   const modules = sourceFiles(projectRoot, elementsDir).map((path) =>
-    ts.createSourceFile(path, readFileSync(join(projectRoot, path), 'utf8'), ts.ScriptTarget.ES2022, true),
+    ts.createSourceFile(
+      path,
+      readFileSync(join(projectRoot, path), 'utf8'),
+      ts.ScriptTarget.ES2022,
+      true,
+    ),
   );
   return create({ modules, plugins: litPlugin() });
 }

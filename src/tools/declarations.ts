@@ -39,14 +39,24 @@ const elements = [
     'src/elements/introduction-view/introduction-view.ts',
     false,
   ],
-  ['extractor-bucket-view', 'ExtractorBucketView', 'src/elements/bucket-view/bucket-view.ts', false],
+  [
+    'extractor-bucket-view',
+    'ExtractorBucketView',
+    'src/elements/bucket-view/bucket-view.ts',
+    false,
+  ],
   [
     'extractor-extraction-view',
     'ExtractorExtractionView',
     'src/elements/extraction-view/extraction-view.ts',
     false,
   ],
-  ['extractor-results-view', 'ExtractorResultsView', 'src/elements/results-view/results-view.ts', false],
+  [
+    'extractor-results-view',
+    'ExtractorResultsView',
+    'src/elements/results-view/results-view.ts',
+    false,
+  ],
 ] as const;
 
 const header = `/**
@@ -73,7 +83,8 @@ function sourceFile(program: ts.Program, projectRoot: string, path: string): ts.
 
 function exportedSymbol(checker: ts.TypeChecker, file: ts.SourceFile, name: string): ts.Symbol {
   const moduleSymbol = checker.getSymbolAtLocation(file);
-  const symbol = moduleSymbol && checker.getExportsOfModule(moduleSymbol).find((s) => s.name === name);
+  const symbol =
+    moduleSymbol && checker.getExportsOfModule(moduleSymbol).find((s) => s.name === name);
   if (!symbol) throw new Error(`${file.fileName} exports no ${name}.`);
   return symbol;
 }
@@ -92,7 +103,9 @@ function docOf(symbol: ts.Symbol): string {
 function indent(text: string): string {
   return text
     .split('\n')
-    .map((line) => (line ? `  ${line.trimStart().startsWith('*') ? ' ' : ''}${line.trimStart()}` : line))
+    .map((line) =>
+      line ? `  ${line.trimStart().startsWith('*') ? ' ' : ''}${line.trimStart()}` : line,
+    )
     .join('\n');
 }
 
@@ -111,12 +124,18 @@ function hasDecorator(declaration: ts.Declaration, name: string): boolean {
   if (!ts.canHaveDecorators(declaration)) return false;
   return (ts.getDecorators(declaration) ?? []).some((decorator) => {
     const call = decorator.expression;
-    return ts.isCallExpression(call) && ts.isIdentifier(call.expression) && call.expression.text === name;
+    return (
+      ts.isCallExpression(call) && ts.isIdentifier(call.expression) && call.expression.text === name
+    );
   });
 }
 
 /** An element's interface: what a page reads, sets and calls on it. */
-function elementInterface(checker: ts.TypeChecker, classSymbol: ts.Symbol, withMethods: boolean): string {
+function elementInterface(
+  checker: ts.TypeChecker,
+  classSymbol: ts.Symbol,
+  withMethods: boolean,
+): string {
   const instance = checker.getDeclaredTypeOfSymbol(classSymbol);
   const members: string[] = [];
   for (const member of checker.getPropertiesOfType(instance)) {

@@ -12,7 +12,9 @@ describe('importing src/embed/extractor.ts on a server', () => {
   it('does not throw, touches no window or document, and registers no tag', async () => {
     const url = pathToFileURL(join(projectRoot, 'src/embed/extractor.ts')).href;
     const result = await importOnServer(url, 'tsx');
-    expect(result.exports).toEqual(expect.arrayContaining(['ExtractorApp', 'defineAllExtractorElements']));
+    expect(result.exports).toEqual(
+      expect.arrayContaining(['ExtractorApp', 'defineAllExtractorElements']),
+    );
     expect(result.window).toBe('undefined');
     expect(result.document).toBe('undefined');
     expect(result.registered).toEqual([]);

@@ -187,7 +187,9 @@ describe('<extractor-app>', () => {
     app.session = second.token;
     await app.updateComplete;
     expect($(app, '[part~="view"]')).toBe(view);
-    const loaded = new Promise((resolve) => app.addEventListener('extractor-session-loaded', resolve, { once: true }));
+    const loaded = new Promise((resolve) =>
+      app.addEventListener('extractor-session-loaded', resolve, { once: true }),
+    );
     await loaded;
     expect($(app, '[part~="view"]')).toBe(view);
     expect(app.step).toBe('results');

@@ -323,8 +323,12 @@ export class ExtractorExtractionView extends ExtractorViewElement {
           }
           ${
             status && canRunCommand(status, 'resume')
-              ? button('resume', labels.extractionViewContinueButtonLabel, 'resume-button', true, () =>
-                  this.handleCommand('resume'),
+              ? button(
+                  'resume',
+                  labels.extractionViewContinueButtonLabel,
+                  'resume-button',
+                  true,
+                  () => this.handleCommand('resume'),
                 )
               : nothing
           }

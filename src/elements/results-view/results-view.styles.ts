@@ -245,12 +245,14 @@ export const resultsViewStyles = css`
        that it scrolls: the covers scroll with the content ('local') and hide the shadows
        (fixed to the box) once an end is reached. */
     background:
-      linear-gradient(to right, var(--_extractor-surface) 40%, transparent) left / 2.5rem 100% no-repeat local,
-      linear-gradient(to left, var(--_extractor-surface) 40%, transparent) right / 2.5rem 100% no-repeat local,
-      radial-gradient(farthest-side at 0 50%, var(--_extractor-scroll-shadow), transparent) left / 0.75rem
-        100% no-repeat scroll,
-      radial-gradient(farthest-side at 100% 50%, var(--_extractor-scroll-shadow), transparent) right / 0.75rem
-        100% no-repeat scroll,
+      linear-gradient(to right, var(--_extractor-surface) 40%, transparent) left / 2.5rem 100%
+        no-repeat local,
+      linear-gradient(to left, var(--_extractor-surface) 40%, transparent) right / 2.5rem 100%
+        no-repeat local,
+      radial-gradient(farthest-side at 0 50%, var(--_extractor-scroll-shadow), transparent) left /
+        0.75rem 100% no-repeat scroll,
+      radial-gradient(farthest-side at 100% 50%, var(--_extractor-scroll-shadow), transparent)
+        right / 0.75rem 100% no-repeat scroll,
       var(--_extractor-surface);
     overscroll-behavior: contain;
   }

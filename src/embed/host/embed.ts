@@ -90,7 +90,12 @@ export function mount(container: Element, options: MountOptions): EmbeddedFrame 
   };
 
   const handleMessage = (event: MessageEvent) => {
-    const data = event.data as { type?: unknown; version?: unknown; instanceId?: unknown; payload?: unknown };
+    const data = event.data as {
+      type?: unknown;
+      version?: unknown;
+      instanceId?: unknown;
+      payload?: unknown;
+    };
     if (
       event.source !== iframe.contentWindow ||
       event.origin !== frameOrigin ||
@@ -106,7 +111,8 @@ export function mount(container: Element, options: MountOptions): EmbeddedFrame 
     const payload = data.payload as FrameEventPayloads[FrameEventName];
     if (name === 'resize') {
       const { height } = payload as FrameEventPayloads['resize'];
-      if (typeof height === 'number' && height >= 0 && height < 1e6) iframe.style.height = `${height}px`;
+      if (typeof height === 'number' && height >= 0 && height < 1e6)
+        iframe.style.height = `${height}px`;
     }
     if (name === 'ready' && !ready) {
       ready = true;

@@ -8,7 +8,11 @@ import { fileToWire, type FileRow } from '../files/files.js';
 
 export type BucketRow = BucketTable;
 
-export async function createBucket(db: Db, input: BucketInput, origin: BucketOrigin): Promise<BucketRow> {
+export async function createBucket(
+  db: Db,
+  input: BucketInput,
+  origin: BucketOrigin,
+): Promise<BucketRow> {
   const now = nowIso();
   const row: BucketRow = {
     id: newId(),
@@ -23,13 +27,27 @@ export async function createBucket(db: Db, input: BucketInput, origin: BucketOri
 }
 
 export async function findBucket(db: Db, id: string): Promise<BucketRow | undefined> {
-  return db.selectFrom('buckets').selectAll().where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();
+  return db
+    .selectFrom('buckets')
+    .selectAll()
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
 }
 
-export async function listBuckets(db: Db, page: { offset: number; limit: number }): Promise<{ rows: BucketRow[]; total: number }> {
+export async function listBuckets(
+  db: Db,
+  page: { offset: number; limit: number },
+): Promise<{ rows: BucketRow[]; total: number }> {
   const query = db.selectFrom('buckets').where('deleted_at', 'is', null);
   const [rows, count] = await Promise.all([
-    query.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').offset(page.offset).limit(page.limit).execute(),
+    query
+      .selectAll()
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .offset(page.offset)
+      .limit(page.limit)
+      .execute(),
     query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
   ]);
   return { rows, total: Number(count.total) };
@@ -47,7 +65,10 @@ export async function deleteBucket(db: Db, id: string): Promise<boolean> {
 }
 
 /** IRIs of the runs of each bucket, oldest first, in one query. */
-export async function runIrisByBucket(db: Db, ids: readonly string[]): Promise<Map<string, string[]>> {
+export async function runIrisByBucket(
+  db: Db,
+  ids: readonly string[],
+): Promise<Map<string, string[]>> {
   const map = new Map<string, string[]>(ids.map((id) => [id, []]));
   if (ids.length === 0) return map;
   const rows = await db

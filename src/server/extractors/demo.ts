@@ -5,10 +5,28 @@ export const invoiceSchema = {
   type: 'object',
   title: 'Invoice',
   properties: {
-    invoice_number: { type: ['string', 'null'], title: 'Invoice number', description: 'The number the vendor gave the invoice.' },
-    date: { type: ['string', 'null'], format: 'date', title: 'Invoice date', description: 'The date the invoice was issued.' },
-    total: { type: ['number', 'null'], title: 'Total', description: 'The amount due, taxes included.' },
-    currency: { type: ['string', 'null'], title: 'Currency', description: 'ISO 4217 currency code, such as EUR or USD.', pattern: '^[A-Z]{3}$' },
+    invoice_number: {
+      type: ['string', 'null'],
+      title: 'Invoice number',
+      description: 'The number the vendor gave the invoice.',
+    },
+    date: {
+      type: ['string', 'null'],
+      format: 'date',
+      title: 'Invoice date',
+      description: 'The date the invoice was issued.',
+    },
+    total: {
+      type: ['number', 'null'],
+      title: 'Total',
+      description: 'The amount due, taxes included.',
+    },
+    currency: {
+      type: ['string', 'null'],
+      title: 'Currency',
+      description: 'ISO 4217 currency code, such as EUR or USD.',
+      pattern: '^[A-Z]{3}$',
+    },
     vendor: { type: ['string', 'null'], title: 'Vendor', description: 'Who issued the invoice.' },
     line_items: {
       type: 'array',
@@ -46,7 +64,8 @@ export const demoExtractor: ExtractorInput = {
   bucketViewContinueButtonLabel: 'Continue',
   bucketViewBeginButtonLabel: 'Extract data',
   extractionViewHeading: 'Reading your invoices',
-  extractionViewDescription: 'This usually takes a few seconds per page. You can pause or cancel at any time.',
+  extractionViewDescription:
+    'This usually takes a few seconds per page. You can pause or cancel at any time.',
   extractionViewBackButtonLabel: 'Back to files',
   extractionViewContinueButtonLabel: 'Continue',
   extractionViewRestartButtonLabel: 'Run again',

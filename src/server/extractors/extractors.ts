@@ -45,7 +45,10 @@ function checkExtractorInput(input: ExtractorInput, config: Config): void {
     const problem = webhookUrlProblem(input.webhookUrl, config.webhooks.allowPrivate);
     if (problem) errors.push({ pointer: '/webhookUrl', detail: `webhookUrl ${problem}` });
   } else if (input.enableWebhook) {
-    errors.push({ pointer: '/webhookUrl', detail: 'webhookUrl is required when enableWebhook is true' });
+    errors.push({
+      pointer: '/webhookUrl',
+      detail: 'webhookUrl is required when enableWebhook is true',
+    });
   }
   if (input.redirectUrl) {
     let protocol = '';
@@ -55,7 +58,10 @@ function checkExtractorInput(input: ExtractorInput, config: Config): void {
       // handled below
     }
     if (protocol !== 'http:' && protocol !== 'https:') {
-      errors.push({ pointer: '/redirectUrl', detail: 'redirectUrl must be an absolute http or https address' });
+      errors.push({
+        pointer: '/redirectUrl',
+        detail: 'redirectUrl must be an absolute http or https address',
+      });
     }
   }
   if (errors.length > 0) throw validationError(errors);
@@ -137,7 +143,12 @@ export async function rotateWebhookSecret(db: Db, id: string): Promise<string | 
 }
 
 export async function findExtractor(db: Db, id: string): Promise<ExtractorRow | undefined> {
-  return db.selectFrom('extractors').selectAll().where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();
+  return db
+    .selectFrom('extractors')
+    .selectAll()
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
 }
 
 export interface ExtractorFilters {
@@ -158,7 +169,13 @@ export async function listExtractors(
     query = query.where(containsText('output_instructions', filters.outputInstructions));
   }
   const [rows, count] = await Promise.all([
-    query.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').offset(page.offset).limit(page.limit).execute(),
+    query
+      .selectAll()
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .offset(page.offset)
+      .limit(page.limit)
+      .execute(),
     query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
   ]);
   return { rows, total: Number(count.total) };
@@ -176,7 +193,10 @@ export async function deleteExtractor(db: Db, id: string): Promise<boolean> {
 }
 
 /** IRIs of the runs of each extractor, oldest first, in one query. */
-export async function runIrisByExtractor(db: Db, ids: readonly string[]): Promise<Map<string, string[]>> {
+export async function runIrisByExtractor(
+  db: Db,
+  ids: readonly string[],
+): Promise<Map<string, string[]>> {
   const map = new Map<string, string[]>(ids.map((id) => [id, []]));
   if (ids.length === 0) return map;
   const rows = await db
@@ -192,7 +212,10 @@ export async function runIrisByExtractor(db: Db, ids: readonly string[]): Promis
 
 export function extractorLabels(row: ExtractorRow): Record<LabelName, string> {
   const stored = JSON.parse(row.labels) as Partial<Record<LabelName, string>>;
-  return Object.fromEntries(labelNames.map((name) => [name, stored[name] ?? ''])) as Record<LabelName, string>;
+  return Object.fromEntries(labelNames.map((name) => [name, stored[name] ?? ''])) as Record<
+    LabelName,
+    string
+  >;
 }
 
 export function typedSchemaOf(row: Pick<ExtractorRow, 'json_schema' | 'label'>): string {

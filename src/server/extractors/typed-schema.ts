@@ -5,7 +5,12 @@
 import { primaryType, typesOf, type TargetSchema } from '../../contract/json-schema.js';
 
 export function typeNameFor(label: string): string {
-  const words = label.normalize('NFKD').replace(/[^A-Za-z0-9]+/g, ' ').trim().split(/\s+/).filter(Boolean);
+  const words = label
+    .normalize('NFKD')
+    .replace(/[^A-Za-z0-9]+/g, ' ')
+    .trim()
+    .split(/\s+/)
+    .filter(Boolean);
   const name = words.map((word) => word[0]!.toUpperCase() + word.slice(1)).join('');
   return /^[A-Za-z]/.test(name) ? name : `Extraction${name}`;
 }
@@ -20,16 +25,24 @@ function docComment(schema: TargetSchema, indent: string): string {
   const lines = [schema.title, schema.description].filter((line): line is string => !!line?.trim());
   if (schema.format) lines.push(`Format: ${schema.format}`);
   if (lines.length === 0) return '';
-  const body = lines.flatMap((line) => line.split('\n')).map((line) => line.replace(/\*\//g, '*\\/'));
+  const body = lines
+    .flatMap((line) => line.split('\n'))
+    .map((line) => line.replace(/\*\//g, '*\\/'));
   if (body.length === 1) return `${indent}/** ${body[0]} */\n`;
   return `${indent}/**\n${body.map((line) => `${indent} * ${line}`).join('\n')}\n${indent} */\n`;
 }
 
 function literal(value: unknown): string {
-  return value === null || ['string', 'number', 'boolean'].includes(typeof value) ? JSON.stringify(value) : 'unknown';
+  return value === null || ['string', 'number', 'boolean'].includes(typeof value)
+    ? JSON.stringify(value)
+    : 'unknown';
 }
 
-function typeOf(schema: TargetSchema | boolean, indent: string, defsName: (ref: string) => string | undefined): string {
+function typeOf(
+  schema: TargetSchema | boolean,
+  indent: string,
+  defsName: (ref: string) => string | undefined,
+): string {
   if (schema === true) return 'unknown';
   if (schema === false) return 'never';
   if (schema.$ref) return defsName(schema.$ref) ?? 'unknown';
@@ -59,7 +72,11 @@ function typeOf(schema: TargetSchema | boolean, indent: string, defsName: (ref: 
   return [...new Set(rendered)].join(' | ');
 }
 
-function objectType(schema: TargetSchema, indent: string, defsName: (ref: string) => string | undefined): string {
+function objectType(
+  schema: TargetSchema,
+  indent: string,
+  defsName: (ref: string) => string | undefined,
+): string {
   const entries = Object.entries(schema.properties ?? {});
   if (entries.length === 0) return 'Record<string, unknown>';
   const inner = `${indent}  `;
@@ -83,7 +100,8 @@ export function typeScriptFromSchema(schema: TargetSchema, typeName: string): st
   }
   const defsName = (ref: string) => names.get(ref);
   const declarations = Object.entries(defs).map(
-    ([key, child]) => `${docComment(child, '')}export type ${typeNameFor(key)} = ${typeOf(child, '', defsName)};`,
+    ([key, child]) =>
+      `${docComment(child, '')}export type ${typeNameFor(key)} = ${typeOf(child, '', defsName)};`,
   );
   const root =
     primaryType(schema) === 'object'

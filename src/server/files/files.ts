@@ -23,34 +23,75 @@ export function fileToWire(row: FileRow): BucketFile {
 }
 
 /** Moves received files into the bucket and records them; the rows exist only once the bytes do. */
-export async function addFiles(db: Db, storage: FileStorage, bucketId: string, files: ReceivedFile[]): Promise<FileRow[]> {
+export async function addFiles(
+  db: Db,
+  storage: FileStorage,
+  bucketId: string,
+  files: ReceivedFile[],
+): Promise<FileRow[]> {
   const rows: FileRow[] = [];
   for (const file of files) {
     const id = newId();
     await storage.commit(file.tempPath, bucketId, id);
-    rows.push({ id, bucket_id: bucketId, name: file.name, size: file.size, media_type: file.mediaType, sha256: file.sha256, created_at: nowIso() });
+    rows.push({
+      id,
+      bucket_id: bucketId,
+      name: file.name,
+      size: file.size,
+      media_type: file.mediaType,
+      sha256: file.sha256,
+      created_at: nowIso(),
+    });
   }
   await db.transaction().execute(async (trx) => {
     await trx.insertInto('files').values(rows).execute();
-    await trx.updateTable('buckets').set({ updated_at: nowIso() }).where('id', '=', bucketId).execute();
+    await trx
+      .updateTable('buckets')
+      .set({ updated_at: nowIso() })
+      .where('id', '=', bucketId)
+      .execute();
   });
   return rows;
 }
 
 export async function listFiles(db: Db, bucketId: string): Promise<FileRow[]> {
-  return db.selectFrom('files').selectAll().where('bucket_id', '=', bucketId).orderBy('created_at').orderBy('id').execute();
+  return db
+    .selectFrom('files')
+    .selectAll()
+    .where('bucket_id', '=', bucketId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
 }
 
-export async function listFilesOfBuckets(db: Db, bucketIds: readonly string[]): Promise<Map<string, FileRow[]>> {
+export async function listFilesOfBuckets(
+  db: Db,
+  bucketIds: readonly string[],
+): Promise<Map<string, FileRow[]>> {
   const map = new Map<string, FileRow[]>(bucketIds.map((id) => [id, []]));
   if (bucketIds.length === 0) return map;
-  const rows = await db.selectFrom('files').selectAll().where('bucket_id', 'in', bucketIds).orderBy('created_at').orderBy('id').execute();
+  const rows = await db
+    .selectFrom('files')
+    .selectAll()
+    .where('bucket_id', 'in', bucketIds)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
   for (const row of rows) map.get(row.bucket_id)?.push(row);
   return map;
 }
 
-export async function findFile(db: Db, bucketId: string, fileId: string): Promise<FileRow | undefined> {
-  return db.selectFrom('files').selectAll().where('bucket_id', '=', bucketId).where('id', '=', fileId).executeTakeFirst();
+export async function findFile(
+  db: Db,
+  bucketId: string,
+  fileId: string,
+): Promise<FileRow | undefined> {
+  return db
+    .selectFrom('files')
+    .selectAll()
+    .where('bucket_id', '=', bucketId)
+    .where('id', '=', fileId)
+    .executeTakeFirst();
 }
 
 export async function deleteFile(db: Db, storage: FileStorage, row: FileRow): Promise<void> {

@@ -42,9 +42,7 @@ describe('sniffMediaType', () => {
       ),
     ).toBeUndefined();
     expect(
-      await sniff(
-        buildZip({ '[Content_Types].xml': '<Types/>', 'ppt/presentation.xml': '<p/>' }),
-      ),
+      await sniff(buildZip({ '[Content_Types].xml': '<Types/>', 'ppt/presentation.xml': '<p/>' })),
     ).toBeUndefined();
   });
 

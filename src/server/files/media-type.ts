@@ -22,8 +22,10 @@ function binaryType(head: Uint8Array): AcceptedMediaType | 'zip' | undefined {
   if (startsWith(head, [0x25, 0x50, 0x44, 0x46, 0x2d])) return 'application/pdf'; // %PDF-
   if (startsWith(head, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return 'image/png';
   if (startsWith(head, [0xff, 0xd8, 0xff])) return 'image/jpeg';
-  if (startsWith(head, [0x52, 0x49, 0x46, 0x46]) && startsWith(head, [0x57, 0x45, 0x42, 0x50], 8)) return 'image/webp';
-  if (startsWith(head, [0x49, 0x49, 0x2a, 0x00]) || startsWith(head, [0x4d, 0x4d, 0x00, 0x2a])) return 'image/tiff';
+  if (startsWith(head, [0x52, 0x49, 0x46, 0x46]) && startsWith(head, [0x57, 0x45, 0x42, 0x50], 8))
+    return 'image/webp';
+  if (startsWith(head, [0x49, 0x49, 0x2a, 0x00]) || startsWith(head, [0x4d, 0x4d, 0x00, 0x2a]))
+    return 'image/tiff';
   if (startsWith(head, [0x50, 0x4b, 0x03, 0x04])) return 'zip';
   return undefined;
 }
@@ -93,7 +95,10 @@ function decodeText(head: Uint8Array, complete: boolean): string | undefined {
 function textType(text: string): AcceptedMediaType | undefined {
   const body = text.replace(/^\ufeff/, '').trimStart();
   if (/^<\?xml|^<svg[\s>]/i.test(body)) return undefined; // XML and SVG are not accepted.
-  if (/^<!doctype html|^<html[\s>]|^<head[\s>]|^<body[\s>]/i.test(body) || /<\/(html|body|p|div|table)>/i.test(body)) {
+  if (
+    /^<!doctype html|^<html[\s>]|^<head[\s>]|^<body[\s>]/i.test(body) ||
+    /<\/(html|body|p|div|table)>/i.test(body)
+  ) {
     return 'text/html';
   }
   if (looksLikeCsv(body)) return 'text/csv';
@@ -102,7 +107,10 @@ function textType(text: string): AcceptedMediaType | undefined {
 }
 
 function looksLikeCsv(text: string): boolean {
-  const lines = text.split(/\r?\n/).filter((line) => line.trim() !== '').slice(0, 20);
+  const lines = text
+    .split(/\r?\n/)
+    .filter((line) => line.trim() !== '')
+    .slice(0, 20);
   if (lines.length < 2) return false;
   for (const separator of [',', ';', '\t']) {
     const counts = lines.map((line) => line.replace(/"[^"]*"/g, '').split(separator).length - 1);

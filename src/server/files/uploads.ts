@@ -89,7 +89,10 @@ export async function receiveUpload(
 ): Promise<ReceivedFile[]> {
   const contentType = request.headers.get('content-type') ?? '';
   if (essence(contentType) !== 'multipart/form-data') {
-    throw unsupportedMediaType('Upload files as multipart/form-data with one or more parts named "file".', ['multipart/form-data']);
+    throw unsupportedMediaType(
+      'Upload files as multipart/form-data with one or more parts named "file".',
+      ['multipart/form-data'],
+    );
   }
   const declared = Number(request.headers.get('content-length'));
   if (Number.isFinite(declared) && declared > maxBytes + framingAllowance) throw tooLarge(maxBytes);
@@ -135,15 +138,17 @@ export async function receiveUpload(
     const tempPath = storage.newTempPath();
     temporaries.push(tempPath);
     const counter = new CountingHash(budget);
-    const write = pipeline(stream, counter, createWriteStream(tempPath, { flush: true })).then(() => {
-      received.push({
-        tempPath,
-        name: sanitiseFileName(info.filename),
-        size: counter.size,
-        sha256: counter.hash.digest('hex'),
-        mediaType: 'text/plain', // set once sniffed, below
-      });
-    });
+    const write = pipeline(stream, counter, createWriteStream(tempPath, { flush: true })).then(
+      () => {
+        received.push({
+          tempPath,
+          name: sanitiseFileName(info.filename),
+          size: counter.size,
+          sha256: counter.hash.digest('hex'),
+          mediaType: 'text/plain', // set once sniffed, below
+        });
+      },
+    );
     // A file over the limit stops the whole upload at once: there is no reason to read on.
     write.catch((error: unknown) => {
       if (error instanceof SizeLimitError) stopReading(error);
@@ -159,12 +164,15 @@ export async function receiveUpload(
     // pipe(), not pipeline(): pipeline would destroy the socket's stream on a parse error.
     source.on('error', stopReading);
     source.once('close', () => {
-      if (!source.readableEnded) stopReading(new Error('the body ended before the end of the form'));
+      if (!source.readableEnded)
+        stopReading(new Error('the body ended before the end of the form'));
     });
     source.pipe(parser);
     await finished(parser);
     const outcomes = await Promise.allSettled(writes);
-    const failure = outcomes.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
+    const failure = outcomes.find(
+      (outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected',
+    );
     if (failure) throw failure.reason;
   } catch (error) {
     await Promise.allSettled(writes);

@@ -21,17 +21,21 @@ function bearerToken(c: Context<AppEnv>): string | undefined {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
     return match?.[1];
   }
-  if (queryTokenPaths.some((path) => path.test(c.req.path))) return c.req.query('access_token') || undefined;
+  if (queryTokenPaths.some((path) => path.test(c.req.path)))
+    return c.req.query('access_token') || undefined;
   return undefined;
 }
 
 export const authenticate: MiddlewareHandler<AppEnv> = async (c, next) => {
-  if (c.req.method === 'OPTIONS' || publicPaths.some((path) => path.test(c.req.path))) return next();
+  if (c.req.method === 'OPTIONS' || publicPaths.some((path) => path.test(c.req.path)))
+    return next();
   const header = c.req.header('authorization');
   const token = bearerToken(c);
   if (!token) {
     throw unauthorized(
-      header ? 'The Authorization header must be "Bearer <token>".' : 'This request needs an access token: send "Authorization: Bearer <token>".',
+      header
+        ? 'The Authorization header must be "Bearer <token>".'
+        : 'This request needs an access token: send "Authorization: Bearer <token>".',
     );
   }
   const { db } = c.var.services;
@@ -42,7 +46,9 @@ export const authenticate: MiddlewareHandler<AppEnv> = async (c, next) => {
   return next();
 };
 
-export function isPersonal(principal: Principal): principal is Extract<Principal, { kind: 'personal' }> {
+export function isPersonal(
+  principal: Principal,
+): principal is Extract<Principal, { kind: 'personal' }> {
   return principal.kind === 'personal';
 }
 
@@ -59,6 +65,9 @@ export function canSeeExtractor(principal: Principal, extractorId: string): bool
   return principal.kind === 'personal' || principal.extractorId === extractorId;
 }
 
-export function canSeeRun(principal: Principal, run: { bucket_id: string; extractor_id: string }): boolean {
+export function canSeeRun(
+  principal: Principal,
+  run: { bucket_id: string; extractor_id: string },
+): boolean {
   return canSeeBucket(principal, run.bucket_id) && canSeeExtractor(principal, run.extractor_id);
 }

@@ -7,7 +7,13 @@ import * as z from 'zod/mini';
 import { en } from 'zod/locales';
 import { parseCsv } from './csv.js';
 import { essence, resourceMediaTypes, type ResourceMediaType } from './negotiation.js';
-import { badRequest, payloadTooLarge, unsupportedMediaType, validationError, type FieldError } from './problem.js';
+import {
+  badRequest,
+  payloadTooLarge,
+  unsupportedMediaType,
+  validationError,
+  type FieldError,
+} from './problem.js';
 
 // zod/mini ships without messages ("Invalid input") to keep the browser bundle small; the
 // server loads the English ones so each 422 says what was expected, e.g. the allowed
@@ -66,19 +72,33 @@ function fromJsonApi(document: unknown): Record<string, unknown> {
   }
   const record: Record<string, unknown> = { ...attributes };
   for (const [name, relationship] of Object.entries(relationships)) {
-    if (isRecord(relationship) && isRecord(relationship.data) && typeof relationship.data.id === 'string') {
+    if (
+      isRecord(relationship) &&
+      isRecord(relationship.data) &&
+      typeof relationship.data.id === 'string'
+    ) {
       record[name] = relationship.data.id;
     }
   }
   return record;
 }
 
-const entities: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0' };
+const entities: Record<string, string> = {
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  apos: "'",
+  nbsp: '\u00a0',
+};
 
 function decodeEntities(text: string): string {
   return text.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, code: string) => {
     if (code[0] === '#') {
-      const point = code[1] === 'x' || code[1] === 'X' ? parseInt(code.slice(2), 16) : parseInt(code.slice(1), 10);
+      const point =
+        code[1] === 'x' || code[1] === 'X'
+          ? parseInt(code.slice(2), 16)
+          : parseInt(code.slice(1), 10);
       return Number.isFinite(point) && point <= 0x10ffff ? String.fromCodePoint(point) : whole;
     }
     return entities[code.toLowerCase()] ?? whole;
@@ -99,7 +119,8 @@ function fromHtml(text: string): Record<string, unknown> {
     const isNull = /\bdata-null\b/i.test(match[2]!);
     record[name] = isNull ? null : decodeEntities(match[3]!.replace(/<[^>]*>/g, ''));
   }
-  if (!found) throw badRequest('An HTML body must hold the fields as <dt>name</dt><dd>value</dd> pairs.');
+  if (!found)
+    throw badRequest('An HTML body must hold the fields as <dt>name</dt><dd>value</dd> pairs.');
   return record;
 }
 
@@ -107,11 +128,15 @@ function fromCsv(text: string): Record<string, unknown> {
   const rows = parseCsv(text);
   if (!rows) throw badRequest('The CSV body has a quoted field that is never closed.');
   if (rows.length !== 2) {
-    throw badRequest(`A CSV body must have a header row and exactly one record; it has ${Math.max(rows.length - 1, 0)} records.`);
+    throw badRequest(
+      `A CSV body must have a header row and exactly one record; it has ${Math.max(rows.length - 1, 0)} records.`,
+    );
   }
   const [header, values] = rows as [string[], string[]];
   if (header.length !== values.length) {
-    throw badRequest(`The CSV record has ${values.length} fields but the header names ${header.length}.`);
+    throw badRequest(
+      `The CSV record has ${values.length} fields but the header names ${header.length}.`,
+    );
   }
   return Object.fromEntries(header.map((name, index) => [name.trim(), values[index]]));
 }
@@ -127,7 +152,9 @@ export async function decodeBody(request: Request): Promise<DecodedBody> {
   const type = essence(request.headers.get('content-type'));
   if (!resourceMediaTypes.includes(type as ResourceMediaType)) {
     throw unsupportedMediaType(
-      type ? `Bodies of type ${type} are not accepted.` : 'The request has a body but no Content-Type.',
+      type
+        ? `Bodies of type ${type} are not accepted.`
+        : 'The request has a body but no Content-Type.',
       resourceMediaTypes,
     );
   }
@@ -138,7 +165,9 @@ export async function decodeBody(request: Request): Promise<DecodedBody> {
     case 'application/ld+json': {
       const value = parseJsonText(text);
       if (!isRecord(value)) throw badRequest('The body must be a JSON object.');
-      const record = Object.fromEntries(Object.entries(value).filter(([key]) => !key.startsWith('@')));
+      const record = Object.fromEntries(
+        Object.entries(value).filter(([key]) => !key.startsWith('@')),
+      );
       return { record, textual: false };
     }
     case 'application/vnd.api+json':
@@ -163,7 +192,9 @@ function fieldKinds(schema: z.ZodMiniType): Map<string, { kind: FieldKind; nulla
   for (const [name, property] of Object.entries(jsonSchema.properties ?? {})) {
     const types = [
       ...(Array.isArray(property.type) ? property.type : property.type ? [property.type] : []),
-      ...(property.anyOf ?? []).map((option) => option.type).filter((type): type is string => !!type),
+      ...(property.anyOf ?? [])
+        .map((option) => option.type)
+        .filter((type): type is string => !!type),
     ];
     const kind = (types.find((type) => type !== 'null') ?? 'unknown') as FieldKind;
     kinds.set(name, { kind, nullable: types.includes('null') });
@@ -173,7 +204,10 @@ function fieldKinds(schema: z.ZodMiniType): Map<string, { kind: FieldKind; nulla
 }
 
 /** Reads CSV and HTML cell text as the types the schema expects; leaves the rest to it. */
-function coerceTextValues(record: Record<string, unknown>, schema: z.ZodMiniType): Record<string, unknown> {
+function coerceTextValues(
+  record: Record<string, unknown>,
+  schema: z.ZodMiniType,
+): Record<string, unknown> {
   const kinds = fieldKinds(schema);
   const result: Record<string, unknown> = {};
   for (const [name, raw] of Object.entries(record)) {
@@ -190,7 +224,11 @@ function coerceTextValues(record: Record<string, unknown>, schema: z.ZodMiniType
       // An empty cell of a non-text field means "not given": the default applies.
     } else if (field.kind === 'boolean') {
       const lower = text.toLowerCase();
-      result[name] = ['true', '1', 'yes'].includes(lower) ? true : ['false', '0', 'no'].includes(lower) ? false : raw;
+      result[name] = ['true', '1', 'yes'].includes(lower)
+        ? true
+        : ['false', '0', 'no'].includes(lower)
+          ? false
+          : raw;
     } else if (field.kind === 'integer' || field.kind === 'number') {
       const number = Number(text);
       result[name] = Number.isFinite(number) ? number : raw;
@@ -206,7 +244,9 @@ function coerceTextValues(record: Record<string, unknown>, schema: z.ZodMiniType
 }
 
 export function pointerOf(path: readonly PropertyKey[]): string {
-  return path.map((segment) => '/' + String(segment).replace(/~/g, '~0').replace(/\//g, '~1')).join('');
+  return path
+    .map((segment) => '/' + String(segment).replace(/~/g, '~0').replace(/\//g, '~1'))
+    .join('');
 }
 
 /** Validates a record with a contract schema: the parsed value, or a 422 naming each violation. */
@@ -221,7 +261,10 @@ export function validateInput<T extends z.ZodMiniType>(schema: T, record: unknow
 }
 
 /** Reads and validates a body in one step: the usual path of a POST or PUT. */
-export async function readInput<T extends z.ZodMiniType>(request: Request, schema: T): Promise<z.infer<T>> {
+export async function readInput<T extends z.ZodMiniType>(
+  request: Request,
+  schema: T,
+): Promise<z.infer<T>> {
   const { record, textual } = await decodeBody(request);
   return validateInput(schema, textual ? coerceTextValues(record, schema) : record);
 }

@@ -12,7 +12,10 @@ const partner = 'https://partner.example';
 beforeAll(async () => {
   service = await startTestService();
   const extractor = await createExtractor(service);
-  session = await createSession(service, { savedExtractor: extractor.id, allowedOrigins: [partner] });
+  session = await createSession(service, {
+    savedExtractor: extractor.id,
+    allowedOrigins: [partner],
+  });
   closedSession = await createSession(service, { savedExtractor: extractor.id });
 });
 

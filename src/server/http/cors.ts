@@ -27,7 +27,8 @@ export const cors: MiddlewareHandler<AppEnv> = async (c, next) => {
   await next();
   const principal = c.get('principal');
   const allowed =
-    c.res.status === 401 || (principal?.kind === 'session' && principal.allowedOrigins.includes(origin));
+    c.res.status === 401 ||
+    (principal?.kind === 'session' && principal.allowedOrigins.includes(origin));
   c.res.headers.append('Vary', 'Origin');
   if (allowed) {
     c.res.headers.set('Access-Control-Allow-Origin', origin);

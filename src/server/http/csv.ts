@@ -15,11 +15,20 @@ export function formatCsvCell(value: unknown): string {
   if (value === null || value === undefined) return '';
   // A JSON number is never a formula: -12.5 stays a number a spreadsheet can add up.
   if (typeof value === 'number') return String(value);
-  const text = neutraliseCell(typeof value === 'string' ? value : typeof value === 'object' ? JSON.stringify(value) : String(value));
+  const text = neutraliseCell(
+    typeof value === 'string'
+      ? value
+      : typeof value === 'object'
+        ? JSON.stringify(value)
+        : String(value),
+  );
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
-export function formatCsv(header: readonly string[], rows: readonly (readonly unknown[])[]): string {
+export function formatCsv(
+  header: readonly string[],
+  rows: readonly (readonly unknown[])[],
+): string {
   const lines = [header.map(formatCsvCell).join(',')];
   for (const row of rows) lines.push(row.map(formatCsvCell).join(','));
   return lines.join('\r\n') + '\r\n';

@@ -5,7 +5,16 @@ import type { ResourceKind, WireObject } from './representations.js';
 
 export const bucketKind: ResourceKind = {
   type: 'ExtractionBucket',
-  fields: ['id', 'description', 'deletedAt', 'createdAt', 'updatedAt', 'createdUsing', 'artifacts', 'runs'],
+  fields: [
+    'id',
+    'description',
+    'deletedAt',
+    'createdAt',
+    'updatedAt',
+    'createdUsing',
+    'artifacts',
+    'runs',
+  ],
   relationships: { runs: { type: 'ExtractionRun', many: true } },
   iri: (resource: WireObject) => iriOf('bucket', resource.id),
 };
@@ -95,7 +104,17 @@ export const fileKind: ResourceKind = {
 
 export const embedSessionKind: ResourceKind = {
   type: 'EmbedSession',
-  fields: ['id', 'token', 'expiresAt', 'bucket', 'savedExtractor', 'allowedOrigins', 'theme', 'embeddedUrl', 'fullPageUrl'],
+  fields: [
+    'id',
+    'token',
+    'expiresAt',
+    'bucket',
+    'savedExtractor',
+    'allowedOrigins',
+    'theme',
+    'embeddedUrl',
+    'fullPageUrl',
+  ],
   relationships: {
     bucket: { type: 'ExtractionBucket', many: false },
     savedExtractor: { type: 'SavedExtractor', many: false },
@@ -115,4 +134,11 @@ export const submissionKind: ResourceKind = {
   iri: (resource: WireObject) => `${String(resource.run)}/submit`,
 };
 
-export const resourceKinds = [submissionKind, bucketKind, extractorKind, runKind, fileKind, embedSessionKind];
+export const resourceKinds = [
+  submissionKind,
+  bucketKind,
+  extractorKind,
+  runKind,
+  fileKind,
+  embedSessionKind,
+];

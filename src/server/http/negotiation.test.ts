@@ -8,10 +8,19 @@ describe('negotiate', () => {
   });
 
   it('follows q-values and specificity', () => {
-    expect(negotiate('text/csv;q=0.9, application/ld+json', resourceMediaTypes)).toBe('application/ld+json');
+    expect(negotiate('text/csv;q=0.9, application/ld+json', resourceMediaTypes)).toBe(
+      'application/ld+json',
+    );
     expect(negotiate('text/*;q=0.5, text/html', resourceMediaTypes)).toBe('text/html');
-    expect(negotiate('application/json;q=0, */*;q=0.1', resourceMediaTypes)).toBe('application/vnd.api+json');
-    expect(negotiate('text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8', resourceMediaTypes)).toBe('text/html');
+    expect(negotiate('application/json;q=0, */*;q=0.1', resourceMediaTypes)).toBe(
+      'application/vnd.api+json',
+    );
+    expect(
+      negotiate(
+        'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8',
+        resourceMediaTypes,
+      ),
+    ).toBe('text/html');
   });
 
   it('finds nothing when nothing offered is acceptable', () => {

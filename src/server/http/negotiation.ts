@@ -48,7 +48,10 @@ function specificity(range: MediaRange, type: string, subtype: string): number {
 }
 
 /** The offered type to answer with, or `undefined` when the client accepts none of them. */
-export function negotiate<T extends string>(accept: string | null | undefined, offered: readonly T[]): T | undefined {
+export function negotiate<T extends string>(
+  accept: string | null | undefined,
+  offered: readonly T[],
+): T | undefined {
   if (!accept || !accept.trim()) return offered[0];
   const ranges = parseAccept(accept);
   if (ranges.length === 0) return offered[0];
@@ -73,7 +76,10 @@ export function negotiate<T extends string>(accept: string | null | undefined, o
   return best;
 }
 
-export function negotiateOrThrow<T extends string>(accept: string | null | undefined, offered: readonly T[]): T {
+export function negotiateOrThrow<T extends string>(
+  accept: string | null | undefined,
+  offered: readonly T[],
+): T {
   const chosen = negotiate(accept, offered);
   if (!chosen) throw notAcceptable(offered);
   return chosen;

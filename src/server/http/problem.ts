@@ -72,22 +72,30 @@ export const problemTypes = {
 
 type ProblemSlug = keyof typeof problemTypes;
 
-function problem(slug: ProblemSlug, detail: string, extra: Partial<ProblemInit> = {}): ProblemError {
+function problem(
+  slug: ProblemSlug,
+  detail: string,
+  extra: Partial<ProblemInit> = {},
+): ProblemError {
   const { status, title } = problemTypes[slug];
   return new ProblemError({ status, slug, title, detail, ...extra });
 }
 
-export const badRequest = (detail: string, errors?: FieldError[]) => problem('bad-request', detail, { errors });
+export const badRequest = (detail: string, errors?: FieldError[]) =>
+  problem('bad-request', detail, { errors });
 
 export const badQuery = (parameter: string, detail: string) =>
-  problem('bad-request', `Query parameter ${parameter} ${detail}.`, { errors: [{ parameter, detail }] });
+  problem('bad-request', `Query parameter ${parameter} ${detail}.`, {
+    errors: [{ parameter, detail }],
+  });
 
 export const unauthorized = (detail: string) =>
   problem('unauthorized', detail, {
     headers: { 'WWW-Authenticate': 'Bearer realm="extractor"' },
   });
 
-export const notFound = (detail = 'There is nothing at this address.') => problem('not-found', detail);
+export const notFound = (detail = 'There is nothing at this address.') =>
+  problem('not-found', detail);
 
 export const methodNotAllowed = (allowed: string[]) =>
   problem('method-not-allowed', `This address answers ${allowed.join(', ')}.`, {
@@ -95,9 +103,13 @@ export const methodNotAllowed = (allowed: string[]) =>
   });
 
 export const notAcceptable = (offered: readonly string[]) =>
-  problem('not-acceptable', `None of the requested media types can be produced. Available: ${offered.join(', ')}.`, {
-    extensions: { allowed: [...offered] },
-  });
+  problem(
+    'not-acceptable',
+    `None of the requested media types can be produced. Available: ${offered.join(', ')}.`,
+    {
+      extensions: { allowed: [...offered] },
+    },
+  );
 
 export const conflict = (detail: string, extensions?: Record<string, unknown>) =>
   problem('conflict', detail, { extensions });
@@ -113,20 +125,30 @@ export const unsupportedMediaType = (detail: string, accepted: readonly string[]
 export const validationError = (errors: FieldError[], detail?: string) =>
   problem(
     'validation-error',
-    detail ?? (errors.length === 1 ? describeFieldError(errors[0]!) : `${errors.length} values are invalid: ${errors.map(describeFieldError).join('; ')}`),
+    detail ??
+      (errors.length === 1
+        ? describeFieldError(errors[0]!)
+        : `${errors.length} values are invalid: ${errors.map(describeFieldError).join('; ')}`),
     { errors },
   );
 
 function describeFieldError(error: FieldError): string {
-  const where = 'parameter' in error ? `query parameter ${error.parameter}` : error.pointer || 'the body';
+  const where =
+    'parameter' in error ? `query parameter ${error.parameter}` : error.pointer || 'the body';
   return `${where}: ${error.detail}`;
 }
 
 export const internalError = () =>
   problem('internal-error', 'Something went wrong on our side. The request was not completed.');
 
-export function fieldErrorsFromViolations(violations: SchemaViolation[], prefix = ''): FieldError[] {
-  return violations.map((violation) => ({ pointer: prefix + violation.pointer, detail: violation.message }));
+export function fieldErrorsFromViolations(
+  violations: SchemaViolation[],
+  prefix = '',
+): FieldError[] {
+  return violations.map((violation) => ({
+    pointer: prefix + violation.pointer,
+    detail: violation.message,
+  }));
 }
 
 export function problemResponse(error: ProblemError, instance?: string): Response {

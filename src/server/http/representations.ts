@@ -96,11 +96,17 @@ export function representResource(
       return { body: formatCsv(fields, [fields.map((field) => resource[field])]), contentType };
     }
     case 'text/html':
-      return { body: htmlPage(`${kind.type} ${resource.id}`, renderDefinitionList(kind, resource)), contentType };
+      return {
+        body: htmlPage(`${kind.type} ${resource.id}`, renderDefinitionList(kind, resource)),
+        contentType,
+      };
   }
 }
 
-export function toJsonApiResource(kind: ResourceKind, resource: WireObject): Record<string, unknown> {
+export function toJsonApiResource(
+  kind: ResourceKind,
+  resource: WireObject,
+): Record<string, unknown> {
   const attributes: Record<string, unknown> = { _id: resource.id };
   const relationships: Record<string, unknown> = {};
   for (const field of fieldsOf(kind, resource)) {
@@ -110,7 +116,10 @@ export function toJsonApiResource(kind: ResourceKind, resource: WireObject): Rec
     if (!relationship) attributes[field] = value;
     else if (relationship.many) {
       relationships[field] = {
-        data: ((value as string[] | undefined) ?? []).map((iri) => ({ type: relationship.type, id: iri })),
+        data: ((value as string[] | undefined) ?? []).map((iri) => ({
+          type: relationship.type,
+          id: iri,
+        })),
       };
     } else {
       relationships[field] = { data: value ? { type: relationship.type, id: value } : null };
@@ -162,7 +171,12 @@ function pageLinks(info: PageInfo): PageLinks {
 
 /** RFC 8288 `Link` header with the same first/prev/next/last links, for every media type. */
 function linkHeader(links: PageLinks): string {
-  const relations: [keyof PageLinks, string][] = [['first', 'first'], ['prev', 'prev'], ['next', 'next'], ['last', 'last']];
+  const relations: [keyof PageLinks, string][] = [
+    ['first', 'first'],
+    ['prev', 'prev'],
+    ['next', 'next'],
+    ['last', 'last'],
+  ];
   return relations
     .filter(([key]) => links[key])
     .map(([key, rel]) => `<${links[key]}>; rel="${rel}"`)
@@ -187,7 +201,11 @@ export function representCollection(
       const document = {
         data,
         links,
-        meta: { totalItems: info.totalItems, itemsPerPage: info.itemsPerPage, currentPage: info.page },
+        meta: {
+          totalItems: info.totalItems,
+          itemsPerPage: info.itemsPerPage,
+          currentPage: info.page,
+        },
       };
       return { body: JSON.stringify(document), contentType, headers };
     }
@@ -227,12 +245,19 @@ export function representCollection(
     }
     case 'text/csv':
       return {
-        body: formatCsv(kind.fields, resources.map((resource) => kind.fields.map((field) => resource[field]))),
+        body: formatCsv(
+          kind.fields,
+          resources.map((resource) => kind.fields.map((field) => resource[field])),
+        ),
         contentType,
         headers,
       };
     case 'text/html':
-      return { body: htmlPage(`${kind.type} collection`, renderTable(kind, resources, info, links)), contentType, headers };
+      return {
+        body: htmlPage(`${kind.type} collection`, renderTable(kind, resources, info, links)),
+        contentType,
+        headers,
+      };
   }
 }
 
@@ -304,10 +329,18 @@ function renderDefinitionList(kind: ResourceKind, resource: WireObject): string 
   return `<h1>${escapeHtml(kind.type)}</h1>\n<dl>\n${rows}\n</dl>`;
 }
 
-function renderTable(kind: ResourceKind, resources: readonly WireObject[], info: PageInfo, links: PageLinks): string {
+function renderTable(
+  kind: ResourceKind,
+  resources: readonly WireObject[],
+  info: PageInfo,
+  links: PageLinks,
+): string {
   const head = kind.fields.map((field) => `<th scope="col">${escapeHtml(field)}</th>`).join('');
   const body = resources
-    .map((resource) => `<tr>${kind.fields.map((field) => `<td>${renderValue(resource[field])}</td>`).join('')}</tr>`)
+    .map(
+      (resource) =>
+        `<tr>${kind.fields.map((field) => `<td>${renderValue(resource[field])}</td>`).join('')}</tr>`,
+    )
     .join('\n');
   const navigation = (['first', 'prev', 'next', 'last'] as const)
     .filter((rel) => links[rel])

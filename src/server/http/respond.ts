@@ -19,7 +19,11 @@ export function chooseRepresentation(c: Context<AppEnv>): ResourceMediaType {
   return negotiateOrThrow(c.req.header('accept'), resourceMediaTypes);
 }
 
-function send(representation: Representation, status: number, extra: Record<string, string> = {}): Response {
+function send(
+  representation: Representation,
+  status: number,
+  extra: Record<string, string> = {},
+): Response {
   const headers = new Headers({ ...representation.headers, ...extra });
   headers.set('Content-Type', representation.contentType);
   headers.set('Vary', 'Accept');
@@ -30,9 +34,17 @@ export function sendResource(
   kind: ResourceKind,
   resource: WireObject,
   mediaType: ResourceMediaType,
-  options: { status?: number; headers?: Record<string, string>; included?: { kind: ResourceKind; resource: WireObject }[] } = {},
+  options: {
+    status?: number;
+    headers?: Record<string, string>;
+    included?: { kind: ResourceKind; resource: WireObject }[];
+  } = {},
 ): Response {
-  return send(representResource(kind, resource, mediaType, options.included), options.status ?? 200, options.headers);
+  return send(
+    representResource(kind, resource, mediaType, options.included),
+    options.status ?? 200,
+    options.headers,
+  );
 }
 
 export function sendCollection(
@@ -49,7 +61,10 @@ export function readPage(c: Context<AppEnv>): { page: number; offset: number; li
   const raw = c.req.query('page');
   if (raw === undefined || raw === '') return { page: 1, offset: 0, limit: itemsPerPage };
   if (!/^\d{1,9}$/.test(raw) || Number(raw) < 1) {
-    throw badQuery('page', `must be a whole number of 1 or more, not ${JSON.stringify(raw.slice(0, 40))}`);
+    throw badQuery(
+      'page',
+      `must be a whole number of 1 or more, not ${JSON.stringify(raw.slice(0, 40))}`,
+    );
   }
   const page = Number(raw);
   return { page, offset: (page - 1) * itemsPerPage, limit: itemsPerPage };

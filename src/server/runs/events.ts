@@ -42,7 +42,12 @@ export async function appendRunEvent(
     .execute();
 }
 
-export async function runEventsAfter(db: Db, runId: string, afterId: number, limit = 200): Promise<StoredRunEvent[]> {
+export async function runEventsAfter(
+  db: Db,
+  runId: string,
+  afterId: number,
+  limit = 200,
+): Promise<StoredRunEvent[]> {
   const rows = await db
     .selectFrom('run_events')
     .select(['id', 'type', 'data'])
@@ -51,7 +56,11 @@ export async function runEventsAfter(db: Db, runId: string, afterId: number, lim
     .orderBy('id')
     .limit(limit)
     .execute();
-  return rows.map((row) => ({ id: Number(row.id), type: row.type as RunEventType, data: JSON.parse(row.data) as RunEventData }));
+  return rows.map((row) => ({
+    id: Number(row.id),
+    type: row.type as RunEventType,
+    data: JSON.parse(row.data) as RunEventData,
+  }));
 }
 
 /** Wakes whoever waits on a run (SSE streams) and the worker when a run is queued. */

@@ -1,6 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { canRunCommand, runCommands, runStatuses, type RunCommand } from '../../contract/run-status.js';
+import {
+  canRunCommand,
+  runCommands,
+  runStatuses,
+  type RunCommand,
+} from '../../contract/run-status.js';
 import { runSchema, submissionSchema } from '../../contract/resources.js';
 import { startTestService, type TestService } from '../testing/test-service.js';
 
@@ -10,8 +15,20 @@ let service: TestService;
 let extractorId: string;
 
 async function createExtractor(overrides: Record<string, unknown> = {}): Promise<string> {
-  const schema = { type: 'object', properties: { invoice_number: { type: ['string', 'null'] }, total: { type: ['number', 'null'] } }, required: ['invoice_number', 'total'] };
-  const response = await service.json('POST', '/api/extractors', { label: 'Test', jsonSchema: JSON.stringify(schema), redirectUrl: 'https://partner.example/done', ...overrides });
+  const schema = {
+    type: 'object',
+    properties: {
+      invoice_number: { type: ['string', 'null'] },
+      total: { type: ['number', 'null'] },
+    },
+    required: ['invoice_number', 'total'],
+  };
+  const response = await service.json('POST', '/api/extractors', {
+    label: 'Test',
+    jsonSchema: JSON.stringify(schema),
+    redirectUrl: 'https://partner.example/done',
+    ...overrides,
+  });
   expect(response.status).toBe(201);
   return ((await response.json()) as { id: string }).id;
 }
@@ -20,20 +37,30 @@ async function bucketWithFile(): Promise<string> {
   const bucket = (await (await service.json('POST', '/api/buckets', {})).json()) as { id: string };
   const form = new FormData();
   form.append('file', new Blob([orlen]), 'orlen.txt');
-  const upload = await service.request(`/api/buckets/${bucket.id}/files`, { method: 'POST', body: form });
+  const upload = await service.request(`/api/buckets/${bucket.id}/files`, {
+    method: 'POST',
+    body: form,
+  });
   expect(upload.status).toBe(201);
   return bucket.id;
 }
 
 async function startRun(bucketId: string, extractor = extractorId) {
-  const response = await service.json('POST', '/api/extraction_runs', { bucket: `/api/buckets/${bucketId}`, savedExtractor: `/api/extractors/${extractor}` });
+  const response = await service.json('POST', '/api/extraction_runs', {
+    bucket: `/api/buckets/${bucketId}`,
+    savedExtractor: `/api/extractors/${extractor}`,
+  });
   expect(response.status).toBe(201);
   return runSchema.parse(await response.json());
 }
 
 /** Puts a run in a status directly in the store: the worker is off in these tests. */
 async function forceStatus(runId: string, status: string, extra: Record<string, unknown> = {}) {
-  await service.store.db.updateTable('runs').set({ status, ...extra }).where('id', '=', runId).execute();
+  await service.store.db
+    .updateTable('runs')
+    .set({ status, ...extra })
+    .where('id', '=', runId)
+    .execute();
 }
 
 beforeAll(async () => {
@@ -55,47 +82,79 @@ describe('starting a run', () => {
 
     const original = run.targetSchema;
     const newSchema = JSON.stringify({ type: 'object', properties: { other: { type: 'string' } } });
-    const put = await service.json('PUT', `/api/extractors/${extractorId}`, { label: 'Test', jsonSchema: newSchema });
+    const put = await service.json('PUT', `/api/extractors/${extractorId}`, {
+      label: 'Test',
+      jsonSchema: newSchema,
+    });
     expect(put.status).toBe(200);
-    const again = runSchema.parse(await (await service.json('GET', `/api/extraction_runs/${run.id}`)).json());
+    const again = runSchema.parse(
+      await (await service.json('GET', `/api/extraction_runs/${run.id}`)).json(),
+    );
     expect(again.targetSchema).toBe(original);
-    const restore = await service.json('PUT', `/api/extractors/${extractorId}`, { label: 'Test', jsonSchema: original, redirectUrl: 'https://partner.example/done' });
+    const restore = await service.json('PUT', `/api/extractors/${extractorId}`, {
+      label: 'Test',
+      jsonSchema: original,
+      redirectUrl: 'https://partner.example/done',
+    });
     expect(restore.status).toBe(200);
 
-    const extractor = (await (await service.json('GET', `/api/extractors/${extractorId}`)).json()) as { lastRanAt: string | null; runs: string[] };
+    const extractor = (await (
+      await service.json('GET', `/api/extractors/${extractorId}`)
+    ).json()) as { lastRanAt: string | null; runs: string[] };
     expect(extractor.lastRanAt).not.toBeNull();
     expect(extractor.runs).toContain(`/api/runs/${run.id}`);
   });
 
   it('takes overrides and checks them', async () => {
     const bucketId = await bucketWithFile();
-    const response = await service.json('POST', '/api/runs', { bucket: bucketId, savedExtractor: extractorId, chunkSize: 500, includeText: false });
+    const response = await service.json('POST', '/api/runs', {
+      bucket: bucketId,
+      savedExtractor: extractorId,
+      chunkSize: 500,
+      includeText: false,
+    });
     expect(response.status).toBe(201);
     const run = runSchema.parse(await response.json());
     expect(run.chunkSize).toBe(500);
     expect(run.includeText).toBe(false);
 
-    const badModel = await service.json('POST', '/api/runs', { bucket: bucketId, savedExtractor: extractorId, model: 'gpt-9' });
+    const badModel = await service.json('POST', '/api/runs', {
+      bucket: bucketId,
+      savedExtractor: extractorId,
+      model: 'gpt-9',
+    });
     expect(badModel.status).toBe(422);
     const problem = (await badModel.json()) as { errors: { pointer: string; detail: string }[] };
     expect(problem.errors[0]!.pointer).toBe('/model');
     expect(problem.errors[0]!.detail).toContain('"local"');
 
-    const llm = await service.json('POST', '/api/runs', { bucket: bucketId, savedExtractor: extractorId, strategy: 'llm' });
+    const llm = await service.json('POST', '/api/runs', {
+      bucket: bucketId,
+      savedExtractor: extractorId,
+      strategy: 'llm',
+    });
     expect(llm.status).toBe(201);
     expect(runSchema.parse(await llm.json()).model).toBe(service.config.llm.models[0]);
   });
 
   it('refuses a bucket without files and references to nothing', async () => {
     const empty = (await (await service.json('POST', '/api/buckets', {})).json()) as { id: string };
-    const response = await service.json('POST', '/api/extraction_runs', { bucket: `/api/buckets/${empty.id}`, savedExtractor: `/api/extractors/${extractorId}` });
+    const response = await service.json('POST', '/api/extraction_runs', {
+      bucket: `/api/buckets/${empty.id}`,
+      savedExtractor: `/api/extractors/${extractorId}`,
+    });
     expect(response.status).toBe(422);
     expect(response.headers.get('content-type')).toBe('application/problem+json');
     expect(((await response.json()) as { detail: string }).detail).toContain('no files');
 
-    const nothing = await service.json('POST', '/api/extraction_runs', { bucket: '/api/buckets/nope', savedExtractor: '/api/extractors/nope' });
+    const nothing = await service.json('POST', '/api/extraction_runs', {
+      bucket: '/api/buckets/nope',
+      savedExtractor: '/api/extractors/nope',
+    });
     expect(nothing.status).toBe(422);
-    const pointers = ((await nothing.json()) as { errors: { pointer: string }[] }).errors.map((error) => error.pointer);
+    const pointers = ((await nothing.json()) as { errors: { pointer: string }[] }).errors.map(
+      (error) => error.pointer,
+    );
     expect(pointers).toEqual(['/bucket', '/savedExtractor']);
   });
 });
@@ -126,14 +185,33 @@ describe('the state machine', () => {
 
   it('lets a session control only the runs of its own bucket', async () => {
     const bucketId = await bucketWithFile();
-    const session = (await (await service.json('POST', '/api/embed_sessions', { savedExtractor: extractorId, bucket: bucketId })).json()) as { token: string };
+    const session = (await (
+      await service.json('POST', '/api/embed_sessions', {
+        savedExtractor: extractorId,
+        bucket: bucketId,
+      })
+    ).json()) as { token: string };
     const own = await startRun(bucketId);
     const other = await startRun(await bucketWithFile());
-    expect((await service.json('POST', `/api/runs/${own.id}/cancel`, undefined, session.token)).status).toBe(200);
-    expect((await service.json('POST', `/api/runs/${other.id}/cancel`, undefined, session.token)).status).toBe(404);
-    const foreign = await service.json('POST', '/api/runs', { bucket: (await bucketWithFile()), savedExtractor: extractorId }, session.token);
+    expect(
+      (await service.json('POST', `/api/runs/${own.id}/cancel`, undefined, session.token)).status,
+    ).toBe(200);
+    expect(
+      (await service.json('POST', `/api/runs/${other.id}/cancel`, undefined, session.token)).status,
+    ).toBe(404);
+    const foreign = await service.json(
+      'POST',
+      '/api/runs',
+      { bucket: await bucketWithFile(), savedExtractor: extractorId },
+      session.token,
+    );
     expect(foreign.status).toBe(422);
-    const mine = await service.json('POST', '/api/runs', { bucket: bucketId, savedExtractor: extractorId }, session.token);
+    const mine = await service.json(
+      'POST',
+      '/api/runs',
+      { bucket: bucketId, savedExtractor: extractorId },
+      session.token,
+    );
     expect(mine.status).toBe(201);
   });
 });
@@ -141,7 +219,10 @@ describe('the state machine', () => {
 describe('results and submission', () => {
   async function completedRun() {
     const run = await startRun(await bucketWithFile());
-    await forceStatus(run.id, 'completed', { result_json: JSON.stringify({ invoice_number: 'F 1234', total: 316.83 }), finished_at: new Date().toISOString() });
+    await forceStatus(run.id, 'completed', {
+      result_json: JSON.stringify({ invoice_number: 'F 1234', total: 316.83 }),
+      finished_at: new Date().toISOString(),
+    });
     return run;
   }
 
@@ -149,30 +230,50 @@ describe('results and submission', () => {
     const run = await startRun(await bucketWithFile());
     const response = await service.request(`/api/extraction_runs/${run.id}/results`);
     expect(response.status).toBe(409);
-    const put = await service.json('PUT', `/api/extraction_runs/${run.id}/results`, { invoice_number: 'x', total: 1 });
+    const put = await service.json('PUT', `/api/extraction_runs/${run.id}/results`, {
+      invoice_number: 'x',
+      total: 1,
+    });
     expect(put.status).toBe(409);
   });
 
   it('keeps the machine original next to a person’s edits', async () => {
     const run = await completedRun();
-    const invalid = await service.json('PUT', `/api/extraction_runs/${run.id}/results`, { invoice_number: 7, total: 'lots' });
+    const invalid = await service.json('PUT', `/api/extraction_runs/${run.id}/results`, {
+      invoice_number: 7,
+      total: 'lots',
+    });
     expect(invalid.status).toBe(422);
-    const pointers = ((await invalid.json()) as { errors: { pointer: string }[] }).errors.map((error) => error.pointer).sort();
+    const pointers = ((await invalid.json()) as { errors: { pointer: string }[] }).errors
+      .map((error) => error.pointer)
+      .sort();
     expect(pointers).toEqual(['/invoice_number', '/total']);
 
-    const saved = await service.json('PUT', `/api/extraction_runs/${run.id}/results`, { invoice_number: 'F 1234K20', total: 316.83 });
+    const saved = await service.json('PUT', `/api/extraction_runs/${run.id}/results`, {
+      invoice_number: 'F 1234K20',
+      total: 316.83,
+    });
     expect(saved.status).toBe(200);
     const wire = runSchema.parse(await saved.json());
-    expect(JSON.parse(wire.editedResultJson!)).toEqual({ invoice_number: 'F 1234K20', total: 316.83 });
+    expect(JSON.parse(wire.editedResultJson!)).toEqual({
+      invoice_number: 'F 1234K20',
+      total: 316.83,
+    });
     expect(JSON.parse(wire.resultJson!)).toEqual({ invoice_number: 'F 1234', total: 316.83 });
     expect(JSON.parse(wire.data!)).toEqual({ invoice_number: 'F 1234K20', total: 316.83 });
 
     const current = await service.request(`/api/extraction_runs/${run.id}/results?format=json`);
     expect(await current.json()).toEqual({ invoice_number: 'F 1234K20', total: 316.83 });
-    const original = await service.request(`/api/extraction_runs/${run.id}/results?format=json&version=original`);
+    const original = await service.request(
+      `/api/extraction_runs/${run.id}/results?format=json&version=original`,
+    );
     expect(await original.json()).toEqual({ invoice_number: 'F 1234', total: 316.83 });
 
-    const notJson = await service.request(`/api/extraction_runs/${run.id}/results`, { method: 'PUT', headers: { 'Content-Type': 'text/csv' }, body: 'a\n1' });
+    const notJson = await service.request(`/api/extraction_runs/${run.id}/results`, {
+      method: 'PUT',
+      headers: { 'Content-Type': 'text/csv' },
+      body: 'a\n1',
+    });
     expect(notJson.status).toBe(415);
   });
 
@@ -186,7 +287,10 @@ describe('results and submission', () => {
 
     const again = await service.json('POST', `/api/extraction_runs/${run.id}/submit`);
     expect(again.status).toBe(409);
-    const edit = await service.json('PUT', `/api/extraction_runs/${run.id}/results`, { invoice_number: 'x', total: 1 });
+    const edit = await service.json('PUT', `/api/extraction_runs/${run.id}/results`, {
+      invoice_number: 'x',
+      total: 1,
+    });
     expect(edit.status).toBe(409);
     const wire = runSchema.parse(await (await service.json('GET', `/api/runs/${run.id}`)).json());
     expect(wire.submittedAt).toBe(submission.submittedAt);
@@ -201,7 +305,10 @@ describe('results and submission', () => {
 });
 
 describe('the event stream', () => {
-  async function readEvents(response: Response, until: (events: { id?: string; event: string; data: unknown }[]) => boolean) {
+  async function readEvents(
+    response: Response,
+    until: (events: { id?: string; event: string; data: unknown }[]) => boolean,
+  ) {
     const reader = response.body!.getReader();
     const decoder = new TextDecoder();
     let buffer = '';
@@ -214,8 +321,21 @@ describe('the event stream', () => {
       while ((end = buffer.indexOf('\n\n')) >= 0) {
         const block = buffer.slice(0, end);
         buffer = buffer.slice(end + 2);
-        const fields = Object.fromEntries(block.split('\n').filter((line) => line && !line.startsWith(':')).map((line) => [line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 1).trim()]));
-        if (fields.event) events.push({ id: fields.id, event: fields.event, data: JSON.parse(fields.data ?? 'null') });
+        const fields = Object.fromEntries(
+          block
+            .split('\n')
+            .filter((line) => line && !line.startsWith(':'))
+            .map((line) => [
+              line.slice(0, line.indexOf(':')),
+              line.slice(line.indexOf(':') + 1).trim(),
+            ]),
+        );
+        if (fields.event)
+          events.push({
+            id: fields.id,
+            event: fields.event,
+            data: JSON.parse(fields.data ?? 'null'),
+          });
       }
     }
     await reader.cancel();
@@ -225,18 +345,27 @@ describe('the event stream', () => {
   it('sends a snapshot, then each change, ends at a final status and replays from Last-Event-ID', async () => {
     const run = await startRun(await bucketWithFile());
     await forceStatus(run.id, 'running');
-    const stream = await service.request(`/api/extraction_runs/${run.id}/events`, { headers: { Accept: 'text/event-stream' } });
+    const stream = await service.request(`/api/extraction_runs/${run.id}/events`, {
+      headers: { Accept: 'text/event-stream' },
+    });
     expect(stream.status).toBe(200);
     expect(stream.headers.get('content-type')).toContain('text/event-stream');
     const pause = service.json('POST', `/api/extraction_runs/${run.id}/pause`);
-    const events = await readEvents(stream, (seen) => seen.some((event) => event.event === 'extraction_run.paused'));
+    const events = await readEvents(stream, (seen) =>
+      seen.some((event) => event.event === 'extraction_run.paused'),
+    );
     expect((await pause).status).toBe(200);
-    expect(events[0]).toMatchObject({ event: 'snapshot', data: { status: 'running', run: `/api/runs/${run.id}` } });
+    expect(events[0]).toMatchObject({
+      event: 'snapshot',
+      data: { status: 'running', run: `/api/runs/${run.id}` },
+    });
     const paused = events.find((event) => event.event === 'extraction_run.paused')!;
     expect(paused.data).toMatchObject({ status: 'paused' });
 
     await service.json('POST', `/api/extraction_runs/${run.id}/cancel`);
-    const replay = await service.request(`/api/extraction_runs/${run.id}/events`, { headers: { 'Last-Event-ID': paused.id! } });
+    const replay = await service.request(`/api/extraction_runs/${run.id}/events`, {
+      headers: { 'Last-Event-ID': paused.id! },
+    });
     const rest = await readEvents(replay, () => false);
     expect(rest.map((event) => event.event)).toEqual(['snapshot', 'extraction_run.cancelled']);
   });
@@ -245,10 +374,16 @@ describe('the event stream', () => {
     const run = await startRun(await bucketWithFile());
     await forceStatus(run.id, 'cancelled');
     const { adminToken } = await import('../testing/test-service.js');
-    const viaQuery = await service.request(`/api/extraction_runs/${run.id}/events?access_token=${adminToken}`, { token: null });
+    const viaQuery = await service.request(
+      `/api/extraction_runs/${run.id}/events?access_token=${adminToken}`,
+      { token: null },
+    );
     expect(viaQuery.status).toBe(200);
     await viaQuery.body?.cancel();
-    const elsewhere = await service.request(`/api/extraction_runs/${run.id}?access_token=${adminToken}`, { token: null });
+    const elsewhere = await service.request(
+      `/api/extraction_runs/${run.id}?access_token=${adminToken}`,
+      { token: null },
+    );
     expect(elsewhere.status).toBe(401);
   });
 });

@@ -9,14 +9,29 @@ import type { WebhookEventType } from '../../contract/events.js';
 import { idFromReference, iriOf } from '../../contract/iri.js';
 import { parseTargetSchema, validateAgainstSchema } from '../../contract/json-schema.js';
 import type { RunInput, Submission } from '../../contract/resources.js';
-import { runCommands, runTransitions, type RunCommand, type RunStatus } from '../../contract/run-status.js';
+import {
+  runCommands,
+  runTransitions,
+  type RunCommand,
+  type RunStatus,
+} from '../../contract/run-status.js';
 import type { RunEventType } from '../../contract/events.js';
 import { findBucket } from '../buckets/buckets.js';
 import type { Config } from '../config.js';
-import { allowedModels, checkRunSettings, findExtractor, type ExtractorRow } from '../extractors/extractors.js';
+import {
+  allowedModels,
+  checkRunSettings,
+  findExtractor,
+  type ExtractorRow,
+} from '../extractors/extractors.js';
 import { listFiles } from '../files/files.js';
 import { canSeeBucket, canSeeExtractor } from '../http/auth.js';
-import { conflict, fieldErrorsFromViolations, validationError, type FieldError } from '../http/problem.js';
+import {
+  conflict,
+  fieldErrorsFromViolations,
+  validationError,
+  type FieldError,
+} from '../http/problem.js';
 import type { Db } from '../store/database.js';
 import { newId, nowIso } from '../store/ids.js';
 import type { Database } from '../store/schema.js';
@@ -48,16 +63,28 @@ const webhookTypes: ReadonlySet<RunEventType> = new Set<WebhookEventType>([
 ]);
 
 /** Appends the event and, for webhook kinds, queues the delivery — inside the caller's transaction. */
-export async function recordRunEvent(trx: Executor, run: RunRow, type: RunEventType): Promise<boolean> {
+export async function recordRunEvent(
+  trx: Executor,
+  run: RunRow,
+  type: RunEventType,
+): Promise<boolean> {
   await appendRunEvent(trx, run, type);
   if (!webhookTypes.has(type)) return false;
-  const extractor = await trx.selectFrom('extractors').selectAll().where('id', '=', run.extractor_id).executeTakeFirst();
+  const extractor = await trx
+    .selectFrom('extractors')
+    .selectAll()
+    .where('id', '=', run.extractor_id)
+    .executeTakeFirst();
   if (!extractor || extractor.enable_webhook !== 1 || !extractor.webhook_url) return false;
   await enqueueWebhook(trx, { type: type as WebhookEventType, extractor, run });
   return true;
 }
 
-const commandVerbs: Record<RunCommand, string> = { pause: 'paused', resume: 'resumed', cancel: 'cancelled' };
+const commandVerbs: Record<RunCommand, string> = {
+  pause: 'paused',
+  resume: 'resumed',
+  cancel: 'cancelled',
+};
 const commandEvents: Record<RunCommand, RunEventType> = {
   pause: 'extraction_run.paused',
   resume: 'extraction_run.resumed',
@@ -75,19 +102,33 @@ export class RunLifecycle {
     const extractorId = idFromReference('extractor', input.savedExtractor);
     // A session token's view of the world ends at its bucket and extractor: anything else
     // is reported exactly as a reference to nothing would be.
-    const bucket = bucketId && canSeeBucket(principal, bucketId) ? await findBucket(db, bucketId) : undefined;
-    const extractor = extractorId && canSeeExtractor(principal, extractorId) ? await findExtractor(db, extractorId) : undefined;
+    const bucket =
+      bucketId && canSeeBucket(principal, bucketId) ? await findBucket(db, bucketId) : undefined;
+    const extractor =
+      extractorId && canSeeExtractor(principal, extractorId)
+        ? await findExtractor(db, extractorId)
+        : undefined;
     if (!bucket) errors.push({ pointer: '/bucket', detail: 'bucket names no bucket' });
-    if (!extractor) errors.push({ pointer: '/savedExtractor', detail: 'savedExtractor names no extractor' });
+    if (!extractor)
+      errors.push({ pointer: '/savedExtractor', detail: 'savedExtractor names no extractor' });
     if (!bucket || !extractor) throw validationError(errors);
 
     const files = await listFiles(db, bucket.id);
     if (files.length === 0) {
-      throw validationError([{ pointer: '/bucket', detail: 'the bucket has no files; upload at least one before starting a run' }]);
+      throw validationError([
+        {
+          pointer: '/bucket',
+          detail: 'the bucket has no files; upload at least one before starting a run',
+        },
+      ]);
     }
     const strategy = input.strategy ?? extractor.strategy;
     // Switching strategy without naming a model takes that strategy's first model.
-    const model = input.model ?? (strategy === extractor.strategy ? extractor.model : allowedModels(strategy, config)[0] ?? '');
+    const model =
+      input.model ??
+      (strategy === extractor.strategy
+        ? extractor.model
+        : (allowedModels(strategy, config)[0] ?? ''));
     const settingErrors = checkRunSettings({ strategy, model }, config);
     if (settingErrors.length > 0) throw validationError(settingErrors);
 
@@ -102,8 +143,12 @@ export class RunLifecycle {
       target_schema: extractor.json_schema,
       output_instructions: extractor.output_instructions,
       include_text: Number(input.includeText ?? extractor.include_text === 1),
-      include_embedded_images: Number(input.includeEmbeddedImages ?? extractor.include_embedded_images === 1),
-      mark_embedded_images: Number(input.markEmbeddedImages ?? extractor.mark_embedded_images === 1),
+      include_embedded_images: Number(
+        input.includeEmbeddedImages ?? extractor.include_embedded_images === 1,
+      ),
+      mark_embedded_images: Number(
+        input.markEmbeddedImages ?? extractor.mark_embedded_images === 1,
+      ),
       include_page_images: Number(input.includePageImages ?? extractor.include_page_images === 1),
       mark_page_images: Number(input.markPageImages ?? extractor.mark_page_images === 1),
       chunk_size: input.chunkSize ?? extractor.chunk_size,
@@ -129,7 +174,11 @@ export class RunLifecycle {
     };
     await db.transaction().execute(async (trx) => {
       await trx.insertInto('runs').values(run).execute();
-      await trx.updateTable('extractors').set({ last_ran_at: now }).where('id', '=', extractor.id).execute();
+      await trx
+        .updateTable('extractors')
+        .set({ last_ran_at: now })
+        .where('id', '=', extractor.id)
+        .execute();
     });
     this.deps.signals.runQueued();
     return run;
@@ -138,15 +187,24 @@ export class RunLifecycle {
   /** Pause, resume or cancel; a 409 naming the current status when the run cannot. */
   async command(run: RunRow, command: RunCommand): Promise<RunRow> {
     const target = runCommands[command];
-    const from = (Object.keys(runTransitions) as RunStatus[]).filter((status) => runTransitions[status].includes(target));
+    const from = (Object.keys(runTransitions) as RunStatus[]).filter((status) =>
+      runTransitions[status].includes(target),
+    );
     const now = nowIso();
     const patch: Partial<RunRow> = { status: target, updated_at: now };
-    if (command === 'cancel') Object.assign(patch, { finished_at: now, lease_owner: null, lease_expires_at: null });
+    if (command === 'cancel')
+      Object.assign(patch, { finished_at: now, lease_owner: null, lease_expires_at: null });
     const updated = await this.change(run.id, from, patch, commandEvents[command]);
     if (!updated) {
-      const current = await this.deps.db.selectFrom('runs').select('status').where('id', '=', run.id).executeTakeFirst();
+      const current = await this.deps.db
+        .selectFrom('runs')
+        .select('status')
+        .where('id', '=', run.id)
+        .executeTakeFirst();
       const status = current?.status ?? run.status;
-      throw conflict(`The run is ${status}; it cannot be ${commandVerbs[command]}.`, { currentStatus: status });
+      throw conflict(`The run is ${status}; it cannot be ${commandVerbs[command]}.`, {
+        currentStatus: status,
+      });
     }
     if (command === 'cancel') this.deps.onCancelled(run.id);
     if (command === 'resume') this.deps.signals.runQueued();
@@ -157,7 +215,13 @@ export class RunLifecycle {
    * Updates a run if its status is one of `from`, records the event, and signals after the
    * commit. `undefined` when the run was in another status.
    */
-  async change(runId: string, from: readonly RunStatus[], patch: Partial<RunRow>, event?: RunEventType, extra?: (trx: Transaction<Database>, run: RunRow) => Promise<void>): Promise<RunRow | undefined> {
+  async change(
+    runId: string,
+    from: readonly RunStatus[],
+    patch: Partial<RunRow>,
+    event?: RunEventType,
+    extra?: (trx: Transaction<Database>, run: RunRow) => Promise<void>,
+  ): Promise<RunRow | undefined> {
     let queuedWebhook = false;
     const updated = await this.deps.db.transaction().execute(async (trx) => {
       const row = await trx
@@ -182,9 +246,14 @@ export class RunLifecycle {
   /** Saves results a person edited; the machine's `resultJson` stays as it was. */
   async saveEdits(run: RunRow, data: unknown): Promise<RunRow> {
     if (run.status !== 'completed') {
-      throw conflict(`The run is ${run.status}; its results can be edited once it has completed.`, { currentStatus: run.status });
+      throw conflict(`The run is ${run.status}; its results can be edited once it has completed.`, {
+        currentStatus: run.status,
+      });
     }
-    if (run.submitted_at) throw conflict('The results have been submitted and can no longer be changed.', { currentStatus: run.status });
+    if (run.submitted_at)
+      throw conflict('The results have been submitted and can no longer be changed.', {
+        currentStatus: run.status,
+      });
     const parsed = parseTargetSchema(run.target_schema);
     if (parsed.ok) {
       const violations = validateAgainstSchema(parsed.schema, data);
@@ -202,7 +271,8 @@ export class RunLifecycle {
       if (row) await recordRunEvent(trx, row, 'extraction_run.results_changed');
       return row;
     });
-    if (!updated) throw conflict('The results changed status while saving; reload the run and try again.');
+    if (!updated)
+      throw conflict('The results changed status while saving; reload the run and try again.');
     this.deps.signals.runChanged(run.id);
     return updated;
   }
@@ -210,7 +280,10 @@ export class RunLifecycle {
   /** Marks the results submitted, once, and tells the webhook. */
   async submit(run: RunRow): Promise<Submission> {
     if (run.status !== 'completed') {
-      throw conflict(`The run is ${run.status}; only the results of a completed run can be submitted.`, { currentStatus: run.status });
+      throw conflict(
+        `The run is ${run.status}; only the results of a completed run can be submitted.`,
+        { currentStatus: run.status },
+      );
     }
     const now = nowIso();
     let queuedWebhook = false;
@@ -226,10 +299,15 @@ export class RunLifecycle {
       if (row) queuedWebhook = await recordRunEvent(trx, row, 'extraction_run.submitted');
       return row;
     });
-    if (!updated) throw conflict('The results have already been submitted.', { currentStatus: run.status });
+    if (!updated)
+      throw conflict('The results have already been submitted.', { currentStatus: run.status });
     this.deps.signals.runChanged(run.id);
     if (queuedWebhook) this.deps.onWebhooksQueued();
-    const extractor = await this.deps.db.selectFrom('extractors').select('redirect_url').where('id', '=', run.extractor_id).executeTakeFirst();
+    const extractor = await this.deps.db
+      .selectFrom('extractors')
+      .select('redirect_url')
+      .where('id', '=', run.extractor_id)
+      .executeTakeFirst();
     return {
       id: run.id,
       run: iriOf('run', run.id),

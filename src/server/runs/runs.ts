@@ -37,7 +37,8 @@ export async function listRuns(
 ): Promise<{ rows: RunRow[]; total: number }> {
   let query = db.selectFrom('runs');
   if (filters.resultJson) query = query.where(containsText('result_json', filters.resultJson));
-  if (filters.partialResultJson) query = query.where(containsText('partial_result_json', filters.partialResultJson));
+  if (filters.partialResultJson)
+    query = query.where(containsText('partial_result_json', filters.partialResultJson));
   if (filters.error) query = query.where(containsText('error', filters.error));
   if (filters.model) query = query.where('model', '=', filters.model);
   if (filters.savedExtractorId) query = query.where('extractor_id', '=', filters.savedExtractorId);
@@ -45,19 +46,29 @@ export async function listRuns(
   if (filters.status) query = query.where('status', '=', filters.status);
   if (filters.bucketId) query = query.where('bucket_id', '=', filters.bucketId);
   const [rows, count] = await Promise.all([
-    query.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').offset(page.offset).limit(page.limit).execute(),
+    query
+      .selectAll()
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .offset(page.offset)
+      .limit(page.limit)
+      .execute(),
     query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
   ]);
   return { rows, total: Number(count.total) };
 }
 
-export function effectiveResultJson(row: Pick<RunRow, 'edited_result_json' | 'result_json'>): string | null {
+export function effectiveResultJson(
+  row: Pick<RunRow, 'edited_result_json' | 'result_json'>,
+): string | null {
   return row.edited_result_json ?? row.result_json;
 }
 
 export function runToWire(row: RunRow): Run {
   const elapsed =
-    row.started_at && row.finished_at ? Date.parse(row.finished_at) - Date.parse(row.started_at) : undefined;
+    row.started_at && row.finished_at
+      ? Date.parse(row.finished_at) - Date.parse(row.started_at)
+      : undefined;
   const data = effectiveResultJson(row);
   return {
     id: row.id,

@@ -8,7 +8,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { runSchema, type Run } from '../../contract/resources.js';
-import { answer, held, startChatCompletionsServer, userText, type ChatCompletionsServer } from '../testing/chat-completions-server.js';
+import {
+  answer,
+  held,
+  startChatCompletionsServer,
+  userText,
+  type ChatCompletionsServer,
+} from '../testing/chat-completions-server.js';
 import { startRealServer, type RealServer } from '../testing/real-server.js';
 
 const token = 'xpat_crash-test-token-0123456789';
@@ -30,33 +36,76 @@ afterAll(async () => {
 function start(): Promise<RealServer> {
   return startRealServer({
     dataDir,
-    env: { EXTRACTOR_ADMIN_TOKEN: token, WORKER_CONCURRENCY: '1', WORKER_POLL_MS: '50', LLM_BASE_URL: stand.baseUrl, LLM_API_KEY: 'sk-test', LOG_LEVEL: 'warn' },
+    env: {
+      EXTRACTOR_ADMIN_TOKEN: token,
+      WORKER_CONCURRENCY: '1',
+      WORKER_POLL_MS: '50',
+      LLM_BASE_URL: stand.baseUrl,
+      LLM_API_KEY: 'sk-test',
+      LOG_LEVEL: 'warn',
+    },
   });
 }
 
 async function call(method: string, path: string, body?: unknown): Promise<Response> {
   return fetch(`${server!.baseUrl}${path}`, {
     method,
-    headers: { Authorization: `Bearer ${token}`, Accept: 'application/json', ...(body ? { 'Content-Type': 'application/json' } : {}) },
+    headers: {
+      Authorization: `Bearer ${token}`,
+      Accept: 'application/json',
+      ...(body ? { 'Content-Type': 'application/json' } : {}),
+    },
     body: body ? JSON.stringify(body) : undefined,
   });
 }
 
 it('continues a run from its last stored chunk after the process is killed', async () => {
   server = await start();
-  const schema = { type: 'object', properties: { invoice_number: { type: ['string', 'null'] }, total: { type: ['number', 'null'] } } };
-  const extractor = (await (await call('POST', '/api/extractors', { label: 'Crash', jsonSchema: JSON.stringify(schema), strategy: 'llm', model: 'gpt-4o-mini' })).json()) as { id: string };
+  const schema = {
+    type: 'object',
+    properties: {
+      invoice_number: { type: ['string', 'null'] },
+      total: { type: ['number', 'null'] },
+    },
+  };
+  const extractor = (await (
+    await call('POST', '/api/extractors', {
+      label: 'Crash',
+      jsonSchema: JSON.stringify(schema),
+      strategy: 'llm',
+      model: 'gpt-4o-mini',
+    })
+  ).json()) as { id: string };
   const bucket = (await (await call('POST', '/api/buckets', {})).json()) as { id: string };
   const form = new FormData();
-  const text = Array.from({ length: 6 }, (_, index) => `Line ${index + 1}: ${'word '.repeat(24)}`).join('\n');
+  const text = Array.from(
+    { length: 6 },
+    (_, index) => `Line ${index + 1}: ${'word '.repeat(24)}`,
+  ).join('\n');
   form.append('file', new Blob([text]), 'long.txt');
-  expect((await fetch(`${server.baseUrl}/api/buckets/${bucket.id}/files`, { method: 'POST', headers: { Authorization: `Bearer ${token}` }, body: form })).status).toBe(201);
+  expect(
+    (
+      await fetch(`${server.baseUrl}/api/buckets/${bucket.id}/files`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${token}` },
+        body: form,
+      })
+    ).status,
+  ).toBe(201);
 
   // The first chunk is answered; the second is held while the process is killed.
   const second = held();
   stand.enqueue(answer({ invoice_number: 'INV-1', total: null }), second.reply);
   stand.fallback = answer({ invoice_number: null, total: 77 });
-  const run = runSchema.parse(await (await call('POST', '/api/extraction_runs', { bucket: bucket.id, savedExtractor: extractor.id, chunkSize: 200 })).json());
+  const run = runSchema.parse(
+    await (
+      await call('POST', '/api/extraction_runs', {
+        bucket: bucket.id,
+        savedExtractor: extractor.id,
+        chunkSize: 200,
+      })
+    ).json(),
+  );
   await second.arrived;
   server.child.kill('SIGKILL');
   await server.exited;

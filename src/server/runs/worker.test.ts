@@ -12,7 +12,13 @@ import { SaxesParser } from 'saxes';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runSchema, type Run } from '../../contract/resources.js';
 import { parseCsv } from '../http/csv.js';
-import { answer, held, startChatCompletionsServer, userText, type ChatCompletionsServer } from '../testing/chat-completions-server.js';
+import {
+  answer,
+  held,
+  startChatCompletionsServer,
+  userText,
+  type ChatCompletionsServer,
+} from '../testing/chat-completions-server.js';
 import { invoiceFixtures } from '../testing/sample-files.js';
 import { startTestService, type TestService } from '../testing/test-service.js';
 
@@ -24,13 +30,24 @@ async function uploadBucket(files: { name: string; bytes: Uint8Array }[]): Promi
   const bucket = (await (await service.json('POST', '/api/buckets', {})).json()) as { id: string };
   const form = new FormData();
   for (const file of files) form.append('file', new Blob([new Uint8Array(file.bytes)]), file.name);
-  const response = await service.request(`/api/buckets/${bucket.id}/files`, { method: 'POST', body: form });
+  const response = await service.request(`/api/buckets/${bucket.id}/files`, {
+    method: 'POST',
+    body: form,
+  });
   expect(response.status).toBe(201);
   return bucket.id;
 }
 
-async function startRun(bucketId: string, extractorId: string, overrides: Record<string, unknown> = {}): Promise<Run> {
-  const response = await service.json('POST', '/api/extraction_runs', { bucket: bucketId, savedExtractor: extractorId, ...overrides });
+async function startRun(
+  bucketId: string,
+  extractorId: string,
+  overrides: Record<string, unknown> = {},
+): Promise<Run> {
+  const response = await service.json('POST', '/api/extraction_runs', {
+    bucket: bucketId,
+    savedExtractor: extractorId,
+    ...overrides,
+  });
   expect(response.status).toBe(201);
   return runSchema.parse(await response.json());
 }
@@ -39,12 +56,17 @@ async function getRun(id: string): Promise<Run> {
   return runSchema.parse(await (await service.json('GET', `/api/extraction_runs/${id}`)).json());
 }
 
-async function waitForRun(id: string, done: (run: Run) => boolean, timeoutMs = 60_000): Promise<Run> {
+async function waitForRun(
+  id: string,
+  done: (run: Run) => boolean,
+  timeoutMs = 60_000,
+): Promise<Run> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const run = await getRun(id);
     if (done(run)) return run;
-    if (Date.now() > deadline) throw new Error(`run ${id} stayed ${run.status} (${run.chunksCompleted}/${run.chunksTotal})`);
+    if (Date.now() > deadline)
+      throw new Error(`run ${id} stayed ${run.status} (${run.chunksCompleted}/${run.chunksTotal})`);
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
 }
@@ -60,19 +82,46 @@ function parsesAsXml(text: string): void {
 }
 
 /** Several chunks of 200 characters: one line per value, so each chunk is a request. */
-const longText = Array.from({ length: 8 }, (_, index) => `Line ${index + 1}: ${'word '.repeat(24)}`).join('\n');
+const longText = Array.from(
+  { length: 8 },
+  (_, index) => `Line ${index + 1}: ${'word '.repeat(24)}`,
+).join('\n');
 
-async function llmExtractor(extra: Record<string, unknown> = {}): Promise<{ id: string; webhookSecret: string }> {
-  const schema = { type: 'object', properties: { invoice_number: { type: ['string', 'null'] }, total: { type: ['number', 'null'] } } };
-  const response = await service.json('POST', '/api/extractors', { label: 'LLM test', jsonSchema: JSON.stringify(schema), strategy: 'llm', model: 'gpt-4o-mini', ...extra });
+async function llmExtractor(
+  extra: Record<string, unknown> = {},
+): Promise<{ id: string; webhookSecret: string }> {
+  const schema = {
+    type: 'object',
+    properties: {
+      invoice_number: { type: ['string', 'null'] },
+      total: { type: ['number', 'null'] },
+    },
+  };
+  const response = await service.json('POST', '/api/extractors', {
+    label: 'LLM test',
+    jsonSchema: JSON.stringify(schema),
+    strategy: 'llm',
+    model: 'gpt-4o-mini',
+    ...extra,
+  });
   expect(response.status).toBe(201);
   return (await response.json()) as { id: string; webhookSecret: string };
 }
 
 beforeAll(async () => {
   stand = await startChatCompletionsServer();
-  service = await startTestService({ WORKER_CONCURRENCY: '2', WORKER_POLL_MS: '50', LLM_BASE_URL: stand.baseUrl, LLM_API_KEY: 'sk-test', LLM_TIMEOUT_MS: '5000', WEBHOOK_RETRY_SCALE: '0.0002' });
-  const extractors = (await (await service.json('GET', '/api/extractors')).json()) as { id: string; label: string }[];
+  service = await startTestService({
+    WORKER_CONCURRENCY: '2',
+    WORKER_POLL_MS: '50',
+    LLM_BASE_URL: stand.baseUrl,
+    LLM_API_KEY: 'sk-test',
+    LLM_TIMEOUT_MS: '5000',
+    WEBHOOK_RETRY_SCALE: '0.0002',
+  });
+  const extractors = (await (await service.json('GET', '/api/extractors')).json()) as {
+    id: string;
+    label: string;
+  }[];
   invoiceExtractorId = extractors.find((extractor) => extractor.label === 'Invoice')!.id;
 });
 
@@ -84,45 +133,70 @@ afterAll(async () => {
 describe('every fixture invoice', () => {
   const documents = readdirSync(invoiceFixtures).filter((name) => /\.(pdf|png|txt)$/.test(name));
 
-  it.each(documents)('%s: the run completes and its results come out as JSON, XML and CSV', async (name) => {
-    const stem = name.replace(/\.\w+$/, '');
-    const expected = (JSON.parse(readFileSync(`${invoiceFixtures}/${stem}.json`, 'utf8')) as { date: string; currency: string }[])[0]!;
-    const bucketId = await uploadBucket([{ name, bytes: readFileSync(`${invoiceFixtures}/${name}`) }]);
-    const started = await startRun(bucketId, invoiceExtractorId);
-    const run = await waitForRun(started.id, isFinal);
-    expect(run.error).toBeNull();
-    expect(run.status).toBe('completed');
-    expect(run.chunksCompleted).toBe(run.chunksTotal);
-    expect(run.startedAt).not.toBeNull();
-    expect(run.formattedDuration).toMatch(/^(<1s|\d+s|\d+m \d\ds)$/);
-    expect(run.evaluationType).toBe('json-schema');
+  it.each(documents)(
+    '%s: the run completes and its results come out as JSON, XML and CSV',
+    async (name) => {
+      const stem = name.replace(/\.\w+$/, '');
+      const expected = (
+        JSON.parse(readFileSync(`${invoiceFixtures}/${stem}.json`, 'utf8')) as {
+          date: string;
+          currency: string;
+        }[]
+      )[0]!;
+      const bucketId = await uploadBucket([
+        { name, bytes: readFileSync(`${invoiceFixtures}/${name}`) },
+      ]);
+      const started = await startRun(bucketId, invoiceExtractorId);
+      const run = await waitForRun(started.id, isFinal);
+      expect(run.error).toBeNull();
+      expect(run.status).toBe('completed');
+      expect(run.chunksCompleted).toBe(run.chunksTotal);
+      expect(run.startedAt).not.toBeNull();
+      expect(run.formattedDuration).toMatch(/^(<1s|\d+s|\d+m \d\ds)$/);
+      expect(run.evaluationType).toBe('json-schema');
 
-    const json = await service.request(`/api/extraction_runs/${run.id}/results?format=json`);
-    expect(json.headers.get('content-disposition')).toMatch(/^attachment; filename="invoice-[0-9a-f]{8}\.json"/);
-    const data = (await json.json()) as Record<string, unknown>;
-    expect(Object.keys(data).sort()).toEqual(['currency', 'date', 'invoice_number', 'line_items', 'total', 'vendor']);
-    expect(data.date).toBe(expected.date);
-    expect(data.currency).toBe(expected.currency);
+      const json = await service.request(`/api/extraction_runs/${run.id}/results?format=json`);
+      expect(json.headers.get('content-disposition')).toMatch(
+        /^attachment; filename="invoice-[0-9a-f]{8}\.json"/,
+      );
+      const data = (await json.json()) as Record<string, unknown>;
+      expect(Object.keys(data).sort()).toEqual([
+        'currency',
+        'date',
+        'invoice_number',
+        'line_items',
+        'total',
+        'vendor',
+      ]);
+      expect(data.date).toBe(expected.date);
+      expect(data.currency).toBe(expected.currency);
 
-    const metadata = JSON.parse(run.resultMetadata!) as { sources: Record<string, { file: string; page: number }> };
-    expect(metadata.sources['/date']).toMatchObject({ file: name, page: expect.any(Number) });
+      const metadata = JSON.parse(run.resultMetadata!) as {
+        sources: Record<string, { file: string; page: number }>;
+      };
+      expect(metadata.sources['/date']).toMatchObject({ file: name, page: expect.any(Number) });
 
-    const xml = await service.request(`/api/extraction_runs/${run.id}/results`, { headers: { Accept: 'application/xml' } });
-    expect(xml.headers.get('content-type')).toContain('application/xml');
-    const xmlText = await xml.text();
-    parsesAsXml(xmlText);
-    expect(xmlText).toContain(`<date>${expected.date}</date>`);
+      const xml = await service.request(`/api/extraction_runs/${run.id}/results`, {
+        headers: { Accept: 'application/xml' },
+      });
+      expect(xml.headers.get('content-type')).toContain('application/xml');
+      const xmlText = await xml.text();
+      parsesAsXml(xmlText);
+      expect(xmlText).toContain(`<date>${expected.date}</date>`);
 
-    const csv = await service.request(`/api/extraction_runs/${run.id}/results`, { headers: { Accept: 'text/csv' } });
-    const rows = parseCsv(await csv.text())!;
-    const header = rows[0]!;
-    expect(header).toContain('invoice_number');
-    expect(rows.length).toBeGreaterThanOrEqual(2);
-    for (const row of rows.slice(1)) {
-      expect(row).toHaveLength(header.length);
-      expect(row[header.indexOf('date')]).toBe(expected.date);
-    }
-  });
+      const csv = await service.request(`/api/extraction_runs/${run.id}/results`, {
+        headers: { Accept: 'text/csv' },
+      });
+      const rows = parseCsv(await csv.text())!;
+      const header = rows[0]!;
+      expect(header).toContain('invoice_number');
+      expect(rows.length).toBeGreaterThanOrEqual(2);
+      for (const row of rows.slice(1)) {
+        expect(row).toHaveLength(header.length);
+        expect(row[header.indexOf('date')]).toBe(expected.date);
+      }
+    },
+  );
 });
 
 describe('pause, resume and cancel between chunks', () => {
@@ -157,7 +231,10 @@ describe('pause, resume and cancel between chunks', () => {
     const texts = stand.received.map(userText);
     expect(new Set(texts).size).toBe(texts.length);
     expect(JSON.parse(done.resultJson!)).toEqual({ invoice_number: 'INV-7', total: 42 });
-    const stats = JSON.parse(done.tokenStats!) as { chunks: { chunk: number }[]; totalInputTokens: number };
+    const stats = JSON.parse(done.tokenStats!) as {
+      chunks: { chunk: number }[];
+      totalInputTokens: number;
+    };
     expect(stats.chunks.map((entry) => entry.chunk)).toEqual([...Array(done.chunksTotal).keys()]);
     expect(stats.totalInputTokens).toBe(321 * done.chunksTotal!);
     expect(done.totalInputTokens).toBe(String(321 * done.chunksTotal!));
@@ -187,20 +264,43 @@ describe('pause, resume and cancel between chunks', () => {
 describe('failures a person can act on', () => {
   it('says when the model provider cannot be reached', async () => {
     // A service of its own, whose provider address has nobody listening.
-    const unreachable = await startTestService({ WORKER_CONCURRENCY: '1', WORKER_POLL_MS: '50', LLM_BASE_URL: 'http://127.0.0.1:9/v1', LLM_API_KEY: 'x' });
+    const unreachable = await startTestService({
+      WORKER_CONCURRENCY: '1',
+      WORKER_POLL_MS: '50',
+      LLM_BASE_URL: 'http://127.0.0.1:9/v1',
+      LLM_API_KEY: 'x',
+    });
     try {
       const schema = JSON.stringify({ type: 'object', properties: { n: { type: 'string' } } });
-      const created = (await (await unreachable.json('POST', '/api/extractors', { label: 'x', jsonSchema: schema, strategy: 'llm', model: 'gpt-4o-mini' })).json()) as { id: string };
-      const bucket = (await (await unreachable.json('POST', '/api/buckets', {})).json()) as { id: string };
+      const created = (await (
+        await unreachable.json('POST', '/api/extractors', {
+          label: 'x',
+          jsonSchema: schema,
+          strategy: 'llm',
+          model: 'gpt-4o-mini',
+        })
+      ).json()) as { id: string };
+      const bucket = (await (await unreachable.json('POST', '/api/buckets', {})).json()) as {
+        id: string;
+      };
       const form = new FormData();
       form.append('file', new Blob(['Invoice number: 12']), 'short.txt');
       await unreachable.request(`/api/buckets/${bucket.id}/files`, { method: 'POST', body: form });
-      const run = runSchema.parse(await (await unreachable.json('POST', '/api/runs', { bucket: bucket.id, savedExtractor: created.id })).json());
+      const run = runSchema.parse(
+        await (
+          await unreachable.json('POST', '/api/runs', {
+            bucket: bucket.id,
+            savedExtractor: created.id,
+          })
+        ).json(),
+      );
       const deadline = Date.now() + 60_000;
       let current = run;
       while (!isFinal(current) && Date.now() < deadline) {
         await new Promise((resolve) => setTimeout(resolve, 50));
-        current = runSchema.parse(await (await unreachable.json('GET', `/api/runs/${run.id}`)).json());
+        current = runSchema.parse(
+          await (await unreachable.json('GET', `/api/runs/${run.id}`)).json(),
+        );
       }
       expect(current.status).toBe('failed');
       expect(current.error).toMatch(/could not be reached|127\.0\.0\.1:9/);
@@ -211,7 +311,9 @@ describe('failures a person can act on', () => {
   });
 
   it('says when a file holds no text', async () => {
-    const bucketId = await uploadBucket([{ name: 'blank.txt', bytes: Buffer.from('   \n\n   \n') }]);
+    const bucketId = await uploadBucket([
+      { name: 'blank.txt', bytes: Buffer.from('   \n\n   \n') },
+    ]);
     const run = await waitForRun((await startRun(bucketId, invoiceExtractorId)).id, isFinal);
     expect(run.status).toBe('failed');
     expect(run.error).toMatch(/text/i);
@@ -244,20 +346,38 @@ describe('webhooks of a run', () => {
     stand.reset();
     stand.fallback = answer({ invoice_number: 'INV-9', total: 9.5 });
     const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
-    const extractor = await llmExtractor({ enableWebhook: true, webhookUrl: url, redirectUrl: 'https://partner.example/thanks' });
+    const extractor = await llmExtractor({
+      enableWebhook: true,
+      webhookUrl: url,
+      redirectUrl: 'https://partner.example/thanks',
+    });
     const bucketId = await uploadBucket([{ name: 'long.txt', bytes: Buffer.from(longText) }]);
-    const run = await waitForRun((await startRun(bucketId, extractor.id, { chunkSize: 400 })).id, isFinal);
+    const run = await waitForRun(
+      (await startRun(bucketId, extractor.id, { chunkSize: 400 })).id,
+      isFinal,
+    );
     expect(run.status).toBe('completed');
     expect((await service.json('POST', `/api/runs/${run.id}/submit`)).status).toBe(200);
 
-    const expectedTypes = ['extraction_run.started', ...Array.from({ length: run.chunksTotal! }, () => 'extraction_run.progress'), 'extraction_run.completed', 'extraction_run.submitted'];
+    const expectedTypes = [
+      'extraction_run.started',
+      ...Array.from({ length: run.chunksTotal! }, () => 'extraction_run.progress'),
+      'extraction_run.completed',
+      'extraction_run.submitted',
+    ];
     const deadline = Date.now() + 20_000;
-    while (deliveries.length < expectedTypes.length && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 25));
+    while (deliveries.length < expectedTypes.length && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 25));
     const key = Buffer.from(extractor.webhookSecret.replace(/^whsec_/, ''), 'base64');
     const payloads = deliveries.map((delivery) => {
-      const expected = createHmac('sha256', key).update(`${delivery.id}.${delivery.timestamp}.${delivery.body}`).digest('base64');
+      const expected = createHmac('sha256', key)
+        .update(`${delivery.id}.${delivery.timestamp}.${delivery.body}`)
+        .digest('base64');
       expect(delivery.signature.split(' ')).toContain(`v1,${expected}`);
-      return JSON.parse(delivery.body) as { type: string; data: { run: string; status: string; resultJson: string | null; redirectUrl?: string } };
+      return JSON.parse(delivery.body) as {
+        type: string;
+        data: { run: string; status: string; resultJson: string | null; redirectUrl?: string };
+      };
     });
     expect(payloads.map((payload) => payload.type)).toEqual(expectedTypes);
     expect(new Set(deliveries.map((delivery) => delivery.id)).size).toBe(deliveries.length);

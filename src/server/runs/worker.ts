@@ -68,11 +68,15 @@ export class RunWorker {
   async start(): Promise<void> {
     const { db, config, soleProcess } = this.#deps;
     const now = nowIso();
-    let requeue = db.updateTable('runs').set({ status: 'queued', lease_owner: null, lease_expires_at: null, updated_at: now }).where('status', '=', 'running');
+    let requeue = db
+      .updateTable('runs')
+      .set({ status: 'queued', lease_owner: null, lease_expires_at: null, updated_at: now })
+      .where('status', '=', 'running');
     if (!soleProcess) requeue = requeue.where('lease_expires_at', '<', now);
     const result = await requeue.executeTakeFirst();
     const recovered = Number(result.numUpdatedRows);
-    if (recovered > 0) this.#deps.logger.warn({ recovered }, 'requeued runs left running by a previous process');
+    if (recovered > 0)
+      this.#deps.logger.warn({ recovered }, 'requeued runs left running by a previous process');
     if (config.workerConcurrency === 0) return;
     this.#stopped = false;
     this.#unsubscribe = this.#deps.signals.onQueued(() => this.kick());
@@ -162,7 +166,8 @@ export class RunWorker {
         error instanceof ExtractionError
           ? error.message
           : 'The extraction stopped because of an error on our side. Start the run again; if it keeps failing, contact support.';
-      if (!(error instanceof ExtractionError)) logger.error({ err: error, run: run.id }, 'run failed unexpectedly');
+      if (!(error instanceof ExtractionError))
+        logger.error({ err: error, run: run.id }, 'run failed unexpectedly');
       await this.#finish(run.id, { status: 'failed', error: message }, 'extraction_run.failed');
     } finally {
       clearInterval(renew);
@@ -185,12 +190,26 @@ export class RunWorker {
     const schema = parsed.schema;
 
     const fileIds = JSON.parse(run.file_ids) as string[];
-    const rows = fileIds.length === 0 ? [] : await db.selectFrom('files').selectAll().where('id', 'in', fileIds).execute();
+    const rows =
+      fileIds.length === 0
+        ? []
+        : await db.selectFrom('files').selectAll().where('id', 'in', fileIds).execute();
     const files: SourceFile[] = fileIds.flatMap((id) => {
       const row = rows.find((candidate) => candidate.id === id);
-      return row ? [{ id: row.id, name: row.name, path: storage.pathOf(row.bucket_id, row.id), mediaType: row.media_type, sha256: row.sha256 }] : [];
+      return row
+        ? [
+            {
+              id: row.id,
+              name: row.name,
+              path: storage.pathOf(row.bucket_id, row.id),
+              mediaType: row.media_type,
+              sha256: row.sha256,
+            },
+          ]
+        : [];
     });
-    if (files.length === 0) throw new ExtractionError('The files of this run have been removed from the bucket.');
+    if (files.length === 0)
+      throw new ExtractionError('The files of this run have been removed from the bucket.');
 
     const options = {
       includeText: run.include_text === 1,
@@ -199,14 +218,25 @@ export class RunWorker {
       includePageImages: run.include_page_images === 1,
       markPageImages: run.mark_page_images === 1,
     };
-    const pages = await readDocuments(files, options, { cacheDir: join(config.dataDir, 'cache'), signal });
+    const pages = await readDocuments(files, options, {
+      cacheDir: join(config.dataDir, 'cache'),
+      signal,
+    });
     const chunks = chunkPages(pages, run.chunk_size);
-    if (chunks.length === 0) throw new ExtractionError('No text could be read from the files of this run.');
+    if (chunks.length === 0)
+      throw new ExtractionError('No text could be read from the files of this run.');
 
     const strategy = createStrategy(run.strategy === 'llm' ? 'llm' : 'local', config.llm);
     let merged: { data: Record<string, unknown>; sources: Record<string, ValueSource> } = {
-      data: run.partial_result_json ? (JSON.parse(run.partial_result_json) as Record<string, unknown>) : {},
-      sources: run.result_metadata ? ((JSON.parse(run.result_metadata) as ResultMetadata).sources as Record<string, ValueSource>) : {},
+      data: run.partial_result_json
+        ? (JSON.parse(run.partial_result_json) as Record<string, unknown>)
+        : {},
+      sources: run.result_metadata
+        ? ((JSON.parse(run.result_metadata) as ResultMetadata).sources as Record<
+            string,
+            ValueSource
+          >)
+        : {},
     };
     const stats: TokenStats = run.token_stats
       ? (JSON.parse(run.token_stats) as TokenStats)
@@ -222,7 +252,11 @@ export class RunWorker {
         signal,
       });
       merged = mergeExtractions(schema, merged, extraction);
-      stats.chunks.push({ chunk: index, inputTokens: extraction.usage.inputTokens, outputTokens: extraction.usage.outputTokens });
+      stats.chunks.push({
+        chunk: index,
+        inputTokens: extraction.usage.inputTokens,
+        outputTokens: extraction.usage.outputTokens,
+      });
       stats.totalInputTokens += extraction.usage.inputTokens;
       stats.totalOutputTokens += extraction.usage.outputTokens;
       const metadata: ResultMetadata = { sources: merged.sources, violations: [] };
@@ -250,7 +284,10 @@ export class RunWorker {
     }
 
     const data = finaliseResult(schema, merged.data);
-    const metadata: ResultMetadata = { sources: merged.sources, violations: validateAgainstSchema(schema, data) };
+    const metadata: ResultMetadata = {
+      sources: merged.sources,
+      violations: validateAgainstSchema(schema, data),
+    };
     await this.#finish(
       run.id,
       {
@@ -273,7 +310,11 @@ export class RunWorker {
       .execute();
   }
 
-  async #finish(runId: string, patch: Partial<RunRow>, event: 'extraction_run.completed' | 'extraction_run.failed'): Promise<void> {
+  async #finish(
+    runId: string,
+    patch: Partial<RunRow>,
+    event: 'extraction_run.completed' | 'extraction_run.failed',
+  ): Promise<void> {
     const now = nowIso();
     await this.#deps.lifecycle.change(
       runId,

@@ -32,7 +32,9 @@ export async function openSqliteStore(file: string): Promise<Store> {
   sqlite.pragma('foreign_keys = ON');
   // Writers from the worker and the HTTP side wait for each other instead of failing.
   sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  const db = new Kysely<Database>({
+    dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
+  });
   await migrate(db, 'sqlite');
   return { db, dialect: 'sqlite', close: () => db.destroy() };
 }

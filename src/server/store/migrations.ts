@@ -56,13 +56,19 @@ const migrationsFor = (dialect: Dialect): Record<string, Migration> => ({
         .addColumn('sha256', 'varchar(64)', (col) => col.notNull())
         .addColumn('created_at', 'varchar(32)', (col) => col.notNull())
         .execute();
-      await db.schema.createIndex('files_bucket').on('files').columns(['bucket_id', 'created_at']).execute();
+      await db.schema
+        .createIndex('files_bucket')
+        .on('files')
+        .columns(['bucket_id', 'created_at'])
+        .execute();
 
       await db.schema
         .createTable('runs')
         .addColumn('id', 'varchar(64)', (col) => col.primaryKey())
         .addColumn('bucket_id', 'varchar(64)', (col) => col.notNull().references('buckets.id'))
-        .addColumn('extractor_id', 'varchar(64)', (col) => col.notNull().references('extractors.id'))
+        .addColumn('extractor_id', 'varchar(64)', (col) =>
+          col.notNull().references('extractors.id'),
+        )
         .addColumn('status', 'varchar(16)', (col) => col.notNull())
         .addColumn('strategy', 'varchar(32)', (col) => col.notNull())
         .addColumn('model', 'varchar(200)', (col) => col.notNull())
@@ -94,9 +100,17 @@ const migrationsFor = (dialect: Dialect): Record<string, Migration> => ({
         .addColumn('lease_owner', 'varchar(64)')
         .addColumn('lease_expires_at', 'varchar(32)')
         .execute();
-      await db.schema.createIndex('runs_bucket').on('runs').columns(['bucket_id', 'created_at']).execute();
+      await db.schema
+        .createIndex('runs_bucket')
+        .on('runs')
+        .columns(['bucket_id', 'created_at'])
+        .execute();
       await db.schema.createIndex('runs_extractor').on('runs').columns(['extractor_id']).execute();
-      await db.schema.createIndex('runs_status').on('runs').columns(['status', 'created_at']).execute();
+      await db.schema
+        .createIndex('runs_status')
+        .on('runs')
+        .columns(['status', 'created_at'])
+        .execute();
 
       await db.schema
         .createTable('run_events')
@@ -109,7 +123,11 @@ const migrationsFor = (dialect: Dialect): Record<string, Migration> => ({
         .addColumn('data', 'text', (col) => col.notNull())
         .addColumn('created_at', 'varchar(32)', (col) => col.notNull())
         .execute();
-      await db.schema.createIndex('run_events_run').on('run_events').columns(['run_id', 'id']).execute();
+      await db.schema
+        .createIndex('run_events_run')
+        .on('run_events')
+        .columns(['run_id', 'id'])
+        .execute();
 
       await db.schema
         .createTable('tokens')
@@ -156,7 +174,15 @@ const migrationsFor = (dialect: Dialect): Record<string, Migration> => ({
         .execute();
     },
     async down(db: Kysely<unknown>) {
-      for (const table of ['webhook_deliveries', 'tokens', 'run_events', 'runs', 'files', 'buckets', 'extractors']) {
+      for (const table of [
+        'webhook_deliveries',
+        'tokens',
+        'run_events',
+        'runs',
+        'files',
+        'buckets',
+        'extractors',
+      ]) {
         await db.schema.dropTable(table).execute();
       }
     },

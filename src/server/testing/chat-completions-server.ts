@@ -23,14 +23,20 @@ export interface ChatRequest {
 
 export type Reply = (response: ServerResponse, request: ChatRequest) => void;
 
-export function completionBody(content: unknown, usage = { prompt_tokens: 321, completion_tokens: 45 }): string {
+export function completionBody(
+  content: unknown,
+  usage = { prompt_tokens: 321, completion_tokens: 45 },
+): string {
   return JSON.stringify({
     id: 'chatcmpl-1',
     object: 'chat.completion',
     choices: [
       {
         index: 0,
-        message: { role: 'assistant', content: typeof content === 'string' ? content : JSON.stringify(content) },
+        message: {
+          role: 'assistant',
+          content: typeof content === 'string' ? content : JSON.stringify(content),
+        },
         finish_reason: 'stop',
       },
     ],
@@ -61,7 +67,11 @@ export const silence: Reply = () => {};
 export function userText(request: ChatRequest): string {
   return request.body.messages
     .filter((message) => message.role === 'user')
-    .map((message) => (typeof message.content === 'string' ? message.content : message.content.map((part) => part.text ?? '').join('\n')))
+    .map((message) =>
+      typeof message.content === 'string'
+        ? message.content
+        : message.content.map((part) => part.text ?? '').join('\n'),
+    )
     .join('\n');
 }
 
@@ -69,7 +79,11 @@ export function userText(request: ChatRequest): string {
  * A reply that waits: the request is held until `release` answers it. `arrived` resolves
  * when the request is in, so a test can act (pause, kill) while the provider "thinks".
  */
-export function held(): { reply: Reply; arrived: Promise<ChatRequest>; release(reply: Reply): void } {
+export function held(): {
+  reply: Reply;
+  arrived: Promise<ChatRequest>;
+  release(reply: Reply): void;
+} {
   let arrive!: (request: ChatRequest) => void;
   const arrived = new Promise<ChatRequest>((resolve) => (arrive = resolve));
   let pending: { response: ServerResponse; request: ChatRequest } | undefined;
@@ -121,7 +135,10 @@ export async function startChatCompletionsServer(): Promise<ChatCompletionsServe
         response.writeHead(404).end();
         return;
       }
-      const entry: ChatRequest = { headers: request.headers, body: JSON.parse(raw) as ChatRequest['body'] };
+      const entry: ChatRequest = {
+        headers: request.headers,
+        body: JSON.parse(raw) as ChatRequest['body'],
+      };
       stand.received.push(entry);
       (queue.shift() ?? stand.fallback)(response, entry);
     });

@@ -47,7 +47,13 @@ export async function createExtractor(
 
 export async function createSession(
   service: TestService,
-  body: { savedExtractor: string; bucket?: string; ttlSeconds?: number; allowedOrigins?: string[]; theme?: Record<string, string> },
+  body: {
+    savedExtractor: string;
+    bucket?: string;
+    ttlSeconds?: number;
+    allowedOrigins?: string[];
+    theme?: Record<string, string>;
+  },
 ): Promise<EmbedSession> {
   return created<EmbedSession>(
     await service.json('POST', '/api/embed_sessions', body),

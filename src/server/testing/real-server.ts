@@ -53,21 +53,17 @@ export interface RealServerOptions {
 export async function startRealServer(options: RealServerOptions): Promise<RealServer> {
   const port = await freePort();
   const bundle = await buildServer();
-  const child = spawn(
-    process.execPath,
-    [...(options.nodeArgs ?? []), bundle],
-    {
-      cwd: projectRoot,
-      env: {
-        ...process.env,
-        PORT: String(port),
-        DATA_DIR: options.dataDir,
-        WORKER_CONCURRENCY: '0',
-        ...options.env,
-      },
-      stdio: ['ignore', options.stdio ?? 'pipe', options.stdio ?? 'pipe'],
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), bundle], {
+    cwd: projectRoot,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      DATA_DIR: options.dataDir,
+      WORKER_CONCURRENCY: '0',
+      ...options.env,
     },
-  );
+    stdio: ['ignore', options.stdio ?? 'pipe', options.stdio ?? 'pipe'],
+  });
   let printed = '';
   child.stdout?.on('data', (chunk: Buffer) => (printed += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (printed += chunk.toString()));

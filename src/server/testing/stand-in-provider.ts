@@ -12,7 +12,9 @@ import type { AddressInfo } from 'node:net';
 
 export const standInModels = { slow: 'stand-in-slow', refusing: 'stand-in-refusing' } as const;
 
-export async function startStandInProvider(delayMs: number): Promise<{ server: Server; baseUrl: string }> {
+export async function startStandInProvider(
+  delayMs: number,
+): Promise<{ server: Server; baseUrl: string }> {
   const server = createServer((request, response) => {
     let body = '';
     request.on('data', (part: Buffer) => (body += part.toString()));

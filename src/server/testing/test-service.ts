@@ -40,8 +40,11 @@ export async function startTestService(env: Record<string, string> = {}): Promis
   const request: TestService['request'] = (path, init = {}) => {
     const { token = adminToken, ...rest } = init;
     const headers = new Headers(rest.headers);
-    if (token !== null && !headers.has('authorization')) headers.set('Authorization', `Bearer ${token}`);
-    return Promise.resolve(service.app.fetch(new Request(`http://extractor.test${path}`, { ...rest, headers })));
+    if (token !== null && !headers.has('authorization'))
+      headers.set('Authorization', `Bearer ${token}`);
+    return Promise.resolve(
+      service.app.fetch(new Request(`http://extractor.test${path}`, { ...rest, headers })),
+    );
   };
   return {
     ...service,

@@ -43,12 +43,28 @@ export interface TokenSummary {
   lastUsedAt: string | null;
 }
 
-export async function createPersonalToken(db: Db, name: string): Promise<{ id: string; token: string }> {
+export async function createPersonalToken(
+  db: Db,
+  name: string,
+): Promise<{ id: string; token: string }> {
   const token = mintToken(personalTokenPrefix);
   const id = newId();
   await db
     .insertInto('tokens')
-    .values({ id, kind: 'personal', name, token_hash: hashToken(token), created_at: nowIso(), expires_at: null, revoked_at: null, last_used_at: null, extractor_id: null, bucket_id: null, allowed_origins: null, theme: null })
+    .values({
+      id,
+      kind: 'personal',
+      name,
+      token_hash: hashToken(token),
+      created_at: nowIso(),
+      expires_at: null,
+      revoked_at: null,
+      last_used_at: null,
+      extractor_id: null,
+      bucket_id: null,
+      allowed_origins: null,
+      theme: null,
+    })
     .execute();
   return { id, token };
 }
@@ -59,13 +75,34 @@ export async function createPersonalToken(db: Db, name: string): Promise<{ id: s
  * revoked token stays revoked (a revocation is meant to last, and every start registers
  * the variable again); the answer says so, for the service to tell the operator.
  */
-export async function registerPersonalToken(db: Db, token: string, name: string): Promise<'registered' | 'known' | 'revoked'> {
+export async function registerPersonalToken(
+  db: Db,
+  token: string,
+  name: string,
+): Promise<'registered' | 'known' | 'revoked'> {
   const tokenHash = hashToken(token);
-  const existing = await db.selectFrom('tokens').select(['id', 'revoked_at']).where('token_hash', '=', tokenHash).executeTakeFirst();
+  const existing = await db
+    .selectFrom('tokens')
+    .select(['id', 'revoked_at'])
+    .where('token_hash', '=', tokenHash)
+    .executeTakeFirst();
   if (existing) return existing.revoked_at ? 'revoked' : 'known';
   await db
     .insertInto('tokens')
-    .values({ id: newId(), kind: 'personal', name, token_hash: tokenHash, created_at: nowIso(), expires_at: null, revoked_at: null, last_used_at: null, extractor_id: null, bucket_id: null, allowed_origins: null, theme: null })
+    .values({
+      id: newId(),
+      kind: 'personal',
+      name,
+      token_hash: tokenHash,
+      created_at: nowIso(),
+      expires_at: null,
+      revoked_at: null,
+      last_used_at: null,
+      extractor_id: null,
+      bucket_id: null,
+      allowed_origins: null,
+      theme: null,
+    })
     .execute();
   return 'registered';
 }
@@ -109,11 +146,17 @@ export type Verification = { ok: true; principal: Principal } | { ok: false; rea
 
 /** Who a bearer token speaks for, or why it speaks for nobody. */
 export async function verifyToken(db: Db, token: string): Promise<Verification> {
-  const row = await db.selectFrom('tokens').selectAll().where('token_hash', '=', hashToken(token)).executeTakeFirst();
+  const row = await db
+    .selectFrom('tokens')
+    .selectAll()
+    .where('token_hash', '=', hashToken(token))
+    .executeTakeFirst();
   if (!row) return { ok: false, reason: 'The access token is not valid.' };
   if (row.revoked_at) return { ok: false, reason: 'The access token has been revoked.' };
-  if (row.expires_at && row.expires_at <= nowIso()) return { ok: false, reason: 'The access token has expired.' };
-  if (row.kind === 'personal') return { ok: true, principal: { kind: 'personal', tokenId: row.id } };
+  if (row.expires_at && row.expires_at <= nowIso())
+    return { ok: false, reason: 'The access token has expired.' };
+  if (row.kind === 'personal')
+    return { ok: true, principal: { kind: 'personal', tokenId: row.id } };
   return {
     ok: true,
     principal: {
@@ -161,7 +204,11 @@ export async function listTokens(db: Db, kind?: TokenTable['kind']): Promise<Tok
 
 /** Revokes a token; `false` when there is no such live token. */
 export async function revokeToken(db: Db, id: string, kind?: TokenTable['kind']): Promise<boolean> {
-  let query = db.updateTable('tokens').set({ revoked_at: nowIso() }).where('id', '=', id).where('revoked_at', 'is', null);
+  let query = db
+    .updateTable('tokens')
+    .set({ revoked_at: nowIso() })
+    .where('id', '=', id)
+    .where('revoked_at', 'is', null);
   if (kind) query = query.where('kind', '=', kind);
   const result = await query.executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;

@@ -7,8 +7,22 @@ import { Readable } from 'node:stream';
 import type { HttpBindings } from '@hono/node-server';
 import type { Context, Hono } from 'hono';
 import { bucketInputSchema } from '../../../contract/resources.js';
-import { bucketToWire, createBucket, deleteBucket, findBucket, listBuckets, runIrisByBucket } from '../../buckets/buckets.js';
-import { addFiles, deleteFile, fileToWire, findFile, listFiles, listFilesOfBuckets } from '../../files/files.js';
+import {
+  bucketToWire,
+  createBucket,
+  deleteBucket,
+  findBucket,
+  listBuckets,
+  runIrisByBucket,
+} from '../../buckets/buckets.js';
+import {
+  addFiles,
+  deleteFile,
+  fileToWire,
+  findFile,
+  listFiles,
+  listFilesOfBuckets,
+} from '../../files/files.js';
 import { receiveUpload } from '../../files/uploads.js';
 import { activeRunOfBucket } from '../../runs/runs.js';
 import { canSeeBucket, requirePersonal } from '../auth.js';
@@ -16,7 +30,13 @@ import { readInput } from '../body.js';
 import type { AppEnv } from '../context.js';
 import { bucketKind, fileKind } from '../kinds.js';
 import { conflict, notFound } from '../problem.js';
-import { chooseRepresentation, queryWithoutPage, readPage, sendCollection, sendResource } from '../respond.js';
+import {
+  chooseRepresentation,
+  queryWithoutPage,
+  readPage,
+  sendCollection,
+  sendResource,
+} from '../respond.js';
 import type { BucketRow } from '../../buckets/buckets.js';
 
 async function visibleBucket(c: Context<AppEnv>): Promise<BucketRow> {
@@ -38,7 +58,10 @@ function nodeBody(c: Context<AppEnv>): Readable | undefined {
 
 async function bucketWire(c: Context<AppEnv>, bucket: BucketRow) {
   const { db } = c.var.services;
-  const [runs, files] = await Promise.all([runIrisByBucket(db, [bucket.id]), listFiles(db, bucket.id)]);
+  const [runs, files] = await Promise.all([
+    runIrisByBucket(db, [bucket.id]),
+    listFiles(db, bucket.id),
+  ]);
   return bucketToWire(bucket, runs.get(bucket.id) ?? [], files);
 }
 
@@ -50,8 +73,13 @@ export function registerBucketRoutes(app: Hono<AppEnv>): void {
     const { db } = c.var.services;
     const { rows, total } = await listBuckets(db, page);
     const ids = rows.map((row) => row.id);
-    const [runs, files] = await Promise.all([runIrisByBucket(db, ids), listFilesOfBuckets(db, ids)]);
-    const wires = rows.map((row) => bucketToWire(row, runs.get(row.id) ?? [], files.get(row.id) ?? []));
+    const [runs, files] = await Promise.all([
+      runIrisByBucket(db, ids),
+      listFilesOfBuckets(db, ids),
+    ]);
+    const wires = rows.map((row) =>
+      bucketToWire(row, runs.get(row.id) ?? [], files.get(row.id) ?? []),
+    );
     return sendCollection(bucketKind, wires, mediaType, {
       path: c.req.path,
       query: queryWithoutPage(c),
@@ -68,7 +96,10 @@ export function registerBucketRoutes(app: Hono<AppEnv>): void {
     const input = await readInput(c.req.raw, bucketInputSchema);
     const bucket = await createBucket(c.var.services.db, input, 'api');
     const wire = bucketToWire(bucket, [], []);
-    return sendResource(bucketKind, wire, mediaType, { status: 201, headers: { Location: bucketKind.iri(wire) } });
+    return sendResource(bucketKind, wire, mediaType, {
+      status: 201,
+      headers: { Location: bucketKind.iri(wire) },
+    });
   });
 
   app.get('/api/buckets/:id', async (c) => {
@@ -109,14 +140,19 @@ export function registerBucketRoutes(app: Hono<AppEnv>): void {
     const bucket = await visibleBucket(c);
     const page = readPage(c);
     const files = await listFiles(c.var.services.db, bucket.id);
-    return sendCollection(fileKind, files.slice(page.offset, page.offset + page.limit).map(fileToWire), mediaType, {
-      path: c.req.path,
-      query: queryWithoutPage(c),
-      page: page.page,
-      itemsPerPage: page.limit,
-      totalItems: files.length,
-      filters: [],
-    });
+    return sendCollection(
+      fileKind,
+      files.slice(page.offset, page.offset + page.limit).map(fileToWire),
+      mediaType,
+      {
+        path: c.req.path,
+        query: queryWithoutPage(c),
+        page: page.page,
+        itemsPerPage: page.limit,
+        totalItems: files.length,
+        filters: [],
+      },
+    );
   });
 
   app.get('/api/buckets/:id/files/:fileId', async (c) => {
@@ -152,9 +188,12 @@ export function registerBucketRoutes(app: Hono<AppEnv>): void {
     if (!file) throw notFound();
     const active = await activeRunOfBucket(db, bucket.id);
     if (active) {
-      throw conflict(`A run over this bucket is ${active.status}; cancel it or wait for it to finish before removing files.`, {
-        currentStatus: active.status,
-      });
+      throw conflict(
+        `A run over this bucket is ${active.status}; cancel it or wait for it to finish before removing files.`,
+        {
+          currentStatus: active.status,
+        },
+      );
     }
     await deleteFile(db, storage, file);
     return c.body(null, 204);
@@ -162,8 +201,14 @@ export function registerBucketRoutes(app: Hono<AppEnv>): void {
 }
 
 /** RFC 6266: an ASCII fallback name and the exact name in RFC 8187 encoding. */
-export function contentDisposition(name: string, disposition: 'attachment' | 'inline' = 'attachment'): string {
+export function contentDisposition(
+  name: string,
+  disposition: 'attachment' | 'inline' = 'attachment',
+): string {
   const fallback = name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
-  const encoded = encodeURIComponent(name).replace(/['()*]/g, (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`);
+  const encoded = encodeURIComponent(name).replace(
+    /['()*]/g,
+    (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
   return `${disposition}; filename="${fallback}"; filename*=UTF-8''${encoded}`;
 }

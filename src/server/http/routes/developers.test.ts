@@ -25,7 +25,10 @@ const appOf = (built: CustomElementsManifest) =>
     .find((declaration) => declaration.tagName === 'extractor-app')!;
 
 const writeManifest = (content: unknown) =>
-  writeFileSync(join(service.config.distDir, 'sdk', 'custom-elements.json'), JSON.stringify(content));
+  writeFileSync(
+    join(service.config.distDir, 'sdk', 'custom-elements.json'),
+    JSON.stringify(content),
+  );
 
 const getPage = () => service.request('/developers', { token: null });
 
@@ -94,10 +97,13 @@ describe('GET /developers', () => {
     const html = await (await getPage()).text();
     const app = appOf(manifest);
     expect(app.events.length).toBeGreaterThan(10);
-    for (const event of app.events) expect(html, event.name).toContain(`<code>${event.name}</code>`);
+    for (const event of app.events)
+      expect(html, event.name).toContain(`<code>${event.name}</code>`);
     for (const property of app.cssProperties) {
       expect(html, property.name).toContain(`<code>${property.name}</code>`);
-      expect(html, property.name).toContain(`<code>${property.default.replace(/'/g, '&#39;')}</code>`);
+      expect(html, property.name).toContain(
+        `<code>${property.default.replace(/'/g, '&#39;')}</code>`,
+      );
     }
     for (const part of app.cssParts) expect(html, part.name).toContain(`<code>${part.name}</code>`);
   });
@@ -113,7 +119,10 @@ describe('GET /developers', () => {
     const html = await (await getPage()).text();
     expect(html).toContain('href="/sdk/custom-elements.json"');
     expect(html).toContain('href="/sdk/extractor.d.ts"');
-    writeFileSync(join(service.config.distDir, 'sdk', 'extractor.d.ts'), 'export type Step = string;\n');
+    writeFileSync(
+      join(service.config.distDir, 'sdk', 'extractor.d.ts'),
+      'export type Step = string;\n',
+    );
     const served = await service.request('/sdk/custom-elements.json', { token: null });
     expect(served.status).toBe(200);
     expect(served.headers.get('content-type')).toBe('application/json; charset=utf-8');

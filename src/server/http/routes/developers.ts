@@ -238,7 +238,8 @@ const frameEventText: Record<FrameEventName, string> = {
 
 const frameCommandText: Record<FrameCommandName, string> = {
   'set-theme': '`theme`: tokens as in a session; replaces the theme set before',
-  'go-to-step': '`step`: `introduction`, `bucket`, `extraction` or `results`, when the state allows it',
+  'go-to-step':
+    '`step`: `introduction`, `bucket`, `extraction` or `results`, when the state allows it',
   'refresh-session': '`token`: a new session token for the same extractor and bucket',
 };
 
@@ -419,7 +420,10 @@ ${renderCsp(service)}
 export function registerDevelopersRoutes(app: Hono<AppEnv>, options: DevelopersOptions): void {
   const { distDir } = options;
   app.get('/developers', async (c) => {
-    const html = renderDevelopersPage(c.var.services.config.publicBaseUrl, await describeApp(distDir));
+    const html = renderDevelopersPage(
+      c.var.services.config.publicBaseUrl,
+      await describeApp(distDir),
+    );
     return c.body(html, 200, {
       'Content-Type': 'text/html; charset=utf-8',
       'Content-Security-Policy': developersPageCsp,

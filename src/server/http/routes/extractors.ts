@@ -21,7 +21,13 @@ import { readInput } from '../body.js';
 import type { AppEnv } from '../context.js';
 import { extractorKind } from '../kinds.js';
 import { notFound } from '../problem.js';
-import { chooseRepresentation, queryWithoutPage, readPage, sendCollection, sendResource } from '../respond.js';
+import {
+  chooseRepresentation,
+  queryWithoutPage,
+  readPage,
+  sendCollection,
+  sendResource,
+} from '../respond.js';
 
 export const extractorCollections = ['/api/extractors', '/api/saved_extractors'] as const;
 
@@ -38,20 +44,31 @@ export function registerExtractorRoutes(app: Hono<AppEnv>): void {
       const mediaType = chooseRepresentation(c);
       const page = readPage(c);
       const { db, config } = c.var.services;
-      const filters = { model: c.req.query('model'), outputInstructions: c.req.query('output_instructions') };
+      const filters = {
+        model: c.req.query('model'),
+        outputInstructions: c.req.query('output_instructions'),
+      };
       const { rows, total } = await listExtractors(db, filters, page);
-      const runs = await runIrisByExtractor(db, rows.map((row) => row.id));
-      return sendCollection(extractorKind, rows.map((row) => extractorToWire(row, runs.get(row.id) ?? [], config)), mediaType, {
-        path: c.req.path,
-        query: queryWithoutPage(c),
-        page: page.page,
-        itemsPerPage: page.limit,
-        totalItems: total,
-        filters: [
-          { variable: 'model', property: 'model' },
-          { variable: 'output_instructions', property: 'outputInstructions' },
-        ],
-      });
+      const runs = await runIrisByExtractor(
+        db,
+        rows.map((row) => row.id),
+      );
+      return sendCollection(
+        extractorKind,
+        rows.map((row) => extractorToWire(row, runs.get(row.id) ?? [], config)),
+        mediaType,
+        {
+          path: c.req.path,
+          query: queryWithoutPage(c),
+          page: page.page,
+          itemsPerPage: page.limit,
+          totalItems: total,
+          filters: [
+            { variable: 'model', property: 'model' },
+            { variable: 'output_instructions', property: 'outputInstructions' },
+          ],
+        },
+      );
     });
 
     app.post(base, async (c) => {
@@ -61,7 +78,10 @@ export function registerExtractorRoutes(app: Hono<AppEnv>): void {
       const { db, config } = c.var.services;
       const { row, webhookSecret } = await createExtractor(db, input, config);
       const wire = { ...extractorToWire(row, [], config), webhookSecret };
-      return sendResource(extractorKind, wire, mediaType, { status: 201, headers: { Location: extractorKind.iri(wire) } });
+      return sendResource(extractorKind, wire, mediaType, {
+        status: 201,
+        headers: { Location: extractorKind.iri(wire) },
+      });
     });
 
     app.get(`${base}/:id`, async (c) => {
@@ -101,7 +121,11 @@ export function registerExtractorRoutes(app: Hono<AppEnv>): void {
       const webhookSecret = await rotateWebhookSecret(db, id);
       const row = webhookSecret ? await findExtractor(db, id) : undefined;
       if (!row || !webhookSecret) throw notFound();
-      return sendResource(extractorKind, { ...(await extractorWire(c, row)), webhookSecret }, mediaType);
+      return sendResource(
+        extractorKind,
+        { ...(await extractorWire(c, row)), webhookSecret },
+        mediaType,
+      );
     });
   }
 }

@@ -35,7 +35,13 @@ const contentTypes: Record<string, string> = {
   '.ts': 'text/plain; charset=utf-8',
 };
 
-const libraryFiles = new Set(['extractor.mjs', 'extractor.js', 'custom-elements.json', 'extractor.d.ts', 'embed.js']);
+const libraryFiles = new Set([
+  'extractor.mjs',
+  'extractor.js',
+  'custom-elements.json',
+  'extractor.d.ts',
+  'embed.js',
+]);
 const publicFiles = new Set(['favicon.svg']);
 const assetName = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
@@ -81,8 +87,14 @@ async function readBuilt(path: string): Promise<Buffer | undefined> {
  * A file of the build, compressed when the client accepts it and it is text (see
  * compression.ts). `Vary` tells caches that the answer depends on Accept-Encoding.
  */
-function sendBuiltFile(c: Context<AppEnv>, path: string, content: Buffer, headers: Record<string, string> & { 'Content-Type': string }): Response {
-  if (!isCompressible(headers['Content-Type'])) return c.body(new Uint8Array(content), 200, headers);
+function sendBuiltFile(
+  c: Context<AppEnv>,
+  path: string,
+  content: Buffer,
+  headers: Record<string, string> & { 'Content-Type': string },
+): Response {
+  if (!isCompressible(headers['Content-Type']))
+    return c.body(new Uint8Array(content), 200, headers);
   const encoding = chooseEncoding(c.req.header('accept-encoding'));
   const encoded = encoding && compressedFile(path, content, encoding);
   const varied = { ...headers, Vary: 'Accept-Encoding' };

@@ -30,7 +30,8 @@ const commands: RunCommand[] = ['pause', 'resume', 'cancel'];
 /** `?format=` wins over `Accept`; `text/xml` is read as XML too. */
 function chooseResultFormat(query: string | undefined, accept: string | undefined): ResultFormat {
   if (query !== undefined) {
-    if (!resultFormats.includes(query as ResultFormat)) throw badQuery('format', `must be one of ${resultFormats.join(', ')}`);
+    if (!resultFormats.includes(query as ResultFormat))
+      throw badQuery('format', `must be one of ${resultFormats.join(', ')}`);
     return query as ResultFormat;
   }
   const offered = [...Object.values(resultMediaTypes), 'text/xml'] as const;
@@ -51,7 +52,10 @@ export function registerRunLifecycleRoutes(app: Hono<AppEnv>): void {
       const input = await readInput(c.req.raw, runInputSchema);
       const run = await c.var.services.runs.create(input, c.var.principal);
       const wire = runToWire(run);
-      return sendResource(runKind, wire, mediaType, { status: 201, headers: { Location: runKind.iri(wire) } });
+      return sendResource(runKind, wire, mediaType, {
+        status: 201,
+        headers: { Location: runKind.iri(wire) },
+      });
     });
 
     for (const command of commands) {
@@ -72,13 +76,23 @@ export function registerRunLifecycleRoutes(app: Hono<AppEnv>): void {
       }
       const text = version === 'original' ? run.result_json : effectiveResultJson(run);
       if (text === null) {
-        throw conflict(`The run is ${run.status}; it has no results yet.`, { currentStatus: run.status });
+        throw conflict(`The run is ${run.status}; it has no results yet.`, {
+          currentStatus: run.status,
+        });
       }
-      const extractor = await c.var.services.db.selectFrom('extractors').select('label').where('id', '=', run.extractor_id).executeTakeFirst();
+      const extractor = await c.var.services.db
+        .selectFrom('extractors')
+        .select('label')
+        .where('id', '=', run.extractor_id)
+        .executeTakeFirst();
       return new Response(formatResults(JSON.parse(text) as unknown, format), {
         headers: {
           'Content-Type': resultContentTypes[format],
-          'Content-Disposition': resultsContentDisposition(extractor?.label ?? 'results', run.id, format),
+          'Content-Disposition': resultsContentDisposition(
+            extractor?.label ?? 'results',
+            run.id,
+            format,
+          ),
           Vary: 'Accept',
         },
       });
@@ -89,7 +103,9 @@ export function registerRunLifecycleRoutes(app: Hono<AppEnv>): void {
       const run = await visibleRun(c);
       const type = essence(c.req.header('content-type'));
       if (type !== 'application/json') {
-        throw unsupportedMediaType('Send the edited results as application/json.', ['application/json']);
+        throw unsupportedMediaType('Send the edited results as application/json.', [
+          'application/json',
+        ]);
       }
       const text = await readBodyText(c.req.raw);
       let data: unknown;
@@ -110,10 +126,12 @@ export function registerRunLifecycleRoutes(app: Hono<AppEnv>): void {
     });
 
     app.get(`${base}/:id/events`, async (c) => {
-      if (!negotiate(c.req.header('accept'), ['text/event-stream'])) throw notAcceptable(['text/event-stream']);
+      if (!negotiate(c.req.header('accept'), ['text/event-stream']))
+        throw notAcceptable(['text/event-stream']);
       const run = await visibleRun(c);
       const rawLastId = c.req.header('last-event-id') ?? c.req.query('lastEventId') ?? '0';
-      if (!/^\d{1,15}$/.test(rawLastId)) throw badRequest('Last-Event-ID must be the id of an earlier event.');
+      if (!/^\d{1,15}$/.test(rawLastId))
+        throw badRequest('Last-Event-ID must be the id of an earlier event.');
       const { db, signals } = c.var.services;
       const abort = new AbortController();
       c.req.raw.signal.addEventListener('abort', () => abort.abort(), { once: true });
@@ -129,13 +147,19 @@ export function registerRunLifecycleRoutes(app: Hono<AppEnv>): void {
             while (!abort.signal.aborted) {
               const events = await runEventsAfter(db, run.id, lastId);
               for (const event of events) {
-                send(`id: ${event.id}\nevent: ${event.type}\ndata: ${JSON.stringify(event.data)}\n\n`);
+                send(
+                  `id: ${event.id}\nevent: ${event.type}\ndata: ${JSON.stringify(event.data)}\n\n`,
+                );
                 lastId = event.id;
               }
               if (events.length > 0) idleSince = Date.now();
               const current = await findRun(db, run.id);
               // The stream ends once the run is final and every event up to it has been sent.
-              if (!current || (isFinalRunStatus(current.status as RunStatus) && events.length === 0)) break;
+              if (
+                !current ||
+                (isFinalRunStatus(current.status as RunStatus) && events.length === 0)
+              )
+                break;
               if (Date.now() - idleSince >= heartbeatMs) {
                 send(': keep-alive\n\n');
                 idleSince = Date.now();
@@ -143,7 +167,8 @@ export function registerRunLifecycleRoutes(app: Hono<AppEnv>): void {
               if (events.length === 0) await signals.waitForRun(run.id, pollMs, abort.signal);
             }
           } catch (error) {
-            if (!abort.signal.aborted) c.var.services.logger.warn({ err: error, run: run.id }, 'event stream failed');
+            if (!abort.signal.aborted)
+              c.var.services.logger.warn({ err: error, run: run.id }, 'event stream failed');
           }
           controller.close();
         },

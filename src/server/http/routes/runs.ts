@@ -11,7 +11,13 @@ import { canSeeRun, requirePersonal } from '../auth.js';
 import type { AppEnv } from '../context.js';
 import { runKind } from '../kinds.js';
 import { badQuery, notFound } from '../problem.js';
-import { chooseRepresentation, queryWithoutPage, readPage, sendCollection, sendResource } from '../respond.js';
+import {
+  chooseRepresentation,
+  queryWithoutPage,
+  readPage,
+  sendCollection,
+  sendResource,
+} from '../respond.js';
 
 export const runCollections = ['/api/runs', '/api/extraction_runs'] as const;
 
@@ -36,7 +42,8 @@ function readRunFilters(c: Context<AppEnv>): RunFilters {
     throw badQuery('strategy', `must be one of ${strategies.join(', ')}`);
   }
   const extractor = query('saved_extractor_id');
-  const savedExtractorId = extractor === undefined ? undefined : idFromReference('extractor', extractor);
+  const savedExtractorId =
+    extractor === undefined ? undefined : idFromReference('extractor', extractor);
   if (extractor !== undefined && !savedExtractorId) {
     throw badQuery('saved_extractor_id', 'must be an extractor id or IRI');
   }

@@ -137,10 +137,19 @@ describe('POST /api/embed_sessions', () => {
 
   it('keeps a theme of known tokens, tells it to the session, and refuses any other', async () => {
     const extractor = await createExtractor(service);
-    const theme = { 'color-accent': '#0a7d5a', radius: '0', 'font-family': "Georgia, 'Times', serif" };
+    const theme = {
+      'color-accent': '#0a7d5a',
+      radius: '0',
+      'font-family': "Georgia, 'Times', serif",
+    };
     const session = await createSession(service, { savedExtractor: extractor.id, theme });
     expect(session.theme).toEqual(theme);
-    const current = await service.json('GET', '/api/embed_sessions/current', undefined, session.token);
+    const current = await service.json(
+      'GET',
+      '/api/embed_sessions/current',
+      undefined,
+      session.token,
+    );
     expect(((await current.json()) as { theme: unknown }).theme).toEqual(theme);
 
     const before = await storedState(service);

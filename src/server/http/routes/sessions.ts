@@ -5,7 +5,11 @@
  */
 import type { Hono } from 'hono';
 import { idFromReference, iriOf } from '../../../contract/iri.js';
-import { embedSessionInputSchema, type CurrentSession, type EmbedSession } from '../../../contract/resources.js';
+import {
+  embedSessionInputSchema,
+  type CurrentSession,
+  type EmbedSession,
+} from '../../../contract/resources.js';
 import { createBucket, findBucket } from '../../buckets/buckets.js';
 import { findExtractor } from '../../extractors/extractors.js';
 import { createSessionToken, revokeToken } from '../../tokens/tokens.js';
@@ -21,7 +25,8 @@ export function normaliseOrigin(value: string): string | undefined {
   try {
     const url = new URL(value.trim());
     if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
-    if ((url.pathname !== '/' && url.pathname !== '') || url.search || url.hash || url.username) return undefined;
+    if ((url.pathname !== '/' && url.pathname !== '') || url.search || url.hash || url.username)
+      return undefined;
     return url.origin;
   } catch {
     return undefined;
@@ -38,19 +43,25 @@ export function registerSessionRoutes(app: Hono<AppEnv>): void {
 
     const extractorId = idFromReference('extractor', input.savedExtractor);
     const extractor = extractorId ? await findExtractor(db, extractorId) : undefined;
-    if (!extractor) errors.push({ pointer: '/savedExtractor', detail: 'savedExtractor names no extractor' });
+    if (!extractor)
+      errors.push({ pointer: '/savedExtractor', detail: 'savedExtractor names no extractor' });
 
     let bucketId: string | undefined;
     if (input.bucket !== undefined) {
       bucketId = idFromReference('bucket', input.bucket);
-      if (!bucketId || !(await findBucket(db, bucketId))) errors.push({ pointer: '/bucket', detail: 'bucket names no bucket' });
+      if (!bucketId || !(await findBucket(db, bucketId)))
+        errors.push({ pointer: '/bucket', detail: 'bucket names no bucket' });
     }
 
     const allowedOrigins: string[] = [];
     input.allowedOrigins.forEach((value, index) => {
       const origin = normaliseOrigin(value);
       if (origin) allowedOrigins.push(origin);
-      else errors.push({ pointer: `/allowedOrigins/${index}`, detail: `"${value}" is not an origin like https://partner.example` });
+      else
+        errors.push({
+          pointer: `/allowedOrigins/${index}`,
+          detail: `"${value}" is not an origin like https://partner.example`,
+        });
     });
     if (errors.length > 0 || !extractor) throw validationError(errors);
 
