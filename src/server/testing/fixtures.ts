@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { expect } from 'vitest';
 import type { Bucket, EmbedSession, Extractor, ExtractorInput } from '../../contract/resources.js';
 import { problemMediaType } from '../http/problem.js';
+import type { Db } from '../store/database.js';
 import { newId, nowIso } from '../store/ids.js';
 import type { Database, RunTable } from '../store/schema.js';
 import type { TestService } from './test-service.js';
@@ -97,9 +98,17 @@ export function upload(
   });
 }
 
-/** A run row as the lifecycle would write it; every column can be overridden. */
-export async function insertRun(
+/** A run row as the lifecycle would write it, in the test service; every column can be overridden. */
+export function insertRun(
   service: TestService,
+  run: { bucketId: string; extractorId: string } & Partial<RunTable>,
+): Promise<RunTable> {
+  return insertRunRow(service.services.db, run);
+}
+
+/** A run row as the lifecycle would write it, in any store; every column can be overridden. */
+export async function insertRunRow(
+  db: Db,
   run: { bucketId: string; extractorId: string } & Partial<RunTable>,
 ): Promise<RunTable> {
   const now = nowIso();
@@ -140,7 +149,7 @@ export async function insertRun(
     lease_expires_at: null,
     ...overrides,
   };
-  await service.services.db.insertInto('runs').values(row).execute();
+  await db.insertInto('runs').values(row).execute();
   return row;
 }
 

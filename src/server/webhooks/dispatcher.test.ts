@@ -17,6 +17,7 @@ import {
 import type { RunRow } from '../runs/runs.js';
 import { openSqliteStore, type Db, type Store } from '../store/database.js';
 import { newId, nowIso } from '../store/ids.js';
+import { insertRunRow } from '../testing/fixtures.js';
 import { startWebhookDispatcher, type WebhookDispatcher } from './dispatcher.js';
 import { enqueueWebhook } from './outbox.js';
 
@@ -183,44 +184,18 @@ async function insertRun(
       deleted_at: null,
     })
     .execute();
-  const run: RunRow = {
-    id: newId(),
-    bucket_id: bucketId,
-    extractor_id: extractor.id,
+  return insertRunRow(db, {
+    bucketId,
+    extractorId: extractor.id,
     status: 'running',
     strategy: extractor.strategy,
     model: extractor.model,
     target_schema: extractor.json_schema,
     output_instructions: extractor.output_instructions,
-    include_text: 1,
-    include_embedded_images: 0,
-    mark_embedded_images: 0,
-    include_page_images: 0,
-    mark_page_images: 0,
-    chunk_size: 4000,
-    file_ids: '[]',
-    result_json: null,
-    edited_result_json: null,
-    partial_result_json: null,
-    result_metadata: null,
-    token_stats: null,
-    total_input_tokens: 0,
-    total_output_tokens: 0,
-    error: null,
-    evaluation_type: null,
-    chunks_completed: 0,
     chunks_total: 3,
-    created_at: now,
-    updated_at: now,
     started_at: now,
-    finished_at: null,
-    submitted_at: null,
-    lease_owner: null,
-    lease_expires_at: null,
     ...fields,
-  };
-  await db.insertInto('runs').values(run).execute();
-  return run;
+  });
 }
 
 async function currentSecret(db: Db, extractorId: string): Promise<string> {
