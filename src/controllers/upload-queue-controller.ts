@@ -32,7 +32,13 @@ export interface UploadTarget {
 export interface UploadQueueOptions {
   /** Uploads at the same time; more rarely helps and makes each bar slower. */
   concurrency?: number;
-  onUploaded?: (files: BucketFile[], item: UploadItem) => void;
+  /**
+   * Called once nothing is left waiting or on its way, with every file uploaded since the
+   * last call. A host that reloads the bucket then never lists a file the service already
+   * holds while its own upload still shows as in progress, which per-file calls allowed: a
+   * reload after one file could catch another that had arrived but not yet answered.
+   */
+  onUploaded?: (files: BucketFile[]) => void;
 }
 
 /** What `<input accept>` offers: the types we read, which on phones includes the camera. */
@@ -89,6 +95,7 @@ export class UploadQueueController implements ReactiveController {
   readonly #options: UploadQueueOptions;
   #items: UploadItem[] = [];
   readonly #inFlight = new Map<string, AbortController>();
+  #uploadedSinceSettled: BucketFile[] = [];
   #target: UploadTarget | undefined;
 
   constructor(host: ReactiveControllerHost, options: UploadQueueOptions = {}) {
@@ -192,7 +199,7 @@ export class UploadQueueController implements ReactiveController {
       item.status = 'done';
       item.loaded = item.file.size;
       item.uploaded = uploaded;
-      this.#options.onUploaded?.(uploaded, item);
+      this.#uploadedSinceSettled.push(...uploaded);
     } catch (error) {
       if (isAbortError(error)) {
         item.status = 'failed';
@@ -205,7 +212,15 @@ export class UploadQueueController implements ReactiveController {
       this.#inFlight.delete(item.key);
       this.#changed();
       this.#pump();
+      this.#reportIfSettled();
     }
+  }
+
+  #reportIfSettled(): void {
+    if (this.busy || this.#uploadedSinceSettled.length === 0) return;
+    const files = this.#uploadedSinceSettled;
+    this.#uploadedSinceSettled = [];
+    this.#options.onUploaded?.(files);
   }
 
   #changed(): void {
