@@ -1,12 +1,21 @@
 /**
- * What the four views have in common: the labels from context, the heading a step moves
- * focus to, and the frame of heading, description and actions. Not an element of its own.
+ * What the four views have in common: the labels, client, extractor, bucket and run from
+ * context, the heading a step moves focus to, and the frame of heading, description and
+ * actions. Not an element of its own.
  */
 import { consume } from '@lit/context';
 import { html, LitElement, type TemplateResult } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import { labelDefaults, type Labels } from '../contract/labels.js';
-import { labelsContext } from './context.js';
+import type { ExtractorClient } from '../client/client.js';
+import type { Bucket, Extractor, Run } from '../contract/resources.js';
+import {
+  bucketContext,
+  clientContext,
+  extractorContext,
+  labelsContext,
+  runContext,
+} from './context.js';
 import { controlStyles, tokenStyles, viewStyles } from './theme.styles.js';
 
 export abstract class ExtractorViewElement extends LitElement {
@@ -15,6 +24,23 @@ export abstract class ExtractorViewElement extends LitElement {
   @consume({ context: labelsContext, subscribe: true })
   @state()
   protected labels: Labels = { ...labelDefaults };
+
+  // What the app provides to every view; the introduction needs none of it, the others most.
+  @consume({ context: clientContext, subscribe: true })
+  @state()
+  protected client: ExtractorClient | undefined;
+
+  @consume({ context: extractorContext, subscribe: true })
+  @state()
+  protected extractor: Extractor | undefined;
+
+  @consume({ context: bucketContext, subscribe: true })
+  @state()
+  protected bucket: Bucket | undefined;
+
+  @consume({ context: runContext, subscribe: true })
+  @state()
+  protected run: Run | undefined;
 
   /** The level of the view's heading: 1 on the full page, 2 inside someone else's page. */
   @property({ type: Number, attribute: 'heading-level' }) headingLevel = 2;

@@ -1,15 +1,9 @@
-import { consume } from '@lit/context';
 import { html, nothing } from 'lit';
 import { property, query, state } from 'lit/decorators.js';
 import { repeat } from 'lit/directives/repeat.js';
 import { describeError } from '../../client/api-error.js';
-import {
-  defaultMaxUploadBytes,
-  filesOfBucket,
-  idOf,
-  type ExtractorClient,
-} from '../../client/client.js';
-import type { Bucket, BucketFile, Extractor, Run } from '../../contract/resources.js';
+import { defaultMaxUploadBytes, filesOfBucket, idOf } from '../../client/client.js';
+import type { BucketFile } from '../../contract/resources.js';
 import { isFinalRunStatus } from '../../contract/run-status.js';
 import {
   acceptAttribute,
@@ -17,7 +11,6 @@ import {
   UploadQueueController,
   type UploadItem,
 } from '../../controllers/upload-queue-controller.js';
-import { bucketContext, clientContext, extractorContext, runContext } from '../context.js';
 import { fire } from '../events.js';
 import { alertIcon, checkIcon, closeIcon, fileIcon, uploadIcon } from '../icons.js';
 import { ExtractorViewElement } from '../view-element.js';
@@ -76,22 +69,6 @@ export class ExtractorBucketView extends ExtractorViewElement {
   #dragDepth = 0;
 
   @query('input[type="file"]') private fileInput!: HTMLInputElement;
-
-  @consume({ context: clientContext, subscribe: true })
-  @state()
-  private client: ExtractorClient | undefined;
-
-  @consume({ context: extractorContext, subscribe: true })
-  @state()
-  private extractor: Extractor | undefined;
-
-  @consume({ context: bucketContext, subscribe: true })
-  @state()
-  private bucket: Bucket | undefined;
-
-  @consume({ context: runContext, subscribe: true })
-  @state()
-  private run: Run | undefined;
 
   @state() private dragging = false;
   @state() private starting = false;

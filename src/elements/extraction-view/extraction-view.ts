@@ -1,10 +1,8 @@
-import { consume } from '@lit/context';
 import { html, nothing, type PropertyValues } from 'lit';
 import { state } from 'lit/decorators.js';
 import { ApiError, describeError } from '../../client/api-error.js';
-import type { ExtractorClient } from '../../client/client.js';
 import { parseTargetSchema } from '../../contract/json-schema.js';
-import type { Bucket, Extractor, Run } from '../../contract/resources.js';
+import type { Run } from '../../contract/resources.js';
 import {
   canRunCommand,
   isFinalRunStatus,
@@ -12,7 +10,6 @@ import {
   type RunStatus,
 } from '../../contract/run-status.js';
 import { ClockController } from '../../controllers/clock-controller.js';
-import { bucketContext, clientContext, extractorContext, runContext } from '../context.js';
 import { fire } from '../events.js';
 import { fieldTitle, summarizeValue } from '../field-names.js';
 import { ExtractorViewElement } from '../view-element.js';
@@ -73,22 +70,6 @@ export class ExtractorExtractionView extends ExtractorViewElement {
 
   readonly #clock = new ClockController(this, () => this.run?.status === 'running');
   #lastAnnounced = '';
-
-  @consume({ context: clientContext, subscribe: true })
-  @state()
-  private client: ExtractorClient | undefined;
-
-  @consume({ context: extractorContext, subscribe: true })
-  @state()
-  private extractor: Extractor | undefined;
-
-  @consume({ context: bucketContext, subscribe: true })
-  @state()
-  private bucket: Bucket | undefined;
-
-  @consume({ context: runContext, subscribe: true })
-  @state()
-  private run: Run | undefined;
 
   @state() private pendingAction: Action | undefined;
   @state() private error: string | undefined;

@@ -1,15 +1,12 @@
-import { consume } from '@lit/context';
 import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { state } from 'lit/decorators.js';
 import { ApiError, describeError } from '../../client/api-error.js';
-import { resultFormats, type ExtractorClient, type ResultFormat } from '../../client/client.js';
+import { resultFormats, type ResultFormat } from '../../client/client.js';
 import {
   parseTargetSchema,
   validateAgainstSchema,
   type TargetSchema,
 } from '../../contract/json-schema.js';
-import type { Extractor, Run } from '../../contract/resources.js';
-import { clientContext, extractorContext, runContext } from '../context.js';
 import { fire } from '../events.js';
 import { checkIcon, downloadIcon } from '../icons.js';
 import { ExtractorViewElement } from '../view-element.js';
@@ -86,18 +83,6 @@ export class ExtractorResultsView extends ExtractorViewElement implements Schema
   #savedRevision = 0;
   #saveTimer: ReturnType<typeof setTimeout> | undefined;
   #saves: Promise<void> = Promise.resolve();
-
-  @consume({ context: clientContext, subscribe: true })
-  @state()
-  private client: ExtractorClient | undefined;
-
-  @consume({ context: extractorContext, subscribe: true })
-  @state()
-  private extractor: Extractor | undefined;
-
-  @consume({ context: runContext, subscribe: true })
-  @state()
-  private run: Run | undefined;
 
   @state() private draft: unknown = {};
   @state() private violations: ReadonlyMap<string, readonly string[]> = new Map();
