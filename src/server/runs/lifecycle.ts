@@ -38,7 +38,7 @@ import type { Database } from '../store/schema.js';
 import type { Principal } from '../tokens/tokens.js';
 import { enqueueWebhook } from '../webhooks/index.js';
 import { appendRunEvent, type RunSignals } from './events.js';
-import type { RunRow } from './runs.js';
+import { untouchedRunColumns, type RunRow } from './runs.js';
 
 type Executor = Kysely<Database> | Transaction<Database>;
 
@@ -153,24 +153,7 @@ export class RunLifecycle {
       mark_page_images: Number(input.markPageImages ?? extractor.mark_page_images === 1),
       chunk_size: input.chunkSize ?? extractor.chunk_size,
       file_ids: JSON.stringify(files.map((file) => file.id)),
-      result_json: null,
-      edited_result_json: null,
-      partial_result_json: null,
-      result_metadata: null,
-      token_stats: null,
-      total_input_tokens: 0,
-      total_output_tokens: 0,
-      error: null,
-      evaluation_type: null,
-      chunks_completed: 0,
-      chunks_total: null,
-      created_at: now,
-      updated_at: now,
-      started_at: null,
-      finished_at: null,
-      submitted_at: null,
-      lease_owner: null,
-      lease_expires_at: null,
+      ...untouchedRunColumns(now),
     };
     await db.transaction().execute(async (trx) => {
       await trx.insertInto('runs').values(run).execute();

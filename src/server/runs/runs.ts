@@ -9,6 +9,33 @@ import { formatDuration, isoDuration } from './durations.js';
 
 export type RunRow = RunTable;
 
+/**
+ * The columns of a run that no work has touched yet: no results, progress, tokens, times
+ * or lease. A new run starts from these; only its settings come from elsewhere.
+ */
+export function untouchedRunColumns(now: string) {
+  return {
+    result_json: null,
+    edited_result_json: null,
+    partial_result_json: null,
+    result_metadata: null,
+    token_stats: null,
+    total_input_tokens: 0,
+    total_output_tokens: 0,
+    error: null,
+    evaluation_type: null,
+    chunks_completed: 0,
+    chunks_total: null,
+    created_at: now,
+    updated_at: now,
+    started_at: null,
+    finished_at: null,
+    submitted_at: null,
+    lease_owner: null,
+    lease_expires_at: null,
+  } satisfies Partial<RunRow>;
+}
+
 export async function findRun(db: Db, id: string): Promise<RunRow | undefined> {
   return db.selectFrom('runs').selectAll().where('id', '=', id).executeTakeFirst();
 }

@@ -9,6 +9,7 @@ import { expect } from 'vitest';
 import type { Bucket, EmbedSession, Extractor, ExtractorInput } from '../../contract/resources.js';
 import { problemMediaType } from '../http/problem.js';
 import type { Db } from '../store/database.js';
+import { untouchedRunColumns } from '../runs/runs.js';
 import { newId, nowIso } from '../store/ids.js';
 import type { Database, RunTable } from '../store/schema.js';
 import type { TestService } from './test-service.js';
@@ -129,24 +130,7 @@ export async function insertRunRow(
     mark_page_images: 0,
     chunk_size: 4000,
     file_ids: '[]',
-    result_json: null,
-    edited_result_json: null,
-    partial_result_json: null,
-    result_metadata: null,
-    token_stats: null,
-    total_input_tokens: 0,
-    total_output_tokens: 0,
-    error: null,
-    evaluation_type: null,
-    chunks_completed: 0,
-    chunks_total: null,
-    created_at: now,
-    updated_at: now,
-    started_at: null,
-    finished_at: null,
-    submitted_at: null,
-    lease_owner: null,
-    lease_expires_at: null,
+    ...untouchedRunColumns(now),
     ...overrides,
   };
   await db.insertInto('runs').values(row).execute();
