@@ -3,13 +3,14 @@
  * seed and the background workers. main.ts binds the result to a port; tests build it on
  * a temporary directory and call the app in-process.
  */
-import { pino, type Logger } from 'pino';
+import type { Logger } from 'pino';
 import { createApp, type App } from './app.js';
 import type { Config } from './config.js';
 import { terminateOcr } from './engine/index.js';
 import { createExtractor } from './extractors/extractors.js';
 import { demoExtractor } from './extractors/demo.js';
 import { knownFileKeys } from './files/files.js';
+import { createLogger } from './logging.js';
 import { FileStorage } from './files/storage.js';
 import type { Services } from './http/context.js';
 import { databaseFile, openSqliteStore, type Store } from './store/database.js';
@@ -61,7 +62,7 @@ export async function createService(
   config: Config,
   options: ServiceOptions = {},
 ): Promise<Service> {
-  const logger = options.logger ?? pino({ level: config.logLevel });
+  const logger = options.logger ?? createLogger(config.logLevel);
   const store = await openSqliteStore(databaseFile(config));
   const storage = new FileStorage(config.dataDir);
   await storage.init();
