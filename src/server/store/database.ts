@@ -9,7 +9,7 @@ import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, SqliteDialect } from 'kysely';
 import { migrationProvider, type Dialect } from './migrations.js';
 import type { Database } from './schema.js';
-import { withStatementCache } from './statement-cache.js';
+import { cachedConnection } from './sqlite-connection.js';
 
 export type Db = Kysely<Database>;
 
@@ -33,7 +33,7 @@ export async function openSqliteStore(file: string): Promise<Store> {
   // Writers from the worker and the HTTP side wait for each other instead of failing.
   sqlite.pragma('busy_timeout = 5000');
   const db = new Kysely<Database>({
-    dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
+    dialect: new SqliteDialect({ database: cachedConnection(sqlite) }),
   });
   await migrate(db, 'sqlite');
   return { db, dialect: 'sqlite', close: () => db.destroy() };

@@ -1,0 +1,172 @@
+import type { Database as SqliteDatabase, Statement } from 'better-sqlite3';
+import type {
+  SqliteDatabase as KyselySqliteDatabase,
+  SqliteStatement as KyselySqliteStatement,
+} from 'kysely';
+
+export interface CachedConnectionOptions {
+  /** Compiled statements kept; the least recently used go beyond it. */
+  statements?: number;
+  /** Point-read answers kept, and the characters their rows may hold together. */
+  pointReads?: number;
+  pointReadCharacters?: number;
+}
+
+/**
+ * The better-sqlite3 connection as Kysely sees it, with two caches in front of it. Both
+ * exist for the cheap reads a service answers thousands of times a second (the token
+ * check of every request, a client polling its run: src/bench/http.ts), where compiling
+ * SQL, then reading and converting the same row, were the largest costs in a profile.
+ *
+ * Statements: better-sqlite3 compiles SQL on every `prepare`, and Kysely prepares on every
+ * query. Queries are written in code with their values as parameters, so there are few
+ * distinct texts; each compiled statement is kept and reused. better-sqlite3 runs a
+ * statement to the end synchronously, so sharing one is safe, except while an iteration
+ * (Kysely's `stream()`) holds it: then that call gets a statement of its own.
+ *
+ * Point reads: the rows of a read-only query that found at most one row are kept until the
+ * database changes, and handed out frozen, since every caller shares them. The database
+ * changes either through this connection or through another one (the token CLI, a second
+ * process). Here, any statement that is not a plain read (a write, BEGIN, COMMIT, ROLLBACK)
+ * empties the cache right after it ran: better-sqlite3 is synchronous, so no read can
+ * slip in between, and a read inside a transaction that is then rolled back is forgotten
+ * with it. Elsewhere: SQLite changes `PRAGMA data_version` when another connection
+ * commits. It is read before the first answer from the cache in each turn of the event
+ * loop (a read of it takes file locks, and under load one turn serves many requests):
+ * whatever another process committed before a request arrived was committed before the
+ * turn that reads the request began, so it is seen.
+ */
+export function cachedConnection(
+  sqlite: SqliteDatabase,
+  options: CachedConnectionOptions = {},
+): KyselySqliteDatabase {
+  const statementLimit = options.statements ?? 500;
+  const statements = new Map<string, KyselySqliteStatement>();
+  const pointReads = new PointReadCache(
+    sqlite,
+    options.pointReads ?? 1000,
+    options.pointReadCharacters ?? 16_000_000,
+  );
+
+  const wrap = (sql: string, statement: Statement): KyselySqliteStatement => {
+    const cacheable = statement.reader && statement.readonly;
+    return {
+      reader: statement.reader,
+      all(parameters) {
+        if (cacheable) return pointReads.read(sql, parameters, () => statement.all(parameters));
+        try {
+          return statement.all(parameters);
+        } finally {
+          pointReads.clear();
+        }
+      },
+      run(parameters) {
+        try {
+          return statement.run(parameters);
+        } finally {
+          pointReads.clear();
+        }
+      },
+      iterate(parameters) {
+        return statement.iterate(parameters);
+      },
+    };
+  };
+
+  return {
+    prepare(sql: string) {
+      let statement = statements.get(sql);
+      if (statement) {
+        statements.delete(sql);
+      } else {
+        statement = wrap(sql, sqlite.prepare(sql));
+        if (statements.size >= statementLimit) statements.delete(statements.keys().next().value!);
+      }
+      statements.set(sql, statement);
+      return statement;
+    },
+    close() {
+      statements.clear();
+      pointReads.clear();
+      sqlite.close();
+    },
+  };
+}
+
+type Parameter = string | number | null;
+
+class PointReadCache {
+  readonly #dataVersion: Statement<[], number>;
+  #version: number;
+  #versionChecked = false;
+  /** Keyed by SQL, then by the parameters; oldest first. */
+  readonly #entries = new Map<string, { rows: unknown[]; characters: number }>();
+  #characters = 0;
+
+  constructor(
+    sqlite: SqliteDatabase,
+    readonly limit: number,
+    readonly characterLimit: number,
+  ) {
+    this.#dataVersion = sqlite.prepare<[], number>('PRAGMA data_version').pluck();
+    this.#version = this.#dataVersion.get()!;
+  }
+
+  read(sql: string, parameters: readonly unknown[], query: () => unknown[]): unknown[] {
+    const key = cacheKey(sql, parameters);
+    if (key === undefined) return query();
+    if (!this.#versionChecked) this.#checkVersion();
+    const cached = this.#entries.get(key);
+    if (cached) return cached.rows;
+    const rows = query();
+    if (rows.length <= 1) this.#remember(key, rows);
+    return rows;
+  }
+
+  #checkVersion(): void {
+    const version = this.#dataVersion.get()!;
+    if (version !== this.#version) {
+      this.clear();
+      this.#version = version;
+    }
+    this.#versionChecked = true;
+    setImmediate(() => (this.#versionChecked = false));
+  }
+
+  clear(): void {
+    if (this.#entries.size === 0) return;
+    this.#entries.clear();
+    this.#characters = 0;
+  }
+
+  #remember(key: string, rows: unknown[]): void {
+    let characters = key.length;
+    for (const row of rows) {
+      for (const value of Object.values(row as Record<string, unknown>)) {
+        if (typeof value === 'string') characters += value.length;
+      }
+      Object.freeze(row);
+    }
+    if (characters > this.characterLimit / 16) return;
+    Object.freeze(rows);
+    this.#entries.set(key, { rows, characters });
+    this.#characters += characters;
+    for (const [oldest, entry] of this.#entries) {
+      if (this.#entries.size <= this.limit && this.#characters <= this.characterLimit) break;
+      this.#entries.delete(oldest);
+      this.#characters -= entry.characters;
+    }
+  }
+}
+
+/** SQL and parameters as one string, or undefined when a parameter is not plain text or a number. */
+function cacheKey(sql: string, parameters: readonly unknown[]): string | undefined {
+  let key = sql;
+  for (const parameter of parameters as readonly Parameter[]) {
+    if (typeof parameter === 'string') key += `\u0000s${parameter}`;
+    else if (typeof parameter === 'number') key += `\u0000n${parameter}`;
+    else if (parameter === null) key += '\u0000z';
+    else return undefined;
+  }
+  return key;
+}
