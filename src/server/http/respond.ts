@@ -19,15 +19,52 @@ export function chooseRepresentation(c: Context<AppEnv>): ResourceMediaType {
   return negotiateOrThrow(c.req.header('accept'), resourceMediaTypes);
 }
 
+/** A representation with its body already encoded, to be sent again and again. */
+interface EncodedRepresentation extends Omit<Representation, 'body'> {
+  body: Uint8Array<ArrayBuffer>;
+}
+
 function send(
-  representation: Representation,
+  representation: Representation | EncodedRepresentation,
   status: number,
   extra: Record<string, string> = {},
 ): Response {
-  const headers = new Headers({ ...representation.headers, ...extra });
-  headers.set('Content-Type', representation.contentType);
-  headers.set('Vary', 'Accept');
-  return new Response(representation.body, { status, headers });
+  // Plain headers: the node adapter writes them as they are, where a Headers object
+  // would be built here only to be taken apart again there.
+  return new Response(representation.body, {
+    status,
+    headers: {
+      ...representation.headers,
+      ...extra,
+      'Content-Type': representation.contentType,
+      Vary: 'Accept',
+    },
+  });
+}
+
+/**
+ * Representations of wire objects that cannot change (frozen: see
+ * store/frozen-rows.ts), by media type, encoded once and kept as long as the object is.
+ */
+const representationsOfFrozen = new WeakMap<
+  WireObject,
+  Partial<Record<ResourceMediaType, EncodedRepresentation>>
+>();
+const encoder = new TextEncoder();
+
+function representOnce(
+  kind: ResourceKind,
+  resource: WireObject,
+  mediaType: ResourceMediaType,
+): Representation | EncodedRepresentation {
+  if (!Object.isFrozen(resource)) return representResource(kind, resource, mediaType);
+  let byMediaType = representationsOfFrozen.get(resource);
+  if (!byMediaType) representationsOfFrozen.set(resource, (byMediaType = {}));
+  return (byMediaType[mediaType] ??= encoded(representResource(kind, resource, mediaType)));
+}
+
+function encoded(representation: Representation): EncodedRepresentation {
+  return { ...representation, body: encoder.encode(representation.body) };
 }
 
 export function sendResource(
@@ -41,7 +78,9 @@ export function sendResource(
   } = {},
 ): Response {
   return send(
-    representResource(kind, resource, mediaType, options.included),
+    options.included
+      ? representResource(kind, resource, mediaType, options.included)
+      : representOnce(kind, resource, mediaType),
     options.status ?? 200,
     options.headers,
   );

@@ -4,6 +4,8 @@ import type { Run } from '../../contract/resources.js';
 import type { RunStatus } from '../../contract/run-status.js';
 import type { Db } from '../store/database.js';
 import { containsText } from '../store/filters.js';
+import { oncePerFrozenRow } from '../store/frozen-rows.js';
+import { preparedQuery } from '../store/prepared-query.js';
 import type { RunTable } from '../store/schema.js';
 import { formatDuration, isoDuration } from './durations.js';
 
@@ -36,8 +38,13 @@ export function untouchedRunColumns(now: string) {
   } satisfies Partial<RunRow>;
 }
 
+const runById = preparedQuery(
+  (db, { id }: { id: string }) => db.selectFrom('runs').selectAll().where('id', '=', id),
+  ['id'],
+);
+
 export async function findRun(db: Db, id: string): Promise<RunRow | undefined> {
-  return db.selectFrom('runs').selectAll().where('id', '=', id).executeTakeFirst();
+  return (await runById(db, { id }))[0];
 }
 
 /**
@@ -91,7 +98,8 @@ export function effectiveResultJson(
   return row.edited_result_json ?? row.result_json;
 }
 
-export function runToWire(row: RunRow): Run {
+/** A run as the API shows it; computed once for a frozen row (store/frozen-rows.ts). */
+export const runToWire = oncePerFrozenRow((row: RunRow): Run => {
   const elapsed =
     row.started_at && row.finished_at
       ? Date.parse(row.finished_at) - Date.parse(row.started_at)
@@ -131,7 +139,7 @@ export function runToWire(row: RunRow): Run {
     resultMetadata: row.result_metadata,
     submittedAt: row.submitted_at,
   };
-}
+});
 
 /** A run of the bucket that has not finished (queued, running or paused), if any. */
 export async function activeRunOfBucket(db: Db, bucketId: string): Promise<RunRow | undefined> {

@@ -7,6 +7,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Db } from '../store/database.js';
 import { newId, nowIso } from '../store/ids.js';
+import { preparedQuery } from '../store/prepared-query.js';
 import type { TokenTable } from '../store/schema.js';
 import type { Theme } from '../../contract/resources.js';
 
@@ -144,13 +145,15 @@ export async function createSessionToken(
 
 export type Verification = { ok: true; principal: Principal } | { ok: false; reason: string };
 
+const tokenByHash = preparedQuery(
+  (db, { hash }: { hash: string }) =>
+    db.selectFrom('tokens').selectAll().where('token_hash', '=', hash),
+  ['hash'],
+);
+
 /** Who a bearer token speaks for, or why it speaks for nobody. */
 export async function verifyToken(db: Db, token: string): Promise<Verification> {
-  const row = await db
-    .selectFrom('tokens')
-    .selectAll()
-    .where('token_hash', '=', hashToken(token))
-    .executeTakeFirst();
+  const [row] = await tokenByHash(db, { hash: hashToken(token) });
   if (!row) return { ok: false, reason: 'The access token is not valid.' };
   if (row.revoked_at) return { ok: false, reason: 'The access token has been revoked.' };
   if (row.expires_at && row.expires_at <= nowIso())
