@@ -76,7 +76,7 @@ export function registerGraphqlRoutes(app: Hono<AppEnv>): void {
         'application/json',
       ]);
     }
-    const context: GraphqlContext = { principal: c.var.principal, services: c.var.services };
+    const context: GraphqlContext = { principal: c.get('principal'), services: c.get('services') };
     // Yoga negotiates again on the raw header and answers an empty 406 where ours found a
     // type (`Accept: x`, `application/json; charset=latin1`): it gets the type chosen here,
     // or no Accept when the client named no media range, so that Yoga answers plain JSON.
@@ -86,6 +86,6 @@ export function registerGraphqlRoutes(app: Hono<AppEnv>): void {
     // The same bound as every other document body: a query is never megabytes long.
     const body = method === 'POST' ? await readBodyText(c.req.raw) : undefined;
     const request = new Request(c.req.url, { method, headers, body });
-    return (await yogaFor(c.var.services)).fetch(request, context);
+    return (await yogaFor(c.get('services'))).fetch(request, context);
   });
 }

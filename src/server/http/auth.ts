@@ -38,11 +38,11 @@ export const authenticate: MiddlewareHandler<AppEnv> = async (c, next) => {
         : 'This request needs an access token: send "Authorization: Bearer <token>".',
     );
   }
-  const { db } = c.var.services;
+  const { db } = c.get('services');
   const verification = await verifyToken(db, token);
   if (!verification.ok) throw unauthorized(verification.reason);
   c.set('principal', verification.principal);
-  c.var.services.recordTokenUse(verification.principal.tokenId);
+  c.get('services').recordTokenUse(verification.principal.tokenId);
   return next();
 };
 
@@ -54,7 +54,7 @@ export function isPersonal(
 
 /** Only personal access tokens get past; a session token sees a 404. */
 export function requirePersonal(c: Context<AppEnv>): void {
-  if (!isPersonal(c.var.principal)) throw notFound();
+  if (!isPersonal(c.get('principal'))) throw notFound();
 }
 
 export function canSeeBucket(principal: Principal, bucketId: string): boolean {

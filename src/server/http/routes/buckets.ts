@@ -41,8 +41,8 @@ import type { BucketRow } from '../../buckets/buckets.js';
 
 async function visibleBucket(c: Context<AppEnv>): Promise<BucketRow> {
   const id = c.req.param('id')!;
-  if (!canSeeBucket(c.var.principal, id)) throw notFound();
-  const bucket = await findBucket(c.var.services.db, id);
+  if (!canSeeBucket(c.get('principal'), id)) throw notFound();
+  const bucket = await findBucket(c.get('services').db, id);
   if (!bucket) throw notFound();
   return bucket;
 }
@@ -57,7 +57,7 @@ function nodeBody(c: Context<AppEnv>): Readable | undefined {
 }
 
 async function bucketWire(c: Context<AppEnv>, bucket: BucketRow) {
-  const { db } = c.var.services;
+  const { db } = c.get('services');
   const [runs, files] = await Promise.all([
     runIrisByBucket(db, [bucket.id]),
     listFiles(db, bucket.id),
@@ -70,7 +70,7 @@ export function registerBucketRoutes(app: Hono<AppEnv>): void {
     requirePersonal(c);
     const mediaType = chooseRepresentation(c);
     const page = readPage(c);
-    const { db } = c.var.services;
+    const { db } = c.get('services');
     const { rows, total } = await listBuckets(db, page);
     const ids = rows.map((row) => row.id);
     const [runs, files] = await Promise.all([
@@ -94,7 +94,7 @@ export function registerBucketRoutes(app: Hono<AppEnv>): void {
     requirePersonal(c);
     const mediaType = chooseRepresentation(c);
     const input = await readInput(c.req.raw, bucketInputSchema);
-    const bucket = await createBucket(c.var.services.db, input, 'api');
+    const bucket = await createBucket(c.get('services').db, input, 'api');
     const wire = bucketToWire(bucket, [], []);
     return sendResource(bucketKind, wire, mediaType, {
       status: 201,
@@ -110,7 +110,7 @@ export function registerBucketRoutes(app: Hono<AppEnv>): void {
 
   app.delete('/api/buckets/:id', async (c) => {
     requirePersonal(c);
-    const deleted = await deleteBucket(c.var.services.db, c.req.param('id'));
+    const deleted = await deleteBucket(c.get('services').db, c.req.param('id'));
     if (!deleted) throw notFound();
     return c.body(null, 204);
   });
@@ -120,7 +120,7 @@ export function registerBucketRoutes(app: Hono<AppEnv>): void {
   app.post('/api/buckets/:id/files', async (c) => {
     const mediaType = chooseRepresentation(c);
     const bucket = await visibleBucket(c);
-    const { db, storage, config } = c.var.services;
+    const { db, storage, config } = c.get('services');
     const received = await receiveUpload(c.req.raw, storage, config.maxUploadBytes, nodeBody(c));
     const rows = await addFiles(db, storage, bucket.id, received);
     const wires = rows.map(fileToWire);
@@ -139,7 +139,7 @@ export function registerBucketRoutes(app: Hono<AppEnv>): void {
     const mediaType = chooseRepresentation(c);
     const bucket = await visibleBucket(c);
     const page = readPage(c);
-    const files = await listFiles(c.var.services.db, bucket.id);
+    const files = await listFiles(c.get('services').db, bucket.id);
     return sendCollection(
       fileKind,
       files.slice(page.offset, page.offset + page.limit).map(fileToWire),
@@ -158,14 +158,14 @@ export function registerBucketRoutes(app: Hono<AppEnv>): void {
   app.get('/api/buckets/:id/files/:fileId', async (c) => {
     const mediaType = chooseRepresentation(c);
     const bucket = await visibleBucket(c);
-    const file = await findFile(c.var.services.db, bucket.id, c.req.param('fileId'));
+    const file = await findFile(c.get('services').db, bucket.id, c.req.param('fileId'));
     if (!file) throw notFound();
     return sendResource(fileKind, fileToWire(file), mediaType);
   });
 
   app.get('/api/buckets/:id/files/:fileId/content', async (c) => {
     const bucket = await visibleBucket(c);
-    const { db, storage } = c.var.services;
+    const { db, storage } = c.get('services');
     const file = await findFile(db, bucket.id, c.req.param('fileId'));
     if (!file) throw notFound();
     const body = Readable.toWeb(storage.read(bucket.id, file.id)) as ReadableStream<Uint8Array>;
@@ -183,7 +183,7 @@ export function registerBucketRoutes(app: Hono<AppEnv>): void {
 
   app.delete('/api/buckets/:id/files/:fileId', async (c) => {
     const bucket = await visibleBucket(c);
-    const { db, storage } = c.var.services;
+    const { db, storage } = c.get('services');
     const file = await findFile(db, bucket.id, c.req.param('fileId'));
     if (!file) throw notFound();
     const active = await activeRunOfBucket(db, bucket.id);

@@ -421,7 +421,7 @@ export function registerDevelopersRoutes(app: Hono<AppEnv>, options: DevelopersO
   const { distDir } = options;
   app.get('/developers', async (c) => {
     const html = renderDevelopersPage(
-      c.var.services.config.publicBaseUrl,
+      c.get('services').config.publicBaseUrl,
       await describeApp(distDir),
     );
     return c.body(html, 200, {

@@ -449,7 +449,7 @@ const pages = new WeakMap<OpenApiDocument, string>();
 export function registerDocsRoutes(app: Hono<AppEnv>): void {
   app.get('/api/docs.json', (c) => {
     const mediaType = negotiateOrThrow(c.req.header('accept'), documentMediaTypes);
-    const document = buildOpenApiDocument(c.var.services.config.publicBaseUrl);
+    const document = buildOpenApiDocument(c.get('services').config.publicBaseUrl);
     return c.body(JSON.stringify(document), 200, {
       'Content-Type': `${mediaType}; charset=utf-8`,
       Vary: 'Accept',
@@ -459,7 +459,7 @@ export function registerDocsRoutes(app: Hono<AppEnv>): void {
 
   app.get('/api/docs', (c) => {
     negotiateOrThrow(c.req.header('accept'), ['text/html'] as const);
-    const document = buildOpenApiDocument(c.var.services.config.publicBaseUrl);
+    const document = buildOpenApiDocument(c.get('services').config.publicBaseUrl);
     let page = pages.get(document);
     if (page === undefined) {
       page = renderDocsPage(document);

@@ -32,7 +32,7 @@ import {
 export const extractorCollections = ['/api/extractors', '/api/saved_extractors'] as const;
 
 async function extractorWire(c: Context<AppEnv>, row: ExtractorRow) {
-  const { db, config } = c.var.services;
+  const { db, config } = c.get('services');
   const runs = await runIrisByExtractor(db, [row.id]);
   return extractorToWire(row, runs.get(row.id) ?? [], config);
 }
@@ -43,7 +43,7 @@ export function registerExtractorRoutes(app: Hono<AppEnv>): void {
       requirePersonal(c);
       const mediaType = chooseRepresentation(c);
       const page = readPage(c);
-      const { db, config } = c.var.services;
+      const { db, config } = c.get('services');
       const filters = {
         model: c.req.query('model'),
         outputInstructions: c.req.query('output_instructions'),
@@ -75,7 +75,7 @@ export function registerExtractorRoutes(app: Hono<AppEnv>): void {
       requirePersonal(c);
       const mediaType = chooseRepresentation(c);
       const input = await readInput(c.req.raw, extractorInputSchema);
-      const { db, config } = c.var.services;
+      const { db, config } = c.get('services');
       const { row, webhookSecret } = await createExtractor(db, input, config);
       const wire = { ...extractorToWire(row, [], config), webhookSecret };
       return sendResource(extractorKind, wire, mediaType, {
@@ -87,8 +87,8 @@ export function registerExtractorRoutes(app: Hono<AppEnv>): void {
     app.get(`${base}/:id`, async (c) => {
       const mediaType = chooseRepresentation(c);
       const id = c.req.param('id');
-      if (!canSeeExtractor(c.var.principal, id)) throw notFound();
-      const row = await findExtractor(c.var.services.db, id);
+      if (!canSeeExtractor(c.get('principal'), id)) throw notFound();
+      const row = await findExtractor(c.get('services').db, id);
       if (!row) throw notFound();
       return sendResource(extractorKind, await extractorWire(c, row), mediaType);
     });
@@ -96,7 +96,7 @@ export function registerExtractorRoutes(app: Hono<AppEnv>): void {
     app.put(`${base}/:id`, async (c) => {
       requirePersonal(c);
       const mediaType = chooseRepresentation(c);
-      const { db, config } = c.var.services;
+      const { db, config } = c.get('services');
       const id = c.req.param('id');
       if (!(await findExtractor(db, id))) throw notFound();
       const input = await readInput(c.req.raw, extractorInputSchema);
@@ -107,7 +107,7 @@ export function registerExtractorRoutes(app: Hono<AppEnv>): void {
 
     app.delete(`${base}/:id`, async (c) => {
       requirePersonal(c);
-      const deleted = await deleteExtractor(c.var.services.db, c.req.param('id'));
+      const deleted = await deleteExtractor(c.get('services').db, c.req.param('id'));
       if (!deleted) throw notFound();
       return c.body(null, 204);
     });
@@ -116,7 +116,7 @@ export function registerExtractorRoutes(app: Hono<AppEnv>): void {
     app.post(`${base}/:id/webhook_secret`, async (c) => {
       requirePersonal(c);
       const mediaType = chooseRepresentation(c);
-      const { db } = c.var.services;
+      const { db } = c.get('services');
       const id = c.req.param('id');
       const webhookSecret = await rotateWebhookSecret(db, id);
       const row = webhookSecret ? await findExtractor(db, id) : undefined;

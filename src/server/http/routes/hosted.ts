@@ -106,7 +106,7 @@ function sendBuiltFile(
 async function framingOrigins(c: Context<AppEnv>): Promise<string[]> {
   const token = c.req.query('session');
   if (!token) return [];
-  const verification = await verifyToken(c.var.services.db, token);
+  const verification = await verifyToken(c.get('services').db, token);
   if (!verification.ok || verification.principal.kind !== 'session') return [];
   return verification.principal.allowedOrigins;
 }

@@ -50,7 +50,7 @@ export function registerRunLifecycleRoutes(app: Hono<AppEnv>): void {
     app.post(base, async (c) => {
       const mediaType = chooseRepresentation(c);
       const input = await readInput(c.req.raw, runInputSchema);
-      const run = await c.var.services.runs.create(input, c.var.principal);
+      const run = await c.get('services').runs.create(input, c.get('principal'));
       const wire = runToWire(run);
       return sendResource(runKind, wire, mediaType, {
         status: 201,
@@ -62,7 +62,7 @@ export function registerRunLifecycleRoutes(app: Hono<AppEnv>): void {
       app.post(`${base}/:id/${command}`, async (c) => {
         const mediaType = chooseRepresentation(c);
         const run = await visibleRun(c);
-        const updated = await c.var.services.runs.command(run, command);
+        const updated = await c.get('services').runs.command(run, command);
         return sendResource(runKind, runToWire(updated), mediaType);
       });
     }
@@ -80,8 +80,9 @@ export function registerRunLifecycleRoutes(app: Hono<AppEnv>): void {
           currentStatus: run.status,
         });
       }
-      const extractor = await c.var.services.db
-        .selectFrom('extractors')
+      const extractor = await c
+        .get('services')
+        .db.selectFrom('extractors')
         .select('label')
         .where('id', '=', run.extractor_id)
         .executeTakeFirst();
@@ -114,14 +115,14 @@ export function registerRunLifecycleRoutes(app: Hono<AppEnv>): void {
       } catch (error) {
         throw badRequest(`The body is not valid JSON: ${(error as Error).message}.`);
       }
-      const updated = await c.var.services.runs.saveEdits(run, data);
+      const updated = await c.get('services').runs.saveEdits(run, data);
       return sendResource(runKind, runToWire(updated), mediaType);
     });
 
     app.post(`${base}/:id/submit`, async (c) => {
       const mediaType = chooseRepresentation(c);
       const run = await visibleRun(c);
-      const submission = await c.var.services.runs.submit(run);
+      const submission = await c.get('services').runs.submit(run);
       return sendResource(submissionKind, submission, mediaType);
     });
 
@@ -132,7 +133,7 @@ export function registerRunLifecycleRoutes(app: Hono<AppEnv>): void {
       const rawLastId = c.req.header('last-event-id') ?? c.req.query('lastEventId') ?? '0';
       if (!/^\d{1,15}$/.test(rawLastId))
         throw badRequest('Last-Event-ID must be the id of an earlier event.');
-      const { db, signals } = c.var.services;
+      const { db, signals } = c.get('services');
       const abort = new AbortController();
       c.req.raw.signal.addEventListener('abort', () => abort.abort(), { once: true });
       const encoder = new TextEncoder();
@@ -168,7 +169,7 @@ export function registerRunLifecycleRoutes(app: Hono<AppEnv>): void {
             }
           } catch (error) {
             if (!abort.signal.aborted)
-              c.var.services.logger.warn({ err: error, run: run.id }, 'event stream failed');
+              c.get('services').logger.warn({ err: error, run: run.id }, 'event stream failed');
           }
           controller.close();
         },

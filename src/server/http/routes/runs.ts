@@ -60,8 +60,8 @@ function readRunFilters(c: Context<AppEnv>): RunFilters {
 
 /** The run named in the path, if the caller may see it; a 404 otherwise. */
 export async function visibleRun(c: Context<AppEnv>): Promise<RunRow> {
-  const run = await findRun(c.var.services.db, c.req.param('id')!);
-  if (!run || !canSeeRun(c.var.principal, run)) throw notFound();
+  const run = await findRun(c.get('services').db, c.req.param('id')!);
+  if (!run || !canSeeRun(c.get('principal'), run)) throw notFound();
   return run;
 }
 
@@ -72,7 +72,7 @@ export function registerRunReadRoutes(app: Hono<AppEnv>): void {
       const mediaType = chooseRepresentation(c);
       const page = readPage(c);
       const filters = readRunFilters(c);
-      const { rows, total } = await listRuns(c.var.services.db, filters, page);
+      const { rows, total } = await listRuns(c.get('services').db, filters, page);
       return sendCollection(runKind, rows.map(runToWire), mediaType, {
         path: c.req.path,
         query: queryWithoutPage(c),

@@ -38,7 +38,7 @@ export function registerSessionRoutes(app: Hono<AppEnv>): void {
     requirePersonal(c);
     const mediaType = chooseRepresentation(c);
     const input = await readInput(c.req.raw, embedSessionInputSchema);
-    const { db, config } = c.var.services;
+    const { db, config } = c.get('services');
     const errors: FieldError[] = [];
 
     const extractorId = idFromReference('extractor', input.savedExtractor);
@@ -94,7 +94,7 @@ export function registerSessionRoutes(app: Hono<AppEnv>): void {
 
   /** A session token asks about itself: its extractor, bucket, expiry and theme. */
   app.get('/api/embed_sessions/current', (c) => {
-    const principal = c.var.principal;
+    const principal = c.get('principal');
     if (principal.kind !== 'session') throw notFound();
     const mediaType = chooseRepresentation(c);
     const wire: CurrentSession = {
@@ -110,7 +110,7 @@ export function registerSessionRoutes(app: Hono<AppEnv>): void {
 
   app.delete('/api/embed_sessions/:id', async (c) => {
     requirePersonal(c);
-    const revoked = await revokeToken(c.var.services.db, c.req.param('id'), 'session');
+    const revoked = await revokeToken(c.get('services').db, c.req.param('id'), 'session');
     if (!revoked) throw notFound();
     return c.body(null, 204);
   });
