@@ -13,10 +13,14 @@ export interface BareServer {
 }
 
 /** Starts `bare-server.ts` in a process of its own and waits for the port it prints. */
-export function startBareServer(mode: 'answer' | 'store', target: string): Promise<BareServer> {
+export function startBareServer(
+  mode: 'answer' | 'store',
+  target: string,
+  ...extra: string[]
+): Promise<BareServer> {
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', join(import.meta.dirname, 'bare-server.ts'), mode, target],
+    ['--import', 'tsx', join(import.meta.dirname, 'bare-server.ts'), mode, target, ...extra],
     {
       stdio: ['ignore', 'pipe', 'inherit'],
     },
