@@ -123,6 +123,26 @@ describe('the point-read cache', () => {
     expect(await note(db, 'z')).toEqual({ id: 'z', body: 'late' });
   });
 
+  it('never mistakes one list of values for another, whatever characters they hold', async () => {
+    const db = open();
+    await db
+      .insertInto('notes')
+      .values([
+        { id: 'x\u0000sy', body: 'z' },
+        { id: 'x', body: 'y\u0000sz' },
+      ])
+      .execute();
+    const find = (id: string, body: string) =>
+      db
+        .selectFrom('notes')
+        .select('id')
+        .where('id', '=', id)
+        .where('body', '=', body)
+        .executeTakeFirst();
+    expect(await find('x\u0000sy', 'z')).toEqual({ id: 'x\u0000sy' });
+    expect(await find('x', 'y\u0000sz')).toEqual({ id: 'x' });
+  });
+
   it('stays within its bounds, dropping the oldest answers first', async () => {
     const db = open({ pointReads: 1 });
     const a = await note(db, 'a');

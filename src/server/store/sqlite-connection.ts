@@ -99,7 +99,7 @@ class PointReadCache {
   readonly #dataVersion: Statement<[], number>;
   #version: number;
   #versionChecked = false;
-  /** Keyed by SQL, then by the parameters; oldest first. */
+  /** By SQL and parameters (cacheKey), oldest first. */
   readonly #entries = new Map<string, { rows: unknown[]; characters: number }>();
   #characters = 0;
 
@@ -119,7 +119,11 @@ class PointReadCache {
     const cached = this.#entries.get(key);
     if (cached) return cached.rows;
     const rows = query();
-    if (rows.length <= 1) this.#remember(key, rows);
+    if (rows.length > 1) return rows;
+    // Frozen whether kept or not, so that no caller can come to depend on which.
+    for (const row of rows) Object.freeze(row);
+    Object.freeze(rows);
+    this.#remember(key, rows);
     return rows;
   }
 
@@ -145,10 +149,9 @@ class PointReadCache {
       for (const value of Object.values(row as Record<string, unknown>)) {
         if (typeof value === 'string') characters += value.length;
       }
-      Object.freeze(row);
     }
+    // One huge row (a run with megabytes of results) would push out everything else.
     if (characters > this.characterLimit / 16) return;
-    Object.freeze(rows);
     this.#entries.set(key, { rows, characters });
     this.#characters += characters;
     for (const [oldest, entry] of this.#entries) {
@@ -159,11 +162,15 @@ class PointReadCache {
   }
 }
 
-/** SQL and parameters as one string, or undefined when a parameter is not plain text or a number. */
+/**
+ * SQL and parameters as one string, or undefined when a parameter is not text, a number
+ * or null. Each text carries its length, so no two lists of values (a value can hold any
+ * character, NUL included: it may come from a URL) ever make the same key.
+ */
 function cacheKey(sql: string, parameters: readonly unknown[]): string | undefined {
   let key = sql;
   for (const parameter of parameters as readonly Parameter[]) {
-    if (typeof parameter === 'string') key += `\u0000s${parameter}`;
+    if (typeof parameter === 'string') key += `\u0000s${parameter.length}:${parameter}`;
     else if (typeof parameter === 'number') key += `\u0000n${parameter}`;
     else if (parameter === null) key += '\u0000z';
     else return undefined;
