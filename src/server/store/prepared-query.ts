@@ -8,7 +8,7 @@
 import type { CompiledQuery, Compilable } from 'kysely';
 import type { Db } from './database.js';
 
-/** Stands for a value while the query is built; nobody passes a string like it. */
+/** Stands for a value while the query is built; no query holds a constant like it. */
 const placeholder = (name: string) => `\u0000prepared-query:${name}\u0000`;
 
 export function preparedQuery<Values extends Record<string, string>, Row>(
