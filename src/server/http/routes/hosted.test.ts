@@ -145,6 +145,13 @@ describe('the built files', () => {
     expect(escape.headers.get('content-type')).toBe('application/problem+json');
   });
 
+  it('answers 404, not 500, for a file name longer than the file system allows', async () => {
+    // Found by junk-requests.test.ts: readFile failed with ENAMETOOLONG.
+    const response = await get(`/assets/${'a'.repeat(4000)}.js`);
+    expect(response.status).toBe(404);
+    expect(response.headers.get('content-type')).toBe('application/problem+json');
+  });
+
   it('serves the custom element library to any origin', async () => {
     for (const file of ['extractor.mjs', 'extractor.js', 'embed.js']) {
       const response = await get(`/sdk/${file}`);

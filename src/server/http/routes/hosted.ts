@@ -74,11 +74,14 @@ const notBuilt = () =>
     },
   );
 
+/** What readFile says when there is no such file, however odd the name asked for. */
+const missingFile = new Set(['ENOENT', 'ENAMETOOLONG', 'ENOTDIR', 'EISDIR']);
+
 async function readBuilt(path: string): Promise<Buffer | undefined> {
   try {
     return await readFile(path);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    if (missingFile.has((error as NodeJS.ErrnoException).code ?? '')) return undefined;
     throw error;
   }
 }
