@@ -5,7 +5,7 @@
  * an accepted type are the files moved into the bucket; otherwise nothing is kept.
  */
 import { createHash } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, type WriteStream } from 'node:fs';
 import { Readable, Transform, type TransformCallback } from 'node:stream';
 import { finished, pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
@@ -64,6 +64,15 @@ class CountingHash extends Transform {
     }
     this.hash.update(chunk);
     callback(null, chunk);
+  }
+}
+
+/** `work`'s outcome, once `file` is closed (pipeline destroys it on failure). */
+async function settledAfterClose(work: Promise<void>, file: WriteStream): Promise<void> {
+  try {
+    await work;
+  } finally {
+    if (!file.closed) await new Promise<void>((resolve) => file.once('close', () => resolve()));
   }
 }
 
@@ -138,17 +147,18 @@ export async function receiveUpload(
     const tempPath = storage.newTempPath();
     temporaries.push(tempPath);
     const counter = new CountingHash(budget);
-    const write = pipeline(stream, counter, createWriteStream(tempPath, { flush: true })).then(
-      () => {
-        received.push({
-          tempPath,
-          name: sanitiseFileName(info.filename),
-          size: counter.size,
-          sha256: counter.hash.digest('hex'),
-          mediaType: 'text/plain', // set once sniffed, below
-        });
-      },
-    );
+    const file = createWriteStream(tempPath, { flush: true });
+    // pipeline settles at the first error, possibly while the file is still being opened:
+    // waiting for it to close keeps a clean-up from running before the file exists.
+    const write = settledAfterClose(pipeline(stream, counter, file), file).then(() => {
+      received.push({
+        tempPath,
+        name: sanitiseFileName(info.filename),
+        size: counter.size,
+        sha256: counter.hash.digest('hex'),
+        mediaType: 'text/plain', // set once sniffed, below
+      });
+    });
     // A file over the limit stops the whole upload at once: there is no reason to read on.
     write.catch((error: unknown) => {
       if (error instanceof SizeLimitError) stopReading(error);
