@@ -210,6 +210,24 @@ describe('malformed uploads', () => {
     }
   });
 
+  it('answers 400 to a malformed part header, whatever follows it', async () => {
+    // Found by junk-requests.test.ts: busboy reports the bad header and reads on; a file
+    // part after it, cut short, never ended, and neither did the request.
+    const head = (filename: string) =>
+      `--x\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\n\r\n`;
+    const whole = `${head('bad\u0000.pdf')}%PDF-1.7\n\r\n${head('next.txt')}plain\r\n--x--\r\n`;
+    for (let cut = whole.indexOf('\u0000') + 1; cut <= whole.length; cut += 1) {
+      await expectRefused(
+        service.request(`/api/buckets/${bucketId}/files`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'multipart/form-data; boundary=x' },
+          body: whole.slice(0, cut),
+        }),
+        400,
+      );
+    }
+  });
+
   it('answers 400 for more than 20 files in one upload', async () => {
     const parts = Array.from({ length: 21 }, (_, index) => ({
       name: `${index}.txt`,
@@ -357,6 +375,24 @@ describe('uploads over a real socket', () => {
     expect(await send(900 * 1024, 256 * 1024)).toBe('aborted');
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(await listFiles()).toEqual([]);
+    expect(readdirSync(join(dataDir, 'tmp'))).toEqual([]);
+  });
+
+  it('answers 400 to a malformed part header followed by a large part, and keeps nothing', async () => {
+    const bad =
+      '--x\r\nContent-Disposition: form-data; name="file"; filename="a\u0000"\r\n\r\nx\r\n';
+    const response = await fetch(`${server.baseUrl}${filesPath}`, {
+      method: 'POST',
+      headers: {
+        Authorization: `Bearer ${token}`,
+        'Content-Type': 'multipart/form-data; boundary=x',
+      },
+      body: `${bad}${head}${'a'.repeat(300 * 1024)}\r\n--x--\r\n`,
+    });
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as { detail: string }).detail).toContain('Malformed');
+    expect(await listFiles()).toEqual([]);
+    await new Promise((resolve) => setTimeout(resolve, 100));
     expect(readdirSync(join(dataDir, 'tmp'))).toEqual([]);
   });
 

@@ -185,6 +185,9 @@ export async function receiveUpload(
     );
     if (failure) throw failure.reason;
   } catch (error) {
+    // Busboy reports some faults (a malformed part header) without stopping, and may go on
+    // to open another part whose stream would then never end: stop it here.
+    stopReading(error as Error);
     await Promise.allSettled(writes);
     await cleanUp();
     if (error instanceof SizeLimitError || budget.remaining < 0) throw tooLarge(maxBytes);
