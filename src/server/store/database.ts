@@ -9,6 +9,7 @@ import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, SqliteDialect } from 'kysely';
 import { migrationProvider, type Dialect } from './migrations.js';
 import type { Database } from './schema.js';
+import { recallPreparedQueries } from './prepared-query.js';
 import { cachedConnection } from './sqlite-connection.js';
 
 export type Db = Kysely<Database>;
@@ -32,9 +33,9 @@ export async function openSqliteStore(file: string): Promise<Store> {
   sqlite.pragma('foreign_keys = ON');
   // Writers from the worker and the HTTP side wait for each other instead of failing.
   sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({
-    dialect: new SqliteDialect({ database: cachedConnection(sqlite) }),
-  });
+  const connection = cachedConnection(sqlite);
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: connection }) });
+  recallPreparedQueries(db, connection.recall);
   await migrate(db, 'sqlite');
   return { db, dialect: 'sqlite', close: () => db.destroy() };
 }

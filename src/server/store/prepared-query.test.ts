@@ -3,7 +3,7 @@ import { Kysely, SqliteDialect } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import type { Db } from './database.js';
 import { oncePerFrozenRow } from './frozen-rows.js';
-import { preparedQuery } from './prepared-query.js';
+import { preparedQuery, recallPreparedQueries } from './prepared-query.js';
 
 function memoryStore(): Db {
   const sqlite = new SQLite(':memory:');
@@ -53,6 +53,34 @@ describe('preparedQuery', () => {
     const db = memoryStore();
     await expect(careless(db, { id: 'one' })).rejects.toThrow(/does not use all of id/);
     await db.destroy();
+  });
+});
+
+describe('recallPreparedQueries', () => {
+  it('takes the rows the store can recall, and runs the query for the rest', async () => {
+    const bucketById = preparedQuery(
+      (db, { id }: { id: string }) =>
+        db.selectFrom('buckets').select(['id', 'description']).where('id', '=', id),
+      ['id'],
+    );
+    const db = memoryStore();
+    const remembered = [{ id: 'one', description: 'Remembered' }];
+    const asked: unknown[] = [];
+    recallPreparedQueries(db, (sql, parameters) => {
+      asked.push([sql, ...parameters]);
+      return parameters[0] === 'one' ? remembered : undefined;
+    });
+    const sql = 'select "id", "description" from "buckets" where "id" = ?';
+    expect(await bucketById(db, { id: 'one' })).toBe(remembered);
+    expect(await bucketById(db, { id: 'two' })).toEqual([{ id: 'two', description: 'Second' }]);
+    expect(asked).toEqual([
+      [sql, 'one'],
+      [sql, 'two'],
+    ]);
+    // Another store has nothing to recall.
+    const other = memoryStore();
+    expect(await bucketById(other, { id: 'one' })).toEqual([{ id: 'one', description: 'First' }]);
+    await Promise.all([db.destroy(), other.destroy()]);
   });
 });
 

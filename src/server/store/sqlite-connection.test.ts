@@ -155,3 +155,49 @@ describe('the point-read cache', () => {
     expect(await note(small, 'a')).not.toBe(long);
   });
 });
+
+describe('recall, the point-read cache without Kysely in between', () => {
+  function openWithRecall() {
+    const connection = cachedConnection(new SQLite(file));
+    const db = new Kysely<Notes>({ dialect: new SqliteDialect({ database: connection }) });
+    opened.push(db);
+    const { sql, parameters } = db.selectFrom('notes').selectAll().where('id', '=', 'a').compile();
+    return { db, recallA: () => connection.recall(sql, parameters) };
+  }
+
+  it('has the rows a point read left in the cache, the same frozen rows', async () => {
+    const { db, recallA } = openWithRecall();
+    expect(recallA()).toBeUndefined();
+    const row = await note(db, 'a');
+    expect(recallA()).toEqual([row]);
+    expect(recallA()![0]).toBe(row);
+    await db.updateTable('notes').set({ body: 'edited' }).where('id', '=', 'b').execute();
+    expect(recallA()).toBeUndefined();
+  });
+
+  it('has nothing while a transaction is open, not even what it read itself', async () => {
+    const { db, recallA } = openWithRecall();
+    const seenInside: unknown[] = [];
+    await db.transaction().execute(async (transaction) => {
+      await transaction.updateTable('notes').set({ body: 'draft' }).where('id', '=', 'a').execute();
+      expect(await note(transaction, 'a')).toEqual({ id: 'a', body: 'draft' });
+      seenInside.push(recallA());
+    });
+    expect(seenInside).toEqual([undefined]);
+    expect(await note(db, 'a')).toEqual({ id: 'a', body: 'draft' });
+    expect(recallA()).toEqual([{ id: 'a', body: 'draft' }]);
+  });
+
+  it('forgets what another connection changed, from the next turn on', async () => {
+    const { db, recallA } = openWithRecall();
+    const other = open();
+    await note(db, 'a');
+    await other
+      .updateTable('notes')
+      .set({ body: 'from elsewhere' })
+      .where('id', '=', 'a')
+      .execute();
+    await nextTurn();
+    expect(recallA()).toBeUndefined();
+  });
+});

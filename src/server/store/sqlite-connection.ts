@@ -36,10 +36,19 @@ export interface CachedConnectionOptions {
  * whatever another process committed before a request arrived was committed before the
  * turn that reads the request began, so it is seen.
  */
+export interface CachedConnection extends KyselySqliteDatabase {
+  /**
+   * The rows `sql` with `parameters` would be answered with from the point-read cache,
+   * now, without a round through Kysely's executor; undefined when they are not cached,
+   * or while a transaction is open (its reads must wait for it, in Kysely's queue).
+   */
+  recall(sql: string, parameters: readonly unknown[]): readonly unknown[] | undefined;
+}
+
 export function cachedConnection(
   sqlite: SqliteDatabase,
   options: CachedConnectionOptions = {},
-): KyselySqliteDatabase {
+): CachedConnection {
   const statementLimit = options.statements ?? 500;
   const statements = new Map<string, KyselySqliteStatement>();
   const pointReads = new PointReadCache(
@@ -85,6 +94,9 @@ export function cachedConnection(
       statements.set(sql, statement);
       return statement;
     },
+    recall(sql, parameters) {
+      return sqlite.inTransaction ? undefined : pointReads.recall(sql, parameters);
+    },
     close() {
       statements.clear();
       pointReads.clear();
@@ -115,9 +127,8 @@ class PointReadCache {
   read(sql: string, parameters: readonly unknown[], query: () => unknown[]): unknown[] {
     const key = cacheKey(sql, parameters);
     if (key === undefined) return query();
-    if (!this.#versionChecked) this.#checkVersion();
-    const cached = this.#entries.get(key);
-    if (cached) return cached.rows;
+    const cached = this.#cached(key);
+    if (cached) return cached;
     const rows = query();
     if (rows.length > 1) return rows;
     // Frozen whether kept or not, so that no caller can come to depend on which.
@@ -125,6 +136,16 @@ class PointReadCache {
     Object.freeze(rows);
     this.#remember(key, rows);
     return rows;
+  }
+
+  recall(sql: string, parameters: readonly unknown[]): unknown[] | undefined {
+    const key = cacheKey(sql, parameters);
+    return key === undefined ? undefined : this.#cached(key);
+  }
+
+  #cached(key: string): unknown[] | undefined {
+    if (!this.#versionChecked) this.#checkVersion();
+    return this.#entries.get(key)?.rows;
   }
 
   #checkVersion(): void {
