@@ -4,7 +4,7 @@
  * stored: the tokens carry 256 random bits, so a fast hash is enough and keeps every
  * request cheap.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import type { Db } from '../store/database.js';
 import { newId, nowIso } from '../store/ids.js';
 import { preparedQuery } from '../store/prepared-query.js';
@@ -15,7 +15,8 @@ export const personalTokenPrefix = 'xpat_';
 export const sessionTokenPrefix = 'xses_';
 
 export function hashToken(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
+  // The one-shot form: no Hash object per request.
+  return hash('sha256', token, 'hex');
 }
 
 function mintToken(prefix: string): string {
