@@ -1,6 +1,7 @@
 /** Binds the service to its port. Everything else happens in service.ts. */
 import { serve } from '@hono/node-server';
 import { ConfigError, loadConfig } from './config.js';
+import { answerAtEndOfTurn } from './http/answers-per-turn.js';
 import { createService } from './service.js';
 import { ensureBuilt } from '../tools/build.js';
 
@@ -8,7 +9,7 @@ async function main(): Promise<void> {
   const config = loadConfig();
   await ensureBuilt(config.distDir);
   const service = await createService(config);
-  const server = serve({ fetch: service.app.fetch, port: config.port }, () => {
+  const server = serve({ fetch: answerAtEndOfTurn(service.app.fetch), port: config.port }, () => {
     const lines = [
       `Extractor is running at ${config.publicBaseUrl}`,
       `  API:  ${config.publicBaseUrl}/api  (docs: ${config.publicBaseUrl}/api/docs)`,
