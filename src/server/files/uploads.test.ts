@@ -37,6 +37,14 @@ async function expectRefused(response: Promise<Response>, status: number) {
   return problem;
 }
 
+/** Sends `body` as it is, declared as multipart/form-data with `boundary`. */
+const postForm = (body: BodyInit, boundary = 'x') =>
+  service.request(`/api/buckets/${bucketId}/files`, {
+    method: 'POST',
+    headers: { 'Content-Type': `multipart/form-data; boundary=${boundary}` },
+    body,
+  });
+
 describe('upload size', () => {
   it('keeps a file of exactly MAX_UPLOAD_BYTES', async () => {
     const response = await upload(service, bucketId, [
@@ -159,27 +167,13 @@ describe('malformed uploads', () => {
       uploadForm([{ name: 'cut.txt', bytes: 'x'.repeat(2000) }]),
     ).text();
     const boundary = /^--(\S+)/.exec(whole)![1]!;
-    await expectRefused(
-      service.request(`/api/buckets/${bucketId}/files`, {
-        method: 'POST',
-        headers: { 'Content-Type': `multipart/form-data; boundary=${boundary}` },
-        body: whole.slice(0, 1000),
-      }),
-      400,
-    );
+    await expectRefused(postForm(whole.slice(0, 1000), boundary), 400);
   });
 
   it('answers 400 to a body cut short in a part it skips, and goes on serving', async () => {
     const whole = `--x\r\nContent-Disposition: form-data; name="note"; filename="n.txt"\r\n\r\n${'n'.repeat(100)}\r\n--x--\r\n`;
     for (const cut of [60, 90, 120]) {
-      await expectRefused(
-        service.request(`/api/buckets/${bucketId}/files`, {
-          method: 'POST',
-          headers: { 'Content-Type': 'multipart/form-data; boundary=x' },
-          body: whole.slice(0, cut),
-        }),
-        400,
-      );
+      await expectRefused(postForm(whole.slice(0, cut)), 400);
     }
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect((await service.request('/api/buckets')).status).toBe(200);
@@ -199,14 +193,7 @@ describe('malformed uploads', () => {
     );
     const boundary = /^--(\S+)/.exec(whole.toString('latin1'))![1]!;
     for (let cut = 0; cut < whole.length - 8; cut += 1) {
-      await expectRefused(
-        service.request(`/api/buckets/${bucketId}/files`, {
-          method: 'POST',
-          headers: { 'Content-Type': `multipart/form-data; boundary=${boundary}` },
-          body: whole.subarray(0, cut),
-        }),
-        400,
-      );
+      await expectRefused(postForm(whole.subarray(0, cut), boundary), 400);
     }
   });
 
@@ -217,14 +204,7 @@ describe('malformed uploads', () => {
       `--x\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\n\r\n`;
     const whole = `${head('bad\u0000.pdf')}%PDF-1.7\n\r\n${head('next.txt')}plain\r\n--x--\r\n`;
     for (let cut = whole.indexOf('\u0000') + 1; cut <= whole.length; cut += 1) {
-      await expectRefused(
-        service.request(`/api/buckets/${bucketId}/files`, {
-          method: 'POST',
-          headers: { 'Content-Type': 'multipart/form-data; boundary=x' },
-          body: whole.slice(0, cut),
-        }),
-        400,
-      );
+      await expectRefused(postForm(whole.slice(0, cut)), 400);
     }
   });
 
