@@ -12,6 +12,15 @@ export interface CachedConnectionOptions {
   pointReadCharacters?: number;
 }
 
+export interface CachedConnection extends KyselySqliteDatabase {
+  /**
+   * The rows `sql` with `parameters` would be answered with from the point-read cache,
+   * now, without a round through Kysely's executor; undefined when they are not cached,
+   * or while a transaction is open (its reads must wait for it, in Kysely's queue).
+   */
+  recall(sql: string, parameters: readonly unknown[]): readonly unknown[] | undefined;
+}
+
 /**
  * The better-sqlite3 connection as Kysely sees it, with two caches in front of it. Both
  * exist for the cheap reads a service answers thousands of times a second (the token
@@ -36,15 +45,6 @@ export interface CachedConnectionOptions {
  * whatever another process committed before a request arrived was committed before the
  * turn that reads the request began, so it is seen.
  */
-export interface CachedConnection extends KyselySqliteDatabase {
-  /**
-   * The rows `sql` with `parameters` would be answered with from the point-read cache,
-   * now, without a round through Kysely's executor; undefined when they are not cached,
-   * or while a transaction is open (its reads must wait for it, in Kysely's queue).
-   */
-  recall(sql: string, parameters: readonly unknown[]): readonly unknown[] | undefined;
-}
-
 export function cachedConnection(
   sqlite: SqliteDatabase,
   options: CachedConnectionOptions = {},
