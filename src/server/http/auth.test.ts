@@ -1,14 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  createBucket,
-  createExtractor,
-  createSession,
   everyRoute,
   expectUnauthorized,
-  insertRun,
   routePath,
   storedState,
-  upload,
+  seedRouteIds,
   type RouteIds,
 } from '../testing/fixtures.js';
 import { startTestService, type TestService } from '../testing/test-service.js';
@@ -19,23 +15,7 @@ let ids: RouteIds;
 
 beforeAll(async () => {
   service = await startTestService();
-  const [bucket, extractor] = [await createBucket(service), await createExtractor(service)];
-  const [file] = (await (
-    await upload(service, bucket.id, [{ name: 'a.txt', bytes: 'a\n' }])
-  ).json()) as { id: string }[];
-  const run = await insertRun(service, {
-    bucketId: bucket.id,
-    extractorId: extractor.id,
-    status: 'completed',
-  });
-  const session = await createSession(service, { savedExtractor: extractor.id, bucket: bucket.id });
-  ids = {
-    bucket: bucket.id,
-    file: file!.id,
-    extractor: extractor.id,
-    run: run.id,
-    session: session.id,
-  };
+  ({ ids } = await seedRouteIds(service));
 });
 
 afterAll(async () => {

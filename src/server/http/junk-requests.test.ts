@@ -8,15 +8,12 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { labelNames } from '../../contract/labels.js';
 import {
-  createBucket,
-  createExtractor,
-  createSession,
   everyRoute,
-  insertRun,
   invoiceJsonSchema,
   routePath,
   storedState,
   upload,
+  seedRouteIds,
   type RouteIds,
 } from '../testing/fixtures.js';
 import { encodeBody } from '../testing/representations.js';
@@ -33,25 +30,7 @@ let sessionToken: string;
 
 beforeAll(async () => {
   service = await startTestService({ MAX_UPLOAD_BYTES: '65536' });
-  const [bucket, extractor] = [await createBucket(service), await createExtractor(service)];
-  const [file] = (await (
-    await upload(service, bucket.id, [{ name: 'a.txt', bytes: 'a\n' }])
-  ).json()) as { id: string }[];
-  const run = await insertRun(service, {
-    bucketId: bucket.id,
-    extractorId: extractor.id,
-    status: 'completed',
-    result_json: '{}',
-  });
-  const session = await createSession(service, { savedExtractor: extractor.id, bucket: bucket.id });
-  ids = {
-    bucket: bucket.id,
-    file: file!.id,
-    extractor: extractor.id,
-    run: run.id,
-    session: session.id,
-  };
-  sessionToken = session.token;
+  ({ ids, sessionToken } = await seedRouteIds(service, { result_json: '{}' }));
 });
 
 afterAll(async () => {

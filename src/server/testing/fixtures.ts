@@ -214,6 +214,38 @@ export interface RouteIds {
 }
 
 /**
+ * One of each thing a route can name: a bucket with a file, an extractor, a completed run
+ * of them (its columns overridable) and an embed session for that bucket, for tests that
+ * go over every route.
+ */
+export async function seedRouteIds(
+  service: TestService,
+  run: Partial<RunTable> = {},
+): Promise<{ ids: RouteIds; sessionToken: string }> {
+  const [bucket, extractor] = [await createBucket(service), await createExtractor(service)];
+  const [file] = (await (
+    await upload(service, bucket.id, [{ name: 'a.txt', bytes: 'a\n' }])
+  ).json()) as { id: string }[];
+  const { id: runId } = await insertRun(service, {
+    bucketId: bucket.id,
+    extractorId: extractor.id,
+    status: 'completed',
+    ...run,
+  });
+  const session = await createSession(service, { savedExtractor: extractor.id, bucket: bucket.id });
+  return {
+    ids: {
+      bucket: bucket.id,
+      file: file!.id,
+      extractor: extractor.id,
+      run: runId,
+      session: session.id,
+    },
+    sessionToken: session.token,
+  };
+}
+
+/**
  * Every route of the API as `METHOD /path/{placeholder}`, for tests that go over all of
  * them (authentication, junk input).
  */
