@@ -42,14 +42,15 @@ describe('the logger', () => {
   });
 
   it('writes lines of earlier turns and of this one, in order, past a batch', async () => {
+    // Many batches: with asynchronous writes, one still under way at exit came out last.
     const stdout = await logThenExit(
-      `for (let i = 0; i < 100; i++) logger.info('early ' + i);
+      `for (let i = 0; i < 5000; i++) logger.info('early ' + i);
       await new Promise((resolve) => setImmediate(resolve));
       logger.info('late');
       process.exit(3);`,
     );
     expect(messages(stdout)).toEqual([
-      ...Array.from({ length: 100 }, (_, index) => `early ${index}`),
+      ...Array.from({ length: 5000 }, (_, index) => `early ${index}`),
       'late',
     ]);
   });

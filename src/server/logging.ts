@@ -5,8 +5,10 @@
  * together at its end, and pino's destination (sonic-boom) writes them in batches of 4 KB,
  * or every second when the service is quiet. One blocking write per line was a tenth of
  * the cost of a cheap read (src/bench/http.ts); handing sonic-boom one line at a time
- * made it measure its whole growing batch again for every line. What is left is written
- * when the process exits; a SIGKILL can lose the last second of lines, never data.
+ * made it measure its whole growing batch again for every line. The batches are written
+ * synchronously: an asynchronous write still under way when the process exits would be
+ * overtaken by the last lines, written synchronously on exit. What is left is written when
+ * the process exits; a SIGKILL can lose the last second of lines, never data.
  */
 import { pino, type DestinationStream, type Logger } from 'pino';
 
@@ -41,7 +43,7 @@ class TurnBatch implements DestinationStream {
 }
 
 export function createLogger(level: string): Logger {
-  const destination = pino.destination({ dest: 1, minLength: 4096, sync: false });
+  const destination = pino.destination({ dest: 1, minLength: 4096, sync: true });
   const batch = new TurnBatch(destination);
   setInterval(() => batch.flush(), 1000).unref();
   // pino writes out what sonic-boom holds on exit; this turn's lines must reach it first.
