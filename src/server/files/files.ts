@@ -30,8 +30,13 @@ export async function addFiles(
   files: ReceivedFile[],
 ): Promise<FileRow[]> {
   const rows: FileRow[] = [];
-  for (const file of files) {
-    const id = newId();
+  // Files are listed by (created_at, id), and ids are time-ordered only to the millisecond:
+  // files of one upload made within one millisecond would list in a random order. The
+  // upload's files share its time, and sorted ids go to them in the order they came.
+  const ids = files.map(() => newId()).sort();
+  const createdAt = nowIso();
+  for (const [index, file] of files.entries()) {
+    const id = ids[index]!;
     await storage.commit(file.tempPath, bucketId, id);
     rows.push({
       id,
@@ -40,7 +45,7 @@ export async function addFiles(
       size: file.size,
       media_type: file.mediaType,
       sha256: file.sha256,
-      created_at: nowIso(),
+      created_at: createdAt,
     });
   }
   await db.transaction().execute(async (trx) => {
