@@ -253,6 +253,17 @@ describe('readDocuments', () => {
     );
   });
 
+  it('reads one new file twelve times at once, each write of the cache its own', async () => {
+    const cacheDir = join(dir, 'concurrent-cache');
+    const file = await store('shared.txt', 'text/plain', 'Invoice 12\nTotal 3.00');
+    const reads = await Promise.allSettled(
+      Array.from({ length: 12 }, () => readDocuments([file], textOnly, { cacheDir })),
+    );
+    expect(reads.map((read) => read.status)).toEqual(Array(12).fill('fulfilled'));
+    // One entry, and no temporary file left behind.
+    expect(await readdir(cacheDir)).toHaveLength(1);
+  });
+
   it('keeps what it read in the cache, keyed by content and options, and reads it from there next time', async () => {
     const cacheDir = join(dir, 'own-cache');
     const file = await store('cached.txt', 'text/plain', 'Invoice 1');

@@ -261,6 +261,18 @@ describe('pause, resume and cancel between chunks', () => {
   });
 });
 
+describe('runs at the same time', () => {
+  it('twelve runs over one new file all complete', async () => {
+    const bytes = Buffer.from(`Invoice number: CONC-${Date.now()}\nTotal: 12.00 EUR\n`);
+    const buckets = await Promise.all(
+      Array.from({ length: 12 }, () => uploadBucket([{ name: 'same.txt', bytes }])),
+    );
+    const runs = await Promise.all(buckets.map((bucket) => startRun(bucket, invoiceExtractorId)));
+    const done = await Promise.all(runs.map((run) => waitForRun(run.id, isFinal)));
+    expect(done.map((run) => [run.status, run.error])).toEqual(Array(12).fill(['completed', null]));
+  });
+});
+
 describe('failures a person can act on', () => {
   it('says when the model provider cannot be reached', async () => {
     // A service of its own, whose provider address has nobody listening.
