@@ -5,11 +5,12 @@
  * the API responsive while it is worked on, with progress as it goes and a pause and a
  * cancel that act within a second.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { runSchema, type Run } from '../../contract/resources.js';
+import { renderTextImage } from '../engine/testing/build-documents.js';
 import {
   buildDocxBomb,
   buildHugePng,
@@ -91,6 +92,24 @@ async function timedRead(id: string): Promise<{ run: Run; ms: number }> {
 
 const isFinal = (run: Run) => ['completed', 'failed', 'cancelled'].includes(run.status);
 
+/** The document worker processes of the server (its children running document-worker). */
+function documentWorkers(parent: number): number[] {
+  return readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((pid) => {
+      try {
+        const parentPid = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[1];
+        return (
+          parentPid === String(parent) &&
+          readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('document-worker')
+        );
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
+
 function percentile(values: number[], fraction: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))]!;
@@ -154,6 +173,44 @@ describe('document bombs', () => {
     }
     expect(server.child.exitCode).toBeNull();
   });
+});
+
+describe('a document that kills its worker', () => {
+  it('is tried once more, then fails the run, which a restart does not queue again', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'extractor-worker-crash-'));
+    dataDirs.push(dataDir);
+    server = await start(dataDir, { WORKER_CONCURRENCY: '1' });
+    // A scan takes seconds of OCR: long enough to end its worker while it reads.
+    const scan = await renderTextImage(['Invoice number 4711', 'Total 12.50 EUR'], {
+      width: 1600,
+      height: 1200,
+    });
+    const run = await startRun('scan.png', scan, await invoiceExtractor());
+    const killed = new Set<number>();
+    const deadline = Date.now() + 60_000;
+    let current = run;
+    while (!isFinal(current) && Date.now() < deadline) {
+      for (const pid of documentWorkers(server.pid)) {
+        if (killed.has(pid)) continue;
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        process.kill(pid, 'SIGSEGV');
+        killed.add(pid);
+      }
+      current = (await timedRead(run.id)).run;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(killed.size).toBe(2);
+    expect(current.status).toBe('failed');
+    expect(current.error).toBe(
+      'scan.png stopped the document reader 2 times (it ended with SIGSEGV); the file may be damaged',
+    );
+
+    await server.stop();
+    server = await start(dataDir, { WORKER_CONCURRENCY: '1' });
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const after = (await timedRead(run.id)).run;
+    expect([after.status, after.error]).toEqual(['failed', current.error]);
+  }, 90_000);
 });
 
 describe('a 45 MB text file', () => {
