@@ -14,6 +14,7 @@ export interface BenchResult {
 
 const benches = [
   'http',
+  'busy-reads',
   'upload',
   'engine-speed',
   'accuracy',

@@ -16,6 +16,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { setPriority } from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ExtractionError, type Chunk } from '../types.js';
 import { memoryLimitError, timeLimitError, type DocumentLimits } from './limits.js';
@@ -60,6 +61,8 @@ interface Member {
 const abortGraceMs = 1000;
 /** How often the resident memory of working processes is looked at. */
 const memoryCheckMs = 100;
+/** The workers' scheduling priority (nice value): below the service's own. */
+const workerNiceness = 10;
 
 /**
  * The worker's entry: the TypeScript source under tsx (tests, `npm run bench`), or the
@@ -244,6 +247,13 @@ export class DocumentPool {
       [`--max-old-space-size=${this.limits.memoryMb}`, ...workerArguments()],
       { stdio: ['ignore', 'ignore', 'pipe', 'ipc'], serialization: 'advanced' },
     );
+    try {
+      // Documents yield the processor to the API: on a small machine the workers' OCR and
+      // rules would otherwise take turns with the service's answers as equals.
+      setPriority(child.pid!, workerNiceness);
+    } catch {
+      // Not allowed here (a container without the capability): equal priority, then.
+    }
     const member: Member = {
       child,
       stderr: '',
