@@ -72,9 +72,11 @@ describe('hostile documents fail with their limit, named', () => {
   it('a DOCX whose document.xml inflates to 100 MB', async () => {
     const bomb = buildDocxBomb(100);
     expect(bomb.length).toBeLessThan(400_000);
-    await expect(prepare(pool(), await store('bomb.docx', docx, bomb))).rejects.toThrow(
-      'bomb.docx unpacks to more than 64 MB; the limit for an office file is 64 MB',
-    );
+    // The error carries the file, so that one file's failure can be told from its run's.
+    await expect(prepare(pool(), await store('bomb.docx', docx, bomb))).rejects.toMatchObject({
+      message: 'bomb.docx unpacks to more than 64 MB; the limit for an office file is 64 MB',
+      fileName: 'bomb.docx',
+    });
   });
 
   it('an XLSX with a cell in column XFD on 2,000 rows', async () => {
@@ -107,9 +109,11 @@ describe('limits kept from outside the worker', () => {
     // With the characters limit out of the way, the XLSX reader itself runs out of memory.
     const workers = pool({ memoryMb: 300, characters: 1_000_000_000 });
     const wide = await store('memory.xlsx', xlsx, buildXlsxWideRows(2000));
-    await expect(prepare(workers, wide)).rejects.toThrow(
-      'memory.xlsx needed more than 300 MB of memory to read; the limit is 300 MB per document',
-    );
+    await expect(prepare(workers, wide)).rejects.toMatchObject({
+      message:
+        'memory.xlsx needed more than 300 MB of memory to read; the limit is 300 MB per document',
+      fileName: 'memory.xlsx',
+    });
     const note = await store('note.txt', 'text/plain', Buffer.from('Invoice number: 7'));
     const chunks = await prepare(workers, note);
     expect(chunks.map((chunk) => chunk.text)).toEqual(['Invoice number: 7']);

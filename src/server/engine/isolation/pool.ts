@@ -25,15 +25,17 @@ import type { FromWorker, TaskResults, ToWorker, WorkerTask } from './protocol.j
 /** A worker process ended while it worked on a file, for no limit we know of. */
 export class DocumentWorkerCrash extends ExtractionError {
   override name = 'DocumentWorkerCrash';
+  override fileName: string;
 
   constructor(
-    readonly fileName: string,
+    fileName: string,
     readonly how: string,
     times = 1,
   ) {
     super(
       `${fileName} stopped the document reader${times > 1 ? ` ${times} times` : ''} (it ended with ${how}); the file may be damaged`,
     );
+    this.fileName = fileName;
   }
 }
 
@@ -180,18 +182,20 @@ export class DocumentPool {
             } else if (message.type === 'chunks') onChunks?.(message.chunks);
             else if (message.type === 'done')
               settle(() => resolve(message.value as TaskResults[K]));
-            else settle(() => reject(revive(message.error, signal)));
+            else settle(() => reject(revive(message.error, signal, subject)));
           };
           const onExit = () => {
             settle(() => {
               if (member.killedFor === 'abort') reject(signal?.reason);
               else if (member.killedFor === 'time' && !signal?.aborted)
-                reject(timeLimitError(subject, this.limits));
+                reject(Object.assign(timeLimitError(subject, this.limits), { fileName: subject }));
               else if (
                 member.killedFor === 'memory' ||
                 /heap out of memory|Allocation failed|ERR_WORKER_OUT_OF_MEMORY/.test(member.stderr)
               )
-                reject(memoryLimitError(subject, this.limits));
+                reject(
+                  Object.assign(memoryLimitError(subject, this.limits), { fileName: subject }),
+                );
               else {
                 const how = member.child.signalCode ?? `code ${member.child.exitCode}`;
                 reject(new DocumentWorkerCrash(subject, how));
@@ -296,15 +300,20 @@ export class DocumentPool {
   }
 }
 
-/** An error from the worker as the service throws it: the same class for what we know. */
+/**
+ * An error from the worker as the service throws it: an `ExtractionError` for what a person
+ * can act on, carrying the file the worker was working on.
+ */
 function revive(
   error: { name: string; message: string; stack?: string },
   signal: AbortSignal | undefined,
+  fileName: string,
 ): unknown {
   if (error.name === 'AbortError' && signal?.aborted) return signal.reason;
   if (['ExtractionError', 'DocumentLimitError'].includes(error.name)) {
     const revived = new ExtractionError(error.message);
     revived.name = error.name;
+    revived.fileName = fileName;
     return revived;
   }
   return Object.assign(new Error(error.message), { name: error.name, stack: error.stack });
