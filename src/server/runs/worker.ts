@@ -19,12 +19,12 @@ import {
   createStrategy,
   ExtractionError,
   finaliseResult,
-  mergeExtractions,
   type ExtractionStrategy,
   type SourceFile,
   type ValueSource,
 } from '../engine/index.js';
 import { DocumentPool, DocumentWorkerCrash } from '../engine/isolation/pool.js';
+import { mergeExtractionsInto } from '../engine/merge.js';
 import type { FileStorage } from '../files/storage.js';
 import type { Db } from '../store/database.js';
 import { newId, nowIso } from '../store/ids.js';
@@ -320,7 +320,7 @@ export class RunWorker {
             extractChunk: (chunk, context) =>
               twiceOnCrash(() => pool.extract({ chunk, schema: context.schema }, context.signal)),
           };
-    let merged: { data: Record<string, unknown>; sources: Record<string, ValueSource> } = {
+    const merged: { data: Record<string, unknown>; sources: Record<string, ValueSource> } = {
       data: run.partial_result_json
         ? (JSON.parse(run.partial_result_json) as Record<string, unknown>)
         : {},
@@ -367,7 +367,7 @@ export class RunWorker {
           merged: merged.data,
           signal,
         });
-        merged = mergeExtractions(schema, merged, extraction);
+        mergeExtractionsInto(schema, merged, extraction);
         stats.chunks.push({
           chunk: index,
           inputTokens: extraction.usage.inputTokens,
