@@ -64,7 +64,7 @@ const abortGraceMs = 1000;
 /** How often the resident memory of working processes is looked at. */
 const memoryCheckMs = 100;
 /** The workers' scheduling priority (nice value): below the service's own. */
-const workerNiceness = 10;
+const workerNiceness = 5;
 
 /**
  * The worker's entry: the TypeScript source under tsx (tests, `npm run bench`), or the
