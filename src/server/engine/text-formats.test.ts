@@ -2,8 +2,10 @@
  * The text readers on what a hostile file may hold: each reads in time linear in its input.
  * Linearity is shown by growth, not by a clock limit: the same pattern sixteen times as long
  * must take well under the 256 times that a quadratic reader needs (the best of a few tries
- * each, so a busy machine does not decide; the bound leaves room for the garbage collector,
- * which works harder on larger inputs). The readers' ordinary output is tested through
+ * each, so a busy machine does not decide). The bound, 100, leaves room for the garbage
+ * collector, which works harder on larger inputs: a linear reader that allocates a string
+ * per field measured up to 71 on a machine at load 10; the old regular-expression readers
+ * measured 146 to 290 on HTML and ran for minutes on Markdown. The readers' ordinary output is tested through
  * readDocuments in documents.test.ts.
  */
 import { describe, expect, it } from 'vitest';
@@ -20,7 +22,7 @@ const marked: ContentOptions = {
 
 function fastest(read: () => unknown): number {
   let best = Infinity;
-  for (let attempt = 0; attempt < 4; attempt++) {
+  for (let attempt = 0; attempt < 5; attempt++) {
     const started = performance.now();
     read();
     best = Math.min(best, performance.now() - started);
@@ -55,7 +57,7 @@ const patterns: Record<string, (size: number) => string> = {
 
 describe('readMarkdown', () => {
   it.each(Object.entries(patterns))('is linear on %s', (_, build) => {
-    expect(growth(build, (text) => readMarkdown(text, 'x.md', marked))).toBeLessThan(64);
+    expect(growth(build, (text) => readMarkdown(text, 'x.md', marked))).toBeLessThan(100);
   });
 
   it('keeps list markers, code and links, and the lines blocks had', () => {
@@ -82,7 +84,7 @@ describe('readHtml', () => {
   };
 
   it.each(Object.entries(html))('is linear on %s', (_, build) => {
-    expect(growth(build, (text) => readHtml(text, 'x.html', marked))).toBeLessThan(64);
+    expect(growth(build, (text) => readHtml(text, 'x.html', marked))).toBeLessThan(100);
   });
 
   it('keeps <pre> lines, drops what a browser does not show, and finds inline pictures', () => {
@@ -101,8 +103,8 @@ describe('readHtml', () => {
 
 describe('parseCsv', () => {
   it('is linear on one long quoted field and on many rows', () => {
-    expect(growth((size) => `"${'a""'.repeat(size / 3)}"`, parseCsv, 100_000)).toBeLessThan(64);
-    expect(growth((size) => 'a,b,c\n'.repeat(size / 6), parseCsv, 100_000)).toBeLessThan(64);
+    expect(growth((size) => `"${'a""'.repeat(size / 3)}"`, parseCsv, 100_000)).toBeLessThan(100);
+    expect(growth((size) => 'a,b,c\n'.repeat(size / 6), parseCsv, 100_000)).toBeLessThan(100);
   });
 
   it('reads quotes, doubled quotes, empty fields and a last line without a break', () => {
