@@ -170,7 +170,12 @@ export class DocumentPool {
             member.child.off('exit', onExit);
             signal?.removeEventListener('abort', onAbort);
             member.watching = false;
-            if (member.child.exitCode === null && member.child.signalCode === null)
+            // A worker being ended (its answer raced the kill) is not handed out again.
+            if (
+              !member.killedFor &&
+              member.child.exitCode === null &&
+              member.child.signalCode === null
+            )
               this.#release(member);
             outcome();
           };
