@@ -137,7 +137,7 @@ function load(url: string, duration: number, into: Measurement): Promise<void> {
   });
 }
 
-function percentile(sorted: Float64Array, fraction: number): number {
+export function percentile(sorted: Float64Array, fraction: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))] ?? NaN;
 }
 

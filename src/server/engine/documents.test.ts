@@ -1,5 +1,4 @@
-import { createHash } from 'node:crypto';
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createCanvas } from '@napi-rs/canvas';
@@ -8,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readDocuments } from './documents.js';
 import { terminateOcr } from './ocr.js';
 import { buildDocx, buildPdf } from './testing/build-documents.js';
+import { storeSourceFile } from './testing/source-files.js';
 import { ExtractionError, type ContentOptions, type SourceFile } from './types.js';
 
 const textOnly: ContentOptions = {
@@ -27,22 +27,8 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-async function store(
-  name: string,
-  mediaType: string,
-  content: string | Uint8Array,
-): Promise<SourceFile> {
-  const bytes = typeof content === 'string' ? Buffer.from(content, 'utf8') : Buffer.from(content);
-  const path = join(dir, name);
-  await writeFile(path, bytes);
-  return {
-    id: `id-${name}`,
-    name,
-    path,
-    mediaType,
-    sha256: createHash('sha256').update(bytes).digest('hex'),
-  };
-}
+const store = (name: string, mediaType: string, content: string | Uint8Array) =>
+  storeSourceFile(dir, name, mediaType, content);
 
 async function read(file: SourceFile, options: ContentOptions = textOnly) {
   return readDocuments([file], options, { cacheDir: join(dir, 'cache') });

@@ -4,12 +4,12 @@
  * Memory and time are enforced from outside, by ending the worker; a crash is reported as
  * one, and the next task gets a fresh worker.
  */
-import { createHash } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { renderTextImage } from '../testing/build-documents.js';
+import { storeSourceFile } from '../testing/source-files.js';
 import type { ContentOptions, SourceFile } from '../types.js';
 import { defaultDocumentLimits, type DocumentLimits } from './limits.js';
 import { DocumentPool, DocumentWorkerCrash } from './pool.js';
@@ -49,17 +49,8 @@ function pool(limits: Partial<DocumentLimits> = {}): DocumentPool {
   return created;
 }
 
-async function store(name: string, mediaType: string, bytes: Uint8Array): Promise<SourceFile> {
-  const path = join(dir, name);
-  await writeFile(path, bytes);
-  return {
-    id: `id-${name}`,
-    name,
-    path,
-    mediaType,
-    sha256: createHash('sha256').update(bytes).digest('hex'),
-  };
-}
+const store = (name: string, mediaType: string, bytes: Uint8Array) =>
+  storeSourceFile(dir, name, mediaType, bytes);
 
 function prepare(workers: DocumentPool, file: SourceFile, signal?: AbortSignal) {
   return workers.prepare(
