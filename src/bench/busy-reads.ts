@@ -16,11 +16,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildPdf, renderTextImage } from '../server/engine/testing/build-documents.js';
 import { startRealServer, type RealServer } from '../server/testing/real-server.js';
-import { percentile, seedRun } from './http.js';
+import { percentile, seedRun, token } from './http.js';
 import type { BenchResult } from './main.js';
 import { format, interfaceBuild } from './processes.js';
 
-const token = 'xpat_bench-token-0123456789abcdefghijklmnop';
 const connections = 4;
 const readsPerSecond = 200;
 const seconds = 10;

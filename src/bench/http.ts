@@ -25,7 +25,8 @@ import { startRealServer } from '../server/testing/real-server.js';
 import type { RecordedAnswer } from './bare-server.js';
 import { cpuSeconds, format, interfaceBuild, startBareServer } from './processes.js';
 
-const token = 'xpat_bench-token-0123456789abcdefghijklmnop';
+/** The admin token of the benchmarks' services (EXTRACTOR_ADMIN_TOKEN). */
+export const token = 'xpat_bench-token-0123456789abcdefghijklmnop';
 const connections = 64;
 const seconds = 10;
 const warmUpSeconds = 3;

@@ -9,8 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { renderTextImage } from '../testing/build-documents.js';
+import { textContent } from '../testing/invoice-fixtures.js';
 import { storeSourceFile } from '../testing/source-files.js';
-import type { ContentOptions, SourceFile } from '../types.js';
+import type { SourceFile } from '../types.js';
 import { defaultDocumentLimits, type DocumentLimits } from './limits.js';
 import { DocumentPool, DocumentWorkerCrash } from './pool.js';
 import {
@@ -20,13 +21,6 @@ import {
   buildXlsxWideRows,
 } from './testing/hostile-documents.js';
 
-const textOnly: ContentOptions = {
-  includeText: true,
-  includeEmbeddedImages: false,
-  markEmbeddedImages: false,
-  includePageImages: false,
-  markPageImages: false,
-};
 const docx = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
 const xlsx = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
@@ -54,7 +48,7 @@ const store = (name: string, mediaType: string, bytes: Uint8Array) =>
 
 function prepare(workers: DocumentPool, file: SourceFile, signal?: AbortSignal) {
   return workers.prepare(
-    { files: [file], options: textOnly, cacheDir: join(dir, 'cache'), chunkSize: 4000 },
+    { files: [file], options: textContent, cacheDir: join(dir, 'cache'), chunkSize: 4000 },
     signal,
   );
 }
