@@ -13,7 +13,7 @@ import { knownFileKeys } from './files/files.js';
 import { createLogger } from './logging.js';
 import { FileStorage } from './files/storage.js';
 import type { Services } from './http/context.js';
-import { databaseFile, openSqliteStore, type Store } from './store/database.js';
+import { openStore, type Store } from './store/database.js';
 import { RunSignals } from './runs/events.js';
 import { RunLifecycle } from './runs/lifecycle.js';
 import { RunWorker } from './runs/worker.js';
@@ -63,7 +63,7 @@ export async function createService(
   options: ServiceOptions = {},
 ): Promise<Service> {
   const logger = options.logger ?? createLogger(config.logLevel);
-  const store = await openSqliteStore(databaseFile(config));
+  const store = await openStore(config);
   const storage = new FileStorage(config.dataDir);
   await storage.init();
   const known = await knownFileKeys(store.db);
