@@ -47,6 +47,29 @@ export default defineConfig({
         },
       },
       {
+        // The tests that go through the store, again on a real PostgreSQL server that the
+        // global set-up starts (and installs when missing, under root): the same files,
+        // the same assertions, the other dialect.
+        extends: true,
+        test: {
+          name: 'server-postgres',
+          environment: 'node',
+          globalSetup: ['src/server/testing/postgres-global-setup.ts'],
+          include: [
+            'src/server/*.test.ts',
+            'src/server/{http,runs,webhooks,graphql,files,cli,store,buckets,extractors,tokens}/**/*.test.ts',
+          ],
+          exclude: [
+            // SQLite's own connection and caches.
+            'src/server/store/sqlite-connection.test.ts',
+            // Hands a killed process's run back by lease expiry on PostgreSQL: not yet.
+            'src/server/runs/worker-crash.test.ts',
+          ],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
         extends: true,
         test: {
           name: 'browser',
