@@ -63,7 +63,9 @@ export async function createService(
   options: ServiceOptions = {},
 ): Promise<Service> {
   const logger = options.logger ?? createLogger(config.logLevel);
-  const store = await openStore(config);
+  const store = await openStore(config, {
+    onError: (error) => logger.error({ err: error }, 'a database connection failed'),
+  });
   const storage = new FileStorage(config.dataDir);
   await storage.init();
   const known = await knownFileKeys(store.db);

@@ -35,12 +35,12 @@ export function databaseFile(config: { dataDir: string }): string {
 }
 
 /** The store the configuration names: PostgreSQL at DATABASE_URL, else SQLite under DATA_DIR. */
-export function openStore(config: {
-  dataDir: string;
-  databaseUrl: string | undefined;
-}): Promise<Store> {
+export function openStore(
+  config: { dataDir: string; databaseUrl: string | undefined },
+  options: { onError?: (error: Error) => void } = {},
+): Promise<Store> {
   return config.databaseUrl
-    ? openPostgresStore(config.databaseUrl)
+    ? openPostgresStore(config.databaseUrl, options)
     : openSqliteStore(databaseFile(config));
 }
 
