@@ -6,6 +6,12 @@ import { serviceProxy } from './src/tools/service-proxy.js';
 /** Debian's Chromium; the README says how to install it. Playwright never downloads its own. */
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
+/**
+ * The AWS SDK warns once per process that releases after January 2027 will need Node 22; the
+ * pinned release runs on Node 20, and tests print nothing.
+ */
+const serverTestEnv = { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' };
+
 export default defineConfig({
   // `npm run dev` and the browser tests reach the service's /api through this (same origin).
   plugins: [serviceProxy()],
@@ -37,6 +43,7 @@ export default defineConfig({
         test: {
           name: 'server',
           environment: 'node',
+          env: serverTestEnv,
           include: [
             'src/server/**/*.test.ts',
             'src/contract/**/*.test.ts',
@@ -54,6 +61,7 @@ export default defineConfig({
         test: {
           name: 'server-postgres',
           environment: 'node',
+          env: serverTestEnv,
           globalSetup: ['src/server/testing/postgres-global-setup.ts'],
           include: [
             'src/server/*.test.ts',

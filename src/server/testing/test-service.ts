@@ -38,7 +38,13 @@ export async function startTestService(env: Record<string, string> = {}): Promis
     ...env,
   });
   writeStandInBuild(config.distDir);
-  const service = await createService(config, { logger: pino({ level: 'silent' }) });
+  let service: Service;
+  try {
+    service = await createService(config, { logger: pino({ level: 'silent' }) });
+  } catch (error) {
+    await location.dispose();
+    throw error;
+  }
   const request: TestService['request'] = (path, init = {}) => {
     const { token = adminToken, ...rest } = init;
     const headers = new Headers(rest.headers);
