@@ -23,7 +23,7 @@ export const postgresBin = process.env.POSTGRES_BIN ?? '/usr/lib/postgresql/15/b
  * Installs Debian's postgresql package when its programs are missing and we run as root, as
  * src/tools/ensure-chromium.ts does for Chromium; otherwise says exactly what to install.
  */
-export function ensurePostgresInstalled(print: (line: string) => void = () => {}): void {
+export function ensurePostgresInstalled(): void {
   if (existsSync(join(postgresBin, 'postgres'))) return;
   if (process.getuid?.() !== 0) {
     throw new Error(
@@ -32,10 +32,11 @@ export function ensurePostgresInstalled(print: (line: string) => void = () => {}
         '(or set POSTGRES_BIN to the directory that holds initdb and postgres).',
     );
   }
-  print(`PostgreSQL is missing at ${postgresBin}; installing Debian's postgresql package…`);
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  execFileSync('apt-get', ['update'], { stdio: 'ignore', env });
-  execFileSync('apt-get', ['install', '-y', 'postgresql'], { stdio: 'ignore', env });
+  // Quietly: this runs inside the test run, whose output is the tests'. A failure throws
+  // with apt-get's own words (execFileSync keeps its stderr in the error).
+  execFileSync('apt-get', ['update'], { stdio: 'pipe', env });
+  execFileSync('apt-get', ['install', '-y', 'postgresql'], { stdio: 'pipe', env });
   if (!existsSync(join(postgresBin, 'postgres')))
     throw new Error(`apt-get finished but ${postgresBin}/postgres is still missing.`);
 }
