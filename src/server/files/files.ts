@@ -1,10 +1,10 @@
-/** The files of a bucket: rows in `files`, bytes in FileStorage. */
+/** The files of a bucket: rows in `files`, bytes in the FileStore. */
 import { iriOf } from '../../contract/iri.js';
 import type { BucketFile } from '../../contract/resources.js';
 import type { Db } from '../store/database.js';
 import { newId, nowIso } from '../store/ids.js';
 import type { FileTable } from '../store/schema.js';
-import type { FileStorage } from './storage.js';
+import type { FileStore } from './storage.js';
 import type { ReceivedFile } from './uploads.js';
 
 export type FileRow = FileTable;
@@ -25,7 +25,7 @@ export function fileToWire(row: FileRow): BucketFile {
 /** Moves received files into the bucket and records them; the rows exist only once the bytes do. */
 export async function addFiles(
   db: Db,
-  storage: FileStorage,
+  storage: FileStore,
   bucketId: string,
   files: ReceivedFile[],
 ): Promise<FileRow[]> {
@@ -94,7 +94,7 @@ export async function findFile(
     .executeTakeFirst();
 }
 
-export async function deleteFile(db: Db, storage: FileStorage, row: FileRow): Promise<void> {
+export async function deleteFile(db: Db, storage: FileStore, row: FileRow): Promise<void> {
   await db.deleteFrom('files').where('id', '=', row.id).execute();
   await storage.remove(row.bucket_id, row.id);
 }
