@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createCanvas } from '@napi-rs/canvas';
+import { createCanvas, loadImage } from '@napi-rs/canvas';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readDocuments } from './documents.js';
@@ -185,6 +185,34 @@ describe('readDocuments', () => {
       ),
     );
     expect(pages.map((page) => page.text)).toEqual(['Total\t42.5']);
+  });
+
+  it('reads a hyphen that the font’s ToUnicode map gives as U+0000 as a hyphen', async () => {
+    const pdf = buildPdf([
+      {
+        lines: ['Invoice number: B172FB37-0003', 'Total - 12.50'],
+        font: { toUnicode: { '-': '\u0000' } },
+      },
+    ]);
+    const [page] = await read(await store('null-hyphen.pdf', 'application/pdf', pdf));
+    expect(page!.text).toBe('Invoice number: B172FB37-0003\nTotal 12.50');
+  });
+
+  it('renders a page set in a Type 3 font with its glyphs (Node 20 lacks transferToFixedLength)', async () => {
+    const pdf = buildPdf([{ lines: ['Boxes drawn by the document itself'], font: 'type3' }]);
+    const [page] = await read(await store('type3.pdf', 'application/pdf', pdf), {
+      ...textOnly,
+      includePageImages: true,
+    });
+    const picture = await loadImage(Buffer.from(page!.images![0]!.data, 'base64'));
+    const canvas = createCanvas(picture.width, picture.height);
+    const context = canvas.getContext('2d');
+    context.drawImage(picture, 0, 0);
+    const pixels = context.getImageData(0, 0, picture.width, picture.height).data;
+    let dark = 0;
+    for (let index = 0; index < pixels.length; index += 4) if (pixels[index]! < 128) dark++;
+    // A line of 34 boxes of 12 points at 1200 px for 612 points: thousands of dark pixels.
+    expect(dark).toBeGreaterThan(5000);
   });
 
   it('reads a PDF’s text layer page by page, laid out as on the page', async () => {
