@@ -18,7 +18,7 @@ import { conceptsById, type Concept } from './lexicon.js';
 import { planSchema, type FieldPlan, type ListPlan, type SchemaPlan } from './fields.js';
 import { readChunkText, type Cell, type LabelMatch, type Line, type Reading } from './reading.js';
 import { readValue, toSchemaType, type ValueHit } from './values.js';
-import { findEmails, findIbans } from './parsers.js';
+import { currencyCues, currencyStrength, findEmails, findIbans, sharedSigns } from './parsers.js';
 
 export function createLocalStrategy(): ExtractionStrategy {
   const plans = new WeakMap<TargetSchema, SchemaPlan>();
@@ -167,12 +167,16 @@ function findField(field: FieldPlan, reading: Reading): ValueHit | undefined {
     const near = valueNearLabel(field, label, reading);
     if (near)
       candidates.push({
-        hit: near.hit,
+        hit: {
+          ...near.hit,
+          confidence: labelledConfidence(label.weight, near.distance),
+        },
         score: label.weight * 10 + (near.distance === 0 ? 5 : -near.distance),
       });
   }
-  // The grand total is the largest of equally good totals; otherwise the first wins.
   const largest = field.concept?.id === 'total';
+  if (largest) crossCheckTotals(candidates, reading);
+  // The grand total is the largest of equally good totals; otherwise the first wins.
   candidates.sort(
     (a, b) =>
       b.score - a.score ||
@@ -195,15 +199,26 @@ function valueNearLabel(
   reading: Reading,
 ): { hit: ValueHit; distance: number } | undefined {
   const line = label.line;
-  const nextLabel = reading.labels.find(
-    (other) =>
-      other.start >= label.end &&
-      other.start < line.end &&
-      other.concept.scope !== 'item' &&
-      !other.bare &&
-      other.weight >= 5 &&
-      other.concept !== label.concept,
-  );
+  // A label right after this one with no figure between is its qualifier, not a label of
+  // its own: "Total € Incl. VAT 681.87", "Total Sales (Inclusive GST) RM 9.90".
+  let reach = label.end;
+  const nextLabel = reading.labels.find((other) => {
+    if (
+      other.start < label.end ||
+      other.start >= line.end ||
+      other.concept.scope === 'item' ||
+      other.bare ||
+      other.weight < 5 ||
+      other.concept === label.concept
+    )
+      return false;
+    const between = reading.text.slice(reach, other.start);
+    if (between.length <= maxQualifierGap && !/\d|\s{2}/.test(between)) {
+      reach = other.end;
+      return false;
+    }
+    return true;
+  });
   const end = nextLabel?.start ?? line.end;
   const cell = cellAt(line, label.end - 1);
   const restOfCell = cell ? reading.text.slice(label.end, cell.end) : '';
@@ -232,6 +247,9 @@ function valueNearLabel(
   if (onLine) return { hit: onLine, distance: 0 };
   return headsColumn ? below(field, label, reading, {}) : undefined;
 }
+
+/** How far after a label a qualifying word may start ("Total" … "incl. VAT"). */
+const maxQualifierGap = 12;
 
 function below(
   field: FieldPlan,
@@ -286,6 +304,86 @@ function overlapping(line: Line, from: number, to: number): Cell | undefined {
     if (overlap > 0 && (!best || overlap > best.overlap)) best = { cell, overlap };
   }
   return best?.cell;
+}
+
+/**
+ * How sure a labelled value is: a specific label ("Invoice number") on the value's line is
+ * surer than a bare word ("Number") or a value found under a header. See README.md.
+ */
+function labelledConfidence(weight: number, distance: number): number {
+  const specific = weight >= 8 ? 0.85 : weight >= 5 ? 0.75 : 0.65;
+  return Math.max(0.55, specific - (distance > 0 ? 0.05 : 0));
+}
+
+/** A labelled value that the document's own arithmetic confirms. */
+const crossChecked = 0.95;
+/** A value no label names, found by its position or its pattern alone. */
+const guessed = 0.5;
+
+/** Values of the amounts a concept's labels introduce ("Subtotal", "Tax", "Cash"). */
+function labelledAmounts(conceptId: string, reading: Reading): ValueHit[] {
+  const concept = conceptsById.get(conceptId);
+  if (!concept) return [];
+  const plan: FieldPlan = {
+    pointer: '',
+    name: concept.id,
+    schema: { type: 'number' },
+    kind: 'amount',
+    concept,
+    ownLabels: [],
+    wantsCurrencyCode: false,
+  };
+  return reading.labels
+    .filter((label) => label.concept === concept)
+    .map((label) => valueNearLabel(plan, label, reading)?.hit)
+    .filter((hit): hit is ValueHit => typeof hit?.value === 'number');
+}
+
+const cent = 0.005;
+
+/**
+ * Arithmetic the document offers, to tell the total among its totals: the subtotal plus
+ * the tax (each tax line or their sum), or on a till receipt the cash handed over less the
+ * change. A candidate that agrees rises above labels that merely look more final ("Total
+ * due" that adds a previous balance, "Zahlbetrag" after a prepayment). When no labelled
+ * candidate agrees but an amount elsewhere equals subtotal plus tax, that amount is a
+ * candidate of its own, ranked below every labelled one.
+ */
+function crossCheckTotals(candidates: Candidate[], reading: Reading): void {
+  const subtotals = labelledAmounts('subtotal', reading).map((hit) => hit.value as number);
+  const taxes = labelledAmounts('tax', reading).map((hit) => hit.value as number);
+  const taxSum = [...new Set(taxes)].reduce((sum, tax) => sum + tax, 0);
+  const sums = subtotals.flatMap((subtotal) =>
+    [...taxes, taxSum].filter((tax) => tax > 0).map((tax) => subtotal + tax),
+  );
+  const paid = labelledAmounts('paid', reading).map((hit) => hit.value as number);
+  const change = labelledAmounts('change', reading).map((hit) => hit.value as number);
+  const tendered = paid.flatMap((cash) =>
+    change.filter((given) => given >= 0 && given < cash).map((given) => cash - given),
+  );
+  const agrees = (value: number) =>
+    [...sums, ...tendered].some((expected) => Math.abs(expected - value) < cent);
+  let confirmed = false;
+  for (const candidate of candidates) {
+    if (typeof candidate.hit.value !== 'number' || !agrees(candidate.hit.value)) continue;
+    candidate.score += 60;
+    candidate.hit.confidence = crossChecked;
+    confirmed = true;
+  }
+  if (confirmed || candidates.length > 0) return;
+  const arithmetic = reading.amounts.find((amount) =>
+    [...sums, ...tendered].some((sum) => sum > 0 && Math.abs(sum - amount.value) < cent),
+  );
+  if (arithmetic)
+    candidates.push({
+      hit: {
+        value: arithmetic.value,
+        start: arithmetic.start,
+        end: arithmetic.end,
+        confidence: 0.7,
+      },
+      score: 0,
+    });
 }
 
 // ---------------------------------------------------------------------------------------
@@ -347,9 +445,14 @@ function unclaimedDate(reading: Reading): ValueHit | undefined {
 }
 
 /**
- * The currency a document is in, when no label states it: the most telling sign (a code
- * over a one-currency symbol over a name over "$"), then the one closest to the amounts
- * found, then the most frequent.
+ * The currency a document is in, when no label states it, weighed from everything that
+ * tells: each currency sign by how clearly it names one currency (a code over a symbol of
+ * one currency over a name over "$" or "¥"), more for a sign repeated, and the signs of
+ * the country the document comes from (currencyCues). A sign several currencies share
+ * counts for the one the country signs point to ("$" on an Argentine invoice is ARS; "¥"
+ * where OCR misread "₹" on an Indian one is INR). Country signs alone, with no currency
+ * sign at all, decide nothing: nothing is invented. Ties go to the sign nearest the
+ * amounts found, then the first.
  */
 function documentCurrency(
   field: FieldPlan,
@@ -357,22 +460,47 @@ function documentCurrency(
   amounts: ValueHit[],
 ): ValueHit | undefined {
   if (reading.currencies.length === 0) return undefined;
+  const cues = currencyCues(reading.text);
+  const meant = (code: string) => {
+    const shared = sharedSigns[code];
+    if (!shared) return code;
+    return [...shared].sort((a, b) => (cues.get(b) ?? 0) - (cues.get(a) ?? 0))[0]!;
+  };
+  const scores = new Map<string, { score: number; best: (typeof reading.currencies)[number] }>();
   const counts = new Map<string, number>();
-  for (const currency of reading.currencies)
-    counts.set(currency.value, (counts.get(currency.value) ?? 0) + 1);
+  for (const currency of reading.currencies) {
+    const code =
+      currency.strength === currencyStrength.ambiguous ? meant(currency.value) : currency.value;
+    counts.set(code, (counts.get(code) ?? 0) + 1);
+    const entry = scores.get(code);
+    if (!entry || currency.strength > entry.best.strength)
+      scores.set(code, { score: currency.strength, best: currency });
+  }
   const distance = (start: number) =>
     Math.min(Infinity, ...amounts.map((amount) => Math.abs(amount.start - start)));
-  const best = [...reading.currencies].sort(
+  const ranked = [...scores].map(([code, { score, best }]) => ({
+    code,
+    best,
+    score: score + Math.min(1, ((counts.get(code) ?? 1) - 1) * 0.25) + 1.5 * (cues.get(code) ?? 0),
+  }));
+  ranked.sort(
     (a, b) =>
-      b.strength - a.strength ||
-      distance(a.start) - distance(b.start) ||
-      counts.get(b.value)! - counts.get(a.value)! ||
-      a.start - b.start,
-  )[0]!;
+      b.score - a.score ||
+      distance(a.best.start) - distance(b.best.start) ||
+      a.best.start - b.best.start,
+  );
+  const chosen = ranked[0]!;
+  const confidence =
+    chosen.best.strength >= currencyStrength.symbol
+      ? 0.8
+      : chosen.best.strength === currencyStrength.name || (cues.get(chosen.code) ?? 0) > 0
+        ? 0.65
+        : guessed;
   return {
-    value: field.wantsCurrencyCode ? best.value : best.written,
-    start: best.start,
-    end: best.end,
+    value: field.wantsCurrencyCode ? chosen.code : chosen.best.written,
+    start: chosen.best.start,
+    end: chosen.best.end,
+    confidence,
   };
 }
 
