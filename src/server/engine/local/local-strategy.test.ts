@@ -402,3 +402,38 @@ describe('local strategy on documents it has never seen', () => {
     expect(data.total).toBe(10.5);
   });
 });
+
+describe('local strategy on titles and dates of documents it has never seen', () => {
+  it('reads number and date from a title, not from a template’s version date', async () => {
+    const { data } = await extract(
+      demoSchema,
+      [
+        'Stylesheet-Version:      2.6 vom 10.11.2025',
+        '  Schlussrechnung Bau (877)      Nr. 210113 vom 30.06.2025',
+        '   Zahlungsreferenz:    Kundennummer:. 22334455 Rechnungsnummer:. 6069999998',
+      ].join('\n'),
+    );
+    expect(data).toMatchObject({ invoice_number: '210113', date: '2025-06-30' });
+  });
+
+  it('reads a title that starts its line without a number sign, and a Czech one', async () => {
+    const english = await extract(
+      demoSchema,
+      'Invoice 103767\nFebruary 17, 2026\nTotal 681.87 EUR',
+    );
+    expect(english.data).toMatchObject({ invoice_number: '103767', date: '2026-02-17' });
+    const czech = await extract(
+      demoSchema,
+      'Faktura            č. 198900000001\nDatum vydání   05/03/2016',
+    );
+    expect(czech.data).toMatchObject({ invoice_number: '198900000001', date: '2016-03-05' });
+  });
+
+  it('leaves a printed-on stamp out of the date it falls back to', async () => {
+    const { data } = await extract(
+      demoSchema,
+      '© 2023 Formulare GmbH, erstellt am 01.02.2023\nBeleg 4711\n24. Januar 2024',
+    );
+    expect(data.date).toBe('2024-01-24');
+  });
+});

@@ -176,6 +176,8 @@ function findField(field: FieldPlan, reading: Reading): ValueHit | undefined {
   }
   const largest = field.concept?.id === 'total';
   if (largest) crossCheckTotals(candidates, reading);
+  if (field.concept?.id === 'invoiceNumber' || field.concept?.id === 'invoiceDate')
+    candidates.push(...titleCandidates(field, reading));
   // The grand total is the largest of equally good totals; otherwise the first wins.
   candidates.sort(
     (a, b) =>
@@ -246,6 +248,45 @@ function valueNearLabel(
   });
   if (onLine) return { hit: onLine, distance: 0 };
   return headsColumn ? below(field, label, reading, {}) : undefined;
+}
+
+/**
+ * A document's title that names its number and date: "Handelsrechnung (380) Nr. 471102
+ * vom 05.06.2018", "Facture n° F-12 du 2 mai 2024", "Invoice 103767", "Faktura  č. 1989".
+ * The word for the document may end a compound ("Schlussrechnung"), a type code in
+ * brackets may follow (after a word or two: "Schlussrechnung Bau (877)"), and the number sign may be missing when the title starts its line.
+ */
+const titlePattern = new RegExp(
+  String.raw`(?<![\p{L}])(\p{L}*(?:rechnung|invoice|facture|factura|fattura|fatura|faktura|factuur|receipt|beleg|gutschrift))(?:(?:[ \t]+\p{L}+){0,2}[ \t]*\(\d{1,4}\))?[ \t]+(?:(nr\.?|no\.?|n[°º]\.?|#|č\.)[ \t]*:?[ \t]*)?([\p{L}\p{N}][\p{L}\p{N}_/.-]*\d[\p{L}\p{N}_/-]*)(?:[ \t]+(?:vom|du|of|del|dated|van|z dnia|ze dne)[ \t]+)?`,
+  'giu',
+);
+
+function titleCandidates(field: FieldPlan, reading: Reading): Candidate[] {
+  const candidates: Candidate[] = [];
+  for (const match of reading.text.matchAll(titlePattern)) {
+    const line = reading.lineAt(match.index);
+    const atLineStart = reading.text.slice(line.start, match.index).trim() === '';
+    if (!match[2] && !atLineStart) continue;
+    const numberStart = match.index + match[0].indexOf(match[3]!, match[1]!.length);
+    if (reading.dates.some((date) => numberStart >= date.start && numberStart < date.end)) continue;
+    if (field.concept?.id === 'invoiceNumber') {
+      const value = match[3]!.replace(/[.,;:]+$/, '');
+      candidates.push({
+        hit: { value, start: numberStart, end: numberStart + value.length, confidence: 0.8 },
+        score: (match[2] ? 10 : 7) * 10 + 5,
+      });
+    } else {
+      const end = match.index + match[0].length;
+      if (end === numberStart + match[3]!.length) continue; // no "vom", "du", "of"
+      const date = reading.dates.find((candidate) => candidate.start === end);
+      if (date)
+        candidates.push({
+          hit: { value: date.value, start: date.start, end: date.end, confidence: 0.85 },
+          score: 105,
+        });
+    }
+  }
+  return candidates;
 }
 
 /** How far after a label a qualifying word may start ("Total" … "incl. VAT"). */
@@ -409,6 +450,13 @@ function fallback(field: FieldPlan, reading: Reading): ValueHit | undefined {
 }
 
 /**
+ * Lines whose dates are about the paper, not the deal: a template's or a standard's
+ * version, a copyright, a print or generation stamp.
+ */
+const boilerplate =
+  /version|©|\(c\)|copyright|stand:|printed|gedruckt|generated|erstellt am|imprimé|impreso/iu;
+
+/**
  * A document's own date when no label names it ("Facture n°562044387 du 02 Juillet
  * 2015"): the first date that no other date label (due, order, delivery, period) claims.
  */
@@ -439,9 +487,11 @@ function unclaimedDate(reading: Reading): ValueHit | undefined {
     }
   }
   const date = reading.dates.find(
-    (candidate) => !claimed.some((hit) => hit.start === candidate.start),
+    (candidate) =>
+      !claimed.some((hit) => hit.start === candidate.start) &&
+      !boilerplate.test(reading.lineAt(candidate.start).text),
   );
-  return date && { value: date.value, start: date.start, end: date.end };
+  return date && { value: date.value, start: date.start, end: date.end, confidence: guessed };
 }
 
 /**
