@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TargetSchema } from '../../../contract/json-schema.js';
 import { chunkPages } from '../chunks.js';
-import { finaliseResult } from '../merge.js';
+import { finaliseResult, reviewThreshold, valuesForReview } from '../merge.js';
 import {
   demoSchema,
   extractWithLocalStrategy,
@@ -284,6 +284,7 @@ describe('local strategy rules', () => {
       page: 2,
       offset: second.indexOf('77-B'),
       text: '77-B',
+      confidence: 0.85,
     });
   });
 
@@ -435,5 +436,26 @@ describe('local strategy on titles and dates of documents it has never seen', ()
       '© 2023 Formulare GmbH, erstellt am 01.02.2023\nBeleg 4711\n24. Januar 2024',
     );
     expect(data.date).toBe('2024-01-24');
+  });
+});
+
+describe('confidence of what the local strategy finds', () => {
+  it('rates a value by how it was found and marks the guessed ones for review', async () => {
+    const { sources } = await extract(
+      demoSchema,
+      [
+        'Invoice number: A-17',
+        '24 January 2024',
+        'Subtotal 100.00',
+        'VAT 20.00',
+        'Total 120.00 EUR',
+      ].join('\n'),
+    );
+    // Labelled and confirmed by subtotal + tax; labelled; the date named by no label.
+    expect(sources['/total']!.confidence).toBe(0.95);
+    expect(sources['/invoice_number']!.confidence).toBe(0.85);
+    expect(sources['/date']!.confidence).toBe(0.5);
+    expect(sources['/date']!.confidence).toBeLessThan(reviewThreshold);
+    expect(valuesForReview(sources)).toEqual(['/date']);
   });
 });

@@ -46,7 +46,8 @@ export function extractFromText(chunk: Chunk, plan: SchemaPlan): ChunkExtraction
   const record = (pointer: string, value: unknown, hit: ValueHit) => {
     setAt(data, pointer, value);
     const source = sourceOf(chunk, hit.start, hit.end);
-    if (source) sources[pointer] = source;
+    // A value read from a table row or a list is placed by its column: labelled, in effect.
+    if (source) sources[pointer] = { ...source, confidence: hit.confidence ?? tableConfidence };
   };
 
   const found = new Map<FieldPlan, ValueHit>();
@@ -356,6 +357,8 @@ function labelledConfidence(weight: number, distance: number): number {
   return Math.max(0.55, specific - (distance > 0 ? 0.05 : 0));
 }
 
+/** A value read from a table row under its column header, or one of a list. */
+const tableConfidence = 0.75;
 /** A labelled value that the document's own arithmetic confirms. */
 const crossChecked = 0.95;
 /** A value no label names, found by its position or its pattern alone. */
@@ -436,11 +439,12 @@ function fallback(field: FieldPlan, reading: Reading): ValueHit | undefined {
       return field.concept?.id === 'invoiceDate' ? unclaimedDate(reading) : undefined;
     case 'email': {
       const email = findEmails(reading.text)[0];
-      return email && { value: email.value, start: email.start, end: email.end };
+      return email && { value: email.value, start: email.start, end: email.end, confidence: 0.6 };
     }
     case 'iban': {
       const iban = findIbans(reading.text)[0];
-      return iban && { value: iban.value, start: iban.start, end: iban.end };
+      // A valid check digit makes an IBAN found by its pattern alone as good as labelled.
+      return iban && { value: iban.value, start: iban.start, end: iban.end, confidence: 0.75 };
     }
     case 'text':
       return field.concept?.id === 'vendor' ? companyName(reading) : undefined;
@@ -585,7 +589,7 @@ function companyName(reading: Reading): ValueHit | undefined {
       const name = cell.text.slice(lead, Math.max(...ends)).replace(/[\s,;:]+$/, '');
       if (!/\p{L}{2}/u.test(name.replace(/(?:inc|ltd|gmbh|pvt|corp)\.?/giu, ''))) continue;
       const start = cell.start + lead;
-      return { value: name, start, end: start + name.length };
+      return { value: name, start, end: start + name.length, confidence: guessed };
     }
   }
   return undefined;
