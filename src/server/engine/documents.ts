@@ -23,7 +23,7 @@ import {
  * Bump when a change to the readers changes what they produce, so cached pages from the
  * older readers are not reused.
  */
-const readerVersion = 1;
+const readerVersion = 2;
 
 export interface ReadIo {
   cacheDir: string;

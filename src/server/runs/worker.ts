@@ -22,6 +22,7 @@ import {
   finaliseResult,
   mergeExtractions,
   readDocuments,
+  valuesForReview,
   type SourceFile,
   type ValueSource,
 } from '../engine/index.js';
@@ -287,6 +288,7 @@ export class RunWorker {
     const metadata: ResultMetadata = {
       sources: merged.sources,
       violations: validateAgainstSchema(schema, data),
+      review: valuesForReview(merged.sources),
     };
     await this.#finish(
       run.id,
