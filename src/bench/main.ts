@@ -1,8 +1,9 @@
 /**
  * `npm run bench`: runs each benchmark module in turn and prints its lines. A module
- * exports `bench(): Promise<{ name, lines }>`; add one by adding its name to `benches`.
- * Modules other engineers are still writing are skipped until their file exists.
- * `npm run bench -- http upload` runs only the named ones.
+ * exports `bench(options): Promise<{ name, lines }>`; add one by adding its name to
+ * `benches`. Modules other engineers are still writing are skipped until their file exists.
+ * `npm run bench -- http upload` runs only the named ones; `--name value` options go to
+ * every module, which uses those it knows (`npm run bench -- accuracy --corpus DIR`).
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,6 +12,9 @@ export interface BenchResult {
   name: string;
   lines: string[];
 }
+
+/** `--name value` pairs from the command line. */
+export type BenchOptions = Partial<Record<string, string>>;
 
 const benches = [
   'http',
@@ -23,7 +27,19 @@ const benches = [
 ] as const;
 
 async function main(): Promise<void> {
-  const wanted = process.argv.slice(2);
+  const wanted: string[] = [];
+  const options: BenchOptions = {};
+  const args = process.argv.slice(2);
+  for (let index = 0; index < args.length; index++) {
+    const arg = args[index]!;
+    if (!arg.startsWith('--')) wanted.push(arg);
+    else if (index + 1 < args.length) options[arg.slice(2)] = args[++index];
+    else {
+      process.stderr.write(`The option ${arg} needs a value.\n`);
+      process.exitCode = 2;
+      return;
+    }
+  }
   const unknown = wanted.filter((name) => !(benches as readonly string[]).includes(name));
   if (unknown.length > 0) {
     process.stderr.write(
@@ -39,10 +55,12 @@ async function main(): Promise<void> {
       process.stdout.write(`\n${name}: not written yet, skipped\n`);
       continue;
     }
-    const module = (await import(`./${name}.js`)) as { bench(): Promise<BenchResult> };
+    const module = (await import(`./${name}.js`)) as {
+      bench(options: BenchOptions): Promise<BenchResult>;
+    };
     const started = performance.now();
     try {
-      const result = await module.bench();
+      const result = await module.bench(options);
       const seconds = ((performance.now() - started) / 1000).toFixed(0);
       process.stdout.write(
         `\n${result.name}  (${seconds} s)\n${result.lines.map((line) => `  ${line}`).join('\n')}\n`,

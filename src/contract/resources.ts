@@ -346,9 +346,31 @@ export const resultMetadataSchema = z.object({
       page: z.number(),
       offset: z.number(),
       text: z.string(),
+      confidence: z.optional(
+        z
+          .number()
+          .check(
+            z.minimum(0),
+            z.maximum(1),
+            z.describe(
+              'How sure the rule that found the value is: about 0.95 labelled and confirmed by ' +
+                "the document's arithmetic, 0.65-0.85 labelled, 0.5 guessed from position or pattern.",
+            ),
+          ),
+      ),
     }),
   ),
   violations: z.array(z.object({ pointer: z.string(), message: z.string() })),
+  review: z.optional(
+    z
+      .array(z.string())
+      .check(
+        z.describe(
+          'JSON pointers of the values whose confidence is below reviewThreshold (0.6): ' +
+            'a person should look at them before trusting them.',
+        ),
+      ),
+  ),
 });
 export type ResultMetadata = z.infer<typeof resultMetadataSchema>;
 

@@ -26,6 +26,7 @@ import { registerHostedRoutes } from './http/routes/hosted.js';
 import { registerRunLifecycleRoutes } from './http/routes/run-lifecycle.js';
 import { registerRunReadRoutes, runCollections } from './http/routes/runs.js';
 import { registerSessionRoutes } from './http/routes/sessions.js';
+import { checkReadiness, livenessResponse, readinessResponse } from './health.js';
 import { randomUUID } from 'node:crypto';
 
 export type App = Hono<AppEnv>;
@@ -85,6 +86,8 @@ export function createApp(services: Services): App {
     );
   });
 
+  app.get('/healthz', () => livenessResponse());
+  app.get('/readyz', async (c) => readinessResponse(await checkReadiness(services), c.req.path));
   app.use('/api/*', cors);
   app.use('/api/*', authenticate);
 

@@ -2,13 +2,17 @@
  * Configuration, read once from the environment. Every variable is documented in the
  * README; a bad value stops the start with a message naming it.
  */
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defaultDocumentLimits, type DocumentLimits } from './engine/isolation/limits.js';
 
 export interface Config {
   port: number;
   dataDir: string;
+  /** PostgreSQL's address (`postgres://…`); without it the store is SQLite under dataDir. */
+  databaseUrl: string | undefined;
+  /** Where uploaded files are kept: a directory, or an S3 bucket and key prefix. */
+  files: FilesLocation;
   /** Where `npm run build` put the interface (dist/ at the project root by default). */
   distDir: string;
   publicBaseUrl: string;
@@ -28,6 +32,9 @@ export interface Config {
   webhooks: { allowPrivate: boolean; timeoutMs: number; retryScale: number };
   logLevel: string;
 }
+
+export type FilesLocation =
+  { kind: 'directory'; path: string } | { kind: 's3'; bucket: string; prefix: string };
 
 export class ConfigError extends Error {}
 
@@ -50,6 +57,31 @@ function number(env: NodeJS.ProcessEnv, name: string, fallback: number): number 
   return value;
 }
 
+function databaseUrl(env: NodeJS.ProcessEnv): string | undefined {
+  const raw = env.DATABASE_URL?.trim();
+  if (!raw) return undefined;
+  if (!/^postgres(ql)?:\/\//.test(raw))
+    throw new ConfigError('DATABASE_URL must be a postgres:// or postgresql:// address.');
+  return raw;
+}
+
+/**
+ * `s3://bucket/prefix` or a directory. An S3 bucket name is 3 to 63 lower-case letters,
+ * digits, dots and hyphens; the prefix is kept as given, without slashes at its ends.
+ */
+function filesLocation(env: NodeJS.ProcessEnv, dataDir: string): FilesLocation {
+  const raw = env.FILES_URL?.trim();
+  if (!raw) return { kind: 'directory', path: join(dataDir, 'files') };
+  if (raw.startsWith('file://')) return { kind: 'directory', path: fileURLToPath(raw) };
+  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(raw)) return { kind: 'directory', path: resolve(raw) };
+  const match = /^s3:\/\/([a-z0-9][a-z0-9.-]{1,61}[a-z0-9])(?:\/(.*))?$/.exec(raw);
+  if (!match)
+    throw new ConfigError(
+      `FILES_URL must be a directory or s3://bucket/prefix with a valid bucket name; it is "${raw}".`,
+    );
+  return { kind: 's3', bucket: match[1]!, prefix: (match[2] ?? '').replace(/^\/+|\/+$/g, '') };
+}
+
 export const defaultLlmModels = ['gpt-4o-mini', 'gpt-4o', 'gpt-4.1-mini', 'gpt-4.1'];
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -63,9 +95,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (adminToken !== undefined && adminToken.length < 16) {
     throw new ConfigError('EXTRACTOR_ADMIN_TOKEN must be at least 16 characters long.');
   }
+  const dataDir = resolve(env.DATA_DIR || './data');
   return {
     port,
-    dataDir: resolve(env.DATA_DIR || './data'),
+    dataDir,
+    databaseUrl: databaseUrl(env),
+    files: filesLocation(env, dataDir),
     distDir: resolve(env.DIST_DIR || fileURLToPath(new URL('../../dist', import.meta.url))),
     publicBaseUrl,
     adminToken,

@@ -1,26 +1,27 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from './config.js';
 import { createService, type Service } from './service.js';
-import { databaseFile, openSqliteStore } from './store/database.js';
+import type { Store } from './store/database.js';
+import { testStoreLocation, type TestStoreLocation } from './testing/test-database.js';
 import { createPersonalToken, revokeToken } from './tokens/tokens.js';
 
 const adminToken = 'xpat_service-test-admin-0123456789';
-const directories: string[] = [];
+const locations: TestStoreLocation[] = [];
 
-function newDataDir(): string {
-  const directory = mkdtempSync(join(tmpdir(), 'extractor-service-'));
-  directories.push(directory);
-  return directory;
+async function newLocation(): Promise<TestStoreLocation> {
+  const location = await testStoreLocation('extractor-service-');
+  locations.push(location);
+  return location;
 }
 
-/** A start of the service on `dataDir`, closed again at once: what one `npm start` leaves. */
-async function start(dataDir: string, env: Record<string, string> = {}): Promise<Service> {
+/** A start of the service on `location`, closed again at once: what one `npm start` leaves. */
+async function start(
+  location: TestStoreLocation,
+  env: Record<string, string> = {},
+): Promise<Service> {
   const service = await createService(
-    loadConfig({ DATA_DIR: dataDir, WORKER_CONCURRENCY: '0', ...env }),
+    loadConfig({ ...location.env, WORKER_CONCURRENCY: '0', ...env }),
     {
       logger: pino({ level: 'silent' }),
     },
@@ -29,12 +30,9 @@ async function start(dataDir: string, env: Record<string, string> = {}): Promise
   return service;
 }
 
-/** Runs `use` on the store at `dataDir`, as `npm run token` does while no server runs. */
-async function withStore<T>(
-  dataDir: string,
-  use: (store: Awaited<ReturnType<typeof openSqliteStore>>) => Promise<T>,
-) {
-  const store = await openSqliteStore(databaseFile({ dataDir }));
+/** Runs `use` on the store at `location`, as `npm run token` does while no server runs. */
+async function withStore<T>(location: TestStoreLocation, use: (store: Store) => Promise<T>) {
+  const store = await location.open();
   try {
     return await use(store);
   } finally {
@@ -42,47 +40,46 @@ async function withStore<T>(
   }
 }
 
-const extractorLabels = (dataDir: string) =>
-  withStore(dataDir, async (store) =>
+const extractorLabels = (location: TestStoreLocation) =>
+  withStore(location, async (store) =>
     (await store.db.selectFrom('extractors').select('label').execute()).map((row) => row.label),
   );
 
-afterEach(() => {
-  for (const directory of directories.splice(0))
-    rmSync(directory, { recursive: true, force: true });
+afterEach(async () => {
+  for (const location of locations.splice(0)) await location.dispose();
 });
 
 describe('the first start', () => {
   it('seeds the demo extractor and prints a first token once; later starts keep everything', async () => {
-    const dataDir = newDataDir();
-    const first = await start(dataDir);
+    const location = await newLocation();
+    const first = await start(location);
     expect(first.firstToken).toMatch(/^xpat_/);
-    expect(await extractorLabels(dataDir)).toEqual(['Invoice']);
+    expect(await extractorLabels(location)).toEqual(['Invoice']);
 
-    const second = await start(dataDir);
+    const second = await start(location);
     expect(second.firstToken).toBeUndefined();
-    expect(await extractorLabels(dataDir)).toEqual(['Invoice']);
+    expect(await extractorLabels(location)).toEqual(['Invoice']);
   });
 
   it('still seeds the demo when a token was made with `npm run token` before it', async () => {
-    const dataDir = newDataDir();
-    await withStore(dataDir, (store) =>
+    const location = await newLocation();
+    await withStore(location, (store) =>
       createPersonalToken(store.db, 'made before the first start'),
     );
-    const first = await start(dataDir);
-    expect(await extractorLabels(dataDir)).toEqual(['Invoice']);
+    const first = await start(location);
+    expect(await extractorLabels(location)).toEqual(['Invoice']);
     // The owner holds a token already: none is printed.
     expect(first.firstToken).toBeUndefined();
   });
 
   it('does not seed the demo again once it was deleted', async () => {
-    const dataDir = newDataDir();
-    await start(dataDir);
-    await withStore(dataDir, (store) =>
+    const location = await newLocation();
+    await start(location);
+    await withStore(location, (store) =>
       store.db.updateTable('extractors').set({ deleted_at: new Date().toISOString() }).execute(),
     );
-    await start(dataDir);
-    expect(await extractorLabels(dataDir)).toEqual(['Invoice']);
+    await start(location);
+    expect(await extractorLabels(location)).toEqual(['Invoice']);
   });
 });
 
@@ -95,11 +92,11 @@ describe('EXTRACTOR_ADMIN_TOKEN', () => {
     );
 
   it('is registered once, and a revoked one stays revoked across starts', async () => {
-    const dataDir = newDataDir();
+    const location = await newLocation();
     const env = { EXTRACTOR_ADMIN_TOKEN: adminToken };
-    await start(dataDir, env);
-    await start(dataDir, env);
-    const rows = await withStore(dataDir, (store) =>
+    await start(location, env);
+    await start(location, env);
+    const rows = await withStore(location, (store) =>
       store.db
         .selectFrom('tokens')
         .select(['id', 'name'])
@@ -108,9 +105,9 @@ describe('EXTRACTOR_ADMIN_TOKEN', () => {
     );
     expect(rows).toHaveLength(1);
 
-    await withStore(dataDir, (store) => revokeToken(store.db, rows[0]!.id));
+    await withStore(location, (store) => revokeToken(store.db, rows[0]!.id));
     const service = await createService(
-      loadConfig({ DATA_DIR: dataDir, WORKER_CONCURRENCY: '0', ...env }),
+      loadConfig({ ...location.env, WORKER_CONCURRENCY: '0', ...env }),
       {
         logger: pino({ level: 'silent' }),
       },

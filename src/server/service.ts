@@ -5,15 +5,20 @@
  */
 import type { Logger } from 'pino';
 import { createApp, type App } from './app.js';
-import type { Config } from './config.js';
+import { ConfigError, type Config } from './config.js';
 import { terminateOcr } from './engine/index.js';
 import { createExtractor } from './extractors/extractors.js';
 import { demoExtractor } from './extractors/demo.js';
 import { knownFileKeys } from './files/files.js';
 import { createLogger } from './logging.js';
-import { FileStorage } from './files/storage.js';
+import {
+  createFileStore,
+  DirectoryFileStore,
+  type FileStorage,
+  type FileStore,
+} from './files/storage.js';
 import type { Services } from './http/context.js';
-import { databaseFile, openSqliteStore, type Store } from './store/database.js';
+import { openStore, type Store } from './store/database.js';
 import { RunSignals } from './runs/events.js';
 import { RunLifecycle } from './runs/lifecycle.js';
 import { RunWorker } from './runs/worker.js';
@@ -58,17 +63,45 @@ async function firstStartNeeds(store: Store): Promise<{ demo: boolean; token: bo
   return { demo: !extractor, token: !personalToken };
 }
 
+/**
+ * The files as the run worker reads them today: paths on this machine (storage.ts). An
+ * object store has none, so a process on one must not work runs until the worker reads
+ * through `FileStore.localCopy`; an API-only process (WORKER_CONCURRENCY=0) is fine.
+ */
+function filesForWorker(storage: FileStore, config: Config): FileStorage {
+  if (storage instanceof DirectoryFileStore) return storage;
+  if (config.workerConcurrency > 0)
+    throw new ConfigError(
+      'FILES_URL=s3://… serves API processes only for now (WORKER_CONCURRENCY=0): the run worker does not yet read documents from an object store.',
+    );
+  return {
+    pathOf() {
+      throw new Error('This process works no runs (WORKER_CONCURRENCY=0).');
+    },
+  };
+}
+
 export async function createService(
   config: Config,
   options: ServiceOptions = {},
 ): Promise<Service> {
   const logger = options.logger ?? createLogger(config.logLevel);
-  const store = await openSqliteStore(databaseFile(config));
-  const storage = new FileStorage(config.dataDir);
+  // Settled before anything is opened, so that a configuration refused here leaves nothing open.
+  const storage = await createFileStore(config);
+  const workerFiles = filesForWorker(storage, config);
+  const store = await openStore(config, {
+    onError: (error) => logger.error({ err: error }, 'a database connection failed'),
+  });
   await storage.init();
   const known = await knownFileKeys(store.db);
-  const swept = await storage.sweep((bucketId, fileId) => known.has(`${bucketId}/${fileId}`));
-  if (swept > 0) logger.warn({ swept }, 'removed files that no bucket knows');
+  try {
+    const swept = await storage.sweep((bucketId, fileId) => known.has(`${bucketId}/${fileId}`));
+    if (swept > 0) logger.warn({ swept }, 'removed files that no bucket knows');
+  } catch (error) {
+    // An object store that is down for a moment must not keep the service from starting:
+    // GET /readyz says it is not ready, and the next start sweeps again.
+    logger.warn({ err: error }, 'could not look for files that no bucket knows');
+  }
 
   let firstToken: string | undefined;
   if (options.seed ?? true) {
@@ -101,7 +134,7 @@ export async function createService(
     db: store.db,
     config,
     logger,
-    storage,
+    storage: workerFiles,
     signals,
     lifecycle: runs,
     soleProcess: store.dialect === 'sqlite',
@@ -130,6 +163,7 @@ export async function createService(
       await dispatcher.stop();
       await terminateOcr();
       await store.close();
+      storage.close();
     },
   };
 }

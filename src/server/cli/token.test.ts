@@ -1,6 +1,4 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,8 +6,9 @@ import { loadConfig } from '../config.js';
 import { createService, type Service } from '../service.js';
 import { expectUnauthorized } from '../testing/fixtures.js';
 import { projectRoot } from '../testing/real-server.js';
+import { testStoreLocation, type TestStoreLocation } from '../testing/test-database.js';
 
-const dataDir = mkdtempSync(join(tmpdir(), 'extractor-token-cli-'));
+let location: TestStoreLocation;
 let service: Service;
 
 interface Outcome {
@@ -18,13 +17,13 @@ interface Outcome {
   stderr: string;
 }
 
-/** `npm run token -- …args`, as a separate process on the same DATA_DIR. */
+/** `npm run token -- …args`, as a separate process on the same store. */
 function tokenCli(...args: string[]): Promise<Outcome> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
       ['--import', 'tsx', join(projectRoot, 'src/server/cli/token.ts'), ...args],
-      { cwd: projectRoot, env: { ...process.env, DATA_DIR: dataDir } },
+      { cwd: projectRoot, env: { ...process.env, ...location.env } },
       (error, stdout, stderr) => resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
     );
   });
@@ -38,14 +37,15 @@ const asToken = (token: string) =>
   );
 
 beforeAll(async () => {
-  service = await createService(loadConfig({ DATA_DIR: dataDir }), {
+  location = await testStoreLocation('extractor-token-cli-');
+  service = await createService(loadConfig(location.env), {
     logger: pino({ level: 'silent' }),
   });
 });
 
 afterAll(async () => {
   await service.close();
-  rmSync(dataDir, { recursive: true, force: true });
+  await location.dispose();
 });
 
 describe('npm run token', () => {

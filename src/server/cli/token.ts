@@ -1,6 +1,6 @@
 /**
  * `npm run token -- <command>`: personal access tokens from the command line, on the store
- * at DATA_DIR, the same one the server uses (it may be running; SQLite lets both in).
+ * the server uses (DATABASE_URL, or the SQLite file at DATA_DIR); it may be running.
  *
  *   create --name NAME   makes a token and prints it once, alone on stdout, so a script can
  *                        capture it; what it means goes to stderr
@@ -10,7 +10,7 @@
  */
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../config.js';
-import { databaseFile, openSqliteStore, type Store } from '../store/database.js';
+import { openStore, type Store } from '../store/database.js';
 import {
   createPersonalToken,
   listTokens,
@@ -24,7 +24,7 @@ const usage = `Usage: npm run token -- <command>
   list [--all]         List personal access tokens (--all: embed sessions too).
   revoke ID            Revoke a token; requests with it answer 401 from then on.
 
-The store is the one at DATA_DIR (default ./data), as for npm start.`;
+The store is the one npm start uses: DATABASE_URL, or the SQLite file at DATA_DIR.`;
 
 class UsageError extends Error {}
 
@@ -112,7 +112,7 @@ async function main(): Promise<number> {
     return args.length === 0 ? 2 : 0;
   }
   const config = loadConfig();
-  const store = await openSqliteStore(databaseFile(config));
+  const store = await openStore(config);
   try {
     await run(store, args);
     return 0;

@@ -1,12 +1,12 @@
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createCanvas } from '@napi-rs/canvas';
+import { createCanvas, loadImage } from '@napi-rs/canvas';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readDocuments } from './documents.js';
 import { terminateOcr } from './ocr.js';
-import { buildDocx, buildPdf } from './testing/build-documents.js';
+import { buildDocx, buildPdf, buildZip } from './testing/build-documents.js';
 import { storeSourceFile } from './testing/source-files.js';
 import { ExtractionError, type ContentOptions, type SourceFile } from './types.js';
 
@@ -145,6 +145,60 @@ describe('readDocuments', () => {
       'Thank you',
     ]);
     expect(pages.map((page) => page.page)).toEqual([1, 2]);
+  });
+
+  it('reads a workbook whose drawing part holds a chart’s shapes rather than pictures', async () => {
+    // Excel writes the shapes drawn on a chart as xl/drawings/drawingN.xml with a
+    // c:userShapes root (and its own relationships); exceljs 4.4 took such a file for
+    // damaged ("reading 'anchors'").
+    const xml = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>';
+    const main = 'http://schemas.openxmlformats.org/spreadsheetml/2006/main';
+    const relationships = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
+    const bytes = buildZip({
+      '[Content_Types].xml': `${xml}<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/><Override PartName="/xl/worksheets/sheet1.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/><Override PartName="/xl/drawings/drawing1.xml" ContentType="application/vnd.openxmlformats-officedocument.drawingml.chartshapes+xml"/></Types>`,
+      '_rels/.rels': `${xml}<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="${relationships}/officeDocument" Target="xl/workbook.xml"/></Relationships>`,
+      'xl/workbook.xml': `${xml}<workbook xmlns="${main}" xmlns:r="${relationships}"><sheets><sheet name="Invoice" sheetId="1" r:id="rId1"/></sheets></workbook>`,
+      'xl/_rels/workbook.xml.rels': `${xml}<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="${relationships}/worksheet" Target="worksheets/sheet1.xml"/></Relationships>`,
+      'xl/worksheets/sheet1.xml': `${xml}<worksheet xmlns="${main}"><sheetData><row r="1"><c r="A1" t="inlineStr"><is><t>Total</t></is></c><c r="B1"><v>42.5</v></c></row></sheetData></worksheet>`,
+      'xl/drawings/_rels/drawing1.xml.rels': `${xml}<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"/>`,
+      'xl/drawings/drawing1.xml': `${xml}<c:userShapes xmlns:c="http://schemas.openxmlformats.org/drawingml/2006/chart" xmlns:cdr="http://schemas.openxmlformats.org/drawingml/2006/chartDrawing"><cdr:relSizeAnchor><cdr:from><cdr:x>0.1</cdr:x><cdr:y>0.1</cdr:y></cdr:from><cdr:to><cdr:x>0.3</cdr:x><cdr:y>0.2</cdr:y></cdr:to></cdr:relSizeAnchor></c:userShapes>`,
+    });
+    const pages = await read(
+      await store(
+        'with-chart-shapes.xlsx',
+        'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+        bytes,
+      ),
+    );
+    expect(pages.map((page) => page.text)).toEqual(['Total\t42.5']);
+  });
+
+  it('reads a hyphen that the font’s ToUnicode map gives as U+0000 as a hyphen', async () => {
+    const pdf = buildPdf([
+      {
+        lines: ['Invoice number: B172FB37-0003', 'Total - 12.50'],
+        font: { toUnicode: { '-': '\u0000' } },
+      },
+    ]);
+    const [page] = await read(await store('null-hyphen.pdf', 'application/pdf', pdf));
+    expect(page!.text).toBe('Invoice number: B172FB37-0003\nTotal 12.50');
+  });
+
+  it('renders a page set in a Type 3 font with its glyphs (Node 20 lacks transferToFixedLength)', async () => {
+    const pdf = buildPdf([{ lines: ['Boxes drawn by the document itself'], font: 'type3' }]);
+    const [page] = await read(await store('type3.pdf', 'application/pdf', pdf), {
+      ...textOnly,
+      includePageImages: true,
+    });
+    const picture = await loadImage(Buffer.from(page!.images![0]!.data, 'base64'));
+    const canvas = createCanvas(picture.width, picture.height);
+    const context = canvas.getContext('2d');
+    context.drawImage(picture, 0, 0);
+    const pixels = context.getImageData(0, 0, picture.width, picture.height).data;
+    let dark = 0;
+    for (let index = 0; index < pixels.length; index += 4) if (pixels[index]! < 128) dark++;
+    // A line of 34 boxes of 12 points at 1200 px for 612 points: thousands of dark pixels.
+    expect(dark).toBeGreaterThan(5000);
   });
 
   it('reads a PDF’s text layer page by page, laid out as on the page', async () => {

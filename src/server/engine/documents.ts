@@ -32,7 +32,7 @@ import {
  * Bump when a change to the readers changes what they produce, so cached pages from the
  * older readers are not reused.
  */
-const readerVersion = 2;
+const readerVersion = 3;
 
 export interface ReadIo {
   cacheDir: string;

@@ -11,7 +11,13 @@ import type { ExtractionStrategy } from './types.js';
 export * from './types.js';
 export { readDocuments } from './documents.js';
 export { chunkPages, imageCharacterCost } from './chunks.js';
-export { mergeExtractions, finaliseResult, type MergedExtraction } from './merge.js';
+export {
+  mergeExtractions,
+  finaliseResult,
+  reviewThreshold,
+  valuesForReview,
+  type MergedExtraction,
+} from './merge.js';
 export { terminateOcr } from './ocr.js';
 export { type LlmRetryOptions } from './llm/llm-strategy.js';
 

@@ -130,6 +130,20 @@ function copySources(
 }
 
 /**
+ * Values found with less confidence than this are marked for review: those no label named
+ * (a date or a currency guessed from the page alone). README.md says how confidence is set.
+ */
+export const reviewThreshold = 0.6;
+
+/** The JSON pointers of the values a person should check, in document order of pointer. */
+export function valuesForReview(sources: Record<string, ValueSource>): string[] {
+  return Object.entries(sources)
+    .filter(([, source]) => source.confidence !== undefined && source.confidence < reviewThreshold)
+    .map(([pointer]) => pointer)
+    .sort();
+}
+
+/**
  * The run's final data: every property of the schema present, what was not found as null
  * (a list as an empty list), nested objects and list items completed the same way.
  * Properties the schema forbids (`additionalProperties: false`) are dropped; values are

@@ -9,7 +9,6 @@
  */
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import type { Image } from '@napi-rs/canvas';
 import type Tesseract from 'tesseract.js';
 import { layoutLines, type PlacedText } from './layout.js';
 
@@ -23,6 +22,23 @@ const modelDir = join(
 const minOcrWidth = 1600;
 const targetOcrWidth = 2000;
 const maxUpscale = 3;
+/** Wider images are reduced to this: a phone photo or a 600 dpi scan gains nothing above it. */
+const maxOcrWidth = 2400;
+/** sharp refuses images above this many pixels (a decompression bomb), as the canvas would. */
+const maxInputPixels = 100_000_000;
+/** Lines sloping less than this are left as they are; more is measured up to the max. */
+const minDeskewDegrees = 0.5;
+const maxDeskewDegrees = 6;
+const skewSampleWidth = 600;
+/**
+ * The paper's brightness is measured on a copy this many times smaller, as the lightest
+ * grey within this many of its pixels: wider than a stroke of the largest print.
+ */
+const backgroundShrink = 16;
+const paperRadius = 2;
+/** Greys this much darker than the paper are ink. */
+const minInkContrast = 48;
+
 /** Words below this confidence (0–100) are specks, rules and signatures, not text. */
 const minWordConfidence = 15;
 
@@ -129,20 +145,173 @@ export async function recognizeImage(bytes: Uint8Array, signal?: AbortSignal): P
   return { text: layoutLines(pieces, { separateWords: true }), confidence };
 }
 
-async function prepareForOcr(bytes: Uint8Array): Promise<Uint8Array> {
-  const { createCanvas, loadImage } = await import('@napi-rs/canvas');
-  let image: Image;
+/**
+ * An image made ready for tesseract, which reads dark text on an even light ground at
+ * about 300 dpi best: grey, enlarged when small (screenshots) or reduced when huge (phone
+ * photos, 600 dpi scans: more pixels only cost time), its uneven lighting evened out (the
+ * image divided by a blur of itself, so a shadow across a photographed receipt becomes
+ * white like the rest of the paper), contrast stretched, and turned upright when its lines
+ * slope. Transparency is flattened onto white. Bytes sharp cannot decode go to tesseract
+ * as they are, which reports what it makes of them.
+ */
+export async function prepareForOcr(bytes: Uint8Array): Promise<Uint8Array> {
+  const { default: sharp } = await import('sharp');
   try {
-    image = await loadImage(Buffer.from(bytes));
+    const source = sharp(bytes, { limitInputPixels: maxInputPixels });
+    const { width = 0, height = 0, orientation = 1 } = await source.metadata();
+    if (width === 0 || height === 0) return bytes;
+    const uprightWidth = orientation >= 5 ? height : width;
+    const scale =
+      uprightWidth < minOcrWidth
+        ? Math.min(maxUpscale, targetOcrWidth / uprightWidth)
+        : uprightWidth > maxOcrWidth
+          ? maxOcrWidth / uprightWidth
+          : 1;
+    const { data, info } = await source
+      .rotate()
+      .flatten({ background: '#ffffff' })
+      .resize({ width: Math.round(uprightWidth * scale), kernel: 'lanczos3' })
+      .toColourspace('b-w')
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    const image = { data, width: info.width, height: info.height };
+    await evenLighting(image);
+    const angle = skewAngle(image);
+    if (Math.abs(angle) >= minDeskewDegrees) {
+      const rotated = await sharp(image.data, {
+        raw: { width: image.width, height: image.height, channels: 1 },
+      })
+        .rotate(-angle, { background: '#ffffff' })
+        .toColourspace('b-w')
+        .raw()
+        .toBuffer({ resolveWithObject: true });
+      Object.assign(image, {
+        data: rotated.data,
+        width: rotated.info.width,
+        height: rotated.info.height,
+      });
+    }
+    stretchContrast(image);
+    // Stored, not compressed: tesseract decodes it at once, and nobody keeps it.
+    return await sharp(image.data, {
+      raw: { width: image.width, height: image.height, channels: 1 },
+    })
+      .png({ compressionLevel: 0, adaptiveFiltering: false })
+      .toBuffer();
   } catch {
     return bytes;
   }
-  const scale = image.width < minOcrWidth ? Math.min(maxUpscale, targetOcrWidth / image.width) : 1;
-  const canvas = createCanvas(Math.round(image.width * scale), Math.round(image.height * scale));
-  const context = canvas.getContext('2d');
-  context.fillStyle = '#ffffff';
-  context.fillRect(0, 0, canvas.width, canvas.height);
-  context.imageSmoothingQuality = 'high';
-  context.drawImage(image, 0, 0, canvas.width, canvas.height);
-  return canvas.encode('png');
+}
+
+interface GreyImage {
+  /** One byte per pixel, row after row. */
+  data: Buffer;
+  width: number;
+  height: number;
+}
+
+/**
+ * Divides the image by the brightness of its paper, in place, so that paper is white
+ * everywhere (a shadow across a photographed receipt included) and ink stays dark. The
+ * paper's brightness is measured on a small copy: the lightest grey near each place
+ * (which skips over the letters), softened, and enlarged again.
+ */
+async function evenLighting(image: GreyImage): Promise<void> {
+  const { default: sharp } = await import('sharp');
+  const width = Math.max(16, Math.round(image.width / backgroundShrink));
+  const small = await sharp(image.data, {
+    raw: { width: image.width, height: image.height, channels: 1 },
+  })
+    .resize({ width })
+    .toColourspace('b-w')
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  const height = small.info.height;
+  const lightest = Buffer.alloc(small.data.length);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      let max = 0;
+      for (let dy = -paperRadius; dy <= paperRadius; dy++) {
+        const row = Math.min(height - 1, Math.max(0, y + dy)) * width;
+        for (let dx = -paperRadius; dx <= paperRadius; dx++)
+          max = Math.max(max, small.data[row + Math.min(width - 1, Math.max(0, x + dx))]!);
+      }
+      lightest[y * width + x] = max;
+    }
+  }
+  // Two pipelines: sharp applies one resize per pipeline.
+  const background = await sharp(
+    await sharp(lightest, { raw: { width, height, channels: 1 } })
+      .blur(paperRadius)
+      .toColourspace('b-w')
+      .raw()
+      .toBuffer(),
+    { raw: { width, height, channels: 1 } },
+  )
+    .resize({ width: image.width, height: image.height, fit: 'fill' })
+    .toColourspace('b-w')
+    .raw()
+    .toBuffer();
+  const { data } = image;
+  for (let index = 0; index < data.length; index++)
+    data[index] = Math.min(255, Math.round((data[index]! * 255) / Math.max(1, background[index]!)));
+}
+
+/**
+ * Spreads the greys between the ink and the paper over the whole range, in place: the
+ * paper is the lightest percent of the pixels, and the ink the median of the pixels
+ * clearly darker than paper, so that faded thermal print becomes black rather than the
+ * grey that tesseract's own thresholding loses. (A hard threshold here would break the
+ * thin strokes of small print; tesseract thresholds anyway.)
+ */
+function stretchContrast(image: GreyImage): void {
+  const histogram = new Uint32Array(256);
+  for (const value of image.data) histogram[value]!++;
+  const cut = image.data.length / 100;
+  let paper = 255;
+  for (let seen = histogram[255]!; paper > 0 && seen <= cut; seen += histogram[--paper]!);
+  const darkest = paper - minInkContrast;
+  let inkPixels = 0;
+  for (let value = 0; value < darkest; value++) inkPixels += histogram[value]!;
+  if (inkPixels === 0) return;
+  let ink = 0;
+  for (let seen = histogram[0]!; ink < darkest && seen < inkPixels / 2; seen += histogram[++ink]!);
+  const { data } = image;
+  for (let index = 0; index < data.length; index++)
+    data[index] = Math.max(
+      0,
+      Math.min(255, Math.round(((data[index]! - ink) * 255) / (paper - ink))),
+    );
+}
+
+/**
+ * The slope of the text lines, in degrees: the angle at which the dark pixels, counted
+ * row by row, stack into the sharpest rows (lines of text with white between them). A
+ * sample of the pixels is measured, every half degree up to `maxDeskewDegrees` either way.
+ */
+function skewAngle(image: GreyImage): number {
+  const step = Math.max(1, Math.round(image.width / skewSampleWidth));
+  const dark: [number, number][] = [];
+  for (let y = 0; y < image.height; y += step)
+    for (let x = 0; x < image.width; x += step)
+      if (image.data[y * image.width + x]! < 128) dark.push([x / step, y / step]);
+  const width = Math.ceil(image.width / step);
+  const height = Math.ceil(image.height / step);
+  // A page that is mostly dark (a photo of something else) has no lines to measure.
+  if (dark.length === 0 || dark.length > width * height * 0.4) return 0;
+  let best = { angle: 0, score: -1 };
+  for (let tenth = -maxDeskewDegrees * 2; tenth <= maxDeskewDegrees * 2; tenth++) {
+    const angle = tenth / 2;
+    const radians = (angle * Math.PI) / 180;
+    const sin = Math.sin(radians);
+    const cos = Math.cos(radians);
+    // Rows shift by at most the width; the offset keeps the indices positive.
+    const rows = new Uint32Array(height + 2 * width + 2);
+    for (const [x, y] of dark) rows[Math.round(y * cos - x * sin) + width]!++;
+    let score = 0;
+    for (const count of rows) score += count * count;
+    if (score > best.score || (score === best.score && Math.abs(angle) < Math.abs(best.angle)))
+      best = { angle, score };
+  }
+  return best.angle;
 }

@@ -42,6 +42,7 @@ export async function readXlsx(
 ): Promise<TextPage[]> {
   const { Workbook } = (await import('exceljs')).default;
   const workbook = new Workbook();
+  toleratePartsWithoutPictures(workbook);
   try {
     await workbook.xlsx.load(bytes as unknown as ArrayBuffer);
   } catch {
@@ -103,6 +104,44 @@ export async function readXlsx(
     pages.push({ text, images });
   }
   return pages;
+}
+
+interface LoadedModel {
+  drawings?: Record<string, unknown>;
+  worksheets?: {
+    drawing?: { rId: string };
+    relationships?: { Id: string; Target: string }[];
+  }[];
+}
+
+const patchedReaders = new WeakSet<object>();
+
+/**
+ * exceljs 4.4 reads every `xl/drawings/drawingN.xml` as a sheet's pictures, and a part
+ * of another kind there (a chart's `c:userShapes`, which Excel writes for shapes drawn on
+ * a chart) comes out as nothing; its reconciliation then throws "Cannot read properties
+ * of undefined (reading 'anchors')" and a valid workbook would be blamed as damaged
+ * (exceljs issue 2591). Such a part, or one a sheet names but the file lacks, is given
+ * an empty list of pictures before exceljs reconciles the parts: the cells are what we
+ * read, and they are all there.
+ */
+function toleratePartsWithoutPictures(workbook: ExcelJS.Workbook): void {
+  const reader = Object.getPrototypeOf(workbook.xlsx) as {
+    reconcile(model: LoadedModel, options: unknown): unknown;
+  };
+  if (patchedReaders.has(reader)) return;
+  patchedReaders.add(reader);
+  const reconcile = reader.reconcile;
+  reader.reconcile = function (this: unknown, model: LoadedModel, options: unknown) {
+    const drawings = (model.drawings ??= {});
+    for (const name of Object.keys(drawings)) drawings[name] ??= { anchors: [] };
+    for (const sheet of model.worksheets ?? []) {
+      const target = sheet.relationships?.find((rel) => rel.Id === sheet.drawing?.rId)?.Target;
+      const name = target && /\/drawings\/([a-zA-Z0-9]+)[.][a-zA-Z]{3,4}$/.exec(target)?.[1];
+      if (name) drawings[name] ??= { anchors: [] };
+    }
+    return reconcile.call(this, model, options);
+  };
 }
 
 function cellText(value: ExcelJS.CellValue): string {

@@ -34,6 +34,25 @@ const minTextLayer = 16;
 /** Smaller embedded pictures are rules, bullets and spacer pixels, not content. */
 const minEmbeddedImageSide = 24;
 
+// pdf.js 5 hands glyph buffers over with ArrayBuffer.prototype.transferToFixedLength, which
+// Node 22 has and Node 20 lacks: without it the glyphs of a Type 3 font (drawn by the PDF
+// itself) are dropped, and such a page renders blank for OCR. A copy does what pdf.js
+// needs of it (the original is not used again).
+const arrayBufferPrototype = ArrayBuffer.prototype as ArrayBuffer & {
+  transferToFixedLength?: (length?: number) => ArrayBuffer;
+};
+if (typeof arrayBufferPrototype.transferToFixedLength !== 'function') {
+  Object.defineProperty(ArrayBuffer.prototype, 'transferToFixedLength', {
+    value(this: ArrayBuffer, length = this.byteLength): ArrayBuffer {
+      const copy = new ArrayBuffer(length);
+      new Uint8Array(copy).set(new Uint8Array(this, 0, Math.min(length, this.byteLength)));
+      return copy;
+    },
+    writable: true,
+    configurable: true,
+  });
+}
+
 // pdf.js and the canvas are loaded at the first PDF, not with the service: together they
 // are tens of megabytes that a process which never reads a PDF (an API-only one) would
 // carry for nothing. Node caches the modules after that first import.
@@ -122,7 +141,7 @@ async function readPage(
       const height = Math.hypot(c, d) || item.height || 10;
       // The transform gives the baseline; a line's centre sits about a third of the font above it.
       pieces.push({
-        text: item.str,
+        text: withoutNulls(item.str),
         x,
         y: baseline - height * 0.35,
         width: item.width * viewport.scale,
@@ -210,6 +229,15 @@ async function readPage(
   const pageText: PageText = { fileId: file.id, fileName: file.name, page: number, text };
   if (images.length > 0) pageText.images = images;
   return { text: pageText, hasText };
+}
+
+/**
+ * Some producers map the hyphen's code to U+0000 in the font's ToUnicode table, and pdf.js
+ * passes it on ("B172FB37\u00000003" for a printed "B172FB37-0003"). Between letters or
+ * digits it stands for that hyphen; anywhere else it is nothing a reader would see.
+ */
+function withoutNulls(text: string): string {
+  return text.replace(/(?<=[\p{L}\p{N}])\u0000+(?=[\p{L}\p{N}])/gu, '-').replace(/\u0000/g, '');
 }
 
 function alphanumerics(text: string): number {

@@ -72,6 +72,12 @@ export interface ValueSource {
   page: number;
   offset: number;
   text: string;
+  /**
+   * How sure the rule that found the value is, 0 to 1 (README.md: labelled and
+   * cross-checked, labelled, or guessed from position or pattern). A strategy that cannot
+   * tell leaves it out.
+   */
+  confidence?: number;
 }
 
 export interface ChunkExtraction {

@@ -1,10 +1,10 @@
-/** The files of a bucket: rows in `files`, bytes in FileStorage. */
+/** The files of a bucket: rows in `files`, bytes in the FileStore. */
 import { iriOf } from '../../contract/iri.js';
 import type { BucketFile } from '../../contract/resources.js';
 import type { Db } from '../store/database.js';
 import { newId, nowIso } from '../store/ids.js';
 import type { FileTable } from '../store/schema.js';
-import type { FileStorage } from './storage.js';
+import type { FileStore } from './storage.js';
 import type { ReceivedFile } from './uploads.js';
 
 export type FileRow = FileTable;
@@ -25,18 +25,13 @@ export function fileToWire(row: FileRow): BucketFile {
 /** Moves received files into the bucket and records them; the rows exist only once the bytes do. */
 export async function addFiles(
   db: Db,
-  storage: FileStorage,
+  storage: FileStore,
   bucketId: string,
   files: ReceivedFile[],
 ): Promise<FileRow[]> {
   const rows: FileRow[] = [];
-  // Files are listed by (created_at, id), and ids are time-ordered only to the millisecond:
-  // files of one upload made within one millisecond would list in a random order. The
-  // upload's files share its time, and sorted ids go to them in the order they came.
-  const ids = files.map(() => newId()).sort();
-  const createdAt = nowIso();
-  for (const [index, file] of files.entries()) {
-    const id = ids[index]!;
+  for (const file of files) {
+    const id = newId();
     await storage.commit(file.tempPath, bucketId, id);
     rows.push({
       id,
@@ -45,7 +40,7 @@ export async function addFiles(
       size: file.size,
       media_type: file.mediaType,
       sha256: file.sha256,
-      created_at: createdAt,
+      created_at: nowIso(),
     });
   }
   await db.transaction().execute(async (trx) => {
@@ -99,7 +94,7 @@ export async function findFile(
     .executeTakeFirst();
 }
 
-export async function deleteFile(db: Db, storage: FileStorage, row: FileRow): Promise<void> {
+export async function deleteFile(db: Db, storage: FileStore, row: FileRow): Promise<void> {
   await db.deleteFrom('files').where('id', '=', row.id).execute();
   await storage.remove(row.bucket_id, row.id);
 }

@@ -1,20 +1,70 @@
 /**
- * Uploaded files on disk, under DATA_DIR/files/{bucketId}/{fileId}. Paths are built only
- * from ids the service generated (checked against their shape), never from a name in a
- * request, so nothing a client sends can point outside the data directory. A file is
- * written to DATA_DIR/tmp first, flushed to disk, then renamed into place, and the
- * directory entry is flushed too: once the service answers 201 the bytes survive a crash.
+ * Where the bytes of uploaded files are kept: a directory (the default, DATA_DIR/files) or an
+ * S3-compatible object store (FILES_URL=s3://bucket/prefix, s3-store.ts). Either way a file
+ * is named only by ids the service generated (checked against their shape), never by a name
+ * in a request, so nothing a client sends can point anywhere else.
+ *
+ * An upload is first written to a temporary file on this machine (DATA_DIR/tmp) while it is
+ * counted, hashed and sniffed; only an accepted file is committed to the store. A document
+ * reaches the extraction engine, which reads files from disk, as a local copy: the file
+ * itself for a directory, a temporary download for S3, removed when the read is done.
  */
 import { createReadStream, type ReadStream } from 'node:fs';
-import { mkdir, open, readdir, rename, rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { access, constants, copyFile, mkdir, open, readdir, rename, rm } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import type { FilesLocation } from '../config.js';
 
 const idShape = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-function assertId(id: string): string {
+export function isStorageId(value: string): boolean {
+  return idShape.test(value);
+}
+
+export function assertStorageId(id: string): string {
   if (!idShape.test(id)) throw new Error(`Not a storage id: ${JSON.stringify(id)}`);
   return id;
+}
+
+/** A file's bytes on this machine's disk, for as long as the reader needs them. */
+export interface LocalCopy {
+  path: string;
+  /** Ends the need: a temporary copy is removed, the store's own file stays. */
+  release(): Promise<void>;
+}
+
+export interface FileStore {
+  /** Clears what unfinished uploads left in the temporary directory, and creates what is missing. */
+  init(): Promise<void>;
+  /** A new path in the temporary directory for an upload to be written to. */
+  newTempPath(): string;
+  /** Moves a fully written temporary file into the store, durably; the temporary file goes. */
+  commit(tempPath: string, bucketId: string, fileId: string): Promise<void>;
+  discard(tempPath: string): Promise<void>;
+  remove(bucketId: string, fileId: string): Promise<void>;
+  /** The file's bytes as a stream; a missing file fails the stream, not the call. */
+  read(bucketId: string, fileId: string): Readable;
+  /** The file on local disk until released (see LocalCopy). */
+  localCopy(bucketId: string, fileId: string, signal?: AbortSignal): Promise<LocalCopy>;
+  /**
+   * Removes files no row knows about: left behind by a crash between the commit and the
+   * insert, or by a bucket deleted while its upload was under way. Returns how many.
+   */
+  sweep(isKnown: (bucketId: string, fileId: string) => boolean): Promise<number>;
+  /** Throws when the store cannot be reached or written to (GET /readyz). */
+  check(): Promise<void>;
+  /** Lets go of connections; the store is not used after. */
+  close(): void;
+}
+
+/**
+ * What the run worker reads documents through today: a path on this machine, which only a
+ * directory has. It is to move to `FileStore.localCopy`, which every store has; until then
+ * a process that works runs needs a directory (service.ts says so at start).
+ */
+export interface FileStorage {
+  pathOf(bucketId: string, fileId: string): string;
 }
 
 async function syncDirectory(path: string): Promise<void> {
@@ -26,20 +76,20 @@ async function syncDirectory(path: string): Promise<void> {
   }
 }
 
-export class FileStorage {
-  readonly filesDir: string;
-  readonly tmpDir: string;
-
-  constructor(dataDir: string) {
-    this.filesDir = join(dataDir, 'files');
-    this.tmpDir = join(dataDir, 'tmp');
-  }
+/**
+ * Files on disk under {filesDir}/{bucketId}/{fileId}. A file is written to the temporary
+ * directory first, flushed to disk, then renamed into place, and the directory entry is
+ * flushed too: once the service answers 201 the bytes survive a crash.
+ */
+export class DirectoryFileStore implements FileStore, FileStorage {
+  constructor(
+    readonly filesDir: string,
+    readonly tmpDir: string,
+  ) {}
 
   async init(): Promise<void> {
     await mkdir(this.filesDir, { recursive: true });
-    // Whatever is in tmp belongs to an upload that never finished.
-    await rm(this.tmpDir, { recursive: true, force: true });
-    await mkdir(this.tmpDir, { recursive: true });
+    await resetTemporaryDirectory(this.tmpDir);
   }
 
   newTempPath(): string {
@@ -47,14 +97,30 @@ export class FileStorage {
   }
 
   pathOf(bucketId: string, fileId: string): string {
-    return join(this.filesDir, assertId(bucketId), assertId(fileId));
+    return join(this.filesDir, assertStorageId(bucketId), assertStorageId(fileId));
   }
 
-  /** Moves a fully written temporary file into the bucket, durably. */
   async commit(tempPath: string, bucketId: string, fileId: string): Promise<void> {
-    const directory = join(this.filesDir, assertId(bucketId));
+    const target = this.pathOf(bucketId, fileId);
+    const directory = dirname(target);
     await mkdir(directory, { recursive: true });
-    await rename(tempPath, this.pathOf(bucketId, fileId));
+    try {
+      await rename(tempPath, target);
+    } catch (error) {
+      // FILES_URL may name a directory on another file system than DATA_DIR/tmp: copy it
+      // there under a name no reader looks for, flush it, and rename it within that system.
+      if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
+      const partial = `${target}.partial`;
+      await copyFile(tempPath, partial);
+      const handle = await open(partial, 'r+');
+      try {
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+      await rename(partial, target);
+      await rm(tempPath, { force: true });
+    }
     await syncDirectory(directory);
   }
 
@@ -70,10 +136,12 @@ export class FileStorage {
     return createReadStream(this.pathOf(bucketId, fileId));
   }
 
-  /**
-   * Removes files no row knows about: left behind by a crash between the rename and the
-   * insert, or by a bucket deleted while its upload was under way.
-   */
+  async localCopy(bucketId: string, fileId: string): Promise<LocalCopy> {
+    const path = this.pathOf(bucketId, fileId);
+    await access(path, constants.R_OK);
+    return { path, release: async () => {} };
+  }
+
   async sweep(isKnown: (bucketId: string, fileId: string) => boolean): Promise<number> {
     let removed = 0;
     for (const bucket of await readdir(this.filesDir)) {
@@ -87,4 +155,31 @@ export class FileStorage {
     }
     return removed;
   }
+
+  async check(): Promise<void> {
+    await access(this.filesDir, constants.W_OK);
+    await access(this.tmpDir, constants.W_OK);
+  }
+
+  close(): void {}
+}
+
+/** Whatever is in the temporary directory belongs to an upload or a read that never finished. */
+export async function resetTemporaryDirectory(tmpDir: string): Promise<void> {
+  await rm(tmpDir, { recursive: true, force: true });
+  await mkdir(tmpDir, { recursive: true });
+}
+
+/**
+ * The store FILES_URL names, with its temporary files under DATA_DIR/tmp. The S3 client is
+ * loaded only when it is used.
+ */
+export async function createFileStore(config: {
+  dataDir: string;
+  files: FilesLocation;
+}): Promise<FileStore> {
+  const tmpDir = join(config.dataDir, 'tmp');
+  if (config.files.kind === 'directory') return new DirectoryFileStore(config.files.path, tmpDir);
+  const { S3FileStore } = await import('./s3-store.js');
+  return new S3FileStore({ bucket: config.files.bucket, prefix: config.files.prefix, tmpDir });
 }

@@ -30,9 +30,10 @@ afterAll(async () => {
   await service.dispose();
 });
 
-async function expectRefused(response: Promise<Response>, status: number) {
+/** Sends a request that must be refused; the state is read before it is sent, and after. */
+async function expectRefused(send: () => Promise<Response>, status: number) {
   const before = await storedState(service);
-  const problem = await expectProblem(await response, status);
+  const problem = await expectProblem(await send(), status);
   expect(await storedState(service)).toEqual(before);
   return problem;
 }
@@ -109,7 +110,7 @@ describe('upload content types, judged from the bytes', () => {
     ['an empty file', Buffer.alloc(0)],
   ])('answers 415 for %s named .pdf, and keeps nothing', async (_what, bytes) => {
     const problem = await expectRefused(
-      upload(service, bucketId, [{ name: 'invoice.pdf', bytes, type: 'application/pdf' }]),
+      () => upload(service, bucketId, [{ name: 'invoice.pdf', bytes, type: 'application/pdf' }]),
       415,
     );
     expect(problem.allowed).toContain('application/pdf');
@@ -117,10 +118,11 @@ describe('upload content types, judged from the bytes', () => {
 
   it('keeps none of the files of an upload when one of them is refused', async () => {
     await expectRefused(
-      upload(service, bucketId, [
-        { name: 'good.txt', bytes: 'fine\n' },
-        { name: 'bad.pdf', bytes: sampleFiles.elf() },
-      ]),
+      () =>
+        upload(service, bucketId, [
+          { name: 'good.txt', bytes: 'fine\n' },
+          { name: 'bad.pdf', bytes: sampleFiles.elf() },
+        ]),
       415,
     );
   });
@@ -141,39 +143,41 @@ describe('upload content types, judged from the bytes', () => {
 describe('malformed uploads', () => {
   it('answers 415 for a body that is not multipart/form-data', async () => {
     await expectRefused(
-      service.request(`/api/buckets/${bucketId}/files`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/pdf' },
-        body: 'x',
-      }),
+      () =>
+        service.request(`/api/buckets/${bucketId}/files`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/pdf' },
+          body: 'x',
+        }),
       415,
     );
   });
 
   it('answers 400 for multipart without a boundary, without a file part, or cut short', async () => {
     await expectRefused(
-      service.request(`/api/buckets/${bucketId}/files`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'multipart/form-data' },
-        body: 'x',
-      }),
+      () =>
+        service.request(`/api/buckets/${bucketId}/files`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'multipart/form-data' },
+          body: 'x',
+        }),
       400,
     );
     await expectRefused(
-      upload(service, bucketId, [{ name: 'a.txt', bytes: 'hello', field: 'attachment' }]),
+      () => upload(service, bucketId, [{ name: 'a.txt', bytes: 'hello', field: 'attachment' }]),
       400,
     );
     const whole = await new Response(
       uploadForm([{ name: 'cut.txt', bytes: 'x'.repeat(2000) }]),
     ).text();
     const boundary = /^--(\S+)/.exec(whole)![1]!;
-    await expectRefused(postForm(whole.slice(0, 1000), boundary), 400);
+    await expectRefused(() => postForm(whole.slice(0, 1000), boundary), 400);
   });
 
   it('answers 400 to a body cut short in a part it skips, and goes on serving', async () => {
     const whole = `--x\r\nContent-Disposition: form-data; name="note"; filename="n.txt"\r\n\r\n${'n'.repeat(100)}\r\n--x--\r\n`;
     for (const cut of [60, 90, 120]) {
-      await expectRefused(postForm(whole.slice(0, cut)), 400);
+      await expectRefused(() => postForm(whole.slice(0, cut)), 400);
     }
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect((await service.request('/api/buckets')).status).toBe(200);
@@ -193,7 +197,7 @@ describe('malformed uploads', () => {
     );
     const boundary = /^--(\S+)/.exec(whole.toString('latin1'))![1]!;
     for (let cut = 0; cut < whole.length - 8; cut += 1) {
-      await expectRefused(postForm(whole.subarray(0, cut), boundary), 400);
+      await expectRefused(() => postForm(whole.subarray(0, cut), boundary), 400);
     }
   });
 
@@ -204,7 +208,7 @@ describe('malformed uploads', () => {
       `--x\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\n\r\n`;
     const whole = `${head('bad\u0000.pdf')}%PDF-1.7\n\r\n${head('next.txt')}plain\r\n--x--\r\n`;
     for (let cut = whole.indexOf('\u0000') + 1; cut <= whole.length; cut += 1) {
-      await expectRefused(postForm(whole.slice(0, cut)), 400);
+      await expectRefused(() => postForm(whole.slice(0, cut)), 400);
     }
   });
 
@@ -213,7 +217,7 @@ describe('malformed uploads', () => {
       name: `${index}.txt`,
       bytes: `file ${index}\n`,
     }));
-    await expectRefused(upload(service, bucketId, parts), 400);
+    await expectRefused(() => upload(service, bucketId, parts), 400);
   });
 });
 

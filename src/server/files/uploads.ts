@@ -14,7 +14,7 @@ import { acceptedMediaTypes, type AcceptedMediaType } from '../../contract/resou
 import { badRequest, payloadTooLarge, unsupportedMediaType } from '../http/problem.js';
 import { essence } from '../http/negotiation.js';
 import { sniffMediaType } from './media-type.js';
-import type { FileStorage } from './storage.js';
+import type { FileStore } from './storage.js';
 
 export const maxFilesPerUpload = 20;
 /** Room for the multipart framing around the files when judging Content-Length up front. */
@@ -92,7 +92,7 @@ function tooLarge(maxBytes: number) {
  */
 export async function receiveUpload(
   request: Request,
-  storage: FileStorage,
+  storage: FileStore,
   maxBytes: number,
   incoming?: Readable,
 ): Promise<ReceivedFile[]> {

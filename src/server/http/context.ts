@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
-import type { FileStorage } from '../files/storage.js';
+import type { FileStore } from '../files/storage.js';
 import type { Db } from '../store/database.js';
 import type { RunSignals } from '../runs/events.js';
 import type { RunLifecycle } from '../runs/lifecycle.js';
@@ -10,7 +10,7 @@ import type { Principal } from '../tokens/tokens.js';
 export interface Services {
   config: Config;
   db: Db;
-  storage: FileStorage;
+  storage: FileStore;
   logger: Logger;
   recordTokenUse(tokenId: string): void;
   runs: RunLifecycle;

@@ -19,6 +19,7 @@ import {
   createStrategy,
   ExtractionError,
   finaliseResult,
+  valuesForReview,
   type ExtractionStrategy,
   type SourceFile,
   type ValueSource,
@@ -389,6 +390,7 @@ export class RunWorker {
     const metadata: ResultMetadata = {
       sources: merged.sources,
       violations: validateAgainstSchema(schema, data),
+      review: valuesForReview(merged.sources),
     };
     await this.#finish(
       run.id,

@@ -1,14 +1,15 @@
 /**
  * A real service on a fresh temporary data directory, for in-process tests: the same
- * store, files and app as `npm start`, called through `app.fetch` without a socket.
+ * store, files and app as `npm start`, called through `app.fetch` without a socket. The
+ * store is SQLite in that directory, or a fresh PostgreSQL database in the
+ * `server-postgres` project (test-database.ts).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { loadConfig, type Config } from '../config.js';
 import { createService, type Service } from '../service.js';
 import { writeStandInBuild } from './stand-in-build.js';
+import { testStoreLocation } from './test-database.js';
 
 export const adminToken = 'xpat_test-admin-token-0123456789abcdef';
 
@@ -19,14 +20,15 @@ export interface TestService extends Service {
   request(path: string, init?: RequestInit & { token?: string | null }): Promise<Response>;
   /** `request` with a JSON body and JSON answers. */
   json(method: string, path: string, body?: unknown, token?: string | null): Promise<Response>;
-  /** Closes the service and removes its data directory. */
+  /** Closes the service and removes its data directory (and its database). */
   dispose(): Promise<void>;
 }
 
 export async function startTestService(env: Record<string, string> = {}): Promise<TestService> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'extractor-test-'));
+  const location = await testStoreLocation();
+  const dataDir = location.dataDir;
   const config = loadConfig({
-    DATA_DIR: dataDir,
+    ...location.env,
     // Hosted pages answer from a stand-in build, whether or not the checkout was built.
     DIST_DIR: join(dataDir, 'dist'),
     EXTRACTOR_ADMIN_TOKEN: adminToken,
@@ -36,7 +38,13 @@ export async function startTestService(env: Record<string, string> = {}): Promis
     ...env,
   });
   writeStandInBuild(config.distDir);
-  const service = await createService(config, { logger: pino({ level: 'silent' }) });
+  let service: Service;
+  try {
+    service = await createService(config, { logger: pino({ level: 'silent' }) });
+  } catch (error) {
+    await location.dispose();
+    throw error;
+  }
   const request: TestService['request'] = (path, init = {}) => {
     const { token = adminToken, ...rest } = init;
     const headers = new Headers(rest.headers);
@@ -63,7 +71,7 @@ export async function startTestService(env: Record<string, string> = {}): Promis
     },
     async dispose() {
       await service.close();
-      rmSync(dataDir, { recursive: true, force: true });
+      await location.dispose();
     },
   };
 }

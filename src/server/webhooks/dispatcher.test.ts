@@ -1,9 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { webhookPayloadSchema, type WebhookEventType } from '../../contract/events.js';
@@ -15,9 +12,10 @@ import {
   type ExtractorRow,
 } from '../extractors/extractors.js';
 import type { RunRow } from '../runs/runs.js';
-import { openSqliteStore, type Db, type Store } from '../store/database.js';
+import type { Db, Store } from '../store/database.js';
 import { newId, nowIso } from '../store/ids.js';
 import { insertRunRow } from '../testing/fixtures.js';
+import { testStoreLocation } from '../testing/test-database.js';
 import { startWebhookDispatcher, type WebhookDispatcher } from './dispatcher.js';
 import { enqueueWebhook } from './outbox.js';
 
@@ -118,25 +116,28 @@ afterEach(async () => {
 interface Fixture {
   config: Config;
   store: Store;
-  file: string;
+  /** Opens the same store again: another process's connection to it. */
+  reopen(): Promise<Store>;
 }
 
-/** A store on a temporary directory; retries run a thousand times faster than in service. */
+/** A store of its own; retries run a thousand times faster than in service. */
 async function openFixture(env: Record<string, string> = {}): Promise<Fixture> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'extractor-webhooks-'));
-  cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+  const location = await testStoreLocation('extractor-webhooks-');
+  cleanups.push(() => location.dispose());
   const config = loadConfig({
-    DATA_DIR: dataDir,
+    ...location.env,
     WEBHOOK_ALLOW_PRIVATE: '1',
     WEBHOOK_RETRY_SCALE: '0.001',
     WEBHOOK_TIMEOUT_MS: '2000',
     WORKER_POLL_MS: '200',
     ...env,
   });
-  const file = join(dataDir, 'extractor.sqlite');
-  const store = await openSqliteStore(file);
-  cleanups.push(() => store.close());
-  return { config, store, file };
+  const reopen = async () => {
+    const store = await location.open();
+    cleanups.push(() => store.close());
+    return store;
+  };
+  return { config, store: await reopen(), reopen };
 }
 
 function startDispatcher(db: Db, config: Config): WebhookDispatcher {
@@ -425,8 +426,7 @@ describe('webhook dispatcher', () => {
     const attemptsBefore = receiver.received.length;
     const failedId = receiver.received[0]!.headers['webhook-id'];
 
-    const store = await openSqliteStore(first.file);
-    cleanups.push(() => store.close());
+    const store = await first.reopen();
     expect((await deliveries(store.db)).map((row) => row.status)).toEqual(['pending', 'pending']);
     up = true;
     startDispatcher(store.db, first.config);
@@ -450,9 +450,8 @@ describe('webhook dispatcher', () => {
   });
 
   it('sends each delivery once when two dispatchers share the database', async () => {
-    const { config, store, file } = await openFixture();
-    const other = await openSqliteStore(file);
-    cleanups.push(() => other.close());
+    const { config, store, reopen } = await openFixture();
+    const other = await reopen();
     const receiver = await startReceiver();
     const extractor = await webhookExtractor(store.db, config, receiver.url);
     for (let index = 0; index < 8; index++) {

@@ -18,7 +18,7 @@ import { conceptsById, type Concept } from './lexicon.js';
 import { planSchema, type FieldPlan, type ListPlan, type SchemaPlan } from './fields.js';
 import { readChunkText, type Cell, type LabelMatch, type Line, type Reading } from './reading.js';
 import { readValue, toSchemaType, type ValueHit } from './values.js';
-import { findEmails, findIbans } from './parsers.js';
+import { currencyCues, currencyStrength, findEmails, findIbans, sharedSigns } from './parsers.js';
 
 export function createLocalStrategy(): ExtractionStrategy {
   const plans = new WeakMap<TargetSchema, SchemaPlan>();
@@ -46,7 +46,8 @@ export function extractFromText(chunk: Chunk, plan: SchemaPlan): ChunkExtraction
   const record = (pointer: string, value: unknown, hit: ValueHit) => {
     setAt(data, pointer, value);
     const source = sourceOf(chunk, hit.start, hit.end);
-    if (source) sources[pointer] = source;
+    // A value read from a table row or a list is placed by its column: labelled, in effect.
+    if (source) sources[pointer] = { ...source, confidence: hit.confidence ?? tableConfidence };
   };
 
   const found = new Map<FieldPlan, ValueHit>();
@@ -167,12 +168,18 @@ function findField(field: FieldPlan, reading: Reading): ValueHit | undefined {
     const near = valueNearLabel(field, label, reading);
     if (near)
       candidates.push({
-        hit: near.hit,
+        hit: {
+          ...near.hit,
+          confidence: labelledConfidence(label.weight, near.distance),
+        },
         score: label.weight * 10 + (near.distance === 0 ? 5 : -near.distance),
       });
   }
-  // The grand total is the largest of equally good totals; otherwise the first wins.
   const largest = field.concept?.id === 'total';
+  if (largest) crossCheckTotals(candidates, reading);
+  if (field.concept?.id === 'invoiceNumber' || field.concept?.id === 'invoiceDate')
+    candidates.push(...titleCandidates(field, reading));
+  // The grand total is the largest of equally good totals; otherwise the first wins.
   candidates.sort(
     (a, b) =>
       b.score - a.score ||
@@ -195,15 +202,26 @@ function valueNearLabel(
   reading: Reading,
 ): { hit: ValueHit; distance: number } | undefined {
   const line = label.line;
-  const nextLabel = reading.labels.find(
-    (other) =>
-      other.start >= label.end &&
-      other.start < line.end &&
-      other.concept.scope !== 'item' &&
-      !other.bare &&
-      other.weight >= 5 &&
-      other.concept !== label.concept,
-  );
+  // A label right after this one with no figure between is its qualifier, not a label of
+  // its own: "Total € Incl. VAT 681.87", "Total Sales (Inclusive GST) RM 9.90".
+  let reach = label.end;
+  const nextLabel = reading.labels.find((other) => {
+    if (
+      other.start < label.end ||
+      other.start >= line.end ||
+      other.concept.scope === 'item' ||
+      other.bare ||
+      other.weight < 5 ||
+      other.concept === label.concept
+    )
+      return false;
+    const between = reading.text.slice(reach, other.start);
+    if (between.length <= maxQualifierGap && !/\d|\s{2}/.test(between)) {
+      reach = other.end;
+      return false;
+    }
+    return true;
+  });
   const end = nextLabel?.start ?? line.end;
   const cell = cellAt(line, label.end - 1);
   const restOfCell = cell ? reading.text.slice(label.end, cell.end) : '';
@@ -232,6 +250,48 @@ function valueNearLabel(
   if (onLine) return { hit: onLine, distance: 0 };
   return headsColumn ? below(field, label, reading, {}) : undefined;
 }
+
+/**
+ * A document's title that names its number and date: "Handelsrechnung (380) Nr. 471102
+ * vom 05.06.2018", "Facture n° F-12 du 2 mai 2024", "Invoice 103767", "Faktura  č. 1989".
+ * The word for the document may end a compound ("Schlussrechnung"), a type code in
+ * brackets may follow (after a word or two: "Schlussrechnung Bau (877)"), and the number sign may be missing when the title starts its line.
+ */
+const titlePattern = new RegExp(
+  String.raw`(?<![\p{L}])(\p{L}*(?:rechnung|invoice|facture|factura|fattura|fatura|faktura|factuur|receipt|beleg|gutschrift))(?:(?:[ \t]+\p{L}+){0,2}[ \t]*\(\d{1,4}\))?[ \t]+(?:(nr\.?|no\.?|n[°º]\.?|#|č\.)[ \t]*:?[ \t]*)?([\p{L}\p{N}][\p{L}\p{N}_/.-]*\d[\p{L}\p{N}_/-]*)(?:[ \t]+(?:vom|du|of|del|dated|van|z dnia|ze dne)[ \t]+)?`,
+  'giu',
+);
+
+function titleCandidates(field: FieldPlan, reading: Reading): Candidate[] {
+  const candidates: Candidate[] = [];
+  for (const match of reading.text.matchAll(titlePattern)) {
+    const line = reading.lineAt(match.index);
+    const atLineStart = reading.text.slice(line.start, match.index).trim() === '';
+    if (!match[2] && !atLineStart) continue;
+    const numberStart = match.index + match[0].indexOf(match[3]!, match[1]!.length);
+    if (reading.dates.some((date) => numberStart >= date.start && numberStart < date.end)) continue;
+    if (field.concept?.id === 'invoiceNumber') {
+      const value = match[3]!.replace(/[.,;:]+$/, '');
+      candidates.push({
+        hit: { value, start: numberStart, end: numberStart + value.length, confidence: 0.8 },
+        score: (match[2] ? 10 : 7) * 10 + 5,
+      });
+    } else {
+      const end = match.index + match[0].length;
+      if (end === numberStart + match[3]!.length) continue; // no "vom", "du", "of"
+      const date = reading.dates.find((candidate) => candidate.start === end);
+      if (date)
+        candidates.push({
+          hit: { value: date.value, start: date.start, end: date.end, confidence: 0.85 },
+          score: 105,
+        });
+    }
+  }
+  return candidates;
+}
+
+/** How far after a label a qualifying word may start ("Total" … "incl. VAT"). */
+const maxQualifierGap = 12;
 
 function below(
   field: FieldPlan,
@@ -288,6 +348,88 @@ function overlapping(line: Line, from: number, to: number): Cell | undefined {
   return best?.cell;
 }
 
+/**
+ * How sure a labelled value is: a specific label ("Invoice number") on the value's line is
+ * surer than a bare word ("Number") or a value found under a header. See README.md.
+ */
+function labelledConfidence(weight: number, distance: number): number {
+  const specific = weight >= 8 ? 0.85 : weight >= 5 ? 0.75 : 0.65;
+  return Math.max(0.55, specific - (distance > 0 ? 0.05 : 0));
+}
+
+/** A value read from a table row under its column header, or one of a list. */
+const tableConfidence = 0.75;
+/** A labelled value that the document's own arithmetic confirms. */
+const crossChecked = 0.95;
+/** A value no label names, found by its position or its pattern alone. */
+const guessed = 0.5;
+
+/** Values of the amounts a concept's labels introduce ("Subtotal", "Tax", "Cash"). */
+function labelledAmounts(conceptId: string, reading: Reading): ValueHit[] {
+  const concept = conceptsById.get(conceptId);
+  if (!concept) return [];
+  const plan: FieldPlan = {
+    pointer: '',
+    name: concept.id,
+    schema: { type: 'number' },
+    kind: 'amount',
+    concept,
+    ownLabels: [],
+    wantsCurrencyCode: false,
+  };
+  return reading.labels
+    .filter((label) => label.concept === concept)
+    .map((label) => valueNearLabel(plan, label, reading)?.hit)
+    .filter((hit): hit is ValueHit => typeof hit?.value === 'number');
+}
+
+const cent = 0.005;
+
+/**
+ * Arithmetic the document offers, to tell the total among its totals: the subtotal plus
+ * the tax (each tax line or their sum), or on a till receipt the cash handed over less the
+ * change. A candidate that agrees rises above labels that merely look more final ("Total
+ * due" that adds a previous balance, "Zahlbetrag" after a prepayment). When no labelled
+ * candidate agrees but an amount elsewhere equals subtotal plus tax, that amount is a
+ * candidate of its own, ranked below every labelled one.
+ */
+function crossCheckTotals(candidates: Candidate[], reading: Reading): void {
+  const subtotals = labelledAmounts('subtotal', reading).map((hit) => hit.value as number);
+  const taxes = labelledAmounts('tax', reading).map((hit) => hit.value as number);
+  const taxSum = [...new Set(taxes)].reduce((sum, tax) => sum + tax, 0);
+  const sums = subtotals.flatMap((subtotal) =>
+    [...taxes, taxSum].filter((tax) => tax > 0).map((tax) => subtotal + tax),
+  );
+  const paid = labelledAmounts('paid', reading).map((hit) => hit.value as number);
+  const change = labelledAmounts('change', reading).map((hit) => hit.value as number);
+  const tendered = paid.flatMap((cash) =>
+    change.filter((given) => given >= 0 && given < cash).map((given) => cash - given),
+  );
+  const agrees = (value: number) =>
+    [...sums, ...tendered].some((expected) => Math.abs(expected - value) < cent);
+  let confirmed = false;
+  for (const candidate of candidates) {
+    if (typeof candidate.hit.value !== 'number' || !agrees(candidate.hit.value)) continue;
+    candidate.score += 60;
+    candidate.hit.confidence = crossChecked;
+    confirmed = true;
+  }
+  if (confirmed || candidates.length > 0) return;
+  const arithmetic = reading.amounts.find((amount) =>
+    [...sums, ...tendered].some((sum) => sum > 0 && Math.abs(sum - amount.value) < cent),
+  );
+  if (arithmetic)
+    candidates.push({
+      hit: {
+        value: arithmetic.value,
+        start: arithmetic.start,
+        end: arithmetic.end,
+        confidence: 0.7,
+      },
+      score: 0,
+    });
+}
+
 // ---------------------------------------------------------------------------------------
 // Fallbacks: values that need no label
 
@@ -297,11 +439,12 @@ function fallback(field: FieldPlan, reading: Reading): ValueHit | undefined {
       return field.concept?.id === 'invoiceDate' ? unclaimedDate(reading) : undefined;
     case 'email': {
       const email = findEmails(reading.text)[0];
-      return email && { value: email.value, start: email.start, end: email.end };
+      return email && { value: email.value, start: email.start, end: email.end, confidence: 0.6 };
     }
     case 'iban': {
       const iban = findIbans(reading.text)[0];
-      return iban && { value: iban.value, start: iban.start, end: iban.end };
+      // A valid check digit makes an IBAN found by its pattern alone as good as labelled.
+      return iban && { value: iban.value, start: iban.start, end: iban.end, confidence: 0.75 };
     }
     case 'text':
       return field.concept?.id === 'vendor' ? companyName(reading) : undefined;
@@ -309,6 +452,13 @@ function fallback(field: FieldPlan, reading: Reading): ValueHit | undefined {
       return undefined;
   }
 }
+
+/**
+ * Lines whose dates are about the paper, not the deal: a template's or a standard's
+ * version, a copyright, a print or generation stamp.
+ */
+const boilerplate =
+  /version|©|\(c\)|copyright|stand:|printed|gedruckt|generated|erstellt am|imprimé|impreso/iu;
 
 /**
  * A document's own date when no label names it ("Facture n°562044387 du 02 Juillet
@@ -341,15 +491,22 @@ function unclaimedDate(reading: Reading): ValueHit | undefined {
     }
   }
   const date = reading.dates.find(
-    (candidate) => !claimed.some((hit) => hit.start === candidate.start),
+    (candidate) =>
+      !claimed.some((hit) => hit.start === candidate.start) &&
+      !boilerplate.test(reading.lineAt(candidate.start).text),
   );
-  return date && { value: date.value, start: date.start, end: date.end };
+  return date && { value: date.value, start: date.start, end: date.end, confidence: guessed };
 }
 
 /**
- * The currency a document is in, when no label states it: the most telling sign (a code
- * over a one-currency symbol over a name over "$"), then the one closest to the amounts
- * found, then the most frequent.
+ * The currency a document is in, when no label states it, weighed from everything that
+ * tells: each currency sign by how clearly it names one currency (a code over a symbol of
+ * one currency over a name over "$" or "¥"), more for a sign repeated, and the signs of
+ * the country the document comes from (currencyCues). A sign several currencies share
+ * counts for the one the country signs point to ("$" on an Argentine invoice is ARS; "¥"
+ * where OCR misread "₹" on an Indian one is INR). Country signs alone, with no currency
+ * sign at all, decide nothing: nothing is invented. Ties go to the sign nearest the
+ * amounts found, then the first.
  */
 function documentCurrency(
   field: FieldPlan,
@@ -357,22 +514,47 @@ function documentCurrency(
   amounts: ValueHit[],
 ): ValueHit | undefined {
   if (reading.currencies.length === 0) return undefined;
+  const cues = currencyCues(reading.text);
+  const meant = (code: string) => {
+    const shared = sharedSigns[code];
+    if (!shared) return code;
+    return [...shared].sort((a, b) => (cues.get(b) ?? 0) - (cues.get(a) ?? 0))[0]!;
+  };
+  const scores = new Map<string, { score: number; best: (typeof reading.currencies)[number] }>();
   const counts = new Map<string, number>();
-  for (const currency of reading.currencies)
-    counts.set(currency.value, (counts.get(currency.value) ?? 0) + 1);
+  for (const currency of reading.currencies) {
+    const code =
+      currency.strength === currencyStrength.ambiguous ? meant(currency.value) : currency.value;
+    counts.set(code, (counts.get(code) ?? 0) + 1);
+    const entry = scores.get(code);
+    if (!entry || currency.strength > entry.best.strength)
+      scores.set(code, { score: currency.strength, best: currency });
+  }
   const distance = (start: number) =>
     Math.min(Infinity, ...amounts.map((amount) => Math.abs(amount.start - start)));
-  const best = [...reading.currencies].sort(
+  const ranked = [...scores].map(([code, { score, best }]) => ({
+    code,
+    best,
+    score: score + Math.min(1, ((counts.get(code) ?? 1) - 1) * 0.25) + 1.5 * (cues.get(code) ?? 0),
+  }));
+  ranked.sort(
     (a, b) =>
-      b.strength - a.strength ||
-      distance(a.start) - distance(b.start) ||
-      counts.get(b.value)! - counts.get(a.value)! ||
-      a.start - b.start,
-  )[0]!;
+      b.score - a.score ||
+      distance(a.best.start) - distance(b.best.start) ||
+      a.best.start - b.best.start,
+  );
+  const chosen = ranked[0]!;
+  const confidence =
+    chosen.best.strength >= currencyStrength.symbol
+      ? 0.8
+      : chosen.best.strength === currencyStrength.name || (cues.get(chosen.code) ?? 0) > 0
+        ? 0.65
+        : guessed;
   return {
-    value: field.wantsCurrencyCode ? best.value : best.written,
-    start: best.start,
-    end: best.end,
+    value: field.wantsCurrencyCode ? chosen.code : chosen.best.written,
+    start: chosen.best.start,
+    end: chosen.best.end,
+    confidence,
   };
 }
 
@@ -407,7 +589,7 @@ function companyName(reading: Reading): ValueHit | undefined {
       const name = cell.text.slice(lead, Math.max(...ends)).replace(/[\s,;:]+$/, '');
       if (!/\p{L}{2}/u.test(name.replace(/(?:inc|ltd|gmbh|pvt|corp)\.?/giu, ''))) continue;
       const start = cell.start + lead;
-      return { value: name, start, end: start + name.length };
+      return { value: name, start, end: start + name.length, confidence: guessed };
     }
   }
   return undefined;

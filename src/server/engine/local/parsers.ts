@@ -278,9 +278,11 @@ export function findDates(text: string, order: DateOrder = dateOrderOf(text)): F
  * (comma, dot, apostrophe, a non-breaking or thin space), and a decimal part after a comma
  * or a dot. A plain space groups thousands only before a decimal comma ("1 230,00", as
  * French and Polish write): elsewhere it separates a quantity from a price ("1 278.61").
+ * Indian grouping ("7,08,000.00": lakh and crore) is read as one number, and a dash in
+ * place of the cents ("12.100,-", "300.––") as none.
  */
 const amountPattern = new RegExp(
-  `${before}([-−–]\\s?)?(\\d{1,3}(?: \\d{3})+,\\d{2}(?!\\d)|\\d{1,3}(?:[,.'’\\u00a0\\u202f]\\d{3})+(?:[.,]\\d{1,4})?|\\d+(?:[.,]\\d{1,4})?)(?![\\p{L}\\d]|[.,]\\d)`,
+  `(?<![\\p{N}]|[\\p{N}][.,'’])([-−–]\\s?)?(\\d{1,3}(?: \\d{3})+,\\d{2}(?!\\d)|\\d{1,2}(?:,\\d{2})+,\\d{3}(?:\\.\\d{1,2})?(?![\\d,])|\\d{1,3}(?:[,.'’\\u00a0\\u202f]\\d{3})+(?:[.,]\\d{1,4})?|\\d+(?:[.,]\\d{1,4})?)((?:[.,][-–—]{1,2})(?![\\p{L}\\d]))?(?![\\p{L}\\d]|[.,]\\d)`,
   'gu',
 );
 
@@ -340,6 +342,27 @@ export function parseAmount(written: string, mark?: DecimalMark): number | undef
   return negative ? -value : value;
 }
 
+/** Whether the letters just before `start` are a currency written against its figure. */
+function isCurrencyPrefix(text: string, start: number): boolean {
+  const letters = /(?<![\p{L}])\p{L}{1,3}$/u.exec(text.slice(Math.max(0, start - 4), start))?.[0];
+  return !!letters && (currencyCodes.has(letters) || /^(?:RM|Rs|Kč|zł)$/u.test(letters));
+}
+
+/**
+ * OCR misreads a few digits as look-alike letters ("O.00", "l0.50", "1O.9O"). In a token
+ * that is otherwise a figure with two decimals, those letters are read as the digits they
+ * stand for; the text keeps its length, so every offset stays true.
+ */
+function readableDigits(text: string): string {
+  return text.replace(
+    /(?<![\p{L}\p{N}])[\dOoIlS]{1,4}[.,][\dOoIlS]{2}(?![\p{L}\p{N}])/gu,
+    (token) =>
+      /\d/.test(token) && /[OoIlS]/.test(token)
+        ? token.replace(/[Oo]/g, '0').replace(/[Il]/g, '1').replace(/S/g, '5')
+        : token,
+  );
+}
+
 export interface FoundAmount extends Found<number> {
   /** The currency written next to it, as found ("€", "EUR", "Rs"). */
   currency?: string;
@@ -355,15 +378,17 @@ export function findAmounts(
   dates = findDates(text),
 ): FoundAmount[] {
   const found: FoundAmount[] = [];
-  for (const match of text.matchAll(amountPattern)) {
+  for (const match of readableDigits(text).matchAll(amountPattern)) {
     const start = match.index;
     const end = start + match[0].length;
     if (dates.some((date) => start < date.end && end > date.start)) continue;
     const following = text.slice(end, end + 3);
     if (/^\s?%/.test(following)) continue;
-    // Parts of codes and ranges: "D-4", "56/18", "3/64", "B01".
+    // Parts of codes and ranges: "D-4", "56/18", "3/64", "B01"; but a currency written
+    // against the figure is no code ("RM7.00", "EUR12", "Rs.1939").
     const previous = text[start - 1] ?? '';
-    if (/[\p{L}/_#]/u.test(previous) || /^[/_]/.test(following)) continue;
+    const attached = /\p{L}/u.test(previous) && isCurrencyPrefix(text, start);
+    if ((/[\p{L}/_#]/u.test(previous) && !attached) || /^[/_]/.test(following)) continue;
     if (previous === '-' && /[\p{L}\p{N}]/u.test(text[start - 2] ?? '')) continue;
     const value = parseAmount(match[0], mark);
     if (value === undefined) continue;
@@ -490,6 +515,12 @@ const signs: CurrencySign[] = [
     strength: currencyStrength.name,
   },
   { pattern: /(?<![\p{L}])(?:CHF|Fr\.)(?=\s?\d)/gu, code: 'CHF', strength: currencyStrength.name },
+  // The ringgit's "RM" before a figure or heading a column of them ("Amount (RM)").
+  {
+    pattern: /(?<![\p{L}])RM(?=\s?\d)|(?<=\()RM(?=\))/gu,
+    code: 'MYR',
+    strength: currencyStrength.name,
+  },
   { pattern: /\$/gu, code: 'USD', strength: currencyStrength.ambiguous },
   { pattern: /¥|￥/gu, code: 'JPY', strength: currencyStrength.ambiguous },
 ];
@@ -519,6 +550,66 @@ export function findCurrencies(text: string): FoundCurrency[] {
   }
   return found.sort((a, b) => a.start - b.start);
 }
+
+/**
+ * Signs of the country a document comes from, and the currency each points to: the
+ * country's name, the shape of its tax numbers, its telephone prefix, words of its tax
+ * system. A sign shared by several currencies ("$", "¥") is read by them, and an OCR
+ * misreading of a symbol ("¥" for "₹") is outweighed by them. Each kind of sign counts
+ * once however often it appears.
+ */
+const countryCues: { pattern: RegExp; code: string }[] = [
+  { pattern: /\bIndia\b|\bGSTIN\b|\b[CSI]GST\b|\+91[\s-]?\d/u, code: 'INR' },
+  {
+    pattern: /\bMaharashtra\b|\bKarnataka\b|\bMumbai\b|\bBangalore\b|\bNew Delhi\b/iu,
+    code: 'INR',
+  },
+  { pattern: /\bMalaysia\b|\bSdn\.?\s?Bhd\b|\+60[\s-]?\d/iu, code: 'MYR' },
+  { pattern: /\bKuala Lumpur\b|\bSelangor\b|\bJohor\b|\bPenang\b|\bJalan\b/iu, code: 'MYR' },
+  { pattern: /\bSingapore\b|\+65[\s-]?\d/iu, code: 'SGD' },
+  { pattern: /\bArgentina\b|\bC\.?U\.?I\.?T\b|\+54[\s-]?\d/iu, code: 'ARS' },
+  { pattern: /\bMéxico\b|\bMexico\b|\bR\.?F\.?C\.?\b|\+52[\s-]?\d/u, code: 'MXN' },
+  { pattern: /\bCanada\b|\bGST\/HST\b|\+1[\s-]?\(?[2-9]\d{2}\)?[\s-]\d{3}/iu, code: 'CAD' },
+  { pattern: /\bAustralia\b|\bA\.?B\.?N\.?\s?\d/u, code: 'AUD' },
+  { pattern: /\bUSA\b|\bUnited States\b|\b[A-Z]{2},? \d{5}(?:-\d{4})?\b/u, code: 'USD' },
+  { pattern: /\bUnited Kingdom\b|\bGB ?\d{3} ?\d{4} ?\d{2}\b|\+44[\s-]?\d/u, code: 'GBP' },
+  {
+    pattern:
+      /\bSchweiz\b|\bSuisse\b|\bSvizzera\b|\bSwitzerland\b|\bCHE-\d{3}\.\d{3}\.\d{3}|\+41[\s-]?\d/u,
+    code: 'CHF',
+  },
+  { pattern: /\bČesk[áé]\b|\bCzech\b|\bDIČ\b|\+420[\s-]?\d/u, code: 'CZK' },
+  { pattern: /\bPolska\b|\bNIP\b|\+48[\s-]?\d/u, code: 'PLN' },
+  { pattern: /\bJapan\b|\b日本\b|\+81[\s-]?\d/u, code: 'JPY' },
+  { pattern: /\bChina\b|\b中国\b|\+86[\s-]?\d/u, code: 'CNY' },
+  // The euro area: country names, VAT numbers, telephone prefixes, tax words.
+  {
+    pattern:
+      /\b(?:Deutschland|Germany|France|España|Spain|Italia|Italy|Portugal|Nederland|Netherlands|België|Belgique|Österreich|Austria|Ireland|Suomi|Finland)\b/u,
+    code: 'EUR',
+  },
+  {
+    pattern:
+      /\b(?:DE ?\d{9}|FR ?\d{2} ?\d{3} ?\d{3} ?\d{3}|NL ?\d{9} ?B ?\d{2}|IT ?\d{11}|ES ?[A-Z0-9]\d{7}[A-Z0-9]|PT ?\d{9})\b/u,
+    code: 'EUR',
+  },
+  { pattern: /\+(?:49|33|31|34|39|351|32|43|353|358)[\s-]?\d/u, code: 'EUR' },
+  { pattern: /\bUSt\.?-?Id|\bMwSt\b|\bTVA\b|\bBTW\b|\bIVA\b/iu, code: 'EUR' },
+];
+
+/** How much each currency the country signs of a text point to is weighed. */
+export function currencyCues(text: string): Map<string, number> {
+  const weights = new Map<string, number>();
+  for (const cue of countryCues)
+    if (cue.pattern.test(text)) weights.set(cue.code, (weights.get(cue.code) ?? 0) + 1);
+  return weights;
+}
+
+/** The currencies a sign shared by several stands for, first the one it means alone. */
+export const sharedSigns: Record<string, string[]> = {
+  USD: ['USD', 'CAD', 'AUD', 'ARS', 'MXN', 'SGD', 'NZD', 'HKD'],
+  JPY: ['JPY', 'CNY', 'INR'],
+};
 
 function currencyNear(text: string, start: number, end: number): string | undefined {
   const left = text.slice(Math.max(0, start - 5), start);

@@ -191,7 +191,7 @@ function compileScope(items: boolean): { pattern: RegExp; known: Map<string, Kno
     (a, b) => b.length - a.length,
   );
   return {
-    pattern: new RegExp(`(?<![\\p{L}\\p{N}])(?:${labels.map(labelPattern).join('|')})`, 'giu'),
+    pattern: new RegExp(`(?<![\\p{L}\\p{N}_])(?:${labels.map(labelPattern).join('|')})`, 'giu'),
     known,
   };
 }

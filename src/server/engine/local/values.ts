@@ -18,6 +18,8 @@ export interface ValueHit {
   value: unknown;
   start: number;
   end: number;
+  /** How sure the rule that found it is, 0 to 1 (README.md says how it is set). */
+  confidence?: number;
 }
 
 /** Characters between a label and its value: colons, number signs, dashes, bars. */

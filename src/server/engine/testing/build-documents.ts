@@ -138,6 +138,13 @@ export async function renderTextImage(
 export interface PdfPage {
   /** Lines of text in Helvetica, from the top of a Letter page; none makes a page without a text layer. */
   lines?: string[];
+  /**
+   * How the font tells a reader which character each code is: `toUnicode` maps codes to
+   * what its ToUnicode map says (a code mapped to "\u0000" is what some producers write for
+   * a hyphen); `type3` draws every character as a black box with a Type 3 font, whose
+   * glyphs are little drawings of their own.
+   */
+  font?: { toUnicode?: Record<string, string> } | 'type3';
   /** A JPEG picture and where it goes (points from the bottom left); with no box it fills the page. */
   image?: {
     jpeg: Uint8Array;
@@ -155,11 +162,12 @@ export function buildPdf(pages: PdfPage[]): Buffer {
   const objects: (string | Buffer)[] = [];
   const add = (body: string | Buffer) => objects.push(body) + 2; // object 1 and 2 are the catalog and page tree
   const pageIds: number[] = [];
-  const fontId = add(
+  const helveticaId = add(
     '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>',
   );
   for (const page of pages) {
     const operations: string[] = [];
+    const fontId = page.font ? add(fontWith(page.font, add)) : helveticaId;
     let resources = `/Font << /F1 ${fontId} 0 R >>`;
     if (page.image) {
       const { jpeg, width, height } = page.image;
@@ -221,4 +229,29 @@ export function buildPdf(pages: PdfPage[]): Buffer {
   ].join('\n');
   parts.push(Buffer.from(xref, 'latin1'));
   return Buffer.concat(parts);
+}
+
+/** A font object that draws Helvetica with its own ToUnicode map, or a Type 3 font of boxes. */
+function fontWith(font: NonNullable<PdfPage['font']>, add: (body: string) => number): string {
+  if (font === 'type3') {
+    // Every printable code draws a filled box 600 units wide, like a letter.
+    const box = '600 0 0 0 500 700 d1 50 0 500 700 re f';
+    const procId = add(`<< /Length ${box.length} >>\nstream\n${box}\nendstream`);
+    return `<< /Type /Font /Subtype /Type3 /FontBBox [0 0 600 700] /FontMatrix [0.001 0 0 0.001 0 0] /CharProcs << /box ${procId} 0 R >> /Encoding << /Type /Encoding /Differences [32 ${'/box '.repeat(95)}] >> /FirstChar 32 /LastChar 126 /Widths [${'600 '.repeat(95)}] /Resources << >> >>`;
+  }
+  const hex = (text: string) =>
+    [...text].map((char) => char.charCodeAt(0).toString(16).padStart(4, '0')).join('');
+  const entries = Object.entries(font.toUnicode ?? {});
+  const cmap = [
+    '/CIDInit /ProcSet findresource begin 12 dict begin begincmap',
+    '/CMapName /Custom def /CMapType 2 def',
+    '1 begincodespacerange <00> <FF> endcodespacerange',
+    `${entries.length} beginbfchar`,
+    ...entries.map(
+      ([code, text]) => `<${code.charCodeAt(0).toString(16).padStart(2, '0')}> <${hex(text)}>`,
+    ),
+    'endbfchar endcmap CMapName currentdict /CMap defineresource pop end end',
+  ].join('\n');
+  const cmapId = add(`<< /Length ${cmap.length} >>\nstream\n${cmap}\nendstream`);
+  return `<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding /ToUnicode ${cmapId} 0 R >>`;
 }

@@ -1,21 +1,24 @@
 /**
  * The invoice fixtures (`e2e/fixtures/invoices`: real invoices from invoice2data with the
- * fields expected from them) and how a result is judged against them. The engine's tests
- * and the accuracy benchmark share this, so they judge alike.
+ * fields expected from them), any other directory of documents with their ground truth
+ * beside them (a corpus given to the accuracy benchmark), and how a result is judged
+ * against them. The engine's tests and the accuracy benchmark share this, so they judge
+ * alike.
  *
  * Judging ("exact match after normalisation"):
  *  - invoice_number and currency: compared as text, ignoring case, surrounding and
  *    repeated whitespace, and a leading "#" ("# BLR_1" = "#BLR_1" = "blr_1");
  *  - date: the ISO 8601 date, exactly;
  *  - total (the fixtures' `amount`): the same number to the cent.
- * A field a fixture does not give is not judged for it. The PNGs are screenshots of two of
- * the PDFs and are judged against the same JSON.
+ * A field a document's truth does not give (or gives as null) is not judged for it. The
+ * fixtures' PNGs are screenshots of two of the PDFs and are judged against the same JSON.
  */
 import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TargetSchema } from '../../../contract/json-schema.js';
+import { sniffMediaType } from '../../files/media-type.js';
 import { invoiceSchema } from '../../extractors/demo.js';
 import { chunkPages } from '../chunks.js';
 import { readDocuments } from '../documents.js';
@@ -33,55 +36,73 @@ export type JudgedField = (typeof judgedFields)[number];
 
 export interface InvoiceFixture {
   file: SourceFile;
-  /** The expected values of the judged fields; a field the fixture does not give is absent. */
+  /** The expected values of the judged fields; a field the document does not give is absent. */
   expected: Partial<Record<JudgedField, string | number>>;
+  /**
+   * What kind of document it is: the ground truth's `_kind` when it names one
+   * (`digital-pdf`, `receipt-image`…), else the kind of reading its type takes
+   * (`pdf`, `image`, `text`…).
+   */
+  kind: string;
 }
 
-const mediaTypes: Record<string, string> = {
-  pdf: 'application/pdf',
-  png: 'image/png',
-  txt: 'text/plain',
-};
-
-export async function loadInvoiceFixtures(
+/**
+ * The documents of a directory that have their ground truth beside them (`NAME.ext` and
+ * `NAME.json`), with their media type sniffed from their bytes as an upload's is. The
+ * truth is either invoice2data's (a list of one object, the total as `amount`) or the
+ * corpus convention (an object with `total`; `null` meaning "not judged"; keys starting
+ * with `_` are metadata, `_kind` among them).
+ */
+export async function loadLabelledDocuments(
+  dir: string,
   options: { images?: boolean } = {},
 ): Promise<InvoiceFixture[]> {
-  const names = (await readdir(invoiceFixtureDir))
-    .filter(
-      (name) => /\.(pdf|txt)$/.test(name) || (options.images !== false && name.endsWith('.png')),
-    )
-    .sort();
-  return Promise.all(
-    names.map(async (name) => {
-      const path = join(invoiceFixtureDir, name);
-      const bytes = await readFile(path);
-      const [expected] = JSON.parse(
-        await readFile(path.replace(/\.\w+$/, '.json'), 'utf8'),
-      ) as Record<string, unknown>[];
-      const pick = (key: string) =>
-        typeof expected?.[key] === 'string' || typeof expected?.[key] === 'number'
-          ? (expected[key] as string | number)
-          : undefined;
-      const wanted: InvoiceFixture['expected'] = {};
-      for (const [field, key] of [
-        ['invoice_number', 'invoice_number'],
-        ['date', 'date'],
-        ['total', 'amount'],
-        ['currency', 'currency'],
-      ] as const) {
-        const value = pick(key);
-        if (value !== undefined) wanted[field] = value;
-      }
-      const file: SourceFile = {
+  const names = (await readdir(dir)).sort();
+  const documents: InvoiceFixture[] = [];
+  for (const name of names) {
+    const truthName = name.replace(/\.[^.]+$/, '.json');
+    if (name.endsWith('.json') || truthName === name || !names.includes(truthName)) continue;
+    const path = join(dir, name);
+    const mediaType = await sniffMediaType(path);
+    if (!mediaType) continue;
+    if (options.images === false && mediaType.startsWith('image/')) continue;
+    const bytes = await readFile(path);
+    const truth = JSON.parse(await readFile(join(dir, truthName), 'utf8')) as unknown;
+    const expected = (Array.isArray(truth) ? truth[0] : truth) as Record<string, unknown>;
+    const pick = (key: string) =>
+      typeof expected?.[key] === 'string' || typeof expected?.[key] === 'number'
+        ? (expected[key] as string | number)
+        : undefined;
+    const wanted: InvoiceFixture['expected'] = {};
+    for (const field of judgedFields) {
+      const value = pick(field) ?? (field === 'total' ? pick('amount') : undefined);
+      if (value !== undefined) wanted[field] = value;
+    }
+    documents.push({
+      file: {
         id: name,
         name,
         path,
-        mediaType: mediaTypes[name.split('.').pop()!]!,
+        mediaType,
         sha256: createHash('sha256').update(bytes).digest('hex'),
-      };
-      return { file, expected: wanted };
-    }),
-  );
+      },
+      expected: wanted,
+      kind: typeof expected?._kind === 'string' ? expected._kind : readingKind(mediaType),
+    });
+  }
+  return documents;
+}
+
+function readingKind(mediaType: string): string {
+  if (mediaType === 'application/pdf') return 'pdf';
+  if (mediaType.startsWith('image/')) return 'image';
+  if (mediaType.includes('officedocument')) return 'office';
+  return 'text';
+}
+
+/** The invoice fixtures; `images: false` leaves out the screenshots, which take OCR. */
+export function loadInvoiceFixtures(options: { images?: boolean } = {}): Promise<InvoiceFixture[]> {
+  return loadLabelledDocuments(invoiceFixtureDir, options);
 }
 
 function normaliseText(value: unknown): string {

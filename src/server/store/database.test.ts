@@ -1,0 +1,205 @@
+/**
+ * What the store promises on either dialect, checked on the one this project runs (SQLite in
+ * `server`, PostgreSQL in `server-postgres`): the same types back, text that PostgreSQL
+ * cannot hold, and several connections (processes) on one database seeing each other's
+ * commits, with exactly one winner of a conditional update.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { findRun, listRuns } from '../runs/runs.js';
+import { insertRunRow } from '../testing/fixtures.js';
+import {
+  testDialect,
+  testStoreLocation,
+  type TestStoreLocation,
+} from '../testing/test-database.js';
+import { createPersonalToken, revokeToken, verifyToken } from '../tokens/tokens.js';
+import type { Store } from './database.js';
+import { newId, nowIso } from './ids.js';
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function location(): Promise<TestStoreLocation> {
+  const opened = await testStoreLocation('extractor-store-');
+  cleanups.push(() => opened.dispose());
+  return opened;
+}
+
+async function open(where: TestStoreLocation): Promise<Store> {
+  const store = await where.open();
+  cleanups.push(() => store.close());
+  return store;
+}
+
+async function bucketAndExtractor(store: Store) {
+  const now = nowIso();
+  const bucketId = newId();
+  const extractorId = newId();
+  await store.db
+    .insertInto('buckets')
+    .values({
+      id: bucketId,
+      description: null,
+      created_using: 'api',
+      created_at: now,
+      updated_at: now,
+      deleted_at: null,
+    })
+    .execute();
+  await store.db
+    .insertInto('extractors')
+    .values({
+      id: extractorId,
+      label: 'Store test',
+      strategy: 'local',
+      model: 'local',
+      json_schema: '{"type":"object"}',
+      output_instructions: '',
+      labels: '{}',
+      allow_download: 1,
+      enable_webhook: 0,
+      webhook_url: '',
+      webhook_secret: 'whsec_x',
+      redirect_url: '',
+      include_text: 1,
+      include_embedded_images: 0,
+      mark_embedded_images: 0,
+      include_page_images: 0,
+      mark_page_images: 0,
+      chunk_size: 4000,
+      created_at: now,
+      updated_at: now,
+      deleted_at: null,
+      last_ran_at: null,
+    })
+    .execute();
+  return { bucketId, extractorId };
+}
+
+/** The next turn of the event loop: where the next request would be read. */
+const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+
+describe(`the store on ${testDialect()}`, () => {
+  it('opens on the dialect the project runs, migrating once however often it is opened', async () => {
+    const where = await location();
+    const first = await open(where);
+    expect(first.dialect).toBe(testDialect());
+    await bucketAndExtractor(first);
+    // A second process starting on the same database finds the migrations done.
+    const second = await open(where);
+    expect(await second.db.selectFrom('buckets').select('id').execute()).toHaveLength(1);
+  });
+
+  it('hands out sizes, counts, event ids and token totals as numbers', async () => {
+    const store = await open(await location());
+    const { bucketId, extractorId } = await bucketAndExtractor(store);
+    const big = 2 ** 40;
+    await store.db
+      .insertInto('files')
+      .values({
+        id: newId(),
+        bucket_id: bucketId,
+        name: 'big.pdf',
+        size: big,
+        media_type: 'application/pdf',
+        sha256: '0'.repeat(64),
+        created_at: nowIso(),
+      })
+      .execute();
+    const run = await insertRunRow(store.db, {
+      bucketId,
+      extractorId,
+      total_input_tokens: 3_000_000_000,
+    });
+    await store.db
+      .insertInto('run_events')
+      .values({ run_id: run.id, type: 'extraction_run.started', data: '{}', created_at: nowIso() })
+      .execute();
+
+    const file = await store.db.selectFrom('files').select('size').executeTakeFirstOrThrow();
+    expect(file.size).toBe(big);
+    const event = await store.db.selectFrom('run_events').select('id').executeTakeFirstOrThrow();
+    expect(typeof event.id).toBe('number');
+    expect((await findRun(store.db, run.id))?.total_input_tokens).toBe(3_000_000_000);
+    const { total } = await listRuns(store.db, {}, { offset: 0, limit: 10 });
+    expect(total).toBe(1);
+  });
+
+  it('keeps text with a NUL character and finds nothing by one, never failing', async () => {
+    const store = await open(await location());
+    const { bucketId, extractorId } = await bucketAndExtractor(store);
+    await store.db
+      .updateTable('buckets')
+      .set({ description: 'before\u0000after' })
+      .where('id', '=', bucketId)
+      .execute();
+    const { description } = await store.db
+      .selectFrom('buckets')
+      .select('description')
+      .executeTakeFirstOrThrow();
+    // PostgreSQL's text cannot hold U+0000: it keeps the replacement character instead.
+    expect(description).toBe(
+      testDialect() === 'postgres' ? 'before\ufffdafter' : 'before\u0000after',
+    );
+
+    await insertRunRow(store.db, { bucketId, extractorId, error: 'the model said no' });
+    expect(await findRun(store.db, `${newId()}\u0000`)).toBeUndefined();
+    const filtered = await listRuns(store.db, { error: 'said\u0000' }, { offset: 0, limit: 10 });
+    expect(filtered).toEqual({ rows: [], total: 0 });
+  });
+
+  it('shows each connection what another committed: no row is served from a stale cache', async () => {
+    const where = await location();
+    const serving = await open(where);
+    const other = await open(where);
+    const { bucketId, extractorId } = await bucketAndExtractor(serving);
+    const { id, token } = await createPersonalToken(serving.db, 'two processes');
+    const run = await insertRunRow(serving.db, { bucketId, extractorId });
+
+    // Read once through the serving connection, so that whatever it caches holds these rows.
+    expect((await verifyToken(serving.db, token)).ok).toBe(true);
+    expect((await findRun(serving.db, run.id))?.status).toBe('queued');
+
+    // Another process changes both; the next request (in a later turn) must see it.
+    expect(await revokeToken(other.db, id)).toBe(true);
+    await other.db
+      .updateTable('runs')
+      .set({ status: 'running' })
+      .where('id', '=', run.id)
+      .execute();
+    await nextTurn();
+    expect(await verifyToken(serving.db, token)).toEqual({
+      ok: false,
+      reason: 'The access token has been revoked.',
+    });
+    expect((await findRun(serving.db, run.id))?.status).toBe('running');
+  });
+
+  it('lets exactly one of several connections win a conditional update of the same row', async () => {
+    const where = await location();
+    const stores = [await open(where), await open(where), await open(where)];
+    const { bucketId, extractorId } = await bucketAndExtractor(stores[0]!);
+    const run = await insertRunRow(stores[0]!.db, { bucketId, extractorId });
+
+    // The claim the worker makes: queued → running, only if still queued. (One statement:
+    // SQLite connections in one process cannot interleave transactions, as processes do.)
+    const claims = await Promise.all(
+      stores.flatMap((store, index) =>
+        [0, 1].map((attempt) =>
+          store.db
+            .updateTable('runs')
+            .set({ status: 'running', lease_owner: `worker-${index}-${attempt}` })
+            .where('id', '=', run.id)
+            .where('status', '=', 'queued')
+            .returningAll()
+            .executeTakeFirst(),
+        ),
+      ),
+    );
+    const winners = claims.filter((claim) => claim !== undefined);
+    expect(winners).toHaveLength(1);
+    expect((await findRun(stores[1]!.db, run.id))?.lease_owner).toBe(winners[0]!.lease_owner);
+  });
+});
