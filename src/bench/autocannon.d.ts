@@ -7,6 +7,8 @@ declare module 'autocannon' {
     connections?: number;
     duration?: number;
     pipelining?: number;
+    /** Requests per second over all connections, instead of as many as answered. */
+    overallRate?: number;
     method?: string;
     headers?: Record<string, string>;
   }

@@ -25,7 +25,8 @@ import { startRealServer } from '../server/testing/real-server.js';
 import type { RecordedAnswer } from './bare-server.js';
 import { cpuSeconds, format, interfaceBuild, startBareServer } from './processes.js';
 
-const token = 'xpat_bench-token-0123456789abcdefghijklmnop';
+/** The admin token of the benchmarks' services (EXTRACTOR_ADMIN_TOKEN). */
+export const token = 'xpat_bench-token-0123456789abcdefghijklmnop';
 const connections = 64;
 const seconds = 10;
 const warmUpSeconds = 3;
@@ -137,7 +138,7 @@ function load(url: string, duration: number, into: Measurement): Promise<void> {
   });
 }
 
-function percentile(sorted: Float64Array, fraction: number): number {
+export function percentile(sorted: Float64Array, fraction: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))] ?? NaN;
 }
 

@@ -18,6 +18,7 @@ export type BenchOptions = Partial<Record<string, string>>;
 
 const benches = [
   'http',
+  'busy-reads',
   'upload',
   'engine-speed',
   'accuracy',

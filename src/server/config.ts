@@ -4,6 +4,7 @@
  */
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { defaultDocumentLimits, type DocumentLimits } from './engine/isolation/limits.js';
 
 export interface Config {
   port: number;
@@ -20,6 +21,8 @@ export interface Config {
   workerConcurrency: number;
   /** How often the worker looks for queued runs when nothing wakes it (other processes). */
   workerPollMs: number;
+  /** What one document may cost to read (the README's "Limits"). */
+  documents: DocumentLimits;
   llm: {
     baseUrl: string | undefined;
     apiKey: string | undefined;
@@ -104,6 +107,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxUploadBytes: integer(env, 'MAX_UPLOAD_BYTES', 50 * 1024 * 1024, 1),
     workerConcurrency: integer(env, 'WORKER_CONCURRENCY', 2, 0),
     workerPollMs: integer(env, 'WORKER_POLL_MS', 1000, 10),
+    documents: {
+      memoryMb: integer(env, 'DOCUMENT_MEMORY_MB', defaultDocumentLimits.memoryMb, 64),
+      timeMs:
+        integer(env, 'DOCUMENT_TIMEOUT_SECONDS', defaultDocumentLimits.timeMs / 1000, 1) * 1000,
+      pages: integer(env, 'DOCUMENT_MAX_PAGES', defaultDocumentLimits.pages, 1),
+      megapixels: integer(env, 'DOCUMENT_MAX_MEGAPIXELS', defaultDocumentLimits.megapixels, 1),
+      uncompressedMb: integer(
+        env,
+        'DOCUMENT_MAX_UNCOMPRESSED_MB',
+        defaultDocumentLimits.uncompressedMb,
+        1,
+      ),
+      characters: integer(env, 'DOCUMENT_MAX_CHARACTERS', defaultDocumentLimits.characters, 1),
+    },
     llm: {
       baseUrl: env.LLM_BASE_URL?.replace(/\/+$/, '') || undefined,
       apiKey: env.LLM_API_KEY || undefined,

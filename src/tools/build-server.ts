@@ -9,7 +9,8 @@
  * in a chunk of its own, so what they import (graphql-yoga, typescript, vite…) is still
  * loaded only when first used. The bundle sits two folders below the project root, as
  * src/server/*.ts does, so the paths the server works out from its own address (config.ts,
- * build.ts) are the same either way.
+ * build.ts) are the same either way. The document workers' entry is bundled beside it, as
+ * dist/server/document-worker.mjs.
  */
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -22,7 +23,11 @@ export async function buildServer(): Promise<string> {
   const { build } = await import('esbuild');
   const outdir = dirname(serverBundle);
   const result = await build({
-    entryPoints: { main: join(projectRoot, 'src/server/main.ts') },
+    entryPoints: {
+      main: join(projectRoot, 'src/server/main.ts'),
+      // The document workers' process (src/server/engine/isolation/pool.ts looks for it here).
+      'document-worker': join(projectRoot, 'src/server/engine/isolation/document-worker.ts'),
+    },
     bundle: true,
     splitting: true,
     platform: 'node',

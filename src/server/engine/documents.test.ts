@@ -1,5 +1,4 @@
-import { createHash } from 'node:crypto';
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createCanvas, loadImage } from '@napi-rs/canvas';
@@ -8,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readDocuments } from './documents.js';
 import { terminateOcr } from './ocr.js';
 import { buildDocx, buildPdf, buildZip } from './testing/build-documents.js';
+import { storeSourceFile } from './testing/source-files.js';
 import { ExtractionError, type ContentOptions, type SourceFile } from './types.js';
 
 const textOnly: ContentOptions = {
@@ -27,22 +27,8 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-async function store(
-  name: string,
-  mediaType: string,
-  content: string | Uint8Array,
-): Promise<SourceFile> {
-  const bytes = typeof content === 'string' ? Buffer.from(content, 'utf8') : Buffer.from(content);
-  const path = join(dir, name);
-  await writeFile(path, bytes);
-  return {
-    id: `id-${name}`,
-    name,
-    path,
-    mediaType,
-    sha256: createHash('sha256').update(bytes).digest('hex'),
-  };
-}
+const store = (name: string, mediaType: string, content: string | Uint8Array) =>
+  storeSourceFile(dir, name, mediaType, content);
 
 async function read(file: SourceFile, options: ContentOptions = textOnly) {
   return readDocuments([file], options, { cacheDir: join(dir, 'cache') });
@@ -305,6 +291,17 @@ describe('readDocuments', () => {
     await expect(read(file)).rejects.toThrow(
       new ExtractionError('broken.pdf could not be read as a PDF; it may be damaged'),
     );
+  });
+
+  it('reads one new file twelve times at once, each write of the cache its own', async () => {
+    const cacheDir = join(dir, 'concurrent-cache');
+    const file = await store('shared.txt', 'text/plain', 'Invoice 12\nTotal 3.00');
+    const reads = await Promise.allSettled(
+      Array.from({ length: 12 }, () => readDocuments([file], textOnly, { cacheDir })),
+    );
+    expect(reads.map((read) => read.status)).toEqual(Array(12).fill('fulfilled'));
+    // One entry, and no temporary file left behind.
+    expect(await readdir(cacheDir)).toHaveLength(1);
   });
 
   it('keeps what it read in the cache, keyed by content and options, and reads it from there next time', async () => {

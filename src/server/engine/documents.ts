@@ -3,9 +3,18 @@
  * type, and keeps what it read in a cache keyed by the file's content and the options, so
  * that a resumed or repeated run does not render and OCR the same scan again.
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import {
+  checkCharacters,
+  checkImage,
+  checkPixels,
+  checkUnpackedSize,
+  defaultDocumentLimits,
+  imageDimensions,
+  type DocumentLimits,
+} from './isolation/limits.js';
 import { pageImageMarker } from './markers.js';
 import { readDocx, readXlsx } from './office.js';
 import { recognizeImage } from './ocr.js';
@@ -23,11 +32,13 @@ import {
  * Bump when a change to the readers changes what they produce, so cached pages from the
  * older readers are not reused.
  */
-const readerVersion = 2;
+const readerVersion = 3;
 
 export interface ReadIo {
   cacheDir: string;
   signal?: AbortSignal;
+  /** What one document may cost; the defaults when not given. */
+  limits?: DocumentLimits;
 }
 
 export async function readDocuments(
@@ -67,18 +78,24 @@ async function readCached(
     .digest('hex')
     .slice(0, 16);
   const path = join(io.cacheDir, `${file.sha256}-${optionsKey}.json`);
+  const limits = io.limits ?? defaultDocumentLimits;
   const cached = await readFile(path, 'utf8').then(
     (text) => JSON.parse(text) as Omit<PageText, 'fileId' | 'fileName'>[],
     () => undefined,
   );
   // The cache is keyed by content, so one entry serves every copy of the file; the name
-  // and id are this copy's.
-  if (Array.isArray(cached))
+  // and id are this copy's. Limits may have been lowered since it was written.
+  if (Array.isArray(cached)) {
+    checkCharacters(file.name, characterCount(cached), limits);
     return cached.map((page) => ({ fileId: file.id, fileName: file.name, ...page }));
+  }
 
-  const pages = await readFileContent(file, options, io.signal);
+  const pages = await readFileContent(file, options, limits, io.signal);
+  checkCharacters(file.name, characterCount(pages), limits);
   await mkdir(io.cacheDir, { recursive: true });
-  const temporary = `${path}.${process.pid}.${Date.now()}.tmp`;
+  // Unique per write: runs reading the same new file at once each write their own
+  // temporary file, and the last rename wins with the same content.
+  const temporary = `${path}.${randomUUID()}.tmp`;
   await writeFile(
     temporary,
     JSON.stringify(pages.map(({ fileId: _id, fileName: _name, ...page }) => page)),
@@ -87,14 +104,19 @@ async function readCached(
   return pages;
 }
 
+function characterCount(pages: readonly { text: string }[]): number {
+  return pages.reduce((sum, page) => sum + page.text.length, 0);
+}
+
 async function readFileContent(
   file: SourceFile,
   options: ContentOptions,
+  limits: DocumentLimits,
   signal?: AbortSignal,
 ): Promise<PageText[]> {
   const bytes = await readFile(file.path);
-  if (file.mediaType === 'application/pdf') return readPdf(bytes, file, options, signal);
-  const pages = await readByType(bytes, file, options, signal);
+  if (file.mediaType === 'application/pdf') return readPdf(bytes, file, options, signal, limits);
+  const pages = await readByType(bytes, file, options, limits, signal);
   return pages.map((page, index) => {
     let text = options.includeText ? page.text : '';
     let images = page.images.filter(
@@ -122,15 +144,21 @@ async function readByType(
   bytes: Buffer,
   file: SourceFile,
   options: ContentOptions,
+  limits: DocumentLimits,
   signal?: AbortSignal,
 ): Promise<TextPage[]> {
-  const text = () => bytes.toString('utf8');
+  const text = () => {
+    const decoded = bytes.toString('utf8');
+    checkCharacters(file.name, decoded.length, limits);
+    return decoded;
+  };
+  const withImageSizes = (pages: TextPage[]) => withCheckedImageSizes(pages, limits);
   switch (file.mediaType) {
     case 'image/png':
     case 'image/jpeg':
     case 'image/webp':
     case 'image/tiff':
-      return [await readImage(bytes, file, options, signal)];
+      return [await readImage(bytes, file, options, limits, signal)];
     case 'text/csv':
       return readCsv(text());
     case 'text/markdown':
@@ -140,9 +168,11 @@ async function readByType(
     case 'text/plain':
       return readPlainText(text());
     case 'application/vnd.openxmlformats-officedocument.wordprocessingml.document':
+      checkUnpackedSize(file.name, bytes, limits);
       return withImageSizes(await readDocx(bytes, file.name, options));
     case 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet':
-      return withImageSizes(await readXlsx(bytes, file.name, options));
+      checkUnpackedSize(file.name, bytes, limits);
+      return withImageSizes(await readXlsx(bytes, file.name, options, limits));
     default:
       throw new ExtractionError(`${file.name} is of a type we cannot read (${file.mediaType})`);
   }
@@ -156,8 +186,10 @@ async function readImage(
   bytes: Buffer,
   file: SourceFile,
   options: ContentOptions,
+  limits: DocumentLimits,
   signal?: AbortSignal,
 ): Promise<TextPage> {
+  checkImage(file.name, bytes, limits);
   let text = '';
   if (options.includeText) {
     text = (await recognizeImage(bytes, signal)).text;
@@ -166,7 +198,7 @@ async function readImage(
   }
   const images: PageImage[] = [];
   if (options.includePageImages && file.mediaType !== 'image/tiff') {
-    const size = await imageSize(bytes);
+    const size = imageDimensions(bytes) ?? { width: 0, height: 0 };
     images.push({
       kind: 'page',
       label: `${file.name}, page 1`,
@@ -179,21 +211,17 @@ async function readImage(
   return { text, images };
 }
 
-async function withImageSizes(pages: TextPage[]): Promise<TextPage[]> {
+/**
+ * Pictures in a document get their size from their headers; one larger than the pixel
+ * limit fails the document, as an image file would, before anything decodes it.
+ */
+function withCheckedImageSizes(pages: TextPage[], limits: DocumentLimits): TextPage[] {
   for (const page of pages) {
-    for (const image of page.images)
-      Object.assign(image, await imageSize(Buffer.from(image.data, 'base64')));
+    for (const image of page.images) {
+      const size = imageDimensions(Buffer.from(image.data, 'base64')) ?? { width: 0, height: 0 };
+      checkPixels(image.label, size.width, size.height, limits);
+      Object.assign(image, size);
+    }
   }
   return pages;
-}
-
-async function imageSize(bytes: Buffer): Promise<{ width: number; height: number }> {
-  // Loaded at the first picture rather than with the service (tens of megabytes).
-  const { loadImage } = await import('@napi-rs/canvas');
-  try {
-    const image = await loadImage(bytes);
-    return { width: image.width, height: image.height };
-  } catch {
-    return { width: 0, height: 0 };
-  }
 }

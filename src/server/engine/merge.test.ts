@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TargetSchema } from '../../contract/json-schema.js';
-import { finaliseResult, mergeExtractions } from './merge.js';
+import { finaliseResult, mergeExtractions, mergeExtractionsInto } from './merge.js';
 import type { ChunkExtraction, ValueSource } from './types.js';
 
 const schema: TargetSchema = {
@@ -114,6 +114,38 @@ describe('mergeExtractions', () => {
     expect(merged.data).toEqual({ seller: { name: 'ACME', vat: 'NL1' } });
     expect(merged.sources).toEqual({ '/seller/vat': at(1, 1, 'NL1') });
     expect(before.data).toEqual({ seller: { name: 'ACME' } });
+  });
+});
+
+describe('mergeExtractionsInto', () => {
+  it('adds each chunk to the same result, a repeated item (in any key order) once', () => {
+    const merged = { data: {}, sources: {} };
+    for (let chunk = 0; chunk < 300; chunk++) {
+      mergeExtractionsInto(
+        schema,
+        merged,
+        extraction(
+          {
+            invoice_number: chunk === 0 ? null : `INV-${chunk}`,
+            // Each chunk repeats the table header row, and adds a row of its own.
+            line_items: [
+              { amount: 0, description: 'Description' },
+              { description: `Item ${chunk}`, amount: chunk },
+            ],
+          },
+          { [`/line_items/1/amount`]: at(chunk + 1, 10, String(chunk)) },
+        ),
+      );
+    }
+    const data = merged.data as { invoice_number: string; line_items: unknown[] };
+    expect(data.invoice_number).toBe('INV-1');
+    expect(data.line_items).toHaveLength(301);
+    expect(data.line_items.slice(0, 3)).toEqual([
+      { amount: 0, description: 'Description' },
+      { description: 'Item 0', amount: 0 },
+      { description: 'Item 1', amount: 1 },
+    ]);
+    expect(merged.sources).toMatchObject({ '/line_items/300/amount': at(300, 10, '299') });
   });
 });
 

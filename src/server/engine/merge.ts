@@ -9,7 +9,6 @@
  * source it was found at, under its JSON pointer.
  */
 import {
-  deepEqual,
   encodePointerToken,
   primaryType,
   resolveRef,
@@ -36,15 +35,47 @@ function isMissing(value: unknown): boolean {
   );
 }
 
+/** What `merged` and a chunk's findings make together; `merged` itself is left as it was. */
 export function mergeExtractions(
   schema: TargetSchema,
   merged: MergedExtraction,
   next: ChunkExtraction,
 ): MergedExtraction {
-  const data = structuredClone(merged.data);
-  const sources = { ...merged.sources };
-  mergeInto(schema, schema, data, next.data, '', next.sources, sources);
-  return { data, sources };
+  const copy = { data: structuredClone(merged.data), sources: { ...merged.sources } };
+  mergeExtractionsInto(schema, copy, next);
+  return copy;
+}
+
+/**
+ * Adds a chunk's findings to `merged` itself: the run worker's accumulator, which would
+ * otherwise copy everything found so far for every chunk (the square of a long run).
+ */
+export function mergeExtractionsInto(
+  schema: TargetSchema,
+  merged: MergedExtraction,
+  next: ChunkExtraction,
+): void {
+  mergeInto(schema, schema, merged.data, next.data, '', next.sources, merged.sources);
+}
+
+/**
+ * The items of each list merged into, by their canonical JSON, so that telling whether an
+ * item is there already does not compare it with every item before it.
+ */
+const listItems = new WeakMap<unknown[], Set<string>>();
+
+function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, child: unknown) =>
+    isPlainObject(child)
+      ? Object.fromEntries(Object.entries(child).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : child,
+  );
+}
+
+function itemsOf(list: unknown[]): Set<string> {
+  let items = listItems.get(list);
+  if (!items) listItems.set(list, (items = new Set(list.map(canonicalJson))));
+  return items;
 }
 
 function mergeInto(
@@ -63,8 +94,11 @@ function mergeInto(
     const childSchema = schema.properties?.[key] ?? {};
     const existing = target[key];
     if (Array.isArray(existing) && Array.isArray(value)) {
+      const known = itemsOf(existing);
       for (const [index, item] of value.entries()) {
-        if (existing.some((known) => deepEqual(known, item))) continue;
+        const key = canonicalJson(item);
+        if (known.has(key)) continue;
+        known.add(key);
         copySources(
           incomingSources,
           `${childPointer}/${index}`,

@@ -4,6 +4,12 @@
  * the pictures embedded in it (with markers where they sit).
  */
 import type { getDocumentProxy } from 'unpdf';
+import {
+  checkPages,
+  checkPixels,
+  defaultDocumentLimits,
+  type DocumentLimits,
+} from './isolation/limits.js';
 import { layoutLines, type PlacedText } from './layout.js';
 import { recognizeImage } from './ocr.js';
 import { embeddedImageMarker, pageImageMarker } from './markers.js';
@@ -58,14 +64,17 @@ export async function readPdf(
   file: SourceFile,
   options: ContentOptions,
   signal?: AbortSignal,
+  limits: DocumentLimits = defaultDocumentLimits,
 ): Promise<PageText[]> {
-  const pdf = await openPdf(bytes, file.name);
+  const pdf = await openPdf(bytes, file.name, limits);
   try {
+    // A PDF declares its page count up front; a kilobyte can declare a million pages.
+    checkPages(file.name, pdf.numPages, limits);
     const pages: PageText[] = [];
     let pagesWithText = 0;
     for (let number = 1; number <= pdf.numPages; number++) {
       signal?.throwIfAborted();
-      const page = await readPage(pdf, number, file, options, signal);
+      const page = await readPage(pdf, number, file, options, limits, signal);
       if (page.hasText) pagesWithText++;
       pages.push(page.text);
     }
@@ -78,7 +87,11 @@ export async function readPdf(
   }
 }
 
-async function openPdf(bytes: Uint8Array, name: string): Promise<PdfDocument> {
+async function openPdf(
+  bytes: Uint8Array,
+  name: string,
+  limits: DocumentLimits,
+): Promise<PdfDocument> {
   const { createIsomorphicCanvasFactory, getDocumentProxy } = await loadUnpdf();
   const CanvasFactory = await createIsomorphicCanvasFactory(canvasImport);
   try {
@@ -87,6 +100,8 @@ async function openPdf(bytes: Uint8Array, name: string): Promise<PdfDocument> {
     return await getDocumentProxy(new Uint8Array(bytes), {
       verbosity: 0,
       CanvasFactory,
+      // pdf.js skips a picture larger than this instead of decoding it.
+      maxImageSize: limits.megapixels * 1_000_000,
     } as Parameters<typeof getDocumentProxy>[1]);
   } catch (error) {
     const reason = error instanceof Error ? error.name : '';
@@ -101,12 +116,21 @@ async function readPage(
   number: number,
   file: SourceFile,
   options: ContentOptions,
+  limits: DocumentLimits,
   signal?: AbortSignal,
 ): Promise<{ text: PageText; hasText: boolean }> {
   const page = await pdf.getPage(number);
   const { getResolvedPDFJS, renderPageAsImage } = await loadUnpdf();
   const { Util } = await getResolvedPDFJS();
   const viewport = page.getViewport({ scale: 1 });
+  // Pages are rendered to a fixed width, so a page far taller than wide is a huge picture.
+  const renderedPixels = (width: number) =>
+    checkPixels(
+      `${file.name}, page ${number}`,
+      width,
+      Math.ceil((width * viewport.height) / viewport.width),
+      limits,
+    );
   const pieces: PlacedText[] = [];
 
   if (options.includeText) {
@@ -131,6 +155,7 @@ async function readPage(
   if (options.includeText && alphanumerics(text) < minTextLayer) {
     // No text layer, or next to none (a scanner's page number): read the page as a picture.
     signal?.throwIfAborted();
+    renderedPixels(ocrRenderWidth);
     const rendered = await renderPageAsImage(pdf, number, { canvasImport, width: ocrRenderWidth });
     const recognised = (await recognizeImage(new Uint8Array(rendered), signal)).text;
     if (alphanumerics(recognised) > alphanumerics(text)) {
@@ -186,6 +211,7 @@ async function readPage(
     for (const image of images) image.offset += marker.length + 1;
   }
   if (options.includePageImages) {
+    renderedPixels(pageImageWidth);
     const rendered = Buffer.from(
       await renderPageAsImage(pdf, number, { canvasImport, width: pageImageWidth }),
     );

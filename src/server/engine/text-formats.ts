@@ -3,7 +3,13 @@
  * lines a person would read: markup goes, structure stays as line breaks, and table rows
  * become one line each with their cells separated by tabs, the same shape spreadsheets get,
  * so that the local strategy reads tables of every format alike.
+ *
+ * Every reader is linear in its input: Markdown and HTML go through maintained parsers
+ * (markdown-it, htmlparser2), never through regular expressions over the whole text, which
+ * a hostile file can make quadratic (a 240 KB Markdown file once took half a minute).
  */
+import { Parser } from 'htmlparser2';
+import MarkdownIt, { type Token } from 'markdown-it';
 import { embeddedImageMarker } from './markers.js';
 import type { ContentOptions, PageImage } from './types.js';
 
@@ -29,38 +35,48 @@ function normaliseNewlines(source: string): string {
 /** RFC 4180 fields, with the delimiter (comma, semicolon or tab) taken from the first line. */
 export function parseCsv(source: string): string[][] {
   const text = normaliseNewlines(source);
-  const firstLine = text
-    .slice(0, text.indexOf('\n') === -1 ? undefined : text.indexOf('\n'))
-    .replace(/"[^"]*"/g, '');
+  const firstEnd = text.indexOf('\n');
+  const firstLine = text.slice(0, firstEnd === -1 ? undefined : firstEnd).replace(/"[^"]*"/g, '');
   const delimiter = [',', ';', '\t'].reduce((best, candidate) =>
     firstLine.split(candidate).length > firstLine.split(best).length ? candidate : best,
   );
+  // Fields are sliced out of the text, not built a character at a time: a 45 MB file
+  // would otherwise become millions of one-character strings.
   const rows: string[][] = [];
   let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let index = 0; index < text.length; index++) {
-    const char = text[index]!;
-    if (quoted) {
-      if (char === '"' && text[index + 1] === '"') {
-        field += '"';
+  let index = 0;
+  while (index < text.length) {
+    const field: string[] = [];
+    if (text[index] === '"') {
+      // A quoted field; a doubled quote inside it is one quote.
+      index++;
+      for (;;) {
+        const close = text.indexOf('"', index);
+        if (close === -1) {
+          field.push(text.slice(index));
+          index = text.length;
+          break;
+        }
+        field.push(text.slice(index, close));
+        index = close + 1;
+        if (text[index] !== '"') break;
+        field.push('"');
         index++;
-      } else if (char === '"') quoted = false;
-      else field += char;
-    } else if (char === '"' && field === '') quoted = true;
-    else if (char === delimiter) {
-      row.push(field);
-      field = '';
-    } else if (char === '\n') {
-      row.push(field);
+      }
+    }
+    let end = index;
+    while (end < text.length && text[end] !== delimiter && text[end] !== '\n') end++;
+    field.push(text.slice(index, end));
+    row.push(field.length === 1 ? field[0]! : field.join(''));
+    if (end >= text.length || text[end] === '\n') {
       rows.push(row);
       row = [];
-      field = '';
-    } else field += char;
-  }
-  if (field !== '' || row.length > 0) {
-    row.push(field);
-    rows.push(row);
+    } else if (end === text.length - 1) {
+      // A delimiter that ends the text leaves one empty field after it.
+      row.push('');
+      rows.push(row);
+    }
+    index = end + 1;
   }
   return rows;
 }
@@ -84,43 +100,122 @@ export function readCsv(source: string): TextPage[] {
 // ---------------------------------------------------------------------------------------
 // Markdown
 
+const markdown = new MarkdownIt({ html: false, linkify: false, typographer: false });
+
 /**
  * Markdown without its markup: headings, emphasis and code marks go, links keep their
- * address in brackets, tables become tab-separated rows. Underscores inside words
- * (`invoice_number_1`) are text, not emphasis, and stay.
+ * address in brackets, list items keep their bullet or number, tables become tab-separated
+ * rows. Underscores inside words (`invoice_number_1`) are text, not emphasis, and stay.
+ * Blocks stay on the lines they had in the file, so blank lines between them stay too.
  */
 export function readMarkdown(
   source: string,
   fileName: string,
   options: ContentOptions,
 ): TextPage[] {
+  const text = normaliseNewlines(source);
+  const tokens = markdown.parse(text, {});
+  const out: string[] = [];
+  let line = '';
   let imageCount = 0;
-  const lines = normaliseNewlines(source)
-    .split('\n')
-    .filter((line) => !/^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$/.test(line)) // table rule rows
-    .map((line) => {
-      let text = line.replace(/^\s{0,3}#{1,6}\s+/, '').replace(/\s+#+\s*$/, '');
-      if (/^\s*\|.*\|\s*$/.test(text)) {
-        text = text
-          .trim()
-          .replace(/^\||\|$/g, '')
-          .split('|')
-          .map((cell) => cell.trim())
-          .join('\t');
+  let cells: string[] | undefined;
+  const lists: { ordered: boolean }[] = [];
+  const endLine = () => {
+    out.push(line);
+    line = '';
+  };
+  const inline = (children: Token[]): string => {
+    let result = '';
+    const links: string[] = [];
+    for (const child of children) {
+      switch (child.type) {
+        case 'text':
+        case 'code_inline':
+        case 'html_inline':
+          result += child.content;
+          break;
+        case 'softbreak':
+        case 'hardbreak':
+          result += '\n';
+          break;
+        case 'link_open':
+          links.push(String(child.attrGet('href') ?? ''));
+          break;
+        case 'link_close': {
+          const href = links.pop();
+          if (href) result += ` (${href})`;
+          break;
+        }
+        case 'image': {
+          imageCount++;
+          const alt = child.content;
+          result += options.markEmbeddedImages
+            ? embeddedImageMarker(`${fileName}, image ${imageCount}${alt ? ` (${alt})` : ''}`)
+            : alt;
+          break;
+        }
       }
-      text = text.replace(/!\[([^\]]*)\]\(([^)]*)\)/g, (_, alt: string) => {
-        imageCount++;
-        return options.markEmbeddedImages
-          ? embeddedImageMarker(`${fileName}, image ${imageCount}${alt ? ` (${alt})` : ''}`)
-          : alt;
-      });
-      return text
-        .replace(/\[([^\]]+)\]\(([^)\s]+)[^)]*\)/g, '$1 ($2)')
-        .replace(/(\*\*|__)(?=\S)(.+?)(?<=\S)\1/g, '$2')
-        .replace(/(^|[\s(])([*_])(?=\S)(.+?)(?<=\S)\2(?=[\s).,;:!?]|$)/g, '$1$3')
-        .replace(/`([^`]+)`/g, '$1');
-    });
-  return [{ text: lines.join('\n'), images: [] }];
+    }
+    return result;
+  };
+  const sourceLines = text.split('\n');
+  const isBlank = (index: number) => sourceLines[index]!.trim() === '';
+  let previousStart = 0;
+  for (const token of tokens) {
+    // A top-level block starts on its own line, after as many blank lines as the file had
+    // there (a list's extent may take in the blank line after it, so they are counted).
+    if (token.level === 0 && token.nesting !== -1 && token.map) {
+      const start = token.map[0];
+      if (line !== '') endLine();
+      if (out.length > 0) {
+        let blanks = 0;
+        for (let index = start - 1; index > previousStart && isBlank(index); index--) blanks++;
+        for (let blank = 0; blank < blanks; blank++) out.push('');
+      }
+      previousStart = start;
+    }
+    switch (token.type) {
+      case 'inline':
+        if (cells) cells.push(inline(token.children ?? []).trim());
+        else line += inline(token.children ?? []);
+        break;
+      case 'bullet_list_open':
+      case 'ordered_list_open':
+        lists.push({ ordered: token.type === 'ordered_list_open' });
+        break;
+      case 'bullet_list_close':
+      case 'ordered_list_close':
+        lists.pop();
+        break;
+      case 'list_item_open':
+        if (line !== '') endLine();
+        line += lists.at(-1)?.ordered ? `${token.info}${token.markup} ` : '- ';
+        break;
+      case 'paragraph_close':
+      case 'heading_close':
+        if (line !== '' && !/^(- |\d+[.)] )$/.test(line)) endLine();
+        break;
+      case 'code_block':
+      case 'fence':
+        if (line !== '') endLine();
+        line = token.content.replace(/\n$/, '');
+        endLine();
+        break;
+      case 'tr_open':
+        cells = [];
+        break;
+      case 'tr_close':
+        line = (cells ?? []).join('\t');
+        cells = undefined;
+        endLine();
+        break;
+    }
+  }
+  if (line !== '') endLine();
+  // As many line breaks after the last block as the file had.
+  for (let index = sourceLines.length - 1; index > previousStart && isBlank(index); index--)
+    out.push('');
+  return [{ text: out.join('\n'), images: [] }];
 }
 
 // ---------------------------------------------------------------------------------------
@@ -177,144 +272,68 @@ const skippedElements = new Set([
   'object',
 ]);
 
-const namedEntities: Record<string, string> = {
-  amp: '&',
-  lt: '<',
-  gt: '>',
-  quot: '"',
-  apos: "'",
-  nbsp: '\u00a0',
-  euro: '€',
-  pound: '£',
-  yen: '¥',
-  cent: '¢',
-  copy: '©',
-  reg: '®',
-  trade: '™',
-  deg: '°',
-  sect: '§',
-  para: '¶',
-  middot: '·',
-  bull: '•',
-  hellip: '…',
-  ndash: '–',
-  mdash: '—',
-  lsquo: '‘',
-  rsquo: '’',
-  ldquo: '“',
-  rdquo: '”',
-  laquo: '«',
-  raquo: '»',
-  times: '×',
-  divide: '÷',
-  plusmn: '±',
-  frac12: '½',
-  frac14: '¼',
-  frac34: '¾',
-  sup2: '²',
-  sup3: '³',
-  micro: 'µ',
-  shy: '',
-  zwnj: '',
-  zwj: '',
-  ensp: ' ',
-  emsp: ' ',
-  thinsp: ' ',
-  iexcl: '¡',
-  iquest: '¿',
-  ordm: 'º',
-  ordf: 'ª',
-  agrave: 'à',
-  aacute: 'á',
-  acirc: 'â',
-  atilde: 'ã',
-  auml: 'ä',
-  aring: 'å',
-  aelig: 'æ',
-  ccedil: 'ç',
-  egrave: 'è',
-  eacute: 'é',
-  ecirc: 'ê',
-  euml: 'ë',
-  igrave: 'ì',
-  iacute: 'í',
-  icirc: 'î',
-  iuml: 'ï',
-  ntilde: 'ñ',
-  ograve: 'ò',
-  oacute: 'ó',
-  ocirc: 'ô',
-  otilde: 'õ',
-  ouml: 'ö',
-  oslash: 'ø',
-  ugrave: 'ù',
-  uacute: 'ú',
-  ucirc: 'û',
-  uuml: 'ü',
-  yacute: 'ý',
-  yuml: 'ÿ',
-  szlig: 'ß',
-  Agrave: 'À',
-  Aacute: 'Á',
-  Acirc: 'Â',
-  Atilde: 'Ã',
-  Auml: 'Ä',
-  Aring: 'Å',
-  AElig: 'Æ',
-  Ccedil: 'Ç',
-  Egrave: 'È',
-  Eacute: 'É',
-  Ecirc: 'Ê',
-  Euml: 'Ë',
-  Igrave: 'Ì',
-  Iacute: 'Í',
-  Icirc: 'Î',
-  Iuml: 'Ï',
-  Ntilde: 'Ñ',
-  Ograve: 'Ò',
-  Oacute: 'Ó',
-  Ocirc: 'Ô',
-  Otilde: 'Õ',
-  Ouml: 'Ö',
-  Oslash: 'Ø',
-  Ugrave: 'Ù',
-  Uacute: 'Ú',
-  Ucirc: 'Û',
-  Uuml: 'Ü',
-  Yacute: 'Ý',
-};
+const dataImage = /^data:(image\/(?:png|jpeg|webp));base64,([a-z0-9+/=\s]+)$/i;
 
-/** Character references: numeric ones all, named ones those that invoices and letters use. */
-export function decodeEntities(text: string): string {
-  return text.replace(/&(#x[0-9a-f]+|#\d+|[a-z][a-z0-9]*);?/gi, (whole, name: string) => {
-    if (name[0] === '#') {
-      const code =
-        name[1] === 'x' || name[1] === 'X'
-          ? parseInt(name.slice(2), 16)
-          : parseInt(name.slice(1), 10);
-      return code > 0 && code <= 0x10ffff && !(code >= 0xd800 && code <= 0xdfff)
-        ? String.fromCodePoint(code)
-        : '\ufffd';
-    }
-    return namedEntities[name] ?? namedEntities[name.toLowerCase()] ?? whole;
-  });
+/** Trailing spaces and tabs off a line, without a regular expression anchored at its end. */
+function withoutTrailingBlanks(text: string, blanks = ' \t'): string {
+  let end = text.length;
+  while (end > 0 && blanks.includes(text[end - 1]!)) end--;
+  return end === text.length ? text : text.slice(0, end);
 }
 
-const dataImage = /^data:(image\/(?:png|jpeg|webp));base64,([a-z0-9+/=\s]+)$/i;
+const isWhitespace = (char: string | undefined) => char !== undefined && /\s/.test(char);
+
+/**
+ * The line being written, as the pieces it was written in: its end is looked at and trimmed
+ * after every tag, and doing that on one long string would copy it each time.
+ */
+class LineBuilder {
+  #pieces: string[] = [];
+  length = 0;
+
+  append(text: string): void {
+    if (text === '') return;
+    this.#pieces.push(text);
+    this.length += text.length;
+  }
+
+  get lastChar(): string | undefined {
+    return this.#pieces.at(-1)?.at(-1);
+  }
+
+  trimEnd(blanks = ' \t'): void {
+    for (let last = this.#pieces.at(-1); last !== undefined; last = this.#pieces.at(-1)) {
+      const trimmed = withoutTrailingBlanks(last, blanks);
+      this.length -= last.length - trimmed.length;
+      if (trimmed !== '') {
+        this.#pieces[this.#pieces.length - 1] = trimmed;
+        return;
+      }
+      this.#pieces.pop();
+    }
+  }
+
+  /** The line's text; the builder starts a new line. */
+  take(): string {
+    const text = this.#pieces.join('');
+    this.#pieces = [];
+    this.length = 0;
+    return text;
+  }
+}
 
 /**
  * HTML as the text a browser shows: scripts, styles and the head are dropped, block
  * elements and `<br>` end lines, table cells are separated by tabs and rows by lines,
  * list items start with "- ", and whitespace collapses as it does on screen (except in
- * `<pre>`). Pictures given inline as data: URLs are embedded images.
+ * `<pre>`). Pictures given inline as data: URLs are embedded images. htmlparser2 reads the
+ * markup and decodes character references, in one pass.
  */
 export function readHtml(source: string, fileName: string, options: ContentOptions): TextPage[] {
-  const html = normaliseNewlines(source)
-    .replace(/<!--[\s\S]*?-->/g, '')
-    .replace(/<!\[CDATA\[[\s\S]*?\]\]>/g, '')
-    .replace(/<![^>]*>|<\?[^>]*>/g, ''); // doctype and processing instructions
-  const tagPattern = /<(\/?)([a-z][a-z0-9-]*)((?:[^>"']|"[^"]*"|'[^']*')*)>/gi;
-  let out = '';
+  const lines: string[] = [];
+  /** Characters in `lines` so far, each line with its line break. */
+  let linesLength = 0;
+  const line = new LineBuilder();
   let skipping: string | undefined;
   let preDepth = 0;
   let cellInRow = 0;
@@ -322,88 +341,107 @@ export function readHtml(source: string, fileName: string, options: ContentOptio
   let cellDepth = 0;
   let imageCount = 0;
   const images: PageImage[] = [];
-  let last = 0;
+  /** The last character written, the line break between lines included. */
+  const lastChar = () => line.lastChar ?? (lines.length > 0 ? '\n' : undefined);
   const newline = () => {
-    out = out.replace(/[ \t]+$/, '');
-    if (!out.endsWith('\n')) out += '\n';
-  };
-  const appendText = (raw: string) => {
-    if (skipping || raw === '') return;
-    // Collapsing as browsers do: ASCII whitespace only, a no-break space stays.
-    const text = decodeEntities(preDepth > 0 ? raw : raw.replace(/[ \t\n\f\r]+/g, ' '));
-    if (preDepth === 0 && (out === '' || /[\s]$/.test(out)) && text.startsWith(' '))
-      out += text.slice(1);
-    else out += text;
-  };
-  for (const match of html.matchAll(tagPattern)) {
-    appendText(html.slice(last, match.index));
-    last = match.index + match[0].length;
-    const closing = match[1] === '/';
-    const name = match[2]!.toLowerCase();
-    if (skipping) {
-      if (closing && name === skipping) skipping = undefined;
-      continue;
+    line.trimEnd();
+    if (line.length > 0 || lines.length === 0) {
+      const text = line.take();
+      lines.push(text);
+      linesLength += text.length + 1;
     }
-    if (skippedElements.has(name)) {
-      if (!closing && !/\/\s*$/.test(match[3]!)) skipping = name;
-      continue;
-    }
+  };
+  const block = (name: string) => {
+    if (skipping) return;
     if (name === 'br') newline();
-    else if (name === 'pre') {
-      preDepth += closing ? -1 : 1;
-      newline();
-    } else if (name === 'tr') {
+    else if (name === 'pre') newline();
+    else if (name === 'tr') {
       newline();
       cellInRow = 0;
-    } else if (name === 'td' || name === 'th') {
-      if (!closing) {
-        if (cellInRow > 0) out = out.replace(/[ ]+$/, '') + '\t';
-        cellInRow++;
-        cellDepth++;
-      } else cellDepth = Math.max(0, cellDepth - 1);
-    } else if (name === 'li' && !closing) {
-      newline();
-      out += '- ';
-    } else if (name === 'img' && !closing) {
-      imageCount++;
-      const attribute = (key: string) =>
-        new RegExp(`\\s${key}\\s*=\\s*(?:"([^"]*)"|'([^']*)'|([^\\s>]+))`, 'i')
-          .exec(match[3]!)
-          ?.slice(1)
-          .find((v) => v !== undefined);
-      const alt = decodeEntities(attribute('alt') ?? '').trim();
-      const label = `${fileName}, image ${imageCount}${alt ? ` (${alt})` : ''}`;
-      if (options.markEmbeddedImages) out += ` ${embeddedImageMarker(label)} `;
-      else if (alt) out += ` ${alt} `;
-      const inline = dataImage.exec(attribute('src') ?? '');
-      if (options.includeEmbeddedImages && inline) {
-        images.push({
-          kind: 'embedded',
-          label,
-          mediaType: inline[1]!.toLowerCase() as PageImage['mediaType'],
-          data: inline[2]!.replace(/\s+/g, ''),
-          width: 0,
-          height: 0,
-          offset: out.length,
-        });
-      }
     } else if (blockElements.has(name)) {
       if (cellDepth === 0) newline();
-      else if (!/[\s]$/.test(out)) out += ' ';
+      else if (!isWhitespace(lastChar())) line.append(' ');
     }
-  }
-  appendText(html.slice(last));
+  };
+  const parser = new Parser(
+    {
+      onopentag(name, attributes) {
+        if (skipping) return;
+        if (skippedElements.has(name)) {
+          skipping = name;
+          return;
+        }
+        if (name === 'pre') preDepth++;
+        if (name === 'td' || name === 'th') {
+          if (cellInRow > 0) {
+            line.trimEnd(' ');
+            line.append('\t');
+          }
+          cellInRow++;
+          cellDepth++;
+        } else if (name === 'li') {
+          newline();
+          line.append('- ');
+        } else if (name === 'img') {
+          imageCount++;
+          const alt = (attributes.alt ?? '').trim();
+          const label = `${fileName}, image ${imageCount}${alt ? ` (${alt})` : ''}`;
+          if (options.markEmbeddedImages) line.append(` ${embeddedImageMarker(label)} `);
+          else if (alt) line.append(` ${alt} `);
+          const inline = dataImage.exec(attributes.src ?? '');
+          if (options.includeEmbeddedImages && inline) {
+            images.push({
+              kind: 'embedded',
+              label,
+              mediaType: inline[1]!.toLowerCase() as PageImage['mediaType'],
+              data: inline[2]!.replace(/\s+/g, ''),
+              width: 0,
+              height: 0,
+              offset: linesLength + line.length,
+            });
+          }
+        } else block(name);
+      },
+      onclosetag(name) {
+        if (skipping) {
+          if (name === skipping) skipping = undefined;
+          return;
+        }
+        if (name === 'pre') preDepth = Math.max(0, preDepth - 1);
+        if (name === 'td' || name === 'th') cellDepth = Math.max(0, cellDepth - 1);
+        else if (name !== 'br' && name !== 'li' && name !== 'img') block(name);
+      },
+      ontext(raw) {
+        if (skipping || raw === '') return;
+        // Collapsing as browsers do: ASCII whitespace only, a no-break space stays.
+        const text = preDepth > 0 ? raw : raw.replace(/[ \t\n\f\r]+/g, ' ');
+        if (preDepth > 0) {
+          // Line by line, so the lines of a <pre> are lines here too.
+          const parts = text.split('\n');
+          parts.forEach((part, index) => {
+            if (index > 0) newline();
+            line.append(part);
+          });
+        } else if (text.startsWith(' ') && (lastChar() === undefined || isWhitespace(lastChar())))
+          line.append(text.slice(1));
+        else line.append(text);
+      },
+    },
+    { decodeEntities: true, recognizeSelfClosing: true, lowerCaseTags: true },
+  );
+  parser.end(normaliseNewlines(source));
+  newline();
 
-  // Tidy the lines without moving the images' offsets out of step: trim each line, then
-  // squeeze blank runs, and find each image's marker again afterwards.
-  const text = out
-    .split('\n')
-    .map((line) => line.replace(/^[ ]+|[ ]+$/g, ''))
+  // Tidy the lines: trim each, squeeze blank runs, then find each image's marker again.
+  const text = lines
+    .map((each) => withoutTrailingBlanks(each, ' ').replace(/^[ ]+/, ''))
     .join('\n')
     .replace(/\n{3,}/g, '\n\n')
     .trim();
+  let searchFrom = 0;
   for (const image of images) {
-    const at = text.indexOf(embeddedImageMarker(image.label));
+    const at = text.indexOf(embeddedImageMarker(image.label), searchFrom);
+    if (at >= 0) searchFrom = at;
     image.offset = at >= 0 ? at : Math.min(image.offset, text.length);
   }
   return [{ text, images }];

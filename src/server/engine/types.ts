@@ -106,4 +106,6 @@ export interface ExtractionStrategy {
  */
 export class ExtractionError extends Error {
   override name = 'ExtractionError';
+  /** The file the error is about, when it is about one: the document workers set it. */
+  fileName?: string;
 }

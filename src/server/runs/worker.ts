@@ -16,16 +16,16 @@ import { parseTargetSchema, validateAgainstSchema } from '../../contract/json-sc
 import type { ResultMetadata } from '../../contract/resources.js';
 import type { Config } from '../config.js';
 import {
-  chunkPages,
   createStrategy,
   ExtractionError,
   finaliseResult,
-  mergeExtractions,
-  readDocuments,
   valuesForReview,
+  type ExtractionStrategy,
   type SourceFile,
   type ValueSource,
 } from '../engine/index.js';
+import { DocumentPool, DocumentWorkerCrash } from '../engine/isolation/pool.js';
+import { mergeExtractionsInto } from '../engine/merge.js';
 import type { FileStorage } from '../files/storage.js';
 import type { Db } from '../store/database.js';
 import { newId, nowIso } from '../store/ids.js';
@@ -51,6 +51,76 @@ export interface TokenStats {
 }
 
 const leaseMs = 5 * 60_000;
+/**
+ * Progress is stored (and announced) as chunks complete, but not more often than this: a
+ * run of ten thousand quick chunks would otherwise write its whole growing partial result
+ * ten thousand times, which costs the square of its length.
+ */
+const progressIntervalMs = 200;
+
+/**
+ * Stores a run's progress after a chunk: at once when the last store is long enough ago,
+ * else a little later (while the next chunk works), so no chunk waits long to be seen.
+ * Stores happen one after another, each a snapshot taken when it starts.
+ */
+class ProgressWriter {
+  readonly #store: () => Promise<boolean>;
+  #lastStoredAt = -Infinity;
+  #timer: NodeJS.Timeout | undefined;
+  #writing: Promise<void> = Promise.resolve();
+  #dirty = false;
+  #running = true;
+
+  /** `store` writes the current progress; false when the run is no longer running. */
+  constructor(store: () => Promise<boolean>) {
+    this.#store = store;
+  }
+
+  /** Notes a completed chunk; false once a store found the run paused or cancelled. */
+  async chunkDone(last: boolean): Promise<boolean> {
+    this.#dirty = true;
+    const wait = this.#lastStoredAt + progressIntervalMs - performance.now();
+    if (last || wait <= 0) await this.#write();
+    else this.#timer ??= setTimeout(() => void this.#write(), wait);
+    return this.#running;
+  }
+
+  stop(): void {
+    clearTimeout(this.#timer);
+  }
+
+  #write(): Promise<void> {
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    this.#writing = this.#writing.then(async () => {
+      if (!this.#dirty || !this.#running) return;
+      this.#dirty = false;
+      this.#lastStoredAt = performance.now();
+      if (!(await this.#store())) this.#running = false;
+    });
+    return this.#writing;
+  }
+}
+
+/**
+ * A worker process may die of something other than the document (the system's OOM killer
+ * choosing it, say), so a crash is tried once more; a document that ends a worker twice
+ * fails the run instead of being queued again and again.
+ */
+async function twiceOnCrash<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (!(error instanceof DocumentWorkerCrash)) throw error;
+    try {
+      return await work();
+    } catch (again) {
+      if (again instanceof DocumentWorkerCrash)
+        throw new DocumentWorkerCrash(again.fileName, again.how, 2);
+      throw again;
+    }
+  }
+}
 
 export class RunWorker {
   readonly id = `worker-${newId()}`;
@@ -60,6 +130,7 @@ export class RunWorker {
   #unsubscribe: (() => void) | undefined;
   #stopped = true;
   #claiming = false;
+  #pool: DocumentPool | undefined;
 
   constructor(deps: WorkerDeps) {
     this.#deps = deps;
@@ -93,6 +164,18 @@ export class RunWorker {
     this.#unsubscribe?.();
     for (const { controller } of this.#inFlight.values()) controller.abort();
     await Promise.allSettled([...this.#inFlight.values()].map((entry) => entry.done));
+    await this.#pool?.close();
+    this.#pool = undefined;
+  }
+
+  /** The document workers, started with the first run (an API-only process has none). */
+  #documentPool(): DocumentPool {
+    const { config } = this.#deps;
+    this.#pool ??= new DocumentPool({
+      size: config.workerConcurrency,
+      limits: config.documents,
+    });
+    return this.#pool;
   }
 
   /** Stops a cancelled run's chunk at once instead of after it. */
@@ -219,16 +302,26 @@ export class RunWorker {
       includePageImages: run.include_page_images === 1,
       markPageImages: run.mark_page_images === 1,
     };
-    const pages = await readDocuments(files, options, {
-      cacheDir: join(config.dataDir, 'cache'),
-      signal,
-    });
-    const chunks = chunkPages(pages, run.chunk_size);
+    const pool = this.#documentPool();
+    // Reading and the local rules happen in the document workers; this thread only
+    // orchestrates and stores, so the API keeps answering while documents are worked on.
+    const chunks = await twiceOnCrash(() =>
+      pool.prepare(
+        { files, options, cacheDir: join(config.dataDir, 'cache'), chunkSize: run.chunk_size },
+        signal,
+      ),
+    );
     if (chunks.length === 0)
       throw new ExtractionError('No text could be read from the files of this run.');
 
-    const strategy = createStrategy(run.strategy === 'llm' ? 'llm' : 'local', config.llm);
-    let merged: { data: Record<string, unknown>; sources: Record<string, ValueSource> } = {
+    const strategy: ExtractionStrategy =
+      run.strategy === 'llm'
+        ? createStrategy('llm', config.llm)
+        : {
+            extractChunk: (chunk, context) =>
+              twiceOnCrash(() => pool.extract({ chunk, schema: context.schema }, context.signal)),
+          };
+    const merged: { data: Record<string, unknown>; sources: Record<string, ValueSource> } = {
       data: run.partial_result_json
         ? (JSON.parse(run.partial_result_json) as Record<string, unknown>)
         : {},
@@ -242,24 +335,8 @@ export class RunWorker {
     const stats: TokenStats = run.token_stats
       ? (JSON.parse(run.token_stats) as TokenStats)
       : { chunks: [], totalInputTokens: 0, totalOutputTokens: 0 };
-
-    for (let index = run.chunks_completed; index < chunks.length; index++) {
-      signal.throwIfAborted();
-      const extraction = await strategy.extractChunk(chunks[index]!, {
-        schema,
-        outputInstructions: run.output_instructions,
-        model: run.model,
-        merged: merged.data,
-        signal,
-      });
-      merged = mergeExtractions(schema, merged, extraction);
-      stats.chunks.push({
-        chunk: index,
-        inputTokens: extraction.usage.inputTokens,
-        outputTokens: extraction.usage.outputTokens,
-      });
-      stats.totalInputTokens += extraction.usage.inputTokens;
-      stats.totalOutputTokens += extraction.usage.outputTokens;
+    let completed = run.chunks_completed;
+    const progress = new ProgressWriter(async () => {
       const metadata: ResultMetadata = { sources: merged.sources, violations: [] };
       // Progress is kept while the run is running or was paused during this chunk; a
       // cancelled run keeps what it had.
@@ -272,16 +349,41 @@ export class RunWorker {
           token_stats: JSON.stringify(stats),
           total_input_tokens: stats.totalInputTokens,
           total_output_tokens: stats.totalOutputTokens,
-          chunks_completed: index + 1,
+          chunks_completed: completed,
           chunks_total: chunks.length,
           updated_at: nowIso(),
         },
         'extraction_run.progress',
       );
-      if (!stored || stored.status !== 'running') {
-        await this.#release(run.id);
-        return;
+      return stored?.status === 'running';
+    });
+
+    try {
+      for (let index = run.chunks_completed; index < chunks.length; index++) {
+        signal.throwIfAborted();
+        const extraction = await strategy.extractChunk(chunks[index]!, {
+          schema,
+          outputInstructions: run.output_instructions,
+          model: run.model,
+          merged: merged.data,
+          signal,
+        });
+        mergeExtractionsInto(schema, merged, extraction);
+        stats.chunks.push({
+          chunk: index,
+          inputTokens: extraction.usage.inputTokens,
+          outputTokens: extraction.usage.outputTokens,
+        });
+        stats.totalInputTokens += extraction.usage.inputTokens;
+        stats.totalOutputTokens += extraction.usage.outputTokens;
+        completed = index + 1;
+        if (!(await progress.chunkDone(index + 1 === chunks.length))) {
+          await this.#release(run.id);
+          return;
+        }
       }
+    } finally {
+      progress.stop();
     }
 
     const data = finaliseResult(schema, merged.data);

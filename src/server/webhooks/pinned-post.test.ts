@@ -33,6 +33,7 @@ describe('postToTarget', () => {
     const target = {
       url: new URL(`http://receiver.invalid:${port}/hook?source=extractor`),
       addresses: [{ address: '127.0.0.1', family: 4 as const }],
+      allowPrivate: true,
     };
 
     const answer = await postToTarget(
@@ -65,9 +66,9 @@ describe('postToTarget', () => {
 describe('resolveWebhookTarget', () => {
   it('pins an address literal as it is', async () => {
     await expect(
-      resolveWebhookTarget('https://[2001:db8::1]:8443/hook', false),
+      resolveWebhookTarget('https://[2606:4700:4700::1111]:8443/hook', false),
     ).resolves.toMatchObject({
-      addresses: [{ address: '2001:db8::1', family: 6 }],
+      addresses: [{ address: '2606:4700:4700::1111', family: 6 }],
     });
   });
 

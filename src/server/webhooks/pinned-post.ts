@@ -4,11 +4,14 @@
  * resolved a second time (DNS rebinding); TLS still verifies the certificate against the
  * URL's host name. Redirects are not followed: the Standard Webhooks retry rules count a 3xx
  * as a failure, and following one would send the body to an address nobody checked.
+ *
+ * The policy is applied once more here, on the very addresses the connection may use: a
+ * target built or changed anywhere else still cannot reach an internal address.
  */
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import type { LookupFunction } from 'node:net';
-import type { WebhookTarget } from './address-policy.js';
+import { isIP, type LookupFunction } from 'node:net';
+import { isInternalAddress, type WebhookTarget } from './address-policy.js';
 
 export interface PostAnswer {
   status: number;
@@ -18,6 +21,13 @@ export interface PostAnswer {
 
 /** How much of an answer is kept; receivers owe us a status, not a document. */
 const bodyKeptBytes = 512;
+
+/** The pinned addresses the policy lets a connection use. */
+function allowedAddresses(target: WebhookTarget): WebhookTarget['addresses'] {
+  return target.allowPrivate
+    ? target.addresses
+    : target.addresses.filter((entry) => !isInternalAddress(entry.address));
+}
 
 function pinnedLookup(addresses: WebhookTarget['addresses']): LookupFunction {
   return (_hostname, options, callback) => {
@@ -47,14 +57,21 @@ export function postToTarget(
   const { url } = target;
   const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
   const payload = Buffer.from(body, 'utf8');
+  const addresses = allowedAddresses(target);
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  // Node connects to an address literal without asking `lookup`, so it is checked here.
+  if (addresses.length === 0 || (isIP(host) && !addresses.some((entry) => entry.address === host)))
+    return Promise.reject(
+      new Error(`webhookUrl ${host} is a loopback, private or link-local address`),
+    );
   return new Promise<PostAnswer>((resolve, reject) => {
     const request = send({
       method: 'POST',
-      host: url.hostname.replace(/^\[|\]$/g, ''),
+      host,
       port: url.port || undefined,
       path: `${url.pathname}${url.search}`,
       headers: { ...headers, 'content-length': String(payload.length) },
-      lookup: pinnedLookup(target.addresses),
+      lookup: pinnedLookup(addresses),
       // A fresh connection per attempt: a pooled socket may have been opened to another address.
       agent: false,
     });

@@ -4,39 +4,47 @@
  * XML parts), PDFs with a text layer, a picture, or only a picture (a "scan"), and images
  * of rendered text for OCR.
  */
-import { crc32 } from 'node:zlib';
+import { crc32, deflateRawSync } from 'node:zlib';
 import { createCanvas } from '@napi-rs/canvas';
 
 // ---------------------------------------------------------------------------------------
-// ZIP (stored, no compression: every reader accepts it, and the tests stay fast)
+// ZIP (stored by default, no compression: every reader accepts it, and the tests stay fast;
+// deflated when a test needs a small file that unpacks to a large one)
 
-export function buildZip(entries: Record<string, string | Uint8Array>): Buffer {
+export function buildZip(
+  entries: Record<string, string | Uint8Array>,
+  options: { deflate?: boolean } = {},
+): Buffer {
   const locals: Buffer[] = [];
   const centrals: Buffer[] = [];
+  const method = options.deflate ? 8 : 0;
   let offset = 0;
   for (const [name, content] of Object.entries(entries)) {
     const data = typeof content === 'string' ? Buffer.from(content, 'utf8') : Buffer.from(content);
+    const packed = options.deflate ? deflateRawSync(data, { level: 9 }) : data;
     const nameBytes = Buffer.from(name, 'utf8');
     const crc = crc32(data);
     const local = Buffer.alloc(30);
     local.writeUInt32LE(0x04034b50, 0);
     local.writeUInt16LE(20, 4);
+    local.writeUInt16LE(method, 8);
     local.writeUInt32LE(crc, 14);
-    local.writeUInt32LE(data.length, 18);
+    local.writeUInt32LE(packed.length, 18);
     local.writeUInt32LE(data.length, 22);
     local.writeUInt16LE(nameBytes.length, 26);
     const central = Buffer.alloc(46);
     central.writeUInt32LE(0x02014b50, 0);
     central.writeUInt16LE(20, 4);
     central.writeUInt16LE(20, 6);
+    central.writeUInt16LE(method, 10);
     central.writeUInt32LE(crc, 16);
-    central.writeUInt32LE(data.length, 20);
+    central.writeUInt32LE(packed.length, 20);
     central.writeUInt32LE(data.length, 24);
     central.writeUInt16LE(nameBytes.length, 28);
     central.writeUInt32LE(offset, 42);
-    locals.push(local, nameBytes, data);
+    locals.push(local, nameBytes, packed);
     centrals.push(central, nameBytes);
-    offset += local.length + nameBytes.length + data.length;
+    offset += local.length + nameBytes.length + packed.length;
   }
   const directory = Buffer.concat(centrals);
   const end = Buffer.alloc(22);

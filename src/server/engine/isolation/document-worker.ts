@@ -1,0 +1,96 @@
+/**
+ * A document worker: a child process of the service that reads documents and runs the
+ * `local` strategy's rules, one task at a time, for ./pool.ts. Whatever a document does to
+ * it (runs it out of memory, keeps it busy, crashes a native decoder) ends this process,
+ * never the service. It exits when the service goes away (its IPC channel closes).
+ */
+import type { TargetSchema } from '../../../contract/json-schema.js';
+import { chunkPages } from '../chunks.js';
+import { readDocuments } from '../documents.js';
+import { createLocalStrategy } from '../local/local-strategy.js';
+import type { Chunk, ExtractionStrategy, PageText } from '../types.js';
+import type { ExtractTask, FromWorker, PrepareTask, ToWorker } from './protocol.js';
+
+/** Characters of chunk text per message to the service: each message stays quick to decode. */
+const chunkBatchCharacters = 1_000_000;
+
+const send = (message: FromWorker) => process.send!(message);
+const running = new Map<number, AbortController>();
+
+async function prepare(id: number, task: PrepareTask, signal: AbortSignal): Promise<unknown> {
+  const pages: PageText[] = [];
+  for (const file of task.files) {
+    send({ id, type: 'file', name: file.name });
+    const read = await readDocuments([file], task.options, {
+      cacheDir: task.cacheDir,
+      signal,
+      limits: task.limits,
+    });
+    for (const page of read) pages.push(page);
+  }
+  const chunks = chunkPages(pages, task.chunkSize);
+  let batch: Chunk[] = [];
+  let characters = 0;
+  for (const chunk of chunks) {
+    batch.push(chunk);
+    characters += chunk.text.length;
+    if (characters >= chunkBatchCharacters) {
+      send({ id, type: 'chunks', chunks: batch });
+      batch = [];
+      characters = 0;
+    }
+  }
+  if (batch.length > 0) send({ id, type: 'chunks', chunks: batch });
+  return { chunksTotal: chunks.length };
+}
+
+// One strategy for the process, so the plans it makes of a schema are made once; the
+// schema arrives as a new object with every task, hence the cache by its text.
+const local: ExtractionStrategy = createLocalStrategy();
+const schemas = new Map<string, TargetSchema>();
+
+function sameSchema(schema: TargetSchema): TargetSchema {
+  const key = JSON.stringify(schema);
+  let known = schemas.get(key);
+  if (!known) {
+    if (schemas.size >= 16) schemas.clear();
+    schemas.set(key, (known = schema));
+  }
+  return known;
+}
+
+async function extract(id: number, task: ExtractTask, signal: AbortSignal): Promise<unknown> {
+  send({ id, type: 'file', name: task.chunk.spans[0]?.fileName ?? 'the document' });
+  return local.extractChunk(task.chunk, {
+    schema: sameSchema(task.schema),
+    outputInstructions: '',
+    model: 'local',
+    merged: {},
+    signal,
+  });
+}
+
+process.on('message', (message: ToWorker) => {
+  if (message.type === 'abort') {
+    running.get(message.id)?.abort();
+    return;
+  }
+  const { id, task } = message;
+  const controller = new AbortController();
+  running.set(id, controller);
+  const work =
+    task.kind === 'prepare'
+      ? prepare(id, task, controller.signal)
+      : extract(id, task, controller.signal);
+  work.then(
+    (value) => send({ id, type: 'done', value }),
+    (error: unknown) => {
+      const { name, message, stack } =
+        error instanceof Error ? error : new Error(String(error), { cause: error });
+      send({ id, type: 'failed', error: { name, message, stack } });
+    },
+  );
+  void work.catch(() => undefined).finally(() => running.delete(id));
+});
+
+process.on('disconnect', () => process.exit(0));
