@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { renamedViewParts, viewParts } from '../elements/parts.js';
 import { tokenStyles } from '../elements/theme.styles.js';
 import { projectRoot } from './build.js';
 import {
@@ -91,6 +92,22 @@ describe('custom-elements.json', () => {
       expect(fields.has(method), method).toBe(true);
   });
 
+  it('shows no event handler or editor callback as public API', () => {
+    for (const tag of ['extractor-app', ...Object.keys(views)]) {
+      const shown = (element(tag).members ?? [])
+        .filter((member) => member.privacy === undefined || member.privacy === 'public')
+        .map((member) => member.name);
+      expect(
+        shown.filter((name) =>
+          /^(handle[A-Z]|flush$|setValue$|addItem$|removeItem$|renderTable$|violationsAt$)/.test(
+            name,
+          ),
+        ),
+        tag,
+      ).toEqual([]);
+    }
+  });
+
   it('lists every event a page can hear from <extractor-app>, typed and described', () => {
     const declared = [
       ...source('src/elements/events.ts').matchAll(/^\s+'(extractor-[a-z-]+)': CustomEvent</gm),
@@ -119,15 +136,15 @@ describe('custom-elements.json', () => {
       for (const name of partsUsedIn(...paths)) {
         expect(documented.has(name), `${tag} ${name}`).toBe(true);
         // The app renames two so they do not clash with its own parts of the same name.
-        const exported =
-          ({ base: 'view-base', status: 'run-status' } as Record<string, string>)[name] ?? name;
+        const exported = renamedViewParts[name as keyof typeof renamedViewParts] ?? name;
         expect(appParts.has(exported), `extractor-app::part(${exported})`).toBe(true);
+        expect(viewParts as readonly string[], `exported ${name}`).toContain(name);
       }
     }
-    const exportparts = source('src/elements/app/app.ts');
+    const exported = new Set(viewParts.map((name) => renamedViewParts[name] ?? name));
     for (const name of appParts) {
       if (['base', 'steps', 'view', 'status'].includes(name)) continue;
-      expect(exportparts, name).toMatch(new RegExp(`'(?:[a-z-]+: )?${name}'`));
+      expect(exported.has(name), name).toBe(true);
     }
   });
 

@@ -16,6 +16,7 @@ import {
   runContext,
 } from '../context.js';
 import { fire, type ExtractorEventMap } from '../events.js';
+import { exportedViewParts } from '../parts.js';
 import { loadStepView } from '../registry.js';
 import { canShowStep, resumeStep, steps, type Step } from '../steps.js';
 import { controlStyles, tokenStyles } from '../theme.styles.js';
@@ -424,79 +425,30 @@ export class ExtractorApp extends LitElement {
       case 'introduction':
         return html`<extractor-introduction-view
           part="view"
-          exportparts=${exportedParts}
+          exportparts=${exportedViewParts}
           heading-level=${level}
         ></extractor-introduction-view>`;
       case 'bucket':
         return html`<extractor-bucket-view
           part="view"
-          exportparts=${exportedParts}
+          exportparts=${exportedViewParts}
           heading-level=${level}
         ></extractor-bucket-view>`;
       case 'extraction':
         return html`<extractor-extraction-view
           part="view"
-          exportparts=${exportedParts}
+          exportparts=${exportedViewParts}
           heading-level=${level}
         ></extractor-extraction-view>`;
       case 'results':
         return html`<extractor-results-view
           part="view"
-          exportparts=${exportedParts}
+          exportparts=${exportedViewParts}
           heading-level=${level}
         ></extractor-results-view>`;
     }
   }
 }
-
-/**
- * The views' parts, passed through so a page can style them as `extractor-app::part(…)`;
- * each view's `base` becomes `view-base` so it does not clash with the app's own.
- */
-const exportedParts = [
-  'base: view-base',
-  'header',
-  'heading',
-  'description',
-  'actions',
-  'button',
-  'next-button',
-  'back-button',
-  'continue-button',
-  'begin-button',
-  'drop-zone',
-  'choose-button',
-  'file-list',
-  'file',
-  'remove-button',
-  'retry-button',
-  'dismiss-button',
-  'progress',
-  'error',
-  'status: run-status',
-  'partial-results',
-  'start-button',
-  'pause-button',
-  'resume-button',
-  'cancel-button',
-  'restart-button',
-  'toolbar',
-  'downloads',
-  'download-button',
-  'form',
-  'field',
-  'field-error',
-  'group',
-  'list-item',
-  'value-list',
-  'add-item-button',
-  'remove-item-button',
-  'table',
-  'table-scroller',
-  'add-row-button',
-  'remove-row-button',
-  'submit-button',
-].join(', ');
 
 function stepKey(sessionId: string): string {
   return `extractor:step:${sessionId}`;

@@ -98,26 +98,26 @@ export class ExtractorBucketView extends ExtractorViewElement {
     }
   }
 
-  handleDragEnter(event: DragEvent): void {
+  private handleDragEnter(event: DragEvent): void {
     if (!hasFiles(event)) return;
     event.preventDefault();
     this.#dragDepth++;
     this.dragging = true;
   }
 
-  handleDragOver(event: DragEvent): void {
+  private handleDragOver(event: DragEvent): void {
     if (!hasFiles(event)) return;
     event.preventDefault();
     if (event.dataTransfer) event.dataTransfer.dropEffect = 'copy';
   }
 
-  handleDragLeave(): void {
+  private handleDragLeave(): void {
     // dragleave fires when the pointer crosses into a child; only the last one counts.
     this.#dragDepth = Math.max(0, this.#dragDepth - 1);
     if (this.#dragDepth === 0) this.dragging = false;
   }
 
-  handleDrop(event: DragEvent): void {
+  private handleDrop(event: DragEvent): void {
     event.preventDefault();
     this.#dragDepth = 0;
     this.dragging = false;
@@ -125,39 +125,39 @@ export class ExtractorBucketView extends ExtractorViewElement {
     if (files?.length) this.addFiles(files);
   }
 
-  handleZoneClick(event: Event): void {
+  private handleZoneClick(event: Event): void {
     // The button inside does the same; one picker is enough.
     if ((event.target as Element).closest('button')) return;
     this.fileInput.click();
   }
 
-  handleChoose(): void {
+  private handleChoose(): void {
     this.fileInput.click();
   }
 
-  handleInputChange(): void {
+  private handleInputChange(): void {
     const files = this.fileInput.files;
     if (files?.length) this.addFiles(files);
     // Choosing the same file again must fire `change` again.
     this.fileInput.value = '';
   }
 
-  readonly handlePaste = (event: ClipboardEvent): void => {
+  private readonly handlePaste = (event: ClipboardEvent): void => {
     const files = event.clipboardData?.files;
     if (!files?.length) return;
     event.preventDefault();
     this.addFiles(files);
   };
 
-  handleRetry(item: UploadItem): void {
+  private handleRetry(item: UploadItem): void {
     this.#uploads.retry(item.key);
   }
 
-  handleDismiss(item: UploadItem): void {
+  private handleDismiss(item: UploadItem): void {
     this.#uploads.dismiss(item.key);
   }
 
-  async handleRemove(file: BucketFile): Promise<void> {
+  private async handleRemove(file: BucketFile): Promise<void> {
     const client = this.client;
     if (!client || this.removing.has(file.id)) return;
     this.error = undefined;
@@ -173,15 +173,15 @@ export class ExtractorBucketView extends ExtractorViewElement {
     }
   }
 
-  handleBack(): void {
+  private handleBack(): void {
     fire(this, 'extractor-step-requested', { step: 'introduction' });
   }
 
-  handleContinue(): void {
+  private handleContinue(): void {
     fire(this, 'extractor-step-requested', { step: 'extraction' });
   }
 
-  async handleBegin(): Promise<void> {
+  private async handleBegin(): Promise<void> {
     const { client, bucket, extractor } = this;
     if (!client || !bucket || !extractor || this.starting) return;
     if (this.#uploads.busy) {

@@ -86,7 +86,7 @@ export class ExtractorExtractionView extends ExtractorViewElement {
     }
   }
 
-  async handleStart(): Promise<void> {
+  private async handleStart(): Promise<void> {
     const { client, bucket, extractor } = this;
     if (!client || !bucket || !extractor || this.pendingAction) return;
     this.error = undefined;
@@ -101,7 +101,7 @@ export class ExtractorExtractionView extends ExtractorViewElement {
     }
   }
 
-  async handleCommand(command: RunCommand): Promise<void> {
+  private async handleCommand(command: RunCommand): Promise<void> {
     const { client, run } = this;
     if (!client || !run || this.pendingAction) return;
     this.error = undefined;
@@ -124,11 +124,11 @@ export class ExtractorExtractionView extends ExtractorViewElement {
     }
   }
 
-  handleBack(): void {
+  private handleBack(): void {
     fire(this, 'extractor-step-requested', { step: 'bucket' });
   }
 
-  handleContinue(): void {
+  private handleContinue(): void {
     fire(this, 'extractor-step-requested', { step: 'results' });
   }
 

@@ -27,7 +27,7 @@ import { introductionViewStyles } from './introduction-view.styles.js';
 export class ExtractorIntroductionView extends ExtractorViewElement {
   static override styles = [...ExtractorViewElement.styles, introductionViewStyles];
 
-  handleNext(): void {
+  private handleNext(): void {
     fire(this, 'extractor-step-requested', { step: 'bucket' });
   }
 

@@ -1,0 +1,177 @@
+/**
+ * The editor of one record of results: its value as the person has edited it, the schema's
+ * complaints about that value, and the generated form (schema-form.ts, record-table.ts).
+ * It is a reactive controller of the view that shows it and knows nothing of runs, saving
+ * or submitting: the view loads a value, hears of each edit, and reads the value back. So
+ * a view can hold one editor per record (a document switcher) without anything here
+ * changing.
+ */
+import type { ReactiveControllerHost, TemplateResult } from 'lit';
+import { validateAgainstSchema, type TargetSchema } from '../../contract/json-schema.js';
+import { RecordTableWindow, renderRecordTable } from './record-table.js';
+import { controlId, renderObjectFields, type SchemaForm } from './schema-form.js';
+import { emptyValue, getAt, pointerOf, removeItemAt, setAt, type Path } from './values.js';
+
+export interface RecordEditorHost extends ReactiveControllerHost, HTMLElement {
+  readonly renderRoot: HTMLElement | DocumentFragment;
+  /** The level of the view's heading; the editor's groups are one below. */
+  readonly headingLevel: number;
+}
+
+export interface RecordEditorOptions {
+  /** Whether the values may be changed right now (not once submitted, not while submitting). */
+  readOnly: () => boolean;
+  /** Called after every change the person makes. */
+  onEdit: () => void;
+}
+
+export type Violations = ReadonlyMap<string, readonly string[]>;
+
+const emptySchema: TargetSchema = { type: 'object', properties: {} };
+
+export class RecordEditor {
+  readonly #host: RecordEditorHost;
+  readonly #options: RecordEditorOptions;
+  readonly #tables = new Map<string, RecordTableWindow>();
+  #schema: TargetSchema = emptySchema;
+  #value: unknown = {};
+  #violations: Violations = new Map();
+
+  constructor(host: RecordEditorHost, options: RecordEditorOptions) {
+    this.#host = host;
+    this.#options = options;
+  }
+
+  /** The record as edited. */
+  get value(): unknown {
+    return this.#value;
+  }
+
+  get schema(): TargetSchema {
+    return this.#schema;
+  }
+
+  /** The schema's complaints, by JSON pointer; empty when the record is valid. */
+  get violations(): Violations {
+    return this.#violations;
+  }
+
+  /** Shows `value` under `schema`, replacing what was there. */
+  load(schema: TargetSchema | undefined, value: unknown): void {
+    this.#schema = schema ?? emptySchema;
+    this.#value = value;
+    this.#violations = this.#validate(value);
+    this.#host.requestUpdate();
+  }
+
+  /** Adds complaints found elsewhere (the service's answer to a save). */
+  addViolations(found: readonly { pointer: string; detail: string }[]): void {
+    const violations = new Map(this.#violations);
+    for (const { pointer, detail } of found)
+      violations.set(pointer, [...(violations.get(pointer) ?? []), detail]);
+    this.#violations = violations;
+    this.#host.requestUpdate();
+  }
+
+  render(): TemplateResult {
+    return renderObjectFields(this.#form(), this.#schema, this.#value, []);
+  }
+
+  /**
+   * What the generated controls call, as it stands for this render. It is kept off the
+   * element, so none of it becomes the element's public API.
+   */
+  #form(): SchemaForm {
+    return {
+      root: this.#schema,
+      readOnly: this.#options.readOnly(),
+      headingLevel: this.#host.headingLevel,
+      violationsAt: (pointer) => this.#violations.get(pointer),
+      setValue: (path, value) => this.#setValue(path, value),
+      addItem: (listPath, itemSchema) => this.#addItem(listPath, itemSchema),
+      removeItem: (itemPath) => this.#removeItem(itemPath),
+      renderTable: (path, schema, rows, title) => this.#renderTable(path, schema, rows, title),
+    };
+  }
+
+  #setValue(path: Path, value: unknown): void {
+    this.#value = setAt(this.#value, path, value);
+    this.#edited();
+  }
+
+  #addItem(listPath: Path, itemSchema: TargetSchema): void {
+    const list = getAt(this.#value, listPath);
+    const items = Array.isArray(list) ? list : [];
+    const index = items.length;
+    this.#value = setAt(this.#value, listPath, [...items, emptyValue(itemSchema, this.#schema)]);
+    this.#edited();
+    void this.#afterUpdate(() => {
+      const table = this.#tables.get(pointerOf(listPath));
+      if (table) return table.focusCell(index, 0);
+      const id = controlId([...listPath, index]);
+      this.#host.renderRoot.querySelector<HTMLElement>(`[id="${id}"], [id^="${id}_2F"]`)?.focus();
+    });
+  }
+
+  #removeItem(itemPath: Path): void {
+    const listPath = itemPath.slice(0, -1);
+    const index = itemPath[itemPath.length - 1] as number;
+    this.#value = removeItemAt(this.#value, itemPath);
+    this.#edited();
+    void this.#afterUpdate(() => {
+      const list = getAt(this.#value, listPath);
+      const remaining = Array.isArray(list) ? list.length : 0;
+      const table = this.#tables.get(pointerOf(listPath));
+      const root = this.#host.renderRoot;
+      const heading = root.querySelector(`[id="${controlId(listPath, '-heading')}"]`);
+      const group = heading?.closest('section');
+      if (table && remaining > 0) {
+        const columns = group?.querySelectorAll('thead th').length ?? 2;
+        return table.focusCell(Math.min(index, remaining - 1), columns - 2);
+      }
+      group
+        ?.querySelector<HTMLElement>('[part~="add-row-button"], [part~="add-item-button"]')
+        ?.focus();
+    });
+  }
+
+  #renderTable(path: Path, schema: TargetSchema, rows: unknown[], title: string): TemplateResult {
+    const pointer = pointerOf(path);
+    let table = this.#tables.get(pointer);
+    if (!table) {
+      table = new RecordTableWindow(this.#host);
+      this.#tables.set(pointer, table);
+    }
+    const problems = [...this.#violations].filter(([key]) => key.startsWith(`${pointer}/`));
+    return renderRecordTable({
+      form: this.#form(),
+      window: table,
+      path,
+      schema,
+      rows,
+      title,
+      problems,
+    });
+  }
+
+  #edited(): void {
+    this.#violations = this.#validate(this.#value);
+    this.#host.requestUpdate();
+    this.#options.onEdit();
+  }
+
+  async #afterUpdate(then: () => unknown): Promise<void> {
+    await (this.#host as unknown as { updateComplete: Promise<unknown> }).updateComplete;
+    await then();
+  }
+
+  #validate(data: unknown): Violations {
+    const grouped = new Map<string, string[]>();
+    for (const { pointer, message } of validateAgainstSchema(this.#schema, data)) {
+      const list = grouped.get(pointer);
+      if (list) list.push(message);
+      else grouped.set(pointer, [message]);
+    }
+    return grouped;
+  }
+}
