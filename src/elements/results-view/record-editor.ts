@@ -6,11 +6,20 @@
  * a view can hold one editor per record (a document switcher) without anything here
  * changing.
  */
-import type { ReactiveControllerHost, TemplateResult } from 'lit';
-import { validateAgainstSchema, type TargetSchema } from '../../contract/json-schema.js';
+import { html, nothing, type ReactiveControllerHost, type TemplateResult } from 'lit';
+import { findSchemaProblems, type TargetSchema } from '../../contract/json-schema.js';
+import { describeSchemaProblem, requiredNote, serviceRefusedMessage, titleAt } from './messages.js';
 import { RecordTableWindow, renderRecordTable } from './record-table.js';
-import { controlId, renderObjectFields, type SchemaForm } from './schema-form.js';
-import { emptyValue, getAt, pointerOf, removeItemAt, setAt, type Path } from './values.js';
+import { controlId, hasFieldsToFill, renderObjectFields, type SchemaForm } from './schema-form.js';
+import {
+  emptyValue,
+  getAt,
+  pointerOf,
+  removeItemAt,
+  setAt,
+  valueAtPointer,
+  type Path,
+} from './values.js';
 
 export interface RecordEditorHost extends ReactiveControllerHost, HTMLElement {
   readonly renderRoot: HTMLElement | DocumentFragment;
@@ -23,6 +32,8 @@ export interface RecordEditorOptions {
   readOnly: () => boolean;
   /** Called after every change the person makes. */
   onEdit: () => void;
+  /** The person's locale for numbers; the browser's when undefined. */
+  locale?: string;
 }
 
 export type Violations = ReadonlyMap<string, readonly string[]>;
@@ -64,17 +75,27 @@ export class RecordEditor {
     this.#host.requestUpdate();
   }
 
-  /** Adds complaints found elsewhere (the service's answer to a save). */
-  addViolations(found: readonly { pointer: string; detail: string }[]): void {
+  /**
+   * Marks values the service refused although the editor's own check passed them. The
+   * service's words are the API's ("must match the pattern …"), so the person is told
+   * plainly that it did not accept the value.
+   */
+  addViolations(found: readonly { pointer: string }[]): void {
     const violations = new Map(this.#violations);
-    for (const { pointer, detail } of found)
-      violations.set(pointer, [...(violations.get(pointer) ?? []), detail]);
+    for (const { pointer } of found)
+      violations.set(pointer, [...(violations.get(pointer) ?? []), serviceRefusedMessage]);
     this.#violations = violations;
     this.#host.requestUpdate();
   }
 
   render(): TemplateResult {
-    return renderObjectFields(this.#form(), this.#schema, this.#value, []);
+    const form = this.#form();
+    return html`${
+      !form.readOnly && hasFieldsToFill(this.#schema, this.#schema)
+        ? html`<p class="form-note">${requiredNote}</p>`
+        : nothing
+    }
+    ${renderObjectFields(form, this.#schema, this.#value, [])}`;
   }
 
   /**
@@ -86,6 +107,7 @@ export class RecordEditor {
       root: this.#schema,
       readOnly: this.#options.readOnly(),
       headingLevel: this.#host.headingLevel,
+      locale: this.#options.locale,
       violationsAt: (pointer) => this.#violations.get(pointer),
       setValue: (path, value) => this.#setValue(path, value),
       addItem: (listPath, itemSchema) => this.#addItem(listPath, itemSchema),
@@ -167,7 +189,13 @@ export class RecordEditor {
 
   #validate(data: unknown): Violations {
     const grouped = new Map<string, string[]>();
-    for (const { pointer, message } of validateAgainstSchema(this.#schema, data)) {
+    for (const problem of findSchemaProblems(this.#schema, data)) {
+      const { pointer } = problem;
+      const message = describeSchemaProblem(problem, {
+        title: titleAt(pointer, problem.schema),
+        value: valueAtPointer(data, pointer),
+        locale: this.#options.locale,
+      });
       const list = grouped.get(pointer);
       if (list) list.push(message);
       else grouped.set(pointer, [message]);

@@ -18,7 +18,13 @@ import { repeat } from 'lit/directives/repeat.js';
 import { resolveRef, type TargetSchema } from '../../contract/json-schema.js';
 import { fieldTitle } from '../field-names.js';
 import { closeIcon, plusIcon } from '../icons.js';
-import { controlId, renderControl, sentence, type SchemaForm } from './schema-form.js';
+import {
+  controlId,
+  mustBeFilled,
+  renderControl,
+  sentence,
+  type SchemaForm,
+} from './schema-form.js';
 import { editorKind, pointerOf, type Path } from './values.js';
 import { styleProperties } from '../style-properties.js';
 
@@ -194,6 +200,7 @@ export function renderRecordTable(options: RecordTableOptions): TemplateResult {
     name,
     schema: resolveRef(child, form.root),
     title: fieldTitle(name, resolveRef(child, form.root)),
+    required: mustBeFilled(itemSchema, name, form.root),
   }));
   const { start, end } = window.range(rows.length);
   const windowed = rows.length > windowThreshold;
@@ -238,7 +245,12 @@ export function renderRecordTable(options: RecordTableOptions): TemplateResult {
           <thead>
             <tr aria-rowindex="1">
               <th scope="col" class="row-number"><span class="visually-hidden">Row</span></th>
-              ${columns.map((column) => html`<th scope="col" class="col-${editorKind(column.schema)}">${column.title}</th>`)}
+              ${columns.map(
+                (column) =>
+                  html`<th scope="col" class="col-${editorKind(column.schema)}">
+                    ${column.title}${column.required ? html`<span class="required-mark" aria-hidden="true">*</span>` : nothing}
+                  </th>`,
+              )}
               <th scope="col" class="row-actions"><span class="visually-hidden">Remove</span></th>
             </tr>
           </thead>
@@ -261,6 +273,7 @@ export function renderRecordTable(options: RecordTableOptions): TemplateResult {
                       ${renderControl(form, column.schema, record[column.name], cellPath, {
                         id,
                         ariaLabel: `${column.title}, row ${index + 1}`,
+                        required: column.required,
                         describedBy: messages?.length ? `${id}-error` : undefined,
                         row: index,
                         column: columnNumber,

@@ -95,6 +95,18 @@ export const resultsViewStyles = css`
     font-weight: 600;
   }
 
+  .required-mark {
+    margin-inline-start: 0.25em;
+    color: var(--_extractor-danger);
+    font-weight: 600;
+  }
+
+  .form-note {
+    margin: 0;
+    color: var(--_extractor-muted);
+    font-size: 0.875rem;
+  }
+
   .field-description {
     margin: 0;
     color: var(--_extractor-muted);
@@ -152,18 +164,49 @@ export const resultsViewStyles = css`
     appearance: auto;
   }
 
-  .checkbox-field .checkbox-label {
-    display: inline-flex;
-    align-items: center;
-    gap: 0.625rem;
-    min-height: 2.75rem;
+  /* Yes and No side by side, each a generous target, as one segmented control. */
+  .yes-no {
+    display: flex;
+    flex-wrap: wrap;
+    gap: 0.5rem;
+    margin-top: auto;
   }
 
-  .checkbox {
-    width: 1.25rem;
-    height: 1.25rem;
+  .yes-no-option {
+    display: inline-flex;
+    align-items: center;
+    gap: 0.5rem;
+    min-height: 2.75rem;
+    padding: 0.25rem 0.875rem 0.25rem 0.625rem;
+    border: 1px solid var(--_extractor-border);
+    border-radius: var(--_extractor-radius);
+    background: var(--_extractor-surface);
+    cursor: pointer;
+  }
+
+  .yes-no-option:has(:checked) {
+    border-color: var(--_extractor-accent);
+    background: var(--_extractor-accent-soft);
+  }
+
+  .yes-no-option:has(:focus-visible) {
+    outline: 2px solid var(--_extractor-focus);
+    outline-offset: 2px;
+  }
+
+  .yes-no-option:has([aria-invalid='true']) {
+    border-color: var(--_extractor-danger);
+  }
+
+  .radio {
+    width: 1.125rem;
+    height: 1.125rem;
     margin: 0;
     accent-color: var(--_extractor-accent);
+  }
+
+  .radio:focus-visible {
+    outline: none;
   }
 
   .group {

@@ -99,9 +99,14 @@ async function mountOrder(data: unknown = order, extractor: Record<string, unkno
 }
 
 function field(element: HTMLElement, label: string): HTMLElement {
-  const labelElement = $$(element, 'label.field-label').find(
-    (each) => each.textContent?.trim() === label,
-  );
+  // The name without the mark of a field that must be filled in.
+  const nameOf = (each: HTMLElement) =>
+    [...each.childNodes]
+      .filter((node) => node.nodeType === Node.TEXT_NODE)
+      .map((node) => node.textContent)
+      .join('')
+      .trim();
+  const labelElement = $$(element, 'label.field-label').find((each) => nameOf(each) === label);
   if (!labelElement) throw new Error(`no field labelled ${label}`);
   return $(element, `[id="${labelElement.getAttribute('for')}"]`);
 }
@@ -156,7 +161,16 @@ describe('<extractor-results-view>', () => {
       'void',
     ]);
     expect(status.selectedOptions[0]?.textContent?.trim()).toBe('open');
-    expect($<HTMLInputElement>(element, 'input[type="checkbox"]').checked).toBe(false);
+    const urgent = $(element, '[role="radiogroup"]');
+    expect(
+      [...urgent.querySelectorAll<HTMLInputElement>('input[type="radio"]')].map((radio) => [
+        radio.labels?.[0]?.textContent?.trim(),
+        radio.checked,
+      ]),
+    ).toEqual([
+      ['Yes', false],
+      ['No', true],
+    ]);
 
     const groups = $$(element, '.group-name').map((title) => title.textContent?.trim());
     expect(groups).toEqual(['Customer', 'Address', 'Tags', 'Line items', 'Shipments', 'Parcels']);
@@ -185,22 +199,82 @@ describe('<extractor-results-view>', () => {
     const total = field(element, 'Total') as HTMLInputElement;
     await userEvent.fill(total, 'abc');
     expect(total.getAttribute('aria-invalid')).toBe('true');
-    expect(messageOf(element, total)).toBe('Must be a number or empty.');
+    expect(messageOf(element, total)).toBe('Enter a number, such as 1,234.56.');
     expect($(element, '.save-status').textContent?.trim()).toBe(
       '1 value needs attention before saving.',
     );
     await userEvent.fill(total, '-5');
-    expect(messageOf(element, total)).toBe('Must be at least 0.');
+    expect(messageOf(element, total)).toBe('Enter 0 or more.');
     await userEvent.fill(total, '7,25');
     expect(total.getAttribute('aria-invalid')).toBe('false');
     expect(messageOf(element, total)).toBeUndefined();
+    // What was typed stays as typed while it means the value.
+    expect(total.value).toBe('7,25');
 
     const postcode = field(element, 'Postcode') as HTMLInputElement;
     await userEvent.fill(postcode, 'x1');
-    expect(messageOf(element, postcode)).toBe('Must match the pattern ^[0-9]{4,5}$.');
+    expect(messageOf(element, postcode)).toBe('Enter the postcode as 4 to 5 digits, such as 1234.');
     const orderNumber = field(element, 'Order number') as HTMLInputElement;
     await userEvent.fill(orderNumber, '');
-    expect(messageOf(element, orderNumber)).toBe('Must not be empty.');
+    expect(messageOf(element, orderNumber)).toBe('Enter the order number.');
+  });
+
+  it('explains what a value needs in plain words, marks the fields to fill in, and shows a yes or no that was not found as unknown', async () => {
+    // What a machine returns when it finds nothing: nulls where the schema wants values.
+    // (The service keeps such output as the run's results; it refuses it as an edit.)
+    const { element, run, provide } = await mountOrder();
+    await provide({
+      run: { ...run, data: JSON.stringify({ ...order, status: null, urgent: null }) },
+    });
+    const texts = $$(element, '.field-error').map((node) => node.textContent?.trim());
+    expect(texts).toEqual(['Choose the status.', 'Choose yes or no.']);
+    for (const text of texts) expect(text).not.toMatch(/must be|true or false|text\./i);
+
+    const status = field(element, 'Status') as HTMLSelectElement;
+    expect(status.selectedOptions[0]?.textContent?.trim()).toBe('Choose…');
+    expect(status.getAttribute('aria-required')).toBe('true');
+    expect(messageOf(element, status)).toBe('Choose the status.');
+    const urgent = $(element, '[role="radiogroup"]');
+    expect(
+      [...urgent.querySelectorAll<HTMLInputElement>('input[type="radio"]')].map(
+        (radio) => radio.checked,
+      ),
+    ).toEqual([false, false]);
+
+    // Marked where the schema requires a value, and the form says what the mark means.
+    expect($(element, '.form-note').textContent?.trim()).toBe('Fields marked * must be filled in.');
+    const marked = $$(element, '.required-mark').map((mark) =>
+      mark.parentElement?.textContent?.replace('*', '').trim(),
+    );
+    expect(marked).toEqual(['Order number', 'Status']);
+    expect((field(element, 'Total') as HTMLInputElement).hasAttribute('aria-required')).toBe(false);
+
+    await userEvent.click(urgent.querySelector('input[type="radio"]')!);
+    await userEvent.selectOptions(status, 'paid');
+    expect($$(element, '.field-error')).toEqual([]);
+    await vi.waitFor(() =>
+      expect($(element, '.save-status').textContent?.trim()).toBe('All changes saved.'),
+    );
+  });
+
+  it('offers "Not known" for a yes or no the schema allows to be empty', async () => {
+    const schema = {
+      type: 'object',
+      properties: { signed: { type: ['boolean', 'null'], title: 'Signed' } },
+    };
+    const session = await completedRun({ jsonSchema: JSON.stringify(schema) });
+    const { element } = await mountView('extractor-results-view', {
+      client: session.client,
+      extractor: session.extractor,
+      run: { ...session.run, data: JSON.stringify({ signed: null }) },
+    });
+    const radios = $$<HTMLInputElement>(element, '[role="radiogroup"] input');
+    expect(radios.map((radio) => [radio.labels?.[0]?.textContent?.trim(), radio.checked])).toEqual([
+      ['Yes', false],
+      ['No', false],
+      ['Not known', true],
+    ]);
+    expect($$(element, '.field-error')).toEqual([]);
   });
 
   it('saves edits to the service after a pause in typing', async () => {
@@ -248,7 +322,7 @@ describe('<extractor-results-view>', () => {
     await userEvent.fill(cell(0, 1), 'two');
     expect(cell(0, 1).getAttribute('aria-invalid')).toBe('true');
     expect($(element, '.table-problems').textContent?.replace(/\s+/g, ' ').trim()).toBe(
-      'Row 1 · Quantity: Must be a number or empty.',
+      'Row 1 · Quantity: Enter a number, such as 1,234.56.',
     );
 
     await userEvent.click($(element, '[aria-label="Remove row 1"]'));
