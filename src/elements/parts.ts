@@ -44,6 +44,7 @@ export const viewParts = [
   'add-item-button',
   'remove-item-button',
   'table',
+  'filter-button',
   'table-scroller',
   'add-row-button',
   'remove-row-button',

@@ -23,6 +23,12 @@ export const tokenStyles = css`
     --_extractor-success: var(--extractor-color-success, light-dark(#1d7a44, #72d49d));
     --_extractor-focus: var(--extractor-color-focus, var(--_extractor-accent));
     --_extractor-radius: var(--extractor-radius, 0.5rem);
+    /* Panels, tables and the drop zone follow the controls' radius up to a point, so a pill
+       radius for buttons does not turn a table into an ellipse. */
+    --_extractor-radius-container: var(
+      --extractor-radius-container,
+      min(var(--extractor-radius, 0.5rem), 1rem)
+    );
     --_extractor-space: var(--extractor-spacing, 1rem);
     --_extractor-font: var(
       --extractor-font-family,

@@ -114,6 +114,7 @@ const runLookback = 5;
  * @csspart add-item-button - Adds an item to a list.
  * @csspart remove-item-button - Removes an item from a list.
  * @csspart table - The table of a list of flat objects.
+ * @csspart filter-button - Shows only the rows of a table that need attention, or all again.
  * @csspart table-scroller - The scrolling box around a table.
  * @csspart add-row-button - Adds a row to a table.
  * @csspart remove-row-button - Removes a row from a table.
@@ -130,7 +131,8 @@ const runLookback = 5;
  * @cssprop [--extractor-color-danger=light-dark(#b3261e, #ff9d94)] - Errors.
  * @cssprop [--extractor-color-success=light-dark(#1d7a44, #72d49d)] - Done and uploaded marks.
  * @cssprop [--extractor-color-focus=var(--extractor-color-accent)] - The focus ring.
- * @cssprop [--extractor-radius=0.5rem] - Corner radius of buttons, inputs and panels.
+ * @cssprop [--extractor-radius=0.5rem] - Corner radius of the controls: buttons, inputs, choices.
+ * @cssprop [--extractor-radius-container=min(var(--extractor-radius, 0.5rem), 1rem)] - Corner radius of the containers: panels, tables, cards, the drop zone. It follows the controls' radius up to 1rem, so pill-shaped buttons do not make ellipses of them.
  * @cssprop [--extractor-font-family=system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, sans-serif] - The font.
  * @cssprop [--extractor-spacing=1rem] - The base unit of the space between things.
  */

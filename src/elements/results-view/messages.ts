@@ -246,3 +246,19 @@ export const requiredNote = 'Fields marked * must be filled in.';
 
 /** What to show for a complaint of the service that the editor's own check did not make. */
 export const serviceRefusedMessage = 'The service did not accept this value.';
+
+/** The texts of the line-item table. */
+export const tableText = {
+  row: 'Row',
+  remove: 'Remove',
+  addRow: 'Add row',
+  rows: (count: number) => (count === 1 ? '1 row' : `${count} rows`),
+  cellLabel: (column: string, index: number) => `${column}, row ${index + 1}`,
+  removeRow: (index: number) => `Remove row ${index + 1}`,
+  keys: 'In the table, the arrow keys move between cells; Enter or F2 edits a cell, Escape undoes the edit.',
+  problemCount: (rows: number) =>
+    rows === 1 ? '1 row needs attention.' : `${rows} rows need attention.`,
+  filter: 'Show only rows that need attention',
+  problemPlace: (row: number, column: string) => `Row ${row + 1}${column ? ` · ${column}` : ''}:`,
+  more: (count: number) => `And ${count} more.`,
+};

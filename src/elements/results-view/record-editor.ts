@@ -9,7 +9,7 @@
 import { html, nothing, type ReactiveControllerHost, type TemplateResult } from 'lit';
 import { findSchemaProblems, type TargetSchema } from '../../contract/json-schema.js';
 import { describeSchemaProblem, requiredNote, serviceRefusedMessage, titleAt } from './messages.js';
-import { RecordTableWindow, renderRecordTable } from './record-table.js';
+import { RecordTable, renderRecordTable } from './record-table.js';
 import { controlId, hasFieldsToFill, renderObjectFields, type SchemaForm } from './schema-form.js';
 import {
   emptyValue,
@@ -43,7 +43,7 @@ const emptySchema: TargetSchema = { type: 'object', properties: {} };
 export class RecordEditor {
   readonly #host: RecordEditorHost;
   readonly #options: RecordEditorOptions;
-  readonly #tables = new Map<string, RecordTableWindow>();
+  readonly #tables = new Map<string, RecordTable>();
   #schema: TargetSchema = emptySchema;
   #value: unknown = {};
   #violations: Violations = new Map();
@@ -109,6 +109,7 @@ export class RecordEditor {
       headingLevel: this.#host.headingLevel,
       locale: this.#options.locale,
       violationsAt: (pointer) => this.#violations.get(pointer),
+      valueAt: (path) => getAt(this.#value, path),
       setValue: (path, value) => this.#setValue(path, value),
       addItem: (listPath, itemSchema) => this.#addItem(listPath, itemSchema),
       removeItem: (itemPath) => this.#removeItem(itemPath),
@@ -125,11 +126,13 @@ export class RecordEditor {
     const list = getAt(this.#value, listPath);
     const items = Array.isArray(list) ? list : [];
     const index = items.length;
+    const table = this.#tables.get(pointerOf(listPath));
+    table?.rowAdded();
     this.#value = setAt(this.#value, listPath, [...items, emptyValue(itemSchema, this.#schema)]);
     this.#edited();
     void this.#afterUpdate(() => {
-      const table = this.#tables.get(pointerOf(listPath));
-      if (table) return table.focusCell(index, 0);
+      // Straight into the new row's first value, ready for typing.
+      if (table) return table.focusCell(index, 0, { edit: true });
       const id = controlId([...listPath, index]);
       this.#host.renderRoot.querySelector<HTMLElement>(`[id="${id}"], [id^="${id}_2F"]`)?.focus();
     });
@@ -138,20 +141,18 @@ export class RecordEditor {
   #removeItem(itemPath: Path): void {
     const listPath = itemPath.slice(0, -1);
     const index = itemPath[itemPath.length - 1] as number;
+    const table = this.#tables.get(pointerOf(listPath));
+    table?.rowRemoved(index);
     this.#value = removeItemAt(this.#value, itemPath);
     this.#edited();
-    void this.#afterUpdate(() => {
-      const list = getAt(this.#value, listPath);
-      const remaining = Array.isArray(list) ? list.length : 0;
-      const table = this.#tables.get(pointerOf(listPath));
-      const root = this.#host.renderRoot;
-      const heading = root.querySelector(`[id="${controlId(listPath, '-heading')}"]`);
-      const group = heading?.closest('section');
-      if (table && remaining > 0) {
-        const columns = group?.querySelectorAll('thead th').length ?? 2;
-        return table.focusCell(Math.min(index, remaining - 1), columns - 2);
-      }
-      group
+    void this.#afterUpdate(async () => {
+      // Focus stays where the person was: the next row's cell, else the button to add one.
+      if (await table?.focusNear(index)) return;
+      const heading = this.#host.renderRoot.querySelector(
+        `[id="${controlId(listPath, '-heading')}"]`,
+      );
+      heading
+        ?.closest('section')
         ?.querySelector<HTMLElement>('[part~="add-row-button"], [part~="add-item-button"]')
         ?.focus();
     });
@@ -161,13 +162,13 @@ export class RecordEditor {
     const pointer = pointerOf(path);
     let table = this.#tables.get(pointer);
     if (!table) {
-      table = new RecordTableWindow(this.#host);
+      table = new RecordTable(this.#host);
       this.#tables.set(pointer, table);
     }
     const problems = [...this.#violations].filter(([key]) => key.startsWith(`${pointer}/`));
     return renderRecordTable({
       form: this.#form(),
-      window: table,
+      table,
       path,
       schema,
       rows,

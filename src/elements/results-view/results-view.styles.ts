@@ -416,9 +416,70 @@ export const resultsViewStyles = css`
     box-shadow: inset 3px 0 0 var(--_extractor-danger);
   }
 
+  /* A cell has focus while the grid is navigated; its control while it is edited. */
+  .records [role='gridcell'] {
+    position: relative;
+  }
+
+  .records [role='gridcell']:focus {
+    outline: none;
+  }
+
+  .records [role='gridcell']:focus-visible {
+    outline: 2px solid var(--_extractor-focus);
+    outline-offset: -2px;
+  }
+
+  .records [role='gridcell']:focus-visible .control {
+    background: var(--_extractor-accent-soft);
+  }
+
   .records .spacer td {
     padding: 0;
     border: 0;
+  }
+
+  /* In a table the column header names a value and the list under it says what is wrong;
+     in a card (below) the cell shows both itself. */
+  .records .cell-label {
+    display: none;
+  }
+
+  .records .cell-error,
+  .records .row-label {
+    position: absolute;
+    width: 1px;
+    height: 1px;
+    margin: -1px;
+    overflow: hidden;
+    clip-path: inset(50%);
+    white-space: nowrap;
+  }
+
+  .grid-hint {
+    margin: 0;
+    color: var(--_extractor-muted);
+    font-size: 0.8125rem;
+  }
+
+  .table-tools {
+    display: flex;
+    flex-wrap: wrap;
+    align-items: center;
+    justify-content: space-between;
+    gap: 0.5rem 1rem;
+  }
+
+  .table-problem-count {
+    margin: 0;
+    color: var(--_extractor-danger);
+    font-size: 0.875rem;
+    font-weight: 600;
+  }
+
+  .button[aria-pressed='true'] {
+    border-color: var(--_extractor-accent);
+    background: var(--_extractor-accent-soft);
   }
 
   .table-problems {
@@ -431,15 +492,130 @@ export const resultsViewStyles = css`
     font-size: 0.8125rem;
   }
 
-  .problem-link {
-    padding: 0;
-    border: 0;
-    background: none;
-    color: inherit;
-    font: inherit;
+  .problem-place {
     font-weight: 600;
-    text-decoration: underline;
-    cursor: pointer;
+  }
+
+  /* Narrower than 600 px: each row is a card of labelled values, one under another, with
+     its number and remove button on top; nothing is wider than the element. */
+  @container (max-width: 37.5rem) {
+    .table-scroller {
+      overflow-x: hidden;
+      border: 0;
+      border-radius: 0;
+      background: none;
+    }
+
+    .records,
+    .records tbody,
+    .records tbody tr,
+    .records tbody td,
+    .records tbody th {
+      display: block;
+    }
+
+    .records thead {
+      position: absolute;
+      width: 1px;
+      height: 1px;
+      overflow: hidden;
+      clip-path: inset(50%);
+    }
+
+    .records tr.row {
+      display: grid;
+      grid-template-columns: minmax(0, 1fr) auto;
+      align-items: center;
+      gap: 0.5rem 0.75rem;
+      margin-bottom: 0.75rem;
+      padding: 0.5rem 0.75rem 0.875rem;
+      border: 1px solid var(--_extractor-border);
+      border-radius: var(--_extractor-radius-container);
+      background: var(--_extractor-surface);
+    }
+
+    .records tbody tr.row > * {
+      height: auto;
+      border: 0;
+    }
+
+    .records tbody .row-number {
+      width: auto;
+      padding: 0;
+      color: var(--_extractor-text);
+      font-size: 0.875rem;
+      font-weight: 600;
+      text-align: start;
+    }
+
+    .records .row-label {
+      position: static;
+      width: auto;
+      height: auto;
+      margin: 0;
+      overflow: visible;
+      clip-path: none;
+    }
+
+    .records td.row-actions {
+      width: auto;
+      padding: 0;
+    }
+
+    .records td.cell {
+      display: grid;
+      grid-column: 1 / -1;
+      gap: 0.25rem;
+      padding: 0;
+      border-inline-start: 0;
+    }
+
+    .records td.invalid {
+      background: none;
+    }
+
+    .records .cell-label {
+      display: block;
+      color: var(--_extractor-muted);
+      font-size: 0.8125rem;
+      font-weight: 600;
+    }
+
+    .records .control {
+      border: 1px solid var(--_extractor-border);
+      border-radius: var(--_extractor-radius);
+      background: var(--_extractor-surface);
+    }
+
+    .records .control[inputmode='decimal'],
+    .records .control[inputmode='numeric'] {
+      text-align: start;
+    }
+
+    .records td.invalid .control[aria-invalid='true'] {
+      border-color: var(--_extractor-danger);
+    }
+
+    .records .cell-error {
+      position: static;
+      width: auto;
+      height: auto;
+      margin: 0;
+      overflow: visible;
+      clip-path: none;
+      color: var(--_extractor-danger);
+      font-size: 0.8125rem;
+      font-weight: 500;
+      white-space: normal;
+    }
+
+    .records [role='gridcell']:focus-visible {
+      outline-offset: 2px;
+    }
+
+    .grid-hint {
+      display: none;
+    }
   }
 
   @media (forced-colors: active) {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { userEvent } from 'vitest/browser';
+import { page, userEvent } from 'vitest/browser';
 import { completedRun } from '../../client/testing/fixtures.js';
 import { labelDefaults } from '../../contract/labels.js';
 import type { Run } from '../../contract/resources.js';
@@ -122,9 +122,10 @@ function messageOf(element: HTMLElement, control: HTMLElement): string | undefin
 const rowCount = (element: HTMLElement) => $$(element, 'tbody tr.row').length;
 
 describe('<extractor-results-view>', () => {
-  afterEach(() => {
+  afterEach(async () => {
     vi.restoreAllMocks();
     unmountAll();
+    await page.viewport(414, 896);
   });
 
   it('renders the heading, description and buttons from the labels, with defaults', async () => {
@@ -291,54 +292,144 @@ describe('<extractor-results-view>', () => {
     expect(saved).toMatchObject({ total: 42, status: 'paid', line_items: order.line_items });
   });
 
-  it('edits a table: add and remove rows, arrow keys between cells, messages per cell', async () => {
+  it('edits a table as a grid: one Tab stop, arrow keys between cells, Enter to edit, Escape to undo', async () => {
     const { element } = await mountOrder();
-    await userEvent.click($(element, '[part~="add-row-button"]'));
-    expect(rowCount(element)).toBe(4);
-    await vi.waitFor(() =>
-      expect(element.shadowRoot!.activeElement?.getAttribute('aria-label')).toBe(
-        'Description, row 4',
-      ),
-    );
-
     const cell = (row: number, column: number) =>
-      $<HTMLInputElement>(element, `[data-row="${row}"][data-column="${column}"]`);
+      $(element, `[role="gridcell"][data-row="${row}"][data-column="${column}"]`);
+    const input = (row: number, column: number) =>
+      cell(row, column).querySelector<HTMLInputElement | HTMLSelectElement>('input, select')!;
     const focused = () => element.shadowRoot!.activeElement;
+    const tabStops = () =>
+      $$(
+        element,
+        '[part~="table"] [tabindex="0"], [part~="table"] :is(input, select, button):not([tabindex="-1"])',
+      );
+    expect($(element, '[part~="table"]').getAttribute('role')).toBe('grid');
+    expect(tabStops()).toEqual([cell(0, 0)]);
+
     cell(0, 0).focus();
     await userEvent.keyboard('{ArrowDown}');
     await vi.waitFor(() => expect(focused()).toBe(cell(1, 0)));
-    // Left and right move within the text first, and between cells at its edges.
-    cell(1, 0).setSelectionRange(1, 1);
     await userEvent.keyboard('{ArrowRight}');
-    expect(focused()).toBe(cell(1, 0));
-    await userEvent.keyboard('{ArrowRight}{ArrowRight}{ArrowRight}');
     await vi.waitFor(() => expect(focused()).toBe(cell(1, 1)));
-    cell(1, 1).setSelectionRange(0, 0);
-    await userEvent.keyboard('{ArrowLeft}');
+    await userEvent.keyboard('{End}');
+    await vi.waitFor(() => expect(focused()).toBe(cell(1, 3)));
+    await userEvent.keyboard('{Home}');
     await vi.waitFor(() => expect(focused()).toBe(cell(1, 0)));
-    await userEvent.keyboard('{ArrowUp}');
+    await userEvent.keyboard('{Control>}{End}{/Control}');
+    await vi.waitFor(() => expect(focused()).toBe(cell(2, 3)));
+    await userEvent.keyboard('{Control>}{Home}{/Control}');
     await vi.waitFor(() => expect(focused()).toBe(cell(0, 0)));
+    // The Tab stop follows the active cell.
+    expect(tabStops()).toEqual([cell(0, 0)]);
 
-    await userEvent.fill(cell(0, 1), 'two');
-    expect(cell(0, 1).getAttribute('aria-invalid')).toBe('true');
+    // Enter edits, Escape undoes the edit and goes back to the cell.
+    await userEvent.keyboard('{ArrowRight}{Enter}');
+    await vi.waitFor(() => expect(focused()).toBe(input(0, 1)));
+    await userEvent.keyboard('{Control>}a{/Control}two');
+    expect(input(0, 1).getAttribute('aria-invalid')).toBe('true');
     expect($(element, '.table-problems').textContent?.replace(/\s+/g, ' ').trim()).toBe(
       'Row 1 · Quantity: Enter a number, such as 1,234.56.',
     );
-
-    await userEvent.click($(element, '[aria-label="Remove row 1"]'));
-    expect(rowCount(element)).toBe(3);
-    expect(cell(0, 0).value).toBe('Sand');
+    await userEvent.keyboard('{Escape}');
+    await vi.waitFor(() => expect(focused()).toBe(cell(0, 1)));
+    expect(input(0, 1).value).toBe('2');
     expect($$(element, '.table-problems')).toEqual([]);
+
+    // Typing on a cell starts it afresh; F2 keeps the edit; Down keeps it and moves on.
+    await userEvent.keyboard('7');
+    await vi.waitFor(() => expect(focused()).toBe(input(0, 1)));
+    await userEvent.keyboard('5{F2}');
+    await vi.waitFor(() => expect(focused()).toBe(cell(0, 1)));
+    expect(input(0, 1).value).toBe('75');
+    await userEvent.keyboard('{F2}{Backspace}{ArrowDown}');
+    await vi.waitFor(() => expect(focused()).toBe(cell(1, 1)));
+    expect(input(0, 1).value).toBe('7');
+
+    // Rows are added with the button after the grid and removed from the keyboard inside it.
+    await userEvent.click($(element, '[part~="add-row-button"]'));
+    expect(rowCount(element)).toBe(4);
+    await vi.waitFor(() =>
+      expect(focused()?.getAttribute('aria-label')).toBe('Description, row 4'),
+    );
+    cell(0, 3).focus();
+    await userEvent.keyboard('{Enter}');
+    expect(rowCount(element)).toBe(3);
+    expect((input(0, 0) as HTMLInputElement).value).toBe('Sand');
+    await vi.waitFor(() => expect(focused()).toBe(cell(0, 3)));
+  });
+
+  it('shows rows as cards of labelled values when narrow, and as a table when wide', async () => {
+    await page.viewport(375, 800);
+    const { element, run, provide } = await mountOrder();
+    const broken = {
+      ...order,
+      line_items: [{ description: 'Bolts', quantity: 'two', unit: 'pcs' }],
+    };
+    await provide({ run: { ...run, data: JSON.stringify(broken) } });
+    const row = $(element, 'tbody tr.row');
+    const labels = [...row.querySelectorAll('.cell-label')].map((label) => [
+      label.textContent?.trim(),
+      getComputedStyle(label).display,
+    ]);
+    expect(labels).toEqual([
+      ['Description', 'block'],
+      ['Quantity', 'block'],
+      ['Unit', 'block'],
+    ]);
+    const message = $(element, '.cell-error');
+    expect(message.textContent?.trim()).toBe('Enter a number, such as 1,234.56.');
+    expect(message.getBoundingClientRect().width).toBeGreaterThan(100);
+    const scroller = $(element, '[part~="table-scroller"]');
+    expect(scroller.scrollWidth).toBeLessThanOrEqual(scroller.clientWidth);
+    for (const control of row.querySelectorAll('.control'))
+      expect(control.getBoundingClientRect().right).toBeLessThanOrEqual(375);
+
+    await page.viewport(1280, 800);
+    await vi.waitFor(() => expect(getComputedStyle(row).display).toBe('table-row'));
+    expect(getComputedStyle(row.querySelector('.cell-label')!).display).toBe('none');
+    expect(message.getBoundingClientRect().width).toBeLessThanOrEqual(1);
+  });
+
+  it('narrows a table to the rows that need attention', async () => {
+    const lines = Array.from({ length: 80 }, (_, index) => ({
+      description: `Item ${index + 1}`,
+      quantity: index % 7,
+      unit: 'pcs',
+    }));
+    const { element, run, provide } = await mountOrder({ ...order, line_items: lines });
+    const broken = lines.map((line, index) =>
+      index === 10 || index === 70 ? { ...line, quantity: 'some' } : line,
+    );
+    await provide({ run: { ...run, data: JSON.stringify({ ...order, line_items: broken }) } });
+    expect($(element, '.table-problem-count').textContent?.trim()).toBe('2 rows need attention.');
+    const filter = $(element, '[part~="filter-button"]');
+    expect(filter.getAttribute('aria-pressed')).toBe('false');
+    await userEvent.click(filter);
+    expect(filter.getAttribute('aria-pressed')).toBe('true');
+    const numbers = () =>
+      $$(element, 'tbody .row-number').map((th) => th.textContent?.replace(/\D/g, ''));
+    expect(numbers()).toEqual(['11', '71']);
+    expect($(element, '[part~="table"]').getAttribute('aria-rowcount')).toBe('3');
+    // Fixed rows stay until the filter is turned off, so the row being typed in stays put.
+    const quantity = $<HTMLInputElement>(element, '[data-row="10"][data-column="1"] input');
+    await userEvent.fill(quantity, '4');
+    expect(numbers()).toEqual(['11', '71']);
+    expect($(element, '.table-problem-count').textContent?.trim()).toBe('1 row needs attention.');
+    await userEvent.click(filter);
+    expect($(element, '[part~="table"]').getAttribute('aria-rowcount')).toBe('81');
+    expect(numbers()[0]).toBe('1');
   });
 
   it('lines numbers up at the end of their column, text at the start', async () => {
+    await page.viewport(1280, 800);
     const { element } = await mountOrder();
     const alignOf = (node: Element) => getComputedStyle(node).textAlign;
     const [, description, quantity] = $$(element, '.records thead th');
     expect(alignOf(description!)).toBe('start');
     expect(alignOf(quantity!)).toBe('end');
-    expect(alignOf($(element, '[data-row="0"][data-column="0"]'))).not.toBe('end');
-    expect(alignOf($(element, '[data-row="0"][data-column="1"]'))).toBe('end');
+    expect(alignOf($(element, '[data-row="0"][data-column="0"] input'))).not.toBe('end');
+    expect(alignOf($(element, '[data-row="0"][data-column="1"] input'))).toBe('end');
   });
 
   it('adds and removes plain values and groups in lists', async () => {
@@ -444,7 +535,7 @@ describe('<extractor-results-view>', () => {
     expect(rowCount(element)).toBeLessThan(80);
 
     const typingStarted = performance.now();
-    const first = $<HTMLInputElement>(element, '[data-row="0"][data-column="1"]');
+    const first = $<HTMLInputElement>(element, '[data-row="0"][data-column="1"] input');
     await userEvent.fill(first, '12');
     await element.updateComplete;
     expect(performance.now() - typingStarted).toBeLessThan(500);
@@ -452,19 +543,19 @@ describe('<extractor-results-view>', () => {
     const scroller = $(element, '[part~="table-scroller"]');
     scroller.scrollTop = scroller.scrollHeight;
     await vi.waitFor(() =>
-      expect($$(element, 'tbody .row-number').at(-1)?.textContent?.trim()).toBe('5000'),
+      expect($$(element, 'tbody .row-number').at(-1)?.textContent?.replace(/\D/g, '')).toBe('5000'),
     );
     expect(rowCount(element)).toBeLessThan(80);
 
     scroller.scrollTop = 0;
     await vi.waitFor(() =>
-      expect($$(element, 'tbody .row-number')[0]?.textContent?.trim()).toBe('1'),
+      expect($$(element, 'tbody .row-number')[0]?.textContent?.replace(/\D/g, '')).toBe('1'),
     );
-    $<HTMLInputElement>(element, '[data-row="0"][data-column="0"]').focus();
-    const focusedLabel = () => element.shadowRoot!.activeElement?.getAttribute('aria-label');
+    $(element, '[role="gridcell"][data-row="0"][data-column="0"]').focus();
+    const focusedRow = () => element.shadowRoot!.activeElement?.getAttribute('data-row');
     for (let step = 1; step <= 40; step++) {
       await userEvent.keyboard('{ArrowDown}');
-      await vi.waitFor(() => expect(focusedLabel()).toBe(`Description, row ${step + 1}`));
+      await vi.waitFor(() => expect(focusedRow()).toBe(String(step)));
     }
     // Row 41 lies beyond the first window: moving there scrolled it into view.
     expect(scroller.scrollTop).toBeGreaterThan(0);

@@ -19,11 +19,12 @@ const saveDelayMs = 700;
  * @summary The last step: the person checks and corrects the results, then submits them.
  *
  * The editor is generated from the run's target schema: objects become labelled fields,
- * strings, numbers, booleans, choices (enum) and dates get fitting controls, lists of flat
- * objects become an editable table (add and remove rows, arrow keys between cells, fast
- * with thousands of rows) and lists of plain values a list. Values are checked against the
- * schema while the person types, with the message under the field, and saved to the
- * service after a short pause. Downloads (JSON, XML, CSV) show when the extractor allows
+ * strings, numbers (typed in the person's locale), yes-or-no values (with "not known"),
+ * choices (enum) and dates get fitting controls, lists of flat objects become an
+ * editable grid (one Tab stop, arrow keys between cells, fast with thousands of rows,
+ * cards on a narrow screen) and lists of plain values a list. Fields that must be filled
+ * in are marked. Values are checked against the schema while the person types, with a
+ * message in plain words under the field, and saved to the service after a short pause. Downloads (JSON, XML, CSV) show when the extractor allows
  * them. Submit saves, fires the cancelable `extractor-submit-requested`, submits, and fires
  * `extractor-results-submitted`; what happens next (a redirect, a thank-you) is the app's
  * or the host page's to decide.
@@ -47,7 +48,8 @@ const saveDelayMs = 700;
  * @csspart value-list - A list of plain values.
  * @csspart add-item-button - Adds an item to a list.
  * @csspart remove-item-button - Removes an item from a list.
- * @csspart table - The table of a list of objects.
+ * @csspart table - The table of a list of objects (an ARIA grid: one Tab stop, arrow keys inside).
+ * @csspart filter-button - Shows only the rows of a table that need attention, or all again.
  * @csspart table-scroller - The scrolling box around a table.
  * @csspart add-row-button - Adds a row to a table.
  * @csspart remove-row-button - Removes a row from a table.

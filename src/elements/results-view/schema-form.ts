@@ -29,6 +29,8 @@ export interface SchemaForm {
   readonly locale: string | undefined;
   /** The schema's complaints about the value at a JSON pointer. */
   violationsAt(pointer: string): readonly string[] | undefined;
+  /** The value at a path of the record, as it stands. */
+  valueAt(path: Path): unknown;
   setValue(path: Path, value: unknown): void;
   addItem(listPath: Path, itemSchema: TargetSchema): void;
   removeItem(itemPath: Path): void;
@@ -42,9 +44,8 @@ export interface ControlOptions {
   /** For controls without a visible label (table cells, list items). */
   ariaLabel?: string;
   describedBy?: string;
-  /** Table coordinates, for arrow-key moves between cells. */
-  row?: number;
-  column?: number;
+  /** In a grid cell: out of the Tab order, since the cell takes focus (record-table.ts). */
+  inGrid?: boolean;
 }
 
 /** An id for the control of a value, valid in `id` and in `aria-describedby` lists. */
@@ -347,8 +348,7 @@ export function renderControl(
     label: options.ariaLabel,
     describedBy: options.describedBy || undefined,
     required: options.required ? 'true' : undefined,
-    row: options.row,
-    column: options.column,
+    tabindex: options.inGrid ? '-1' : undefined,
   };
   if (kind === 'choice' || kind === 'boolean') {
     const choices =
@@ -369,8 +369,7 @@ export function renderControl(
       aria-describedby=${common.describedBy ?? nothing}
       aria-invalid=${invalid ? 'true' : 'false'}
       aria-required=${common.required ?? nothing}
-      data-row=${common.row ?? nothing}
-      data-column=${common.column ?? nothing}
+      tabindex=${common.tabindex ?? nothing}
       ?disabled=${form.readOnly}
       @change=${(event: Event) => {
         const index = Number((event.target as HTMLSelectElement).value);
@@ -399,8 +398,7 @@ export function renderControl(
     aria-describedby=${common.describedBy ?? nothing}
     aria-invalid=${invalid ? 'true' : 'false'}
     aria-required=${common.required ?? nothing}
-    data-row=${common.row ?? nothing}
-    data-column=${common.column ?? nothing}
+    tabindex=${common.tabindex ?? nothing}
     inputmode=${kind === 'integer' ? 'numeric' : kind === 'number' ? 'decimal' : nothing}
     autocomplete="off"
     spellcheck=${numeric || date ? 'false' : nothing}
