@@ -65,6 +65,10 @@ export class ExtractorBucketView extends ExtractorViewElement {
       this.announcement = `${files.map((file) => file.name).join(', ')} uploaded.`;
       fire(this, 'extractor-files-uploaded', { files });
     },
+    // Said aloud as well as shown, for people who do not see the list.
+    onFailed: (item) => {
+      this.announcement = `${item.file.name || 'The pasted file'} could not be uploaded. ${item.message ?? ''}`;
+    },
   });
   #dragDepth = 0;
 
