@@ -75,7 +75,14 @@ describe('custom-elements.json', () => {
   it('gives every attribute of <extractor-app> its property, default and description', () => {
     const app = element('extractor-app');
     const attributes = new Map(app.attributes?.map((attribute) => [attribute.name, attribute]));
-    expect([...attributes.keys()].sort()).toEqual(['base-url', 'heading-level', 'mode', 'session']);
+    expect([...attributes.keys()].sort()).toEqual([
+      'base-url',
+      'color-scheme',
+      'heading-level',
+      'mode',
+      'session',
+    ]);
+    expect(attributes.get('color-scheme')).toMatchObject({ fieldName: 'colorScheme' });
     expect(attributes.get('base-url')).toMatchObject({ fieldName: 'baseUrl', default: "''" });
     expect(attributes.get('session')).toMatchObject({ fieldName: 'session', default: "''" });
     expect(attributes.get('mode')).toMatchObject({ fieldName: 'mode', default: "'element'" });

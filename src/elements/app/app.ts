@@ -1,9 +1,10 @@
 import { provide } from '@lit/context';
 import { Task } from '@lit/task';
-import { html, LitElement, nothing } from 'lit';
+import { html, LitElement, nothing, type PropertyValues } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import { ApiError, describeError, networkErrorMessage } from '../../client/api-error.js';
 import { ExtractorClient, filesOfBucket, idOf, TokenKindError } from '../../client/client.js';
+import { colorSchemes, resolveColorScheme, type ColorScheme } from '../../contract/color-scheme.js';
 import { sessionExpiryWarningMs } from '../../contract/frame-messages.js';
 import { resolveLabels, labelDefaults, type Labels } from '../../contract/labels.js';
 import type { Bucket, CurrentSession, Extractor, Run, Theme } from '../../contract/resources.js';
@@ -133,7 +134,7 @@ const runLookback = 5;
  * @cssprop [--extractor-color-focus=var(--extractor-color-accent)] - The focus ring.
  * @cssprop [--extractor-radius=0.5rem] - Corner radius of the controls: buttons, inputs, choices.
  * @cssprop [--extractor-radius-container=min(var(--extractor-radius, 0.5rem), 1rem)] - Corner radius of the containers: panels, tables, cards, the drop zone. It follows the controls' radius up to 1rem, so pill-shaped buttons do not make ellipses of them.
- * @cssprop [--extractor-font-family=system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, sans-serif] - The font.
+ * @cssprop [--extractor-font-family=inherit] - The font; unset, the element takes the page's.
  * @cssprop [--extractor-spacing=1rem] - The base unit of the space between things.
  */
 export class ExtractorApp extends LitElement {
@@ -151,7 +152,14 @@ export class ExtractorApp extends LitElement {
   #expiryWarning: ReturnType<typeof setTimeout> | undefined;
   #expiresAt: string | undefined;
   #bucketRefresh: AbortController | undefined;
-  #appliedTheme: string[] = [];
+  /** The theme's tokens as set on the host, by `--extractor-*` name. */
+  #theme: Record<string, string> = {};
+  /** Text tokens set over the theme's to keep text readable (contrast.ts). */
+  #contrastFixes: Record<string, string> = {};
+  #contrastChecked = false;
+  readonly #internals = this.attachInternals?.();
+  #systemScheme: MediaQueryList | undefined;
+  readonly #handleSystemScheme = () => this.#recheckContrast();
 
   @provide({ context: clientContext })
   @state()
@@ -191,6 +199,12 @@ export class ExtractorApp extends LitElement {
   /** The level of the views' headings; the hosted pages use 1. */
   @property({ type: Number, attribute: 'heading-level' }) headingLevel = 2;
 
+  /**
+   * `light`, `dark`, or `auto` (the person's system setting). Unset, it is `light`: the
+   * host page knows its colours, the person's system does not.
+   */
+  @property({ attribute: 'color-scheme' }) colorScheme: ColorScheme | undefined;
+
   constructor() {
     super();
     this.addEventListener(
@@ -211,11 +225,36 @@ export class ExtractorApp extends LitElement {
     super.connectedCallback();
     // Moved in the page: the warning that disconnecting stopped is due again.
     if (this.#expiresAt) this.#warnBeforeExpiry(this.#expiresAt);
+    // In `auto` the colours change with the system's setting, and are checked again.
+    this.#systemScheme = matchMedia('(prefers-color-scheme: dark)');
+    this.#systemScheme.addEventListener('change', this.#handleSystemScheme);
+    this.#recheckContrast();
   }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     clearTimeout(this.#expiryWarning);
+    this.#systemScheme?.removeEventListener('change', this.#handleSystemScheme);
+  }
+
+  protected override willUpdate(changed: PropertyValues<this>): void {
+    if (!changed.has('colorScheme')) return;
+    // The scheme shows as a custom state, `:host(:state(dark))` in app.styles.ts; once
+    // sessions carry a scheme, the session's comes after the attribute here.
+    const scheme = resolveColorScheme(this.colorScheme);
+    for (const name of colorSchemes) {
+      try {
+        if (name === scheme) this.#internals?.states.add(name);
+        else this.#internals?.states.delete(name);
+      } catch {
+        // A browser without custom states keeps the light default.
+      }
+    }
+    this.#contrastChecked = false;
+  }
+
+  protected override updated(): void {
+    if (!this.#contrastChecked) void this.#keepTextReadable();
   }
 
   /** The step on screen, once loaded. */
@@ -245,15 +284,43 @@ export class ExtractorApp extends LitElement {
     fire(this, 'extractor-step-changed', { step, previous });
   }
 
-  /** Applies a theme: `--extractor-*` tokens (names without the prefix) and CSS values. */
+  /**
+   * Applies a theme: `--extractor-*` tokens (names without the prefix) and CSS values.
+   * Where its colours would leave text below 4.5:1 against its background, the text
+   * colour is darkened or lightened just enough (contrast.ts).
+   */
   setTheme(theme: Theme | null): void {
-    for (const name of this.#appliedTheme) this.style.removeProperty(name);
-    this.#appliedTheme = [];
+    for (const name of Object.keys({ ...this.#theme, ...this.#contrastFixes }))
+      this.style.removeProperty(name);
+    this.#theme = {};
+    this.#contrastFixes = {};
     for (const [token, value] of Object.entries(theme ?? {})) {
       const name = `--extractor-${token}`;
       this.style.setProperty(name, value);
-      this.#appliedTheme.push(name);
+      this.#theme[name] = value;
     }
+    this.#recheckContrast();
+  }
+
+  #recheckContrast(): void {
+    this.#contrastChecked = false;
+    this.requestUpdate();
+  }
+
+  async #keepTextReadable(): Promise<void> {
+    this.#contrastChecked = true;
+    // Loaded apart: the introduction needs none of it to show (the hosted page's budget).
+    const { contrastFixes } = await import('./contrast.js');
+    if (!this.isConnected) return;
+    // Measured without the fixes of last time, which the scheme or theme may have outdated.
+    for (const name of Object.keys(this.#contrastFixes)) {
+      const themed = this.#theme[name];
+      if (themed === undefined) this.style.removeProperty(name);
+      else this.style.setProperty(name, themed);
+    }
+    this.#contrastFixes = contrastFixes(this, this.renderRoot);
+    for (const [name, value] of Object.entries(this.#contrastFixes))
+      this.style.setProperty(name, value);
   }
 
   async #begin(flow: LoadedFlow): Promise<void> {

@@ -54,7 +54,8 @@ import { styleProperties } from '../style-properties.js';
  * @cssproperty --extractor-color-border - Borders of the drop zone and the file list.
  * @cssproperty --extractor-color-surface - Background of the file list.
  * @cssproperty --extractor-color-danger - Messages about failures.
- * @cssproperty --extractor-radius - Corner radius of buttons and panels.
+ * @cssproperty --extractor-radius - Corner radius of buttons and inputs.
+ * @cssproperty --extractor-radius-container - Corner radius of panels, tables and the drop zone.
  * @cssproperty --extractor-spacing - The base unit of the space between things.
  */
 export class ExtractorBucketView extends ExtractorViewElement {

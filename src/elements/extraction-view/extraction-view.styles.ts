@@ -126,7 +126,7 @@ export const extractionViewStyles = css`
     margin: 0;
     padding: 0 1rem;
     border: 1px solid var(--_extractor-border);
-    border-radius: var(--_extractor-radius);
+    border-radius: var(--_extractor-radius-container);
     background: var(--_extractor-surface);
   }
 

@@ -52,7 +52,8 @@ type Action = RunCommand | 'start';
  * @cssproperty --extractor-color-surface - Background of the panels.
  * @cssproperty --extractor-color-danger - The message of a failed run.
  * @cssproperty --extractor-color-success - The mark of a done run.
- * @cssproperty --extractor-radius - Corner radius of buttons and panels.
+ * @cssproperty --extractor-radius - Corner radius of buttons and inputs.
+ * @cssproperty --extractor-radius-container - Corner radius of panels, tables and the drop zone.
  */
 export class ExtractorExtractionView extends ExtractorViewElement {
   static override styles = [...ExtractorViewElement.styles, extractionViewStyles];

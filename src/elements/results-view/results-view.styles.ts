@@ -219,7 +219,7 @@ export const resultsViewStyles = css`
   .group .group {
     padding: var(--_extractor-space);
     border: 1px solid var(--_extractor-border);
-    border-radius: var(--_extractor-radius);
+    border-radius: var(--_extractor-radius-container);
   }
 
   .group-head {
@@ -261,7 +261,7 @@ export const resultsViewStyles = css`
     gap: 0.75rem;
     padding: var(--_extractor-space);
     border: 1px solid var(--_extractor-border);
-    border-radius: var(--_extractor-radius);
+    border-radius: var(--_extractor-radius-container);
     background: var(--_extractor-surface);
   }
 
@@ -283,7 +283,7 @@ export const resultsViewStyles = css`
     --_extractor-scroll-shadow: color-mix(in srgb, var(--_extractor-text) 22%, transparent);
     overflow: auto;
     border: 1px solid var(--_extractor-border);
-    border-radius: var(--_extractor-radius);
+    border-radius: var(--_extractor-radius-container);
     /* A shadow at an edge with more columns behind it, so a table wider than a phone shows
        that it scrolls: the covers scroll with the content ('local') and hide the shadows
        (fixed to the box) once an end is reached. */

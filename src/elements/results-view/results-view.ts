@@ -64,7 +64,8 @@ const saveDelayMs = 700;
  * @cssproperty --extractor-color-surface - Background of inputs and the table.
  * @cssproperty --extractor-color-border - Borders of inputs and the table.
  * @cssproperty --extractor-color-danger - Messages about invalid values.
- * @cssproperty --extractor-radius - Corner radius of inputs, buttons and panels.
+ * @cssproperty --extractor-radius - Corner radius of buttons and inputs.
+ * @cssproperty --extractor-radius-container - Corner radius of panels, tables and the drop zone.
  */
 export class ExtractorResultsView extends ExtractorViewElement {
   static override styles = [...ExtractorViewElement.styles, resultsViewStyles];
