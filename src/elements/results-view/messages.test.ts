@@ -57,6 +57,24 @@ describe('the editor’s messages', () => {
     },
   };
 
+  it('puts a pattern in words with the schema’s own description, when it has no example', () => {
+    const currency: TargetSchema = {
+      type: 'object',
+      properties: {
+        currency: {
+          type: ['string', 'null'],
+          title: 'Currency',
+          description: 'ISO 4217 currency code, such as EUR or USD.',
+          pattern: '^[A-Z]{3}$',
+        },
+      },
+    };
+    expect(messages(currency, { currency: 'euro' })).toEqual({
+      '/currency':
+        'Enter the currency as three capital letters (ISO 4217 currency code, such as EUR or USD).',
+    });
+  });
+
   it('writes from the schema’s title, examples and description, never a raw pattern', () => {
     const found = messages(schema, {
       currency: 'euro',

@@ -151,13 +151,14 @@ export function describePattern(pattern: string): { words: string; example: stri
 function patternMessage(schema: TargetSchema, title: string): string {
   const what = title ? `the ${inSentence(title)}` : 'the value';
   const example = plainExample(schema);
+  const description = schema.description?.trim().replace(/[.!?]+$/, '');
   const described = schema.pattern ? describePattern(schema.pattern) : undefined;
-  if (described)
-    return `Enter ${what} as ${described.words}, such as ${example ?? described.example}.`;
+  // The schema's own example or description says more than one made up from the pattern.
+  if (described && example) return `Enter ${what} as ${described.words}, such as ${example}.`;
+  if (described && description) return `Enter ${what} as ${described.words} (${description}).`;
+  if (described) return `Enter ${what} as ${described.words}, such as ${described.example}.`;
   if (example) return `Enter ${what} in the same form as ${example}.`;
-  const description = schema.description?.trim();
-  if (description)
-    return `Enter ${what} as described: ${inSentence(description)}${/[.!?]$/.test(description) ? '' : '.'}`;
+  if (description) return `Enter ${what} as described: ${inSentence(description)}.`;
   return `Enter ${what} in the form it has on the document.`;
 }
 
@@ -253,6 +254,7 @@ export const tableText = {
   remove: 'Remove',
   addRow: 'Add row',
   rows: (count: number) => (count === 1 ? '1 row' : `${count} rows`),
+  shownRows: (shown: number, count: number) => `${shown} of ${count} rows shown`,
   cellLabel: (column: string, index: number) => `${column}, row ${index + 1}`,
   removeRow: (index: number) => `Remove row ${index + 1}`,
   keys: 'In the table, the arrow keys move between cells; Enter or F2 edits a cell, Escape undoes the edit.',
