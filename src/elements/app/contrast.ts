@@ -10,12 +10,16 @@
  * colours; only text moves.
  */
 
-/** A text token and the background tokens it is drawn on, as `--_extractor-*` names. */
-const pairs: [text: string, backgrounds: string[]][] = [
-  ['text', ['surface', 'subtle', 'background']],
-  ['muted', ['surface', 'subtle', 'background']],
-  ['danger', ['surface', 'subtle', 'background']],
-  ['on-accent', ['accent']],
+/**
+ * A text token, the background tokens it is drawn on (as `--_extractor-*` names), and the
+ * contrast a fix aims for. Main text that needs fixing goes to 7:1 (WCAG AAA): fixed only
+ * to 4.5:1 it would be as grey as the secondary text beside it.
+ */
+const pairs: [text: string, backgrounds: string[], target: number][] = [
+  ['text', ['surface', 'subtle', 'background'], 7],
+  ['muted', ['surface', 'subtle', 'background'], 4.5],
+  ['danger', ['surface', 'subtle', 'background'], 4.5],
+  ['on-accent', ['accent'], 4.5],
 ];
 
 /** The public token each private colour is read from, without `--extractor-`. */
@@ -65,31 +69,37 @@ function worstContrast(text: Rgba, backgrounds: Rgba[]): number {
 }
 
 /**
- * The colour nearest to `text`, on the way to black or to white, that has at least 4.5:1
- * against every background; `undefined` when `text` already has. When no colour can (a
- * white and a black background), the one with the best worst contrast.
+ * `undefined` when `text` has at least 4.5:1 against every background; else the colour
+ * nearest to it, on the way to black or to white, that has `target` (at least 4.5:1). When
+ * no colour can (a white and a black background), the one with the best worst contrast.
  */
-export function readableColor(text: Rgba, backgrounds: Rgba[]): Rgba | undefined {
+export function readableColor(
+  text: Rgba,
+  backgrounds: Rgba[],
+  target = minimumContrast,
+): Rgba | undefined {
   if (worstContrast(text, backgrounds) >= minimumContrast) return undefined;
+  const goal = Math.max(target, minimumContrast);
   let best: { color: Rgba; amount: number; contrast: number } | undefined;
   for (const toward of [black, white]) {
     let low = 0;
     let high = 1;
-    if (worstContrast(mix(text, toward, 1), backgrounds) < minimumContrast) {
+    if (worstContrast(mix(text, toward, 1), backgrounds) < goal) {
+      // The goal is out of reach this way: as far as it goes, if that beats the other way.
       const color = mix(text, toward, 1);
       const contrast = worstContrast(color, backgrounds);
-      if (!best || (best.contrast < minimumContrast && contrast > best.contrast))
+      if (!best || (best.contrast < goal && contrast > best.contrast))
         best = { color, amount: 2, contrast };
       continue;
     }
     for (let step = 0; step < 12; step++) {
       const middle = (low + high) / 2;
-      if (worstContrast(mix(text, toward, middle), backgrounds) >= minimumContrast) high = middle;
+      if (worstContrast(mix(text, toward, middle), backgrounds) >= goal) high = middle;
       else low = middle;
     }
     const color = mix(text, toward, high);
     const contrast = worstContrast(color, backgrounds);
-    if (!best || best.contrast < minimumContrast || high < best.amount)
+    if (!best || best.contrast < goal || high < best.amount)
       best = { color, amount: high, contrast };
   }
   return best?.color;
@@ -151,11 +161,12 @@ export function contrastFixes(host: Element, probeParent: Node): Record<string, 
     };
     backgrounds.accent = over(colorOf('accent'), backgrounds.surface!);
     const fixes: Record<string, string> = {};
-    for (const [text, under] of pairs) {
+    for (const [text, under, target] of pairs) {
       const color = over(colorOf(text), backgrounds[under[0]!]!);
       const fixed = readableColor(
         color,
         under.map((name) => backgrounds[name]!),
+        target,
       );
       if (fixed) fixes[`--extractor-${publicNames[text]!}`] = `rgb(${fixed.slice(0, 3).join(' ')})`;
     }

@@ -461,7 +461,9 @@ export function renderRecordTable(options: RecordTableOptions): TemplateResult {
       <div class="group-head">
         <div class="group-title" role="heading" aria-level=${form.headingLevel + 1} id=${headingId}>
           <span class="group-name">${title}</span>
-          <span class="count">${tableText.rows(rows.length)}</span>
+          <span class="count"
+            >${table.filtered ? tableText.shownRows(shown.length, rows.length) : tableText.rows(rows.length)}</span
+          >
         </div>
         ${description ? html`<p class="field-description">${description}</p>` : nothing}
         <p class="grid-hint" id=${hintId}>${tableText.keys}</p>

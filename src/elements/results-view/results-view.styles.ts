@@ -83,11 +83,36 @@ export const resultsViewStyles = css`
     }
   }
 
+  /* Each field spans four rows of the form's grid (label, description, control, message)
+     and lays its parts on them, so the controls of a row line up however long a
+     description is, and a message under one control does not push its neighbour down. */
   .field {
-    display: flex;
-    flex-direction: column;
-    gap: 0.375rem;
+    display: grid;
+    grid-row: span 4;
+    grid-template-rows: subgrid;
+    row-gap: 0;
+    align-content: start;
     min-width: 0;
+  }
+
+  .field > .field-label {
+    grid-row: 1;
+  }
+
+  .field > .field-description {
+    grid-row: 2;
+    margin-top: 0.25rem;
+  }
+
+  .field > .control,
+  .field > .yes-no {
+    grid-row: 3;
+    margin-top: 0.375rem;
+  }
+
+  .field > .field-error {
+    grid-row: 4;
+    margin-top: 0.375rem;
   }
 
   .field-label {
@@ -125,7 +150,6 @@ export const resultsViewStyles = css`
   .control {
     width: 100%;
     min-height: 2.75rem;
-    margin-top: auto;
     padding: 0.5rem 0.75rem;
     border: 1px solid var(--_extractor-border);
     border-radius: var(--_extractor-radius);
@@ -169,7 +193,6 @@ export const resultsViewStyles = css`
     display: flex;
     flex-wrap: wrap;
     gap: 0.5rem;
-    margin-top: auto;
   }
 
   .yes-no-option {
@@ -558,8 +581,15 @@ export const resultsViewStyles = css`
     }
 
     .records td.row-actions {
+      grid-row: 1;
+      grid-column: 2;
       width: auto;
       padding: 0;
+    }
+
+    /* Each card says what is wrong in it; the count and the filter above lead to them. */
+    .table-problems {
+      display: none;
     }
 
     .records td.cell {
