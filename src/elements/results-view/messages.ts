@@ -242,6 +242,18 @@ export function describeSchemaProblem(problem: SchemaProblem, context: MessageCo
   }
 }
 
+/** The words of the choices the editor offers. */
+export const choiceText = {
+  yes: 'Yes',
+  no: 'No',
+  /** A yes or no that is not known (null), or not found. */
+  unknown: 'Not known',
+  /** The empty choice of a list that allows nothing. */
+  none: 'None',
+  /** The empty choice of a list where something must be chosen. */
+  prompt: 'Choose…',
+};
+
 /** Above a form with fields marked as required. */
 export const requiredNote = 'Fields marked * must be filled in.';
 

@@ -571,7 +571,9 @@ export const resultsViewStyles = css`
       text-align: start;
     }
 
-    .records .row-label {
+    /* Shown in a card: the row's "Row" and what is wrong with a value. */
+    .records .row-label,
+    .records .cell-error {
       position: static;
       width: auto;
       height: auto;
@@ -627,12 +629,6 @@ export const resultsViewStyles = css`
     }
 
     .records .cell-error {
-      position: static;
-      width: auto;
-      height: auto;
-      margin: 0;
-      overflow: visible;
-      clip-path: none;
       color: var(--_extractor-danger);
       font-size: 0.8125rem;
       font-weight: 500;

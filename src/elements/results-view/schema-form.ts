@@ -9,6 +9,7 @@ import { html, nothing, type TemplateResult } from 'lit';
 import { primaryType, resolveRef, type TargetSchema } from '../../contract/json-schema.js';
 import { fieldTitle } from '../field-names.js';
 import { closeIcon, plusIcon } from '../icons.js';
+import { choiceText } from './messages.js';
 import { typedValue } from './typed-value.js';
 import {
   allowsNull,
@@ -51,12 +52,6 @@ export interface ControlOptions {
 /** An id for the control of a value, valid in `id` and in `aria-describedby` lists. */
 export function controlId(path: Path, suffix = ''): string {
   return `v${encodeURIComponent(pointerOf(path)).replace(/[%'()*!~.]/g, '_')}${suffix}`;
-}
-
-export function sentence(message: string): string {
-  return message
-    ? message[0]!.toUpperCase() + message.slice(1) + (/[.!?]$/.test(message) ? '' : '.')
-    : message;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -138,9 +133,7 @@ function isPlainField(schema: TargetSchema, root: TargetSchema): boolean {
 function renderMessages(form: SchemaForm, path: Path, id: string) {
   const messages = form.violationsAt(pointerOf(path));
   if (!messages?.length) return nothing;
-  return html`<p class="field-error" id=${id} part="field-error">
-    ${messages.map(sentence).join(' ')}
-  </p>`;
+  return html`<p class="field-error" id=${id} part="field-error">${messages.join(' ')}</p>`;
 }
 
 /** The mark of a field that must be filled in; the form says what it means above. */
@@ -193,10 +186,10 @@ function renderYesNo(
 ): TemplateResult {
   const invalid = !!form.violationsAt(pointerOf(path))?.length;
   const choices: [unknown, string][] = [
-    [true, 'Yes'],
-    [false, 'No'],
+    [true, choiceText.yes],
+    [false, choiceText.no],
   ];
-  if (allowsNull(schema)) choices.push([null, 'Not known']);
+  if (allowsNull(schema)) choices.push([null, choiceText.unknown]);
   return html`<div
     class="yes-no"
     role="radiogroup"
@@ -361,7 +354,8 @@ export function renderControl(
     const nullable = allowsNull(resolved);
     // The empty choice: "not known" for a yes or no, "none" where nothing is allowed, and
     // a prompt where something must be chosen but nothing is yet.
-    const empty = kind === 'boolean' ? 'Not known' : nullable ? 'None' : 'Choose…';
+    const empty =
+      kind === 'boolean' ? choiceText.unknown : nullable ? choiceText.none : choiceText.prompt;
     return html`<select
       class="control"
       id=${common.id}
@@ -380,7 +374,7 @@ export function renderControl(
       ${choices.map(
         (option, index) =>
           html`<option value=${index} .selected=${index === selected}>
-            ${typeof option === 'boolean' ? (option ? 'Yes' : 'No') : displayValue(option, form.locale)}
+            ${typeof option === 'boolean' ? (option ? choiceText.yes : choiceText.no) : displayValue(option, form.locale)}
           </option>`,
       )}
     </select>`;
