@@ -9,11 +9,11 @@ import { cors } from './http/cors.js';
 import type { AppEnv, Services } from './http/context.js';
 import { resourceKinds } from './http/kinds.js';
 import {
-  ProblemError,
   badRequest,
   internalError,
   methodNotAllowed,
   notFound,
+  problemOf,
   problemResponse,
 } from './http/problem.js';
 import { jsonLdContext } from './http/representations.js';
@@ -114,7 +114,8 @@ export function createApp(services: Services): App {
   });
 
   app.onError((error, c) => {
-    if (error instanceof ProblemError) return problemResponse(error, c.req.path);
+    const problem = problemOf(error);
+    if (problem) return problemResponse(problem, c.req.path);
     if (error instanceof URIError)
       return problemResponse(badRequest('The address is not correctly encoded.'), c.req.path);
     services.logger.error(

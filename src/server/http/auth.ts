@@ -1,13 +1,11 @@
 /**
- * Bearer authentication for `/api`, and the scope rules of embed session tokens: a
- * session sees its extractor, its bucket and that bucket's runs of its extractor, and
- * nothing else. Whatever lies outside answers 404, exactly as a missing resource does,
- * so ids cannot be probed.
+ * Bearer authentication for `/api`: who is asking. What each token may then see is
+ * tokens/access.ts.
  */
 import type { Context, MiddlewareHandler } from 'hono';
-import { verifyToken, type Principal } from '../tokens/tokens.js';
+import { verifyToken } from '../tokens/tokens.js';
 import type { AppEnv } from './context.js';
-import { notFound, unauthorized } from './problem.js';
+import { unauthorized } from './problem.js';
 
 /** Paths under /api that describe the API rather than hold data, and need no token. */
 const publicPaths = [/^\/api\/docs(\.json)?$/, /^\/api\/contexts\/[A-Za-z]+$/];
@@ -45,29 +43,3 @@ export const authenticate: MiddlewareHandler<AppEnv> = async (c, next) => {
   c.get('services').recordTokenUse(verification.principal.tokenId);
   return next();
 };
-
-export function isPersonal(
-  principal: Principal,
-): principal is Extract<Principal, { kind: 'personal' }> {
-  return principal.kind === 'personal';
-}
-
-/** Only personal access tokens get past; a session token sees a 404. */
-export function requirePersonal(c: Context<AppEnv>): void {
-  if (!isPersonal(c.get('principal'))) throw notFound();
-}
-
-export function canSeeBucket(principal: Principal, bucketId: string): boolean {
-  return principal.kind === 'personal' || principal.bucketId === bucketId;
-}
-
-export function canSeeExtractor(principal: Principal, extractorId: string): boolean {
-  return principal.kind === 'personal' || principal.extractorId === extractorId;
-}
-
-export function canSeeRun(
-  principal: Principal,
-  run: { bucket_id: string; extractor_id: string },
-): boolean {
-  return canSeeBucket(principal, run.bucket_id) && canSeeExtractor(principal, run.extractor_id);
-}

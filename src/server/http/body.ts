@@ -5,7 +5,7 @@
  */
 import * as z from 'zod/mini';
 import { en } from 'zod/locales';
-import { parseCsv } from './csv.js';
+import { parseCsv } from '../formats/csv.js';
 import { essence, resourceMediaTypes, type ResourceMediaType } from './negotiation.js';
 import {
   badRequest,

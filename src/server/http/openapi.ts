@@ -56,7 +56,7 @@ import {
 import { resourceMediaTypes, type ResourceMediaType } from './negotiation.js';
 import { problemMediaType, problemTypes } from './problem.js';
 import type { Relationship, ResourceKind } from './representations.js';
-import { itemsPerPage } from './respond.js';
+import { itemsPerPage } from '../store/paging.js';
 import { extractorCollections } from './routes/extractors.js';
 import { runCollections, runFilterParameters } from './routes/runs.js';
 

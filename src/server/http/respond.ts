@@ -2,6 +2,7 @@
 import type { Context } from 'hono';
 import type { AppEnv } from './context.js';
 import { negotiateOrThrow, resourceMediaTypes, type ResourceMediaType } from './negotiation.js';
+import { pageWindow, type PageWindow } from '../store/paging.js';
 import { badQuery } from './problem.js';
 import {
   representCollection,
@@ -11,8 +12,6 @@ import {
   type ResourceKind,
   type WireObject,
 } from './representations.js';
-
-export const itemsPerPage = 30;
 
 /** The representation the client wants; a 406 before any work is done when none fits. */
 export function chooseRepresentation(c: Context<AppEnv>): ResourceMediaType {
@@ -96,17 +95,16 @@ export function sendCollection(
 }
 
 /** `page`: 1 when absent or empty; a positive whole number otherwise, or a 400. */
-export function readPage(c: Context<AppEnv>): { page: number; offset: number; limit: number } {
+export function readPage(c: Context<AppEnv>): PageWindow {
   const raw = c.req.query('page');
-  if (raw === undefined || raw === '') return { page: 1, offset: 0, limit: itemsPerPage };
+  if (raw === undefined || raw === '') return pageWindow(1);
   if (!/^\d{1,9}$/.test(raw) || Number(raw) < 1) {
     throw badQuery(
       'page',
       `must be a whole number of 1 or more, not ${JSON.stringify(raw.slice(0, 40))}`,
     );
   }
-  const page = Number(raw);
-  return { page, offset: (page - 1) * itemsPerPage, limit: itemsPerPage };
+  return pageWindow(Number(raw));
 }
 
 /** The query of a collection request without `page`, to carry into the paging links. */

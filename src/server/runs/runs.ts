@@ -5,6 +5,7 @@ import type { RunStatus } from '../../contract/run-status.js';
 import type { Db } from '../store/database.js';
 import { containsText } from '../store/filters.js';
 import { oncePerFrozenRow } from '../store/frozen-rows.js';
+import { newestFirst, type PageOfRows, type PageWindow } from '../store/paging.js';
 import { preparedQuery } from '../store/prepared-query.js';
 import type { RunTable } from '../store/schema.js';
 import { formatDuration, isoDuration } from './durations.js';
@@ -64,11 +65,11 @@ export interface RunFilters {
   bucketId?: string;
 }
 
-export async function listRuns(
+export function listRuns(
   db: Db,
   filters: RunFilters,
-  page: { offset: number; limit: number },
-): Promise<{ rows: RunRow[]; total: number }> {
+  window: PageWindow,
+): Promise<PageOfRows<RunRow>> {
   let query = db.selectFrom('runs');
   if (filters.resultJson) query = query.where(containsText('result_json', filters.resultJson));
   if (filters.partialResultJson)
@@ -79,17 +80,7 @@ export async function listRuns(
   if (filters.strategy) query = query.where('strategy', '=', filters.strategy);
   if (filters.status) query = query.where('status', '=', filters.status);
   if (filters.bucketId) query = query.where('bucket_id', '=', filters.bucketId);
-  const [rows, count] = await Promise.all([
-    query
-      .selectAll()
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .offset(page.offset)
-      .limit(page.limit)
-      .execute(),
-    query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.total) };
+  return newestFirst(query, window);
 }
 
 export function effectiveResultJson(
@@ -140,6 +131,25 @@ export const runToWire = oncePerFrozenRow((row: RunRow): Run => {
     submittedAt: row.submitted_at,
   };
 });
+
+/** IRIs of the runs of each bucket or extractor, oldest first, in one query. */
+export async function runIrisOf(
+  db: Db,
+  column: 'bucket_id' | 'extractor_id',
+  ids: readonly string[],
+): Promise<Map<string, string[]>> {
+  const map = new Map<string, string[]>(ids.map((id) => [id, []]));
+  if (ids.length === 0) return map;
+  const rows = await db
+    .selectFrom('runs')
+    .select(['id', column])
+    .where(column, 'in', ids)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+  for (const row of rows) map.get(row[column])?.push(iriOf('run', row.id));
+  return map;
+}
 
 /** A run of the bucket that has not finished (queued, running or paused), if any. */
 export async function activeRunOfBucket(db: Db, bucketId: string): Promise<RunRow | undefined> {

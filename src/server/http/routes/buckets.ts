@@ -9,27 +9,22 @@ import type { Context, Hono } from 'hono';
 import { bucketInputSchema } from '../../../contract/resources.js';
 import {
   bucketToWire,
+  bucketView,
+  bucketViews,
   createBucket,
   deleteBucket,
   findBucket,
   listBuckets,
-  runIrisByBucket,
 } from '../../buckets/buckets.js';
-import {
-  addFiles,
-  deleteFile,
-  fileToWire,
-  findFile,
-  listFiles,
-  listFilesOfBuckets,
-} from '../../files/files.js';
+import { addFiles, deleteFile, fileToWire, findFile, listFiles } from '../../files/files.js';
 import { receiveUpload } from '../../files/uploads.js';
 import { activeRunOfBucket } from '../../runs/runs.js';
-import { canSeeBucket, requirePersonal } from '../auth.js';
+import { canSeeBucket, requirePersonal } from '../../tokens/access.js';
 import { readInput } from '../body.js';
 import type { AppEnv } from '../context.js';
 import { bucketKind, fileKind } from '../kinds.js';
-import { conflict, notFound } from '../problem.js';
+import { essence } from '../negotiation.js';
+import { conflict, notFound, unsupportedMediaType } from '../problem.js';
 import {
   chooseRepresentation,
   queryWithoutPage,
@@ -56,31 +51,14 @@ function nodeBody(c: Context<AppEnv>): Readable | undefined {
   return incoming instanceof Readable ? incoming : undefined;
 }
 
-async function bucketWire(c: Context<AppEnv>, bucket: BucketRow) {
-  const { db } = c.get('services');
-  const [runs, files] = await Promise.all([
-    runIrisByBucket(db, [bucket.id]),
-    listFiles(db, bucket.id),
-  ]);
-  return bucketToWire(bucket, runs.get(bucket.id) ?? [], files);
-}
-
 export function registerBucketRoutes(app: Hono<AppEnv>): void {
   app.get('/api/buckets', async (c) => {
-    requirePersonal(c);
+    requirePersonal(c.get('principal'));
     const mediaType = chooseRepresentation(c);
     const page = readPage(c);
     const { db } = c.get('services');
     const { rows, total } = await listBuckets(db, page);
-    const ids = rows.map((row) => row.id);
-    const [runs, files] = await Promise.all([
-      runIrisByBucket(db, ids),
-      listFilesOfBuckets(db, ids),
-    ]);
-    const wires = rows.map((row) =>
-      bucketToWire(row, runs.get(row.id) ?? [], files.get(row.id) ?? []),
-    );
-    return sendCollection(bucketKind, wires, mediaType, {
+    return sendCollection(bucketKind, await bucketViews(db, rows), mediaType, {
       path: c.req.path,
       query: queryWithoutPage(c),
       page: page.page,
@@ -91,7 +69,7 @@ export function registerBucketRoutes(app: Hono<AppEnv>): void {
   });
 
   app.post('/api/buckets', async (c) => {
-    requirePersonal(c);
+    requirePersonal(c.get('principal'));
     const mediaType = chooseRepresentation(c);
     const input = await readInput(c.req.raw, bucketInputSchema);
     const bucket = await createBucket(c.get('services').db, input, 'api');
@@ -105,11 +83,11 @@ export function registerBucketRoutes(app: Hono<AppEnv>): void {
   app.get('/api/buckets/:id', async (c) => {
     const mediaType = chooseRepresentation(c);
     const bucket = await visibleBucket(c);
-    return sendResource(bucketKind, await bucketWire(c, bucket), mediaType);
+    return sendResource(bucketKind, await bucketView(c.get('services').db, bucket), mediaType);
   });
 
   app.delete('/api/buckets/:id', async (c) => {
-    requirePersonal(c);
+    requirePersonal(c.get('principal'));
     const deleted = await deleteBucket(c.get('services').db, c.req.param('id'));
     if (!deleted) throw notFound();
     return c.body(null, 204);
@@ -121,6 +99,12 @@ export function registerBucketRoutes(app: Hono<AppEnv>): void {
     const mediaType = chooseRepresentation(c);
     const bucket = await visibleBucket(c);
     const { db, storage, config } = c.get('services');
+    if (essence(c.req.header('content-type')) !== 'multipart/form-data') {
+      throw unsupportedMediaType(
+        'Upload files as multipart/form-data with one or more parts named "file".',
+        ['multipart/form-data'],
+      );
+    }
     const received = await receiveUpload(c.req.raw, storage, config.maxUploadBytes, nodeBody(c));
     const rows = await addFiles(db, storage, bucket.id, received);
     const wires = rows.map(fileToWire);

@@ -9,14 +9,15 @@ import {
   createExtractor,
   deleteExtractor,
   extractorToWire,
+  extractorView,
+  extractorViews,
   findExtractor,
   listExtractors,
   replaceExtractor,
   rotateWebhookSecret,
-  runIrisByExtractor,
   type ExtractorRow,
 } from '../../extractors/extractors.js';
-import { canSeeExtractor, requirePersonal } from '../auth.js';
+import { canSeeExtractor, requirePersonal } from '../../tokens/access.js';
 import { readInput } from '../body.js';
 import type { AppEnv } from '../context.js';
 import { extractorKind } from '../kinds.js';
@@ -31,16 +32,15 @@ import {
 
 export const extractorCollections = ['/api/extractors', '/api/saved_extractors'] as const;
 
-async function extractorWire(c: Context<AppEnv>, row: ExtractorRow) {
+function extractorWire(c: Context<AppEnv>, row: ExtractorRow) {
   const { db, config } = c.get('services');
-  const runs = await runIrisByExtractor(db, [row.id]);
-  return extractorToWire(row, runs.get(row.id) ?? [], config);
+  return extractorView(db, row, config);
 }
 
 export function registerExtractorRoutes(app: Hono<AppEnv>): void {
   for (const base of extractorCollections) {
     app.get(base, async (c) => {
-      requirePersonal(c);
+      requirePersonal(c.get('principal'));
       const mediaType = chooseRepresentation(c);
       const page = readPage(c);
       const { db, config } = c.get('services');
@@ -49,30 +49,21 @@ export function registerExtractorRoutes(app: Hono<AppEnv>): void {
         outputInstructions: c.req.query('output_instructions'),
       };
       const { rows, total } = await listExtractors(db, filters, page);
-      const runs = await runIrisByExtractor(
-        db,
-        rows.map((row) => row.id),
-      );
-      return sendCollection(
-        extractorKind,
-        rows.map((row) => extractorToWire(row, runs.get(row.id) ?? [], config)),
-        mediaType,
-        {
-          path: c.req.path,
-          query: queryWithoutPage(c),
-          page: page.page,
-          itemsPerPage: page.limit,
-          totalItems: total,
-          filters: [
-            { variable: 'model', property: 'model' },
-            { variable: 'output_instructions', property: 'outputInstructions' },
-          ],
-        },
-      );
+      return sendCollection(extractorKind, await extractorViews(db, rows, config), mediaType, {
+        path: c.req.path,
+        query: queryWithoutPage(c),
+        page: page.page,
+        itemsPerPage: page.limit,
+        totalItems: total,
+        filters: [
+          { variable: 'model', property: 'model' },
+          { variable: 'output_instructions', property: 'outputInstructions' },
+        ],
+      });
     });
 
     app.post(base, async (c) => {
-      requirePersonal(c);
+      requirePersonal(c.get('principal'));
       const mediaType = chooseRepresentation(c);
       const input = await readInput(c.req.raw, extractorInputSchema);
       const { db, config } = c.get('services');
@@ -94,7 +85,7 @@ export function registerExtractorRoutes(app: Hono<AppEnv>): void {
     });
 
     app.put(`${base}/:id`, async (c) => {
-      requirePersonal(c);
+      requirePersonal(c.get('principal'));
       const mediaType = chooseRepresentation(c);
       const { db, config } = c.get('services');
       const id = c.req.param('id');
@@ -106,7 +97,7 @@ export function registerExtractorRoutes(app: Hono<AppEnv>): void {
     });
 
     app.delete(`${base}/:id`, async (c) => {
-      requirePersonal(c);
+      requirePersonal(c.get('principal'));
       const deleted = await deleteExtractor(c.get('services').db, c.req.param('id'));
       if (!deleted) throw notFound();
       return c.body(null, 204);
@@ -114,7 +105,7 @@ export function registerExtractorRoutes(app: Hono<AppEnv>): void {
 
     /** A new webhook signing secret; the old one stops working at once. */
     app.post(`${base}/:id/webhook_secret`, async (c) => {
-      requirePersonal(c);
+      requirePersonal(c.get('principal'));
       const mediaType = chooseRepresentation(c);
       const { db } = c.get('services');
       const id = c.req.param('id');

@@ -7,7 +7,7 @@ import { idFromReference } from '../../../contract/iri.js';
 import { strategies } from '../../../contract/resources.js';
 import { runStatuses, type RunStatus } from '../../../contract/run-status.js';
 import { findRun, listRuns, runToWire, type RunFilters, type RunRow } from '../../runs/runs.js';
-import { canSeeRun, requirePersonal } from '../auth.js';
+import { canSeeRun, requirePersonal } from '../../tokens/access.js';
 import type { AppEnv } from '../context.js';
 import { runKind } from '../kinds.js';
 import { badQuery, notFound } from '../problem.js';
@@ -68,7 +68,7 @@ export async function visibleRun(c: Context<AppEnv>): Promise<RunRow> {
 export function registerRunReadRoutes(app: Hono<AppEnv>): void {
   for (const base of runCollections) {
     app.get(base, async (c) => {
-      requirePersonal(c);
+      requirePersonal(c.get('principal'));
       const mediaType = chooseRepresentation(c);
       const page = readPage(c);
       const filters = readRunFilters(c);

@@ -13,7 +13,7 @@ import {
 import { createBucket, findBucket } from '../../buckets/buckets.js';
 import { findExtractor } from '../../extractors/extractors.js';
 import { createSessionToken, revokeToken } from '../../tokens/tokens.js';
-import { requirePersonal } from '../auth.js';
+import { requirePersonal } from '../../tokens/access.js';
 import { readInput } from '../body.js';
 import type { AppEnv } from '../context.js';
 import { currentSessionKind, embedSessionKind } from '../kinds.js';
@@ -35,7 +35,7 @@ export function normaliseOrigin(value: string): string | undefined {
 
 export function registerSessionRoutes(app: Hono<AppEnv>): void {
   app.post('/api/embed_sessions', async (c) => {
-    requirePersonal(c);
+    requirePersonal(c.get('principal'));
     const mediaType = chooseRepresentation(c);
     const input = await readInput(c.req.raw, embedSessionInputSchema);
     const { db, config } = c.get('services');
@@ -109,7 +109,7 @@ export function registerSessionRoutes(app: Hono<AppEnv>): void {
   });
 
   app.delete('/api/embed_sessions/:id', async (c) => {
-    requirePersonal(c);
+    requirePersonal(c.get('principal'));
     const revoked = await revokeToken(c.get('services').db, c.req.param('id'), 'session');
     if (!revoked) throw notFound();
     return c.body(null, 204);
