@@ -13,8 +13,8 @@ import {
 } from '../testing/fixtures.js';
 import { adminToken, startTestService, type TestService } from '../testing/test-service.js';
 import { resourceMediaTypes } from './negotiation.js';
+import { openApiDocument } from './api.js';
 import {
-  buildOpenApiDocument,
   httpMethods,
   type JsonSchema,
   type OpenApiDocument,
@@ -24,7 +24,7 @@ import {
 import { problemTypes } from './problem.js';
 import { runFilterParameters } from './routes/runs.js';
 
-const document = buildOpenApiDocument('http://extractor.test');
+const document = await openApiDocument('http://extractor.test');
 
 function operationsOf(
   doc: OpenApiDocument,

@@ -1,5 +1,8 @@
 /** Answering with resources: negotiation, the chosen representation, and paging input. */
-import type { Context } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
+import { createMiddleware } from 'hono/factory';
+import { validator } from 'hono/validator';
+import { requirePersonal } from '../tokens/access.js';
 import type { AppEnv } from './context.js';
 import { negotiateOrThrow, resourceMediaTypes, type ResourceMediaType } from './negotiation.js';
 import { pageWindow, type PageWindow } from '../store/paging.js';
@@ -17,6 +20,21 @@ import {
 export function chooseRepresentation(c: Context<AppEnv>): ResourceMediaType {
   return negotiateOrThrow(c.req.header('accept'), resourceMediaTypes);
 }
+
+/**
+ * The representation, chosen before anything else is read: a 406 comes before any other
+ * problem of the request. The route finds it in `c.var.mediaType`.
+ */
+export const negotiated: MiddlewareHandler<AppEnv> = createMiddleware<AppEnv>(async (c, next) => {
+  c.set('mediaType', chooseRepresentation(c));
+  await next();
+});
+
+/** Routes of personal access tokens only: a session token is told there is nothing here. */
+export const personalOnly: MiddlewareHandler<AppEnv> = createMiddleware<AppEnv>(async (c, next) => {
+  requirePersonal(c.get('principal'));
+  await next();
+});
 
 /** A representation with its body already encoded, to be sent again and again. */
 interface EncodedRepresentation extends Omit<Representation, 'body'> {
@@ -95,8 +113,7 @@ export function sendCollection(
 }
 
 /** `page`: 1 when absent or empty; a positive whole number otherwise, or a 400. */
-export function readPage(c: Context<AppEnv>): PageWindow {
-  const raw = c.req.query('page');
+export function readPage(raw: string | undefined): PageWindow {
   if (raw === undefined || raw === '') return pageWindow(1);
   if (!/^\d{1,9}$/.test(raw) || Number(raw) < 1) {
     throw badQuery(
@@ -106,6 +123,11 @@ export function readPage(c: Context<AppEnv>): PageWindow {
   }
   return pageWindow(Number(raw));
 }
+
+/** The `page` of a collection request, read as `c.req.valid('query')`. */
+export const pageQuery = validator('query', (query) =>
+  readPage(typeof query.page === 'string' ? query.page : query.page?.[0]),
+);
 
 /** The query of a collection request without `page`, to carry into the paging links. */
 export function queryWithoutPage(c: Context<AppEnv>): URLSearchParams {

@@ -13,7 +13,7 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Hono } from 'hono';
+import { Hono } from 'hono';
 import {
   frameCommandNames,
   frameEventNames,
@@ -24,11 +24,6 @@ import {
 } from '../../../contract/frame-messages.js';
 import type { AppEnv } from '../context.js';
 import { escapeHtml } from '../representations.js';
-
-export interface DevelopersOptions {
-  /** Where the build is (its sdk/custom-elements.json): config.distDir. */
-  distDir: string;
-}
 
 interface DocumentedItem {
   name: string;
@@ -417,19 +412,14 @@ ${renderCsp(service)}
 `;
 }
 
-export function registerDevelopersRoutes(app: Hono<AppEnv>, options: DevelopersOptions): void {
-  const { distDir } = options;
-  app.get('/developers', async (c) => {
-    const html = renderDevelopersPage(
-      c.get('services').config.publicBaseUrl,
-      await describeApp(distDir),
-    );
-    return c.body(html, 200, {
-      'Content-Type': 'text/html; charset=utf-8',
-      'Content-Security-Policy': developersPageCsp,
-      'Referrer-Policy': 'no-referrer',
-      'X-Content-Type-Options': 'nosniff',
-      'Cache-Control': 'public, max-age=300',
-    });
+export const developersRoutes = new Hono<AppEnv>().get('/developers', async (c) => {
+  const { publicBaseUrl, distDir } = c.get('services').config;
+  const html = renderDevelopersPage(publicBaseUrl, await describeApp(distDir));
+  return c.body(html, 200, {
+    'Content-Type': 'text/html; charset=utf-8',
+    'Content-Security-Policy': developersPageCsp,
+    'Referrer-Policy': 'no-referrer',
+    'X-Content-Type-Options': 'nosniff',
+    'Cache-Control': 'public, max-age=300',
   });
-}
+});

@@ -5,12 +5,14 @@
  * so the page has one anchor per problem type.
  */
 import { createHash } from 'node:crypto';
-import type { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import type { AppEnv } from '../context.js';
+import { resourceKinds } from '../kinds.js';
 import { negotiateOrThrow } from '../negotiation.js';
 import {
-  buildOpenApiDocument,
+  documented,
   httpMethods,
+  type TagObject,
   type JsonSchema,
   type MediaTypeObject,
   type OpenApiDocument,
@@ -19,7 +21,8 @@ import {
   type Reference,
   type ResponseObject,
 } from '../openapi.js';
-import { escapeHtml } from '../representations.js';
+import { notFound } from '../problem.js';
+import { escapeHtml, jsonLdContext } from '../representations.js';
 
 const documentMediaTypes = ['application/json', 'application/openapi+json'] as const;
 
@@ -446,31 +449,103 @@ ${schemas.join('\n')}
 
 const pages = new WeakMap<OpenApiDocument, string>();
 
-export function registerDocsRoutes(app: Hono<AppEnv>): void {
-  app.get('/api/docs.json', (c) => {
-    const mediaType = negotiateOrThrow(c.req.header('accept'), documentMediaTypes);
-    const document = buildOpenApiDocument(c.get('services').config.publicBaseUrl);
-    return c.body(JSON.stringify(document), 200, {
-      'Content-Type': `${mediaType}; charset=utf-8`,
-      Vary: 'Accept',
-      'Cache-Control': 'no-cache',
-    });
-  });
+export const aboutTag: TagObject = {
+  name: 'About the API',
+  description: 'This documentation and the JSON-LD contexts. They need no token.',
+};
 
-  app.get('/api/docs', (c) => {
-    negotiateOrThrow(c.req.header('accept'), ['text/html'] as const);
-    const document = buildOpenApiDocument(c.get('services').config.publicBaseUrl);
-    let page = pages.get(document);
-    if (page === undefined) {
-      page = renderDocsPage(document);
-      pages.set(document, page);
-    }
-    return c.body(page, 200, {
-      'Content-Type': 'text/html; charset=utf-8',
-      'Content-Security-Policy': docsPageCsp,
-      'X-Content-Type-Options': 'nosniff',
-      'Cache-Control': 'no-cache',
-      Vary: 'Accept',
-    });
-  });
+const tag = aboutTag.name;
+
+/**
+ * The routes about the API: `/docs.json`, `/docs` and `/contexts/{type}`, to be mounted
+ * at `/api`. `document` gives the OpenAPI document of the app that serves them.
+ */
+export function docsRoutes(
+  document: (serverUrl: string) => Promise<OpenApiDocument>,
+): Hono<AppEnv> {
+  const of = (c: Context<AppEnv>) => document(c.get('services').config.publicBaseUrl);
+  return new Hono<AppEnv>()
+    .get(
+      '/contexts/:type',
+      documented({
+        id: 'getJsonLdContext',
+        tag,
+        summary: 'The JSON-LD context of a resource type',
+        answer: {
+          status: 200,
+          description: 'The context that `@context` of the JSON-LD representations points to.',
+          content: {
+            'application/ld+json': { schema: { type: 'object', required: ['@context'] } },
+          },
+        },
+        problems: [404],
+        access: 'public',
+      }),
+      (c) => {
+        const kind = resourceKinds.find((candidate) => candidate.type === c.req.param('type'));
+        if (!kind) throw notFound();
+        return c.body(JSON.stringify(jsonLdContext(kind)), 200, {
+          'Content-Type': 'application/ld+json',
+        });
+      },
+    )
+    .get(
+      '/docs.json',
+      documented({
+        id: 'getOpenApiDocument',
+        tag,
+        summary: 'This OpenAPI document',
+        answer: {
+          status: 200,
+          description: 'The OpenAPI 3.1 document, generated from the contract schemas.',
+          content: {
+            'application/openapi+json': { schema: { type: 'object' } },
+            'application/json': { schema: { type: 'object' } },
+          },
+        },
+        problems: [406],
+        access: 'public',
+      }),
+      async (c) => {
+        const mediaType = negotiateOrThrow(c.req.header('accept'), documentMediaTypes);
+        return c.body(JSON.stringify(await of(c)), 200, {
+          'Content-Type': `${mediaType}; charset=utf-8`,
+          Vary: 'Accept',
+          'Cache-Control': 'no-cache',
+        });
+      },
+    )
+    .get(
+      '/docs',
+      documented({
+        id: 'getDocsPage',
+        tag,
+        summary: 'This documentation as a web page',
+        answer: {
+          status: 200,
+          description:
+            'Every operation, schema and problem type of this document, readable without ' +
+            'JavaScript.',
+          content: { 'text/html': { schema: { type: 'string' } } },
+        },
+        problems: [406],
+        access: 'public',
+      }),
+      async (c) => {
+        negotiateOrThrow(c.req.header('accept'), ['text/html'] as const);
+        const openApi = await of(c);
+        let page = pages.get(openApi);
+        if (page === undefined) {
+          page = renderDocsPage(openApi);
+          pages.set(openApi, page);
+        }
+        return c.body(page, 200, {
+          'Content-Type': 'text/html; charset=utf-8',
+          'Content-Security-Policy': docsPageCsp,
+          'X-Content-Type-Options': 'nosniff',
+          'Cache-Control': 'no-cache',
+          Vary: 'Accept',
+        });
+      },
+    );
 }

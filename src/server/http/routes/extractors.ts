@@ -1,10 +1,11 @@
 /**
  * Saved extractors, served under both `/api/extractors` and `/api/saved_extractors` (one
- * resource, two names). Filters of the list: `model` (exact) and `output_instructions`
- * (case-insensitive substring).
+ * resource, two names: the app mounts these routes twice). Filters of the list: `model`
+ * (exact) and `output_instructions` (case-insensitive substring).
  */
-import type { Context, Hono } from 'hono';
-import { extractorInputSchema } from '../../../contract/resources.js';
+import { Hono, type Context } from 'hono';
+import { extractorInputSchema, strategies } from '../../../contract/resources.js';
+import { NotFoundError } from '../../errors.js';
 import {
   createExtractor,
   deleteExtractor,
@@ -17,106 +18,215 @@ import {
   rotateWebhookSecret,
   type ExtractorRow,
 } from '../../extractors/extractors.js';
-import { canSeeExtractor, requirePersonal } from '../../tokens/access.js';
+import { canSeeExtractor } from '../../tokens/access.js';
 import { readInput } from '../body.js';
 import type { AppEnv } from '../context.js';
 import { extractorKind } from '../kinds.js';
-import { notFound } from '../problem.js';
 import {
-  chooseRepresentation,
+  codeList,
+  documented,
+  ignoredParameters,
+  pageParameter,
+  type Parameter,
+  type TagObject,
+} from '../openapi.js';
+import {
+  negotiated,
+  pageQuery,
+  personalOnly,
   queryWithoutPage,
-  readPage,
   sendCollection,
   sendResource,
 } from '../respond.js';
 
-export const extractorCollections = ['/api/extractors', '/api/saved_extractors'] as const;
+export const extractorsTag: TagObject = {
+  name: 'Saved extractors',
+  description:
+    'Stored extraction configurations, at /api/extractors and /api/saved_extractors (one ' +
+    'resource under two names). ' +
+    `Strategies: ${codeList(strategies)}; the \`local\` strategy has the model \`local\`, ` +
+    'the `llm` strategy the models the service is configured with. An unknown one answers 422 ' +
+    'listing the allowed values.',
+};
 
-function extractorWire(c: Context<AppEnv>, row: ExtractorRow) {
+const tag = extractorsTag.name;
+
+/** The filters of the list, as query parameters. */
+export const extractorFilters: Parameter[] = [
+  {
+    name: 'model',
+    in: 'query',
+    description: 'Only extractors with this model (exact).',
+    schema: { type: 'string' },
+  },
+  {
+    name: 'output_instructions',
+    in: 'query',
+    description: 'Only extractors whose outputInstructions contain this text (case-insensitive).',
+    schema: { type: 'string' },
+  },
+];
+
+const ignoredFilters = ignoredParameters(extractorFilters);
+
+function view(c: Context<AppEnv>, row: ExtractorRow) {
   const { db, config } = c.get('services');
   return extractorView(db, row, config);
 }
 
-export function registerExtractorRoutes(app: Hono<AppEnv>): void {
-  for (const base of extractorCollections) {
-    app.get(base, async (c) => {
-      requirePersonal(c.get('principal'));
-      const mediaType = chooseRepresentation(c);
-      const page = readPage(c);
+export const extractorRoutes = new Hono<AppEnv>()
+  .get(
+    '/',
+    documented({
+      id: 'listExtractors',
+      tag,
+      summary: 'List saved extractors',
+      description: 'Newest first. Personal access tokens only.',
+      query: [pageParameter, ...extractorFilters],
+      answer: { status: 200, collection: 'extractor' },
+      problems: [400, 404, 406],
+    }),
+    personalOnly,
+    negotiated,
+    pageQuery,
+    async (c) => {
+      const page = c.req.valid('query');
       const { db, config } = c.get('services');
       const filters = {
         model: c.req.query('model'),
         outputInstructions: c.req.query('output_instructions'),
       };
       const { rows, total } = await listExtractors(db, filters, page);
-      return sendCollection(extractorKind, await extractorViews(db, rows, config), mediaType, {
-        path: c.req.path,
-        query: queryWithoutPage(c),
-        page: page.page,
-        itemsPerPage: page.limit,
-        totalItems: total,
-        filters: [
-          { variable: 'model', property: 'model' },
-          { variable: 'output_instructions', property: 'outputInstructions' },
-        ],
-      });
-    });
-
-    app.post(base, async (c) => {
-      requirePersonal(c.get('principal'));
-      const mediaType = chooseRepresentation(c);
+      return sendCollection(
+        extractorKind,
+        await extractorViews(db, rows, config),
+        c.var.mediaType,
+        {
+          path: c.req.path,
+          query: queryWithoutPage(c),
+          page: page.page,
+          itemsPerPage: page.limit,
+          totalItems: total,
+          filters: [
+            { variable: 'model', property: 'model' },
+            { variable: 'output_instructions', property: 'outputInstructions' },
+          ],
+        },
+      );
+    },
+  )
+  .post(
+    '/',
+    documented({
+      id: 'createExtractor',
+      tag,
+      summary: 'Create a saved extractor',
+      description:
+        '`label` and `jsonSchema` are required; every other field has a default. The answer ' +
+        'carries `webhookSecret`, once.',
+      query: ignoredFilters,
+      body: { input: 'extractor' },
+      answer: { status: 201, resource: 'extractor' },
+      problems: [400, 404, 406, 413, 415, 422],
+    }),
+    personalOnly,
+    negotiated,
+    async (c) => {
       const input = await readInput(c.req.raw, extractorInputSchema);
       const { db, config } = c.get('services');
       const { row, webhookSecret } = await createExtractor(db, input, config);
       const wire = { ...extractorToWire(row, [], config), webhookSecret };
-      return sendResource(extractorKind, wire, mediaType, {
+      return sendResource(extractorKind, wire, c.var.mediaType, {
         status: 201,
         headers: { Location: extractorKind.iri(wire) },
       });
-    });
-
-    app.get(`${base}/:id`, async (c) => {
-      const mediaType = chooseRepresentation(c);
+    },
+  )
+  .get(
+    '/:id',
+    documented({
+      id: 'getExtractor',
+      tag,
+      summary: 'Retrieve a saved extractor',
+      query: ignoredFilters,
+      answer: { status: 200, resource: 'extractor' },
+      problems: [404, 406],
+    }),
+    negotiated,
+    async (c) => {
       const id = c.req.param('id');
-      if (!canSeeExtractor(c.get('principal'), id)) throw notFound();
-      const row = await findExtractor(c.get('services').db, id);
-      if (!row) throw notFound();
-      return sendResource(extractorKind, await extractorWire(c, row), mediaType);
-    });
-
-    app.put(`${base}/:id`, async (c) => {
-      requirePersonal(c.get('principal'));
-      const mediaType = chooseRepresentation(c);
+      const row = canSeeExtractor(c.get('principal'), id)
+        ? await findExtractor(c.get('services').db, id)
+        : undefined;
+      if (!row) throw new NotFoundError();
+      return sendResource(extractorKind, await view(c, row), c.var.mediaType);
+    },
+  )
+  .put(
+    '/:id',
+    documented({
+      id: 'replaceExtractor',
+      tag,
+      summary: 'Replace the writable fields of a saved extractor',
+      description:
+        'A field left out takes its default, as on create. Runs already created keep the ' +
+        'schema they copied.',
+      body: { input: 'extractor' },
+      answer: { status: 200, resource: 'extractor' },
+      problems: [400, 404, 406, 413, 415, 422],
+    }),
+    personalOnly,
+    negotiated,
+    async (c) => {
       const { db, config } = c.get('services');
       const id = c.req.param('id');
-      if (!(await findExtractor(db, id))) throw notFound();
+      if (!(await findExtractor(db, id))) throw new NotFoundError();
       const input = await readInput(c.req.raw, extractorInputSchema);
       const row = await replaceExtractor(db, id, input, config);
-      if (!row) throw notFound();
-      return sendResource(extractorKind, await extractorWire(c, row), mediaType);
-    });
-
-    app.delete(`${base}/:id`, async (c) => {
-      requirePersonal(c.get('principal'));
-      const deleted = await deleteExtractor(c.get('services').db, c.req.param('id'));
-      if (!deleted) throw notFound();
+      if (!row) throw new NotFoundError();
+      return sendResource(extractorKind, await view(c, row), c.var.mediaType);
+    },
+  )
+  .delete(
+    '/:id',
+    documented({
+      id: 'deleteExtractor',
+      tag,
+      summary: 'Delete a saved extractor',
+      query: ignoredFilters,
+      answer: { status: 204, description: 'Deleted.' },
+      problems: [404],
+    }),
+    personalOnly,
+    async (c) => {
+      if (!(await deleteExtractor(c.get('services').db, c.req.param('id'))))
+        throw new NotFoundError();
       return c.body(null, 204);
-    });
-
-    /** A new webhook signing secret; the old one stops working at once. */
-    app.post(`${base}/:id/webhook_secret`, async (c) => {
-      requirePersonal(c.get('principal'));
-      const mediaType = chooseRepresentation(c);
+    },
+  )
+  .post(
+    '/:id/webhook_secret',
+    documented({
+      id: 'rotateWebhookSecret',
+      tag,
+      summary: 'Rotate the webhook signing secret',
+      description:
+        'The old secret stops working at once; the answer carries the new `webhookSecret`, once.',
+      answer: { status: 200, resource: 'extractor' },
+      problems: [404, 406],
+    }),
+    personalOnly,
+    negotiated,
+    async (c) => {
       const { db } = c.get('services');
       const id = c.req.param('id');
       const webhookSecret = await rotateWebhookSecret(db, id);
       const row = webhookSecret ? await findExtractor(db, id) : undefined;
-      if (!row || !webhookSecret) throw notFound();
+      if (!row || !webhookSecret) throw new NotFoundError();
       return sendResource(
         extractorKind,
-        { ...(await extractorWire(c, row)), webhookSecret },
-        mediaType,
+        { ...(await view(c, row)), webhookSecret },
+        c.var.mediaType,
       );
-    });
-  }
-}
+    },
+  );
