@@ -3,12 +3,12 @@ import type { Bucket, BucketInput, BucketOrigin } from '../../contract/resources
 import type { Db } from '../store/database.js';
 import { newId, nowIso } from '../store/ids.js';
 import { newestFirst, type PageOfRows, type PageWindow } from '../store/paging.js';
-import type { BucketTable } from '../store/schema.js';
-import { notDeleted, softDelete } from '../store/soft-delete.js';
+import type { BucketRow } from '../store/schema.js';
+import { findLive, notDeleted, softDelete } from '../store/soft-delete.js';
 import { runIrisOf } from '../runs/runs.js';
 import { fileToWire, listFiles, listFilesOfBuckets, type FileRow } from '../files/files.js';
 
-export type BucketRow = BucketTable;
+export type { BucketRow };
 
 export async function createBucket(
   db: Db,
@@ -28,13 +28,8 @@ export async function createBucket(
   return row;
 }
 
-export async function findBucket(db: Db, id: string): Promise<BucketRow | undefined> {
-  return db
-    .selectFrom('buckets')
-    .selectAll()
-    .where('id', '=', id)
-    .where(notDeleted)
-    .executeTakeFirst();
+export function findBucket(db: Db, id: string): Promise<BucketRow | undefined> {
+  return findLive(db, 'buckets', id);
 }
 
 export function listBuckets(db: Db, window: PageWindow): Promise<PageOfRows<BucketRow>> {

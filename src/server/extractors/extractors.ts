@@ -12,13 +12,13 @@ import type { Db } from '../store/database.js';
 import { containsText } from '../store/filters.js';
 import { newId, nowIso } from '../store/ids.js';
 import { newestFirst, type PageOfRows, type PageWindow } from '../store/paging.js';
-import type { ExtractorTable } from '../store/schema.js';
-import { notDeleted, softDelete } from '../store/soft-delete.js';
-import { runIrisOf } from '../runs/runs.js';
+import type { ExtractorRow } from '../store/schema.js';
+import { findLive, notDeleted, softDelete } from '../store/soft-delete.js';
+import { contentOptionsOf, runIrisOf } from '../runs/runs.js';
 import { webhookUrlProblem } from '../webhooks/address-policy.js';
 import { typeNameFor, typeScriptFromSchema } from './typed-schema.js';
 
-export type ExtractorRow = ExtractorTable;
+export type { ExtractorRow };
 
 /** The models each strategy can use: `local` runs offline; `llm` takes the configured list. */
 export function allowedModels(strategy: Strategy | string, config: Config): string[] {
@@ -144,13 +144,8 @@ export async function rotateWebhookSecret(db: Db, id: string): Promise<string | 
   return Number(result.numUpdatedRows) > 0 ? secret : undefined;
 }
 
-export async function findExtractor(db: Db, id: string): Promise<ExtractorRow | undefined> {
-  return db
-    .selectFrom('extractors')
-    .selectAll()
-    .where('id', '=', id)
-    .where(notDeleted)
-    .executeTakeFirst();
+export function findExtractor(db: Db, id: string): Promise<ExtractorRow | undefined> {
+  return findLive(db, 'extractors', id);
 }
 
 export interface ExtractorFilters {
@@ -223,11 +218,7 @@ export function extractorToWire(row: ExtractorRow, runs: string[], config: Confi
     enableWebhook: row.enable_webhook === 1,
     webhookUrl: row.webhook_url,
     redirectUrl: row.redirect_url,
-    includeText: row.include_text === 1,
-    includeEmbeddedImages: row.include_embedded_images === 1,
-    markEmbeddedImages: row.mark_embedded_images === 1,
-    includePageImages: row.include_page_images === 1,
-    markPageImages: row.mark_page_images === 1,
+    ...contentOptionsOf(row),
     chunkSize: row.chunk_size,
     runs,
     deletedAt: row.deleted_at,

@@ -5,12 +5,13 @@ import type { RunStatus } from '../../contract/run-status.js';
 import type { Db } from '../store/database.js';
 import { containsText } from '../store/filters.js';
 import { oncePerFrozenRow } from '../store/frozen-rows.js';
+import { groupByParent } from '../store/grouping.js';
 import { newestFirst, type PageOfRows, type PageWindow } from '../store/paging.js';
 import { preparedQuery } from '../store/prepared-query.js';
-import type { RunTable } from '../store/schema.js';
+import type { ContentOptionColumns, RunRow } from '../store/schema.js';
 import { formatDuration, isoDuration } from './durations.js';
 
-export type RunRow = RunTable;
+export type { RunRow };
 
 /**
  * The columns of a run that no work has touched yet: no results, progress, tokens, times
@@ -98,7 +99,7 @@ export const runToWire = oncePerFrozenRow((row: RunRow): Run => {
   const data = effectiveResultJson(row);
   return {
     id: row.id,
-    status: row.status as RunStatus,
+    status: row.status,
     resultJson: row.result_json,
     partialResultJson: row.partial_result_json,
     targetSchema: row.target_schema,
@@ -108,11 +109,7 @@ export const runToWire = oncePerFrozenRow((row: RunRow): Run => {
     updatedAt: row.updated_at,
     strategy: row.strategy,
     model: row.model,
-    includeText: row.include_text === 1,
-    includeEmbeddedImages: row.include_embedded_images === 1,
-    markEmbeddedImages: row.mark_embedded_images === 1,
-    includePageImages: row.include_page_images === 1,
-    markPageImages: row.mark_page_images === 1,
+    ...contentOptionsOf(row),
     startedAt: row.started_at,
     finishedAt: row.finished_at,
     chunkSize: row.chunk_size,
@@ -138,17 +135,33 @@ export async function runIrisOf(
   column: 'bucket_id' | 'extractor_id',
   ids: readonly string[],
 ): Promise<Map<string, string[]>> {
-  const map = new Map<string, string[]>(ids.map((id) => [id, []]));
-  if (ids.length === 0) return map;
-  const rows = await db
-    .selectFrom('runs')
-    .select(['id', column])
-    .where(column, 'in', ids)
-    .orderBy('created_at')
-    .orderBy('id')
-    .execute();
-  for (const row of rows) map.get(row[column])?.push(iriOf('run', row.id));
-  return map;
+  const rows =
+    ids.length === 0
+      ? []
+      : await db
+          .selectFrom('runs')
+          .select(['id', column])
+          .where(column, 'in', ids)
+          .orderBy('created_at')
+          .orderBy('id')
+          .execute();
+  return groupByParent(
+    ids,
+    rows,
+    (row) => row[column],
+    (row) => iriOf('run', row.id),
+  );
+}
+
+/** The content options of an extractor or a run, as the API shows them. */
+export function contentOptionsOf(row: ContentOptionColumns) {
+  return {
+    includeText: row.include_text === 1,
+    includeEmbeddedImages: row.include_embedded_images === 1,
+    markEmbeddedImages: row.mark_embedded_images === 1,
+    includePageImages: row.include_page_images === 1,
+    markPageImages: row.mark_page_images === 1,
+  };
 }
 
 /** A run of the bucket that has not finished (queued, running or paused), if any. */

@@ -3,7 +3,7 @@
  * run is final and every event up to that point is out. The event stream of the REST API
  * (`GET …/events`) writes what this yields; the loop itself knows nothing of HTTP.
  */
-import { isFinalRunStatus, type RunStatus } from '../../contract/run-status.js';
+import { isFinalRunStatus } from '../../contract/run-status.js';
 import type { Db } from '../store/database.js';
 import { runEventsAfter, type RunSignals, type StoredRunEvent } from './events.js';
 import { findRun } from './runs.js';
@@ -37,7 +37,7 @@ export async function* watchRun(
     if (events.length > 0) idleSince = Date.now();
     const current = await findRun(db, runId);
     // Done once the run is final and every event up to it has been given out.
-    if (!current || (isFinalRunStatus(current.status as RunStatus) && events.length === 0)) return;
+    if (!current || (isFinalRunStatus(current.status) && events.length === 0)) return;
     if (Date.now() - idleSince >= heartbeatMs) {
       yield { kind: 'idle' };
       idleSince = Date.now();

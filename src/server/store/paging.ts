@@ -3,7 +3,7 @@
  * so grows with time), with the count of every row on all pages beside it. REST, GraphQL
  * and the hosted pages page the same way through here.
  */
-import type { SelectQueryBuilder } from 'kysely';
+import type { Selectable, SelectQueryBuilder } from 'kysely';
 import type { Database } from './schema.js';
 
 export const itemsPerPage = 30;
@@ -32,7 +32,7 @@ type ListedTable = 'buckets' | 'extractors' | 'runs';
 export async function newestFirst<Table extends ListedTable>(
   query: SelectQueryBuilder<Database, Table, object>,
   window: Pick<PageWindow, 'offset' | 'limit'>,
-): Promise<PageOfRows<Database[Table]>> {
+): Promise<PageOfRows<Selectable<Database[Table]>>> {
   // Kysely cannot see through the generic table that these columns exist on each.
   const listed = query as unknown as SelectQueryBuilder<Database, ListedTable, object>;
   const [rows, count] = await Promise.all([
@@ -45,5 +45,5 @@ export async function newestFirst<Table extends ListedTable>(
       .execute(),
     listed.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
   ]);
-  return { rows: rows as Database[Table][], total: Number(count.total) };
+  return { rows: rows as Selectable<Database[Table]>[], total: Number(count.total) };
 }

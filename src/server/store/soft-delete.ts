@@ -3,7 +3,7 @@
  * are as good as gone (every read here leaves them out), while the runs that name them
  * keep their references.
  */
-import type { ExpressionBuilder } from 'kysely';
+import type { ExpressionBuilder, Selectable } from 'kysely';
 import type { Db } from './database.js';
 import { nowIso } from './ids.js';
 import type { Database } from './schema.js';
@@ -13,6 +13,19 @@ type SoftDeletedTable = 'buckets' | 'extractors';
 /** The condition that keeps a deleted row out of a read. */
 export function notDeleted<Table extends SoftDeletedTable>(eb: ExpressionBuilder<Database, Table>) {
   return (eb as unknown as ExpressionBuilder<Database, SoftDeletedTable>)('deleted_at', 'is', null);
+}
+
+/** The row with this id, unless it was deleted. */
+export function findLive<Table extends SoftDeletedTable>(
+  db: Db,
+  table: Table,
+  id: string,
+): Promise<Selectable<Database[Table]> | undefined> {
+  // Kysely cannot see through the generic table that `id` exists on each.
+  const rows = db.selectFrom(table as SoftDeletedTable).selectAll();
+  return rows.where('id', '=', id).where(notDeleted).executeTakeFirst() as Promise<
+    Selectable<Database[Table]> | undefined
+  >;
 }
 
 /** Marks the row deleted; `false` when there is none, or it was deleted already. */

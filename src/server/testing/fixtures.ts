@@ -13,7 +13,7 @@ import type { DescribedRoute } from '../http/route-table.js';
 import type { Db } from '../store/database.js';
 import { untouchedRunColumns } from '../runs/runs.js';
 import { newId, nowIso } from '../store/ids.js';
-import type { Database, RunTable } from '../store/schema.js';
+import type { Database, RunRow } from '../store/schema.js';
 import type { TestService } from './test-service.js';
 
 export const invoiceJsonSchema = JSON.stringify({
@@ -104,19 +104,19 @@ export function upload(
 /** A run row as the lifecycle would write it, in the test service; every column can be overridden. */
 export function insertRun(
   service: TestService,
-  run: { bucketId: string; extractorId: string } & Partial<RunTable>,
-): Promise<RunTable> {
+  run: { bucketId: string; extractorId: string } & Partial<RunRow>,
+): Promise<RunRow> {
   return insertRunRow(service.services.db, run);
 }
 
 /** A run row as the lifecycle would write it, in any store; every column can be overridden. */
 export async function insertRunRow(
   db: Db,
-  run: { bucketId: string; extractorId: string } & Partial<RunTable>,
-): Promise<RunTable> {
+  run: { bucketId: string; extractorId: string } & Partial<RunRow>,
+): Promise<RunRow> {
   const now = nowIso();
   const { bucketId, extractorId, ...overrides } = run;
-  const row: RunTable = {
+  const row: RunRow = {
     id: newId(),
     bucket_id: bucketId,
     extractor_id: extractorId,
@@ -222,7 +222,7 @@ export interface RouteIds {
  */
 export async function seedRouteIds(
   service: TestService,
-  run: Partial<RunTable> = {},
+  run: Partial<RunRow> = {},
 ): Promise<{ ids: RouteIds; sessionToken: string }> {
   const [bucket, extractor] = [await createBucket(service), await createExtractor(service)];
   const [file] = (await (
