@@ -9,17 +9,21 @@ export type FieldError =
   | { /** JSON pointer (RFC 6901) into the input. */ pointer: string; detail: string }
   | { /** A query parameter's name. */ parameter: string; detail: string };
 
-export abstract class DomainError extends Error {}
+export abstract class DomainError extends Error {
+  constructor(message?: string) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
 
 /** Nothing is there, or nothing the caller may see: the two are told apart to no one. */
-export class NotFoundError extends DomainError {
-  override readonly name = 'NotFoundError';
-}
+export class NotFoundError extends DomainError {}
+
+/** The input cannot be read at all (malformed, empty, or more than one may send). */
+export class UnreadableInputError extends DomainError {}
 
 /** The thing is in a state that does not allow the request; `currentStatus` names it. */
 export class ConflictError extends DomainError {
-  override readonly name = 'ConflictError';
-
   constructor(
     detail: string,
     readonly currentStatus?: string,
@@ -30,16 +34,9 @@ export class ConflictError extends DomainError {
 
 /** The input could be read, but its values break the rules: one entry for each. */
 export class InvalidInputError extends DomainError {
-  override readonly name = 'InvalidInputError';
-
   constructor(readonly errors: FieldError[]) {
     super(errors.map(describeFieldError).join('; '));
   }
-}
-
-/** The input cannot be read at all (malformed, empty, or more than one may send). */
-export class UnreadableInputError extends DomainError {
-  override readonly name = 'UnreadableInputError';
 }
 
 /**
@@ -47,8 +44,6 @@ export class UnreadableInputError extends DomainError {
  * connection it came on cannot carry another request.
  */
 export class InputTooLargeError extends DomainError {
-  override readonly name = 'InputTooLargeError';
-
   constructor(
     detail: string,
     readonly abandoned = false,
@@ -59,8 +54,6 @@ export class InputTooLargeError extends DomainError {
 
 /** The input (or a file in it) is of a type the service does not take; `accepted` lists those it does. */
 export class UnsupportedInputError extends DomainError {
-  override readonly name = 'UnsupportedInputError';
-
   constructor(
     detail: string,
     readonly accepted: readonly string[],

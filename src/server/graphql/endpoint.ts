@@ -12,6 +12,7 @@ import type { AppEnv, Services } from '../http/context.js';
 import { essence, negotiateOrThrow, parseAccept } from '../http/negotiation.js';
 import {
   documented,
+  queryParameter,
   schemaRef,
   type Answer,
   type ResponseObject,
@@ -134,25 +135,9 @@ export const graphqlRoutes = new Hono<AppEnv>()
       tag,
       summary: 'Run a GraphQL query (GET)',
       query: [
-        {
-          name: 'query',
-          in: 'query',
-          required: true,
-          description: 'The GraphQL document.',
-          schema: { type: 'string' },
-        },
-        {
-          name: 'variables',
-          in: 'query',
-          description: 'JSON object of the variables.',
-          schema: { type: 'string' },
-        },
-        {
-          name: 'operationName',
-          in: 'query',
-          description: 'The operation to run.',
-          schema: { type: 'string' },
-        },
+        { ...queryParameter('query', 'The GraphQL document.'), required: true },
+        queryParameter('variables', 'JSON object of the variables.'),
+        queryParameter('operationName', 'The operation to run.'),
       ],
       answer: graphqlAnswer,
       problems: [406],

@@ -597,6 +597,15 @@ export interface Parameter {
   allowEmptyValue?: boolean;
 }
 
+/** A query parameter; its value is text unless `schema` says more. */
+export function queryParameter(
+  name: string,
+  description: string,
+  schema: JsonSchema = { type: 'string' },
+): Parameter {
+  return { name, in: 'query', description, schema };
+}
+
 export const pageParameter: Parameter = {
   name: 'page',
   in: 'query',

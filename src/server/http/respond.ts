@@ -112,6 +112,28 @@ export function sendCollection(
   return send(representCollection(kind, resources, mediaType, info), 200);
 }
 
+/**
+ * One page of a collection, in the representation `negotiated` chose, with the paging
+ * links of the request's path and query. `filters` are the query parameters the
+ * collection can be filtered by, for the Hydra search template.
+ */
+export function sendPage(
+  c: Context<AppEnv>,
+  kind: ResourceKind,
+  resources: WireObject[],
+  page: { window: PageWindow; total: number },
+  more: Pick<PageInfo, 'filters' | 'plainJsonApiArray'> = { filters: [] },
+): Response {
+  return sendCollection(kind, resources, c.var.mediaType, {
+    path: c.req.path,
+    query: queryWithoutPage(c),
+    page: page.window.page,
+    itemsPerPage: page.window.limit,
+    totalItems: page.total,
+    ...more,
+  });
+}
+
 /** `page`: 1 when absent or empty; a positive whole number otherwise, or a 400. */
 export function readPage(raw: string | undefined): PageWindow {
   if (raw === undefined || raw === '') return pageWindow(1);

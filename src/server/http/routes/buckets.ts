@@ -21,14 +21,7 @@ import { readInput } from '../body.js';
 import type { AppEnv } from '../context.js';
 import { bucketKind } from '../kinds.js';
 import { documented, ignoredParameters, pageParameter, type TagObject } from '../openapi.js';
-import {
-  negotiated,
-  pageQuery,
-  personalOnly,
-  queryWithoutPage,
-  sendCollection,
-  sendResource,
-} from '../respond.js';
+import { negotiated, pageQuery, personalOnly, sendPage, sendResource } from '../respond.js';
 import { extractorFilters } from './extractors.js';
 
 export const bucketsTag: TagObject = {
@@ -72,14 +65,7 @@ export const bucketRoutes = new Hono<AppEnv>()
       const page = c.req.valid('query');
       const { db } = c.get('services');
       const { rows, total } = await listBuckets(db, page);
-      return sendCollection(bucketKind, await bucketViews(db, rows), c.var.mediaType, {
-        path: c.req.path,
-        query: queryWithoutPage(c),
-        page: page.page,
-        itemsPerPage: page.limit,
-        totalItems: total,
-        filters: [],
-      });
+      return sendPage(c, bucketKind, await bucketViews(db, rows), { window: page, total });
     },
   )
   .post(

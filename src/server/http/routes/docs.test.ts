@@ -1,21 +1,14 @@
 import { createHash } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { expectProblem } from '../../testing/fixtures.js';
-import { startTestService, type TestService } from '../../testing/test-service.js';
+import { useTestService } from '../../testing/test-service.js';
 import { openApiDocument } from '../api.js';
 import { httpMethods, type OpenApiDocument } from '../openapi.js';
 import { problemTypes } from '../problem.js';
 import { renderDocsPage, renderMarkdown } from './docs.js';
 
 describe('/api/docs.json and /api/docs', () => {
-  let service: TestService;
-
-  beforeAll(async () => {
-    service = await startTestService();
-  });
-  afterAll(async () => {
-    await service.dispose();
-  });
+  const service = useTestService();
 
   it('serves the OpenAPI document without a token, as JSON or application/openapi+json', async () => {
     const plain = await service.request('/api/docs.json', { token: null });

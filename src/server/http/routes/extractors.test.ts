@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { labelNames } from '../../../contract/labels.js';
 import type { Extractor } from '../../../contract/resources.js';
 import {
@@ -11,18 +11,10 @@ import {
   storedState,
 } from '../../testing/fixtures.js';
 import { encodeBody, expectCollection, expectResource } from '../../testing/representations.js';
-import { startTestService, type TestService } from '../../testing/test-service.js';
+import { useTestService } from '../../testing/test-service.js';
 import { resourceMediaTypes } from '../negotiation.js';
 
-let service: TestService;
-
-beforeAll(async () => {
-  service = await startTestService();
-});
-
-afterAll(async () => {
-  await service.dispose();
-});
+const service = useTestService();
 
 const collections = ['/api/extractors', '/api/saved_extractors'] as const;
 type Wire = Extractor & { id: string };

@@ -27,17 +27,11 @@ import {
   documented,
   ignoredParameters,
   pageParameter,
+  queryParameter,
   type Parameter,
   type TagObject,
 } from '../openapi.js';
-import {
-  negotiated,
-  pageQuery,
-  personalOnly,
-  queryWithoutPage,
-  sendCollection,
-  sendResource,
-} from '../respond.js';
+import { negotiated, pageQuery, personalOnly, sendPage, sendResource } from '../respond.js';
 
 export const extractorsTag: TagObject = {
   name: 'Saved extractors',
@@ -53,18 +47,11 @@ const tag = extractorsTag.name;
 
 /** The filters of the list, as query parameters. */
 export const extractorFilters: Parameter[] = [
-  {
-    name: 'model',
-    in: 'query',
-    description: 'Only extractors with this model (exact).',
-    schema: { type: 'string' },
-  },
-  {
-    name: 'output_instructions',
-    in: 'query',
-    description: 'Only extractors whose outputInstructions contain this text (case-insensitive).',
-    schema: { type: 'string' },
-  },
+  queryParameter('model', 'Only extractors with this model (exact).'),
+  queryParameter(
+    'output_instructions',
+    'Only extractors whose outputInstructions contain this text (case-insensitive).',
+  ),
 ];
 
 const ignoredFilters = ignoredParameters(extractorFilters);
@@ -97,16 +84,12 @@ export const extractorRoutes = new Hono<AppEnv>()
         outputInstructions: c.req.query('output_instructions'),
       };
       const { rows, total } = await listExtractors(db, filters, page);
-      return sendCollection(
+      return sendPage(
+        c,
         extractorKind,
         await extractorViews(db, rows, config),
-        c.var.mediaType,
+        { window: page, total },
         {
-          path: c.req.path,
-          query: queryWithoutPage(c),
-          page: page.page,
-          itemsPerPage: page.limit,
-          totalItems: total,
           filters: [
             { variable: 'model', property: 'model' },
             { variable: 'output_instructions', property: 'outputInstructions' },

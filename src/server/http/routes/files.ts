@@ -14,13 +14,7 @@ import type { AppEnv } from '../context.js';
 import { fileKind } from '../kinds.js';
 import { essence } from '../negotiation.js';
 import { contentDispositionHeader, documented, pageParameter, type TagObject } from '../openapi.js';
-import {
-  negotiated,
-  queryWithoutPage,
-  readPage,
-  sendCollection,
-  sendResource,
-} from '../respond.js';
+import { negotiated, readPage, sendCollection, sendPage, sendResource } from '../respond.js';
 import { visibleBucket } from './buckets.js';
 
 export const filesTag: TagObject = {
@@ -136,19 +130,8 @@ export const fileRoutes = new Hono<AppEnv>()
       // Read after the bucket, not by a validator before it: a 404 comes before a bad page.
       const page = readPage(c.req.query('page'));
       const files = await listFiles(c.get('services').db, bucket.id);
-      return sendCollection(
-        fileKind,
-        files.slice(page.offset, page.offset + page.limit).map(fileToWire),
-        c.var.mediaType,
-        {
-          path: c.req.path,
-          query: queryWithoutPage(c),
-          page: page.page,
-          itemsPerPage: page.limit,
-          totalItems: files.length,
-          filters: [],
-        },
-      );
+      const shown = files.slice(page.offset, page.offset + page.limit).map(fileToWire);
+      return sendPage(c, fileKind, shown, { window: page, total: files.length });
     },
   )
   .get(

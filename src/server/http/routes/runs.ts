@@ -45,20 +45,14 @@ import {
   documented,
   ignoredParameters,
   pageParameter,
+  queryParameter,
   runLifecycleText,
   type JsonSchema,
   type Parameter,
   type TagObject,
 } from '../openapi.js';
 import { badQuery, badRequest, notAcceptable, unsupportedMediaType } from '../problem.js';
-import {
-  negotiated,
-  pageQuery,
-  personalOnly,
-  queryWithoutPage,
-  sendCollection,
-  sendResource,
-} from '../respond.js';
+import { negotiated, pageQuery, personalOnly, sendPage, sendResource } from '../respond.js';
 
 export const runsTag: TagObject = {
   name: 'Extraction runs',
@@ -80,42 +74,24 @@ export const runFilterParameters = [
   { variable: 'status', property: 'status' },
 ] as const;
 
-const runFilterDescriptions: Record<
-  (typeof runFilterParameters)[number]['variable'],
-  Omit<Parameter, 'name' | 'in'>
-> = {
-  result_json: {
-    description: 'Only runs whose resultJson contains this text (case-insensitive).',
-    schema: { type: 'string' },
-  },
-  partial_result_json: {
-    description: 'Only runs whose partialResultJson contains this text (case-insensitive).',
-    schema: { type: 'string' },
-  },
-  error: {
-    description: 'Only runs whose error contains this text (case-insensitive).',
-    schema: { type: 'string' },
-  },
-  model: { description: 'Only runs with this model (exact).', schema: { type: 'string' } },
-  saved_extractor_id: {
-    description: 'Only runs of this extractor: its id or IRI (exact).',
-    schema: { type: 'string' },
-  },
-  strategy: {
-    description: 'Only runs with this strategy (exact).',
-    schema: { type: 'string', enum: [...strategies] },
-  },
-  status: {
-    description: 'Only runs in this status (exact).',
-    schema: { type: 'string', enum: [...runStatuses] },
-  },
-};
+const contains = (field: string) =>
+  `Only runs whose ${field} contains this text (case-insensitive).`;
 
-const runFilters: Parameter[] = runFilterParameters.map(({ variable }) => ({
-  name: variable,
-  in: 'query',
-  ...runFilterDescriptions[variable],
-}));
+const runFilters: Parameter[] = [
+  queryParameter('result_json', contains('resultJson')),
+  queryParameter('partial_result_json', contains('partialResultJson')),
+  queryParameter('error', contains('error')),
+  queryParameter('model', 'Only runs with this model (exact).'),
+  queryParameter('saved_extractor_id', 'Only runs of this extractor: its id or IRI (exact).'),
+  queryParameter('strategy', 'Only runs with this strategy (exact).', {
+    type: 'string',
+    enum: [...strategies],
+  }),
+  queryParameter('status', 'Only runs in this status (exact).', {
+    type: 'string',
+    enum: [...runStatuses],
+  }),
+];
 
 function readRunFilters(c: Context<AppEnv>): RunFilters {
   const query = (name: string) => c.req.query(name) || undefined;
@@ -198,15 +174,13 @@ export const runRoutes = new Hono<AppEnv>()
       const page = c.req.valid('query');
       const filters = readRunFilters(c);
       const { rows, total } = await listRuns(c.get('services').db, filters, page);
-      return sendCollection(runKind, rows.map(runToWire), c.var.mediaType, {
-        path: c.req.path,
-        query: queryWithoutPage(c),
-        page: page.page,
-        itemsPerPage: page.limit,
-        totalItems: total,
-        filters: runFilterParameters,
-        plainJsonApiArray: true,
-      });
+      return sendPage(
+        c,
+        runKind,
+        rows.map(runToWire),
+        { window: page, total },
+        { filters: runFilterParameters, plainJsonApiArray: true },
+      );
     },
   )
   .post(
@@ -284,20 +258,16 @@ runRoutes
         'array of objects; cells that a spreadsheet would read as a formula are neutralised). ' +
         'Chosen by `format`, else by Accept. 409 while the run has no results.',
       query: [
-        {
-          name: 'format',
-          in: 'query',
-          description: 'The format; overrides Accept (where `text/xml` counts as XML).',
-          schema: { type: 'string', enum: [...resultFormats] },
-        },
-        {
-          name: 'version',
-          in: 'query',
-          description:
-            "`current` (the default): the results with a person's edits, if any; `original`: " +
+        queryParameter('format', 'The format; overrides Accept (where `text/xml` counts as XML).', {
+          type: 'string',
+          enum: [...resultFormats],
+        }),
+        queryParameter(
+          'version',
+          "`current` (the default): the results with a person's edits, if any; `original`: " +
             "the machine's results.",
-          schema: { type: 'string', enum: ['current', 'original'], default: 'current' },
-        },
+          { type: 'string', enum: ['current', 'original'], default: 'current' },
+        ),
       ],
       answer: {
         status: 200,
@@ -416,18 +386,15 @@ runRoutes
         'and an `id` to resume after with Last-Event-ID. The stream ends once the run is ' +
         'final. The token may come as `?access_token=` because EventSource cannot send headers.',
       query: [
-        {
-          name: 'access_token',
-          in: 'query',
-          description: 'The bearer token, for clients that cannot send an Authorization header.',
-          schema: { type: 'string' },
-        },
-        {
-          name: 'lastEventId',
-          in: 'query',
-          description: 'Resume after this event id, for clients that cannot send Last-Event-ID.',
-          schema: { type: 'string', pattern: '^\\d{1,15}$' },
-        },
+        queryParameter(
+          'access_token',
+          'The bearer token, for clients that cannot send an Authorization header.',
+        ),
+        queryParameter(
+          'lastEventId',
+          'Resume after this event id, for clients that cannot send Last-Event-ID.',
+          { type: 'string', pattern: '^\\d{1,15}$' },
+        ),
       ],
       headers: [
         {
