@@ -4,11 +4,11 @@
  * without JavaScript. Problem documents link their `type` to `/api/docs#problem-<slug>`,
  * so the page has one anchor per problem type.
  */
-import { createHash } from 'node:crypto';
 import { Hono, type Context } from 'hono';
 import type { AppEnv } from '../context.js';
 import { resourceKinds } from '../kinds.js';
 import { negotiateOrThrow } from '../negotiation.js';
+import { pageCsp, renderPage } from '../page-layout.js';
 import {
   documented,
   httpMethods,
@@ -325,12 +325,7 @@ const docsPageStyle = [
   'th,td,h2,.operation{border-color:#39404d}pre{background:#1c2029}.alias{color:#a9b0bd}}',
 ].join('');
 
-const styleHash = createHash('sha256').update(docsPageStyle).digest('base64');
-
-/** The page runs no script and loads nothing; its one inline stylesheet is allowed by hash. */
-export const docsPageCsp =
-  `default-src 'none'; style-src 'sha256-${styleHash}'; ` +
-  "base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+export const docsPageCsp = pageCsp(docsPageStyle);
 
 function renderTag(
   tag: { name: string; description: string },
@@ -416,13 +411,8 @@ export function renderDocsPage(document: OpenApiDocument): string {
     ['schemas', 'Schemas'],
   ].map(([anchor, label]) => `<li>${anchorLink(anchor!, label!)}</li>`);
 
-  const title = escapeHtml(`${document.info.title} ${document.info.version}`);
-  return `<!doctype html>
-<html lang="en">
-<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${title}</title><style>${docsPageStyle}</style></head>
-<body>
-<header><h1>${title}</h1>
+  const title = `${document.info.title} ${document.info.version}`;
+  const body = `<header><h1>${escapeHtml(title)}</h1>
 <p>OpenAPI ${escapeHtml(document.openapi)} document: <a href="/api/docs.json">/api/docs.json</a>.
 Server: ${code(document.servers[0]?.url ?? '')}</p>
 <nav aria-label="Contents"><ul>${navigation.join('')}${extraNavigation.join('')}</ul></nav>
@@ -441,10 +431,8 @@ ${problems.join('\n')}
 <section id="schemas"><h2>Schemas</h2>
 ${schemas.join('\n')}
 </section>
-</main>
-</body>
-</html>
-`;
+</main>`;
+  return renderPage({ title, style: docsPageStyle, body });
 }
 
 const pages = new WeakMap<OpenApiDocument, string>();
