@@ -3,7 +3,7 @@ import { iriOf } from '../../contract/iri.js';
 import type { BucketFile } from '../../contract/resources.js';
 import type { Db } from '../store/database.js';
 import { newId, nowIso } from '../store/ids.js';
-import { groupByParent } from '../store/grouping.js';
+import { readByParent } from '../store/grouping.js';
 import type { FileRow } from '../store/schema.js';
 import type { FileStorage } from './storage.js';
 import type { ReceivedFile } from './uploads.js';
@@ -65,23 +65,21 @@ export async function listFiles(db: Db, bucketId: string): Promise<FileRow[]> {
     .execute();
 }
 
-export async function listFilesOfBuckets(
+export function listFilesOfBuckets(
   db: Db,
   bucketIds: readonly string[],
 ): Promise<Map<string, FileRow[]>> {
-  const rows =
-    bucketIds.length === 0
-      ? []
-      : await db
-          .selectFrom('files')
-          .selectAll()
-          .where('bucket_id', 'in', bucketIds)
-          .orderBy('created_at')
-          .orderBy('id')
-          .execute();
-  return groupByParent(
+  const read = (parents: readonly string[]) =>
+    db
+      .selectFrom('files')
+      .selectAll()
+      .where('bucket_id', 'in', parents)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
+  return readByParent(
     bucketIds,
-    rows,
+    read,
     (row) => row.bucket_id,
     (row) => row,
   );

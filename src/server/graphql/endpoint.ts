@@ -11,7 +11,7 @@ import { readBodyText } from '../http/body.js';
 import type { AppEnv, Services } from '../http/context.js';
 import { essence, negotiateOrThrow, parseAccept } from '../http/negotiation.js';
 import {
-  documented,
+  operationsOf,
   queryParameter,
   schemaRef,
   type Answer,
@@ -81,7 +81,7 @@ export const graphqlTag: TagObject = {
     `\n\n\`\`\`graphql\n${graphqlTypeDefs}\n\`\`\``,
 };
 
-const tag = graphqlTag.name;
+const operation = operationsOf(graphqlTag);
 
 const graphqlAnswer: Answer = {
   status: 200,
@@ -130,10 +130,7 @@ async function answerGraphql(c: Context<AppEnv>): Promise<Response> {
 export const graphqlRoutes = new Hono<AppEnv>()
   .get(
     '/',
-    documented({
-      id: 'graphqlGet',
-      tag,
-      summary: 'Run a GraphQL query (GET)',
+    operation('graphqlGet', 'Run a GraphQL query (GET)', {
       query: [
         { ...queryParameter('query', 'The GraphQL document.'), required: true },
         queryParameter('variables', 'JSON object of the variables.'),
@@ -147,10 +144,7 @@ export const graphqlRoutes = new Hono<AppEnv>()
   )
   .post(
     '/',
-    documented({
-      id: 'graphqlPost',
-      tag,
-      summary: 'Run a GraphQL query (POST)',
+    operation('graphqlPost', 'Run a GraphQL query (POST)', {
       body: {
         description: 'The GraphQL request.',
         content: { 'application/json': { schema: schemaRef('GraphqlRequest') } },

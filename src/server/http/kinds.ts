@@ -16,6 +16,12 @@ import type { ResourceKind, WireObject } from './representations.js';
 
 const fieldsOf = (schema: { shape: object }) => Object.keys(schema.shape);
 
+/** What belongs to one bucket and one extractor: a run, an embed session. */
+const ofBucketAndExtractor = {
+  bucket: { type: 'ExtractionBucket', many: false },
+  savedExtractor: { type: 'SavedExtractor', many: false },
+} as const;
+
 export const bucketKind: ResourceKind = {
   type: 'ExtractionBucket',
   fields: fieldsOf(bucketSchema),
@@ -61,10 +67,7 @@ export const extractorKind: ResourceKind = {
 export const runKind: ResourceKind = {
   type: 'ExtractionRun',
   fields: fieldsOf(runSchema),
-  relationships: {
-    bucket: { type: 'ExtractionBucket', many: false },
-    savedExtractor: { type: 'SavedExtractor', many: false },
-  },
+  relationships: ofBucketAndExtractor,
   iri: (resource: WireObject) => iriOf('run', resource.id),
 };
 
@@ -78,10 +81,7 @@ export const fileKind: ResourceKind = {
 export const embedSessionKind: ResourceKind = {
   type: 'EmbedSession',
   fields: fieldsOf(embedSessionSchema),
-  relationships: {
-    bucket: { type: 'ExtractionBucket', many: false },
-    savedExtractor: { type: 'SavedExtractor', many: false },
-  },
+  relationships: ofBucketAndExtractor,
   iri: (resource: WireObject) => `/api/embed_sessions/${resource.id}`,
 };
 

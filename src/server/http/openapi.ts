@@ -675,6 +675,21 @@ export interface OperationSpec {
   otherResponses?: Record<string, ResponseObject>;
 }
 
+// The answers and problems of the usual operations of a resource, declared alike.
+
+export const listOf = (resource: ResourceKey) =>
+  ({ answer: { status: 200, collection: resource }, problems: [400, 404, 406] }) as const;
+
+export const readingOf = (resource: ResourceKey) =>
+  ({ answer: { status: 200, resource }, problems: [404, 406] }) as const;
+
+export const creationOf = (resource: InputResourceKey) =>
+  ({
+    body: { input: resource },
+    answer: { status: 201, resource },
+    problems: [400, 404, 406, 413, 415, 422],
+  }) as const;
+
 /** A download's file name header (RFC 6266), as results and file contents send it. */
 export const contentDispositionHeader: HeaderObject = {
   description: 'attachment, with the file name (RFC 6266).',
@@ -841,6 +856,20 @@ function operationObject(spec: OperationSpec): OperationObject {
  */
 export function documented(spec: OperationSpec): MiddlewareHandler {
   return describeRoute(operationObject(spec) as DescribeRouteOptions);
+}
+
+/**
+ * `documented` for the operations of one tag: `operation(id, summary, spec)` reads as the
+ * route's first line says what it does.
+ */
+export function operationsOf(
+  tag: TagObject,
+): (
+  id: string,
+  summary: string,
+  spec: Omit<OperationSpec, 'id' | 'tag' | 'summary'>,
+) => MiddlewareHandler {
+  return (id, summary, spec) => documented({ id, tag: tag.name, summary, ...spec });
 }
 
 /** A route's operation object, if it carries one. */

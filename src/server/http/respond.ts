@@ -1,5 +1,7 @@
 /** Answering with resources: negotiation, the chosen representation, and paging input. */
-import type { Context, MiddlewareHandler } from 'hono';
+import type { Context, Handler, MiddlewareHandler } from 'hono';
+import { NotFoundError } from '../errors.js';
+import type { Db } from '../store/database.js';
 import { createMiddleware } from 'hono/factory';
 import { validator } from 'hono/validator';
 import { requirePersonal } from '../tokens/access.js';
@@ -35,6 +37,16 @@ export const personalOnly: MiddlewareHandler<AppEnv> = createMiddleware<AppEnv>(
   requirePersonal(c.get('principal'));
   await next();
 });
+
+/** The DELETE of what the path's `:id` names: 204, or 404 when `remove` found nothing. */
+export function deleteById(
+  remove: (db: Db, id: string) => Promise<boolean>,
+): Handler<AppEnv, string> {
+  return async (c) => {
+    if (!(await remove(c.get('services').db, c.req.param('id')!))) throw new NotFoundError();
+    return c.body(null, 204);
+  };
+}
 
 /** A representation with its body already encoded, to be sent again and again. */
 interface EncodedRepresentation extends Omit<Representation, 'body'> {
@@ -101,6 +113,19 @@ export function sendResource(
     options.status ?? 200,
     options.headers,
   );
+}
+
+/** A resource just created: 201, with its address in `Location`. */
+export function sendCreated(
+  c: Context<AppEnv>,
+  kind: ResourceKind,
+  resource: WireObject,
+  headers: Record<string, string> = {},
+): Response {
+  return sendResource(kind, resource, c.var.mediaType, {
+    status: 201,
+    headers: { Location: kind.iri(resource), ...headers },
+  });
 }
 
 export function sendCollection(

@@ -5,7 +5,7 @@ import type { RunStatus } from '../../contract/run-status.js';
 import type { Db } from '../store/database.js';
 import { containsText } from '../store/filters.js';
 import { oncePerFrozenRow } from '../store/frozen-rows.js';
-import { groupByParent } from '../store/grouping.js';
+import { readByParent } from '../store/grouping.js';
 import { newestFirst, type PageOfRows, type PageWindow } from '../store/paging.js';
 import { preparedQuery } from '../store/prepared-query.js';
 import type { ContentOptionColumns, RunRow } from '../store/schema.js';
@@ -130,24 +130,22 @@ export const runToWire = oncePerFrozenRow((row: RunRow): Run => {
 });
 
 /** IRIs of the runs of each bucket or extractor, oldest first, in one query. */
-export async function runIrisOf(
+export function runIrisOf(
   db: Db,
   column: 'bucket_id' | 'extractor_id',
   ids: readonly string[],
 ): Promise<Map<string, string[]>> {
-  const rows =
-    ids.length === 0
-      ? []
-      : await db
-          .selectFrom('runs')
-          .select(['id', column])
-          .where(column, 'in', ids)
-          .orderBy('created_at')
-          .orderBy('id')
-          .execute();
-  return groupByParent(
+  const read = (parents: readonly string[]) =>
+    db
+      .selectFrom('runs')
+      .select(['id', column])
+      .where(column, 'in', parents)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
+  return readByParent(
     ids,
-    rows,
+    read,
     (row) => row[column],
     (row) => iriOf('run', row.id),
   );

@@ -3,14 +3,18 @@
  * buckets and extractors show of their runs and files, without a query per item.
  */
 
-/** `rows` grouped by `parentOf`, with an empty group for each of `parents` that has none. */
-export function groupByParent<Row, Value>(
+/**
+ * The rows `read` finds for `parents` (one query for all; none when there are no
+ * parents), grouped by `parentOf`, with an empty group for each parent that has none.
+ */
+export async function readByParent<Row, Value>(
   parents: readonly string[],
-  rows: readonly Row[],
+  read: (parents: readonly string[]) => Promise<Row[]>,
   parentOf: (row: Row) => string,
   valueOf: (row: Row) => Value,
-): Map<string, Value[]> {
+): Promise<Map<string, Value[]>> {
   const groups = new Map<string, Value[]>(parents.map((id) => [id, []]));
-  for (const row of rows) groups.get(parentOf(row))?.push(valueOf(row));
+  if (parents.length === 0) return groups;
+  for (const row of await read(parents)) groups.get(parentOf(row))?.push(valueOf(row));
   return groups;
 }

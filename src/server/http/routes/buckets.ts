@@ -20,8 +20,24 @@ import { canSeeBucket } from '../../tokens/access.js';
 import { readInput } from '../body.js';
 import type { AppEnv } from '../context.js';
 import { bucketKind } from '../kinds.js';
-import { documented, ignoredParameters, pageParameter, type TagObject } from '../openapi.js';
-import { negotiated, pageQuery, personalOnly, sendPage, sendResource } from '../respond.js';
+import {
+  creationOf,
+  ignoredParameters,
+  listOf,
+  operationsOf,
+  pageParameter,
+  readingOf,
+  type TagObject,
+} from '../openapi.js';
+import {
+  deleteById,
+  negotiated,
+  pageQuery,
+  personalOnly,
+  sendCreated,
+  sendPage,
+  sendResource,
+} from '../respond.js';
 import { extractorFilters } from './extractors.js';
 
 export const bucketsTag: TagObject = {
@@ -31,7 +47,7 @@ export const bucketsTag: TagObject = {
     'afterwards and leaves every list.',
 };
 
-const tag = bucketsTag.name;
+const operation = operationsOf(bucketsTag);
 
 /** The spec lists the extractor filters on the bucket paths too; buckets have neither. */
 const ignoredFilters = ignoredParameters(extractorFilters);
@@ -49,14 +65,10 @@ export async function visibleBucket(c: Context<AppEnv>): Promise<BucketRow> {
 export const bucketRoutes = new Hono<AppEnv>()
   .get(
     '/',
-    documented({
-      id: 'listBuckets',
-      tag,
-      summary: 'List buckets',
+    operation('listBuckets', 'List buckets', {
       description: 'Newest first. Personal access tokens only.',
       query: [pageParameter, ...ignoredFilters],
-      answer: { status: 200, collection: 'bucket' },
-      problems: [400, 404, 406],
+      ...listOf('bucket'),
     }),
     personalOnly,
     negotiated,
@@ -70,14 +82,9 @@ export const bucketRoutes = new Hono<AppEnv>()
   )
   .post(
     '/',
-    documented({
-      id: 'createBucket',
-      tag,
-      summary: 'Create a bucket',
+    operation('createBucket', 'Create a bucket', {
       query: ignoredFilters,
-      body: { input: 'bucket' },
-      answer: { status: 201, resource: 'bucket' },
-      problems: [400, 404, 406, 413, 415, 422],
+      ...creationOf('bucket'),
     }),
     personalOnly,
     negotiated,
@@ -85,21 +92,14 @@ export const bucketRoutes = new Hono<AppEnv>()
       const input = await readInput(c.req.raw, bucketInputSchema);
       const bucket = await createBucket(c.get('services').db, input, 'api');
       const wire = bucketToWire(bucket, [], []);
-      return sendResource(bucketKind, wire, c.var.mediaType, {
-        status: 201,
-        headers: { Location: bucketKind.iri(wire) },
-      });
+      return sendCreated(c, bucketKind, wire);
     },
   )
   .get(
     '/:id',
-    documented({
-      id: 'getBucket',
-      tag,
-      summary: 'Retrieve a bucket',
+    operation('getBucket', 'Retrieve a bucket', {
       query: ignoredFilters,
-      answer: { status: 200, resource: 'bucket' },
-      problems: [404, 406],
+      ...readingOf('bucket'),
     }),
     negotiated,
     async (c) => {
@@ -113,17 +113,11 @@ export const bucketRoutes = new Hono<AppEnv>()
   )
   .delete(
     '/:id',
-    documented({
-      id: 'deleteBucket',
-      tag,
-      summary: 'Delete a bucket',
+    operation('deleteBucket', 'Delete a bucket', {
       query: ignoredFilters,
       answer: { status: 204, description: 'Deleted.' },
       problems: [404],
     }),
     personalOnly,
-    async (c) => {
-      if (!(await deleteBucket(c.get('services').db, c.req.param('id')))) throw new NotFoundError();
-      return c.body(null, 204);
-    },
+    deleteById(deleteBucket),
   );

@@ -10,7 +10,7 @@ import { resourceKinds } from '../kinds.js';
 import { negotiateOrThrow } from '../negotiation.js';
 import { pageCsp, renderPage } from '../page-layout.js';
 import {
-  documented,
+  operationsOf,
   httpMethods,
   type TagObject,
   type JsonSchema,
@@ -442,7 +442,7 @@ export const aboutTag: TagObject = {
   description: 'This documentation and the JSON-LD contexts. They need no token.',
 };
 
-const tag = aboutTag.name;
+const operation = operationsOf(aboutTag);
 
 /**
  * The routes about the API: `/docs.json`, `/docs` and `/contexts/{type}`, to be mounted
@@ -455,10 +455,7 @@ export function docsRoutes(
   return new Hono<AppEnv>()
     .get(
       '/contexts/:type',
-      documented({
-        id: 'getJsonLdContext',
-        tag,
-        summary: 'The JSON-LD context of a resource type',
+      operation('getJsonLdContext', 'The JSON-LD context of a resource type', {
         answer: {
           status: 200,
           description: 'The context that `@context` of the JSON-LD representations points to.',
@@ -479,10 +476,7 @@ export function docsRoutes(
     )
     .get(
       '/docs.json',
-      documented({
-        id: 'getOpenApiDocument',
-        tag,
-        summary: 'This OpenAPI document',
+      operation('getOpenApiDocument', 'This OpenAPI document', {
         answer: {
           status: 200,
           description: 'The OpenAPI 3.1 document, generated from the contract schemas.',
@@ -505,10 +499,7 @@ export function docsRoutes(
     )
     .get(
       '/docs',
-      documented({
-        id: 'getDocsPage',
-        tag,
-        summary: 'This documentation as a web page',
+      operation('getDocsPage', 'This documentation as a web page', {
         answer: {
           status: 200,
           description:

@@ -190,23 +190,15 @@ describe.each(collections)('POST %s', (base) => {
   });
 
   it('answers 400 for a body that cannot be read and 415 for a body of another type', async () => {
-    await expectProblem(
-      await service.request(base, {
+    const post = (body: string, contentType?: string) =>
+      service.request(base, {
         method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
-        body: '{',
-      }),
-      400,
-    );
-    await expectProblem(
-      await service.request(base, {
-        method: 'POST',
-        headers: { 'Content-Type': 'text/plain' },
-        body: '{}',
-      }),
-      415,
-    );
-    await expectProblem(await service.request(base, { method: 'POST', body: '{}' }), 415);
+        headers: contentType ? { 'Content-Type': contentType } : {},
+        body,
+      });
+    await expectProblem(await post('{', 'application/json'), 400);
+    await expectProblem(await post('{}', 'text/plain'), 415);
+    await expectProblem(await post('{}'), 415);
   });
 });
 

@@ -24,14 +24,25 @@ import type { AppEnv } from '../context.js';
 import { extractorKind } from '../kinds.js';
 import {
   codeList,
-  documented,
+  operationsOf,
+  creationOf,
+  listOf,
+  readingOf,
   ignoredParameters,
   pageParameter,
   queryParameter,
   type Parameter,
   type TagObject,
 } from '../openapi.js';
-import { negotiated, pageQuery, personalOnly, sendPage, sendResource } from '../respond.js';
+import {
+  deleteById,
+  negotiated,
+  pageQuery,
+  personalOnly,
+  sendCreated,
+  sendPage,
+  sendResource,
+} from '../respond.js';
 
 export const extractorsTag: TagObject = {
   name: 'Saved extractors',
@@ -43,7 +54,7 @@ export const extractorsTag: TagObject = {
     'listing the allowed values.',
 };
 
-const tag = extractorsTag.name;
+const operation = operationsOf(extractorsTag);
 
 /** The filters of the list, as query parameters. */
 export const extractorFilters: Parameter[] = [
@@ -64,14 +75,10 @@ function view(c: Context<AppEnv>, row: ExtractorRow) {
 export const extractorRoutes = new Hono<AppEnv>()
   .get(
     '/',
-    documented({
-      id: 'listExtractors',
-      tag,
-      summary: 'List saved extractors',
+    operation('listExtractors', 'List saved extractors', {
       description: 'Newest first. Personal access tokens only.',
       query: [pageParameter, ...extractorFilters],
-      answer: { status: 200, collection: 'extractor' },
-      problems: [400, 404, 406],
+      ...listOf('extractor'),
     }),
     personalOnly,
     negotiated,
@@ -100,17 +107,12 @@ export const extractorRoutes = new Hono<AppEnv>()
   )
   .post(
     '/',
-    documented({
-      id: 'createExtractor',
-      tag,
-      summary: 'Create a saved extractor',
+    operation('createExtractor', 'Create a saved extractor', {
       description:
         '`label` and `jsonSchema` are required; every other field has a default. The answer ' +
         'carries `webhookSecret`, once.',
       query: ignoredFilters,
-      body: { input: 'extractor' },
-      answer: { status: 201, resource: 'extractor' },
-      problems: [400, 404, 406, 413, 415, 422],
+      ...creationOf('extractor'),
     }),
     personalOnly,
     negotiated,
@@ -119,21 +121,14 @@ export const extractorRoutes = new Hono<AppEnv>()
       const { db, config } = c.get('services');
       const { row, webhookSecret } = await createExtractor(db, input, config);
       const wire = { ...extractorToWire(row, [], config), webhookSecret };
-      return sendResource(extractorKind, wire, c.var.mediaType, {
-        status: 201,
-        headers: { Location: extractorKind.iri(wire) },
-      });
+      return sendCreated(c, extractorKind, wire);
     },
   )
   .get(
     '/:id',
-    documented({
-      id: 'getExtractor',
-      tag,
-      summary: 'Retrieve a saved extractor',
+    operation('getExtractor', 'Retrieve a saved extractor', {
       query: ignoredFilters,
-      answer: { status: 200, resource: 'extractor' },
-      problems: [404, 406],
+      ...readingOf('extractor'),
     }),
     negotiated,
     async (c) => {
@@ -147,10 +142,7 @@ export const extractorRoutes = new Hono<AppEnv>()
   )
   .put(
     '/:id',
-    documented({
-      id: 'replaceExtractor',
-      tag,
-      summary: 'Replace the writable fields of a saved extractor',
+    operation('replaceExtractor', 'Replace the writable fields of a saved extractor', {
       description:
         'A field left out takes its default, as on create. Runs already created keep the ' +
         'schema they copied.',
@@ -172,31 +164,20 @@ export const extractorRoutes = new Hono<AppEnv>()
   )
   .delete(
     '/:id',
-    documented({
-      id: 'deleteExtractor',
-      tag,
-      summary: 'Delete a saved extractor',
+    operation('deleteExtractor', 'Delete a saved extractor', {
       query: ignoredFilters,
       answer: { status: 204, description: 'Deleted.' },
       problems: [404],
     }),
     personalOnly,
-    async (c) => {
-      if (!(await deleteExtractor(c.get('services').db, c.req.param('id'))))
-        throw new NotFoundError();
-      return c.body(null, 204);
-    },
+    deleteById(deleteExtractor),
   )
   .post(
     '/:id/webhook_secret',
-    documented({
-      id: 'rotateWebhookSecret',
-      tag,
-      summary: 'Rotate the webhook signing secret',
+    operation('rotateWebhookSecret', 'Rotate the webhook signing secret', {
       description:
         'The old secret stops working at once; the answer carries the new `webhookSecret`, once.',
-      answer: { status: 200, resource: 'extractor' },
-      problems: [404, 406],
+      ...readingOf('extractor'),
     }),
     personalOnly,
     negotiated,

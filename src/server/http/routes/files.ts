@@ -13,7 +13,14 @@ import { activeRunOfBucket } from '../../runs/runs.js';
 import type { AppEnv } from '../context.js';
 import { fileKind } from '../kinds.js';
 import { essence } from '../negotiation.js';
-import { contentDispositionHeader, documented, pageParameter, type TagObject } from '../openapi.js';
+import {
+  contentDispositionHeader,
+  operationsOf,
+  listOf,
+  readingOf,
+  pageParameter,
+  type TagObject,
+} from '../openapi.js';
 import { negotiated, readPage, sendCollection, sendPage, sendResource } from '../respond.js';
 import { visibleBucket } from './buckets.js';
 
@@ -25,7 +32,7 @@ export const filesTag: TagObject = {
     `type is judged from the bytes. Accepted: ${acceptedMediaTypes.join(', ')}.`,
 };
 
-const tag = filesTag.name;
+const operation = operationsOf(filesTag);
 
 /**
  * The request body as the Node stream @hono/node-server received, when the app runs on a
@@ -59,10 +66,7 @@ export function contentDisposition(
 export const fileRoutes = new Hono<AppEnv>()
   .post(
     '/',
-    documented({
-      id: 'uploadFiles',
-      tag,
-      summary: 'Upload files to a bucket',
+    operation('uploadFiles', 'Upload files to a bucket', {
       description:
         'One or more `file` parts. Each is streamed to disk; when one is refused, none of the ' +
         'request is kept.',
@@ -116,13 +120,9 @@ export const fileRoutes = new Hono<AppEnv>()
   )
   .get(
     '/',
-    documented({
-      id: 'listFiles',
-      tag,
-      summary: 'List the files of a bucket',
+    operation('listFiles', 'List the files of a bucket', {
       query: [pageParameter],
-      answer: { status: 200, collection: 'file' },
-      problems: [400, 404, 406],
+      ...listOf('file'),
     }),
     negotiated,
     async (c) => {
@@ -136,22 +136,15 @@ export const fileRoutes = new Hono<AppEnv>()
   )
   .get(
     '/:fileId',
-    documented({
-      id: 'getFile',
-      tag,
-      summary: 'Retrieve a file resource',
-      answer: { status: 200, resource: 'file' },
-      problems: [404, 406],
+    operation('getFile', 'Retrieve a file resource', {
+      ...readingOf('file'),
     }),
     negotiated,
     async (c) => sendResource(fileKind, fileToWire(await visibleFile(c)), c.var.mediaType),
   )
   .delete(
     '/:fileId',
-    documented({
-      id: 'deleteFile',
-      tag,
-      summary: 'Remove a file from a bucket',
+    operation('deleteFile', 'Remove a file from a bucket', {
       answer: { status: 204, description: 'Removed, with its bytes.' },
       problems: [404, 409],
     }),
@@ -171,10 +164,7 @@ export const fileRoutes = new Hono<AppEnv>()
   )
   .get(
     '/:fileId/content',
-    documented({
-      id: 'getFileContent',
-      tag,
-      summary: 'Download the bytes of a file',
+    operation('getFileContent', 'Download the bytes of a file', {
       answer: {
         status: 200,
         description: 'The bytes as uploaded, with the media type detected at upload.',

@@ -134,47 +134,62 @@ function page(layout: 'page' | 'embed') {
   };
 }
 
+/**
+ * A file of the build with `headers` (X-Content-Type-Options always), or what `missing`
+ * answers when the build has no such file.
+ */
+async function serveBuilt(
+  c: Context<AppEnv>,
+  path: string,
+  headers: Record<string, string>,
+  missing: () => Response,
+): Promise<Response> {
+  const content = await readBuilt(path);
+  if (!content) return missing();
+  return sendBuiltFile(c, path, content, {
+    'Content-Type': contentTypes[extname(path)] ?? 'application/octet-stream',
+    ...headers,
+    'X-Content-Type-Options': 'nosniff',
+  });
+}
+
+const nothingHere = (): Response => {
+  throw notFound();
+};
+
 export const hostedRoutes = new Hono<AppEnv>()
   .get('/x/:extractorId', page('page'))
   .get('/embed/:extractorId', page('embed'))
-  .get('/assets/:file', async (c) => {
+  .get('/assets/:file', (c) => {
     const file = c.req.param('file');
     if (!assetName.test(file)) throw notFound();
-    const path = join(appDirOf(c), 'assets', file);
-    const content = await readBuilt(path);
-    if (!content) throw notFound();
-    return sendBuiltFile(c, path, content, {
-      'Content-Type': contentTypes[extname(file)] ?? 'application/octet-stream',
-      'Cache-Control': 'public, max-age=31536000, immutable',
-      'X-Content-Type-Options': 'nosniff',
-    });
+    const cache = { 'Cache-Control': 'public, max-age=31536000, immutable' };
+    return serveBuilt(c, join(appDirOf(c), 'assets', file), cache, nothingHere);
   })
-  .get('/sdk/:file', async (c) => {
+  .get('/sdk/:file', (c) => {
     const file = c.req.param('file');
     if (!libraryFiles.has(file)) throw notFound();
-    const path = join(distDirOf(c), 'sdk', file);
-    const content = await readBuilt(path);
-    if (!content) return notBuilt();
-    return sendBuiltFile(c, path, content, {
-      'Content-Type': contentTypes[extname(file)]!,
-      // Module scripts from another origin need CORS; the library is public.
-      'Access-Control-Allow-Origin': '*',
-      'Cross-Origin-Resource-Policy': 'cross-origin',
-      // Not content-hashed: partners link this address, so a new release must reach them.
-      'Cache-Control': 'public, max-age=300',
-      'X-Content-Type-Options': 'nosniff',
-    });
+    return serveBuilt(
+      c,
+      join(distDirOf(c), 'sdk', file),
+      {
+        // Module scripts from another origin need CORS; the library is public.
+        'Access-Control-Allow-Origin': '*',
+        'Cross-Origin-Resource-Policy': 'cross-origin',
+        // Not content-hashed: partners link this address, so a new release must reach them.
+        'Cache-Control': 'public, max-age=300',
+      },
+      notBuilt,
+    );
   });
 
 for (const file of publicFiles) {
-  hostedRoutes.get(`/${file}`, async (c) => {
-    const path = join(appDirOf(c), file);
-    const content = await readBuilt(path);
-    if (!content) throw notFound();
-    return sendBuiltFile(c, path, content, {
-      'Content-Type': contentTypes[extname(file)] ?? 'application/octet-stream',
-      'Cache-Control': 'public, max-age=86400',
-      'X-Content-Type-Options': 'nosniff',
-    });
-  });
+  hostedRoutes.get(`/${file}`, (c) =>
+    serveBuilt(
+      c,
+      join(appDirOf(c), file),
+      { 'Cache-Control': 'public, max-age=86400' },
+      nothingHere,
+    ),
+  );
 }

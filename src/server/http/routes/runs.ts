@@ -42,7 +42,10 @@ import { essence, negotiate } from '../negotiation.js';
 import {
   codeList,
   contentDispositionHeader,
-  documented,
+  operationsOf,
+  creationOf,
+  listOf,
+  readingOf,
   ignoredParameters,
   pageParameter,
   queryParameter,
@@ -52,7 +55,14 @@ import {
   type TagObject,
 } from '../openapi.js';
 import { badQuery, badRequest, notAcceptable, unsupportedMediaType } from '../problem.js';
-import { negotiated, pageQuery, personalOnly, sendPage, sendResource } from '../respond.js';
+import {
+  negotiated,
+  pageQuery,
+  personalOnly,
+  sendCreated,
+  sendPage,
+  sendResource,
+} from '../respond.js';
 
 export const runsTag: TagObject = {
   name: 'Extraction runs',
@@ -61,7 +71,7 @@ export const runsTag: TagObject = {
     runLifecycleText(),
 };
 
-const tag = runsTag.name;
+const operation = operationsOf(runsTag);
 
 /** The filters of the list: query parameters, and the properties they filter (Hydra). */
 export const runFilterParameters = [
@@ -156,16 +166,12 @@ const commandSummaries: Record<RunCommand, string> = {
 export const runRoutes = new Hono<AppEnv>()
   .get(
     '/',
-    documented({
-      id: 'listRuns',
-      tag,
-      summary: 'List extraction runs',
+    operation('listRuns', 'List extraction runs', {
       description:
         'Newest first. Personal access tokens only. Filters are exact for ids and ' +
         'enumerations, substrings for text.',
       query: [pageParameter, ...runFilters],
-      answer: { status: 200, collection: 'run' },
-      problems: [400, 404, 406],
+      ...listOf('run'),
     }),
     personalOnly,
     negotiated,
@@ -185,39 +191,27 @@ export const runRoutes = new Hono<AppEnv>()
   )
   .post(
     '/',
-    documented({
-      id: 'createRun',
-      tag,
-      summary: 'Start an extraction run',
+    operation('createRun', 'Start an extraction run', {
       description:
         "A `queued` run of the extractor over the bucket, with the extractor's settings unless " +
         "the body overrides them. The run copies the extractor's jsonSchema into targetSchema " +
         'now. A bucket without files answers 422.',
-      body: { input: 'run' },
-      answer: { status: 201, resource: 'run' },
-      problems: [400, 404, 406, 413, 415, 422],
+      ...creationOf('run'),
     }),
     negotiated,
     async (c) => {
       const input = await readInput(c.req.raw, runInputSchema);
       const run = await c.get('services').runs.create(input, c.get('principal'));
       const wire = runToWire(run);
-      return sendResource(runKind, wire, c.var.mediaType, {
-        status: 201,
-        headers: { Location: runKind.iri(wire) },
-      });
+      return sendCreated(c, runKind, wire);
     },
   )
   .get(
     '/:id',
-    documented({
-      id: 'getRun',
-      tag,
-      summary: 'Retrieve an extraction run',
+    operation('getRun', 'Retrieve an extraction run', {
       description: 'Polling this is an alternative to the event stream.',
       query: ignoredParameters(runFilters, 'on a single run'),
-      answer: { status: 200, resource: 'run' },
-      problems: [404, 406],
+      ...readingOf('run'),
     }),
     negotiated,
     async (c) => sendResource(runKind, runToWire(await visibleRun(c)), c.var.mediaType),
@@ -226,10 +220,7 @@ export const runRoutes = new Hono<AppEnv>()
 for (const command of Object.keys(runCommands) as RunCommand[]) {
   runRoutes.post(
     `/:id/${command}`,
-    documented({
-      id: `${command}Run`,
-      tag,
-      summary: commandSummaries[command],
+    operation(`${command}Run`, commandSummaries[command], {
       description:
         `Moves the run to \`${runCommands[command]}\`; ` +
         'any other status answers 409 with `currentStatus`.',
@@ -248,10 +239,7 @@ for (const command of Object.keys(runCommands) as RunCommand[]) {
 runRoutes
   .get(
     '/:id/results',
-    documented({
-      id: 'getResults',
-      tag,
-      summary: 'Download the results of a run',
+    operation('getResults', 'Download the results of a run', {
       description:
         'As JSON (the data), XML (element names made valid, arrays as repeated elements) or ' +
         'CSV (RFC 4180; nested objects as dotted columns; one row per item of the top-level ' +
@@ -313,10 +301,7 @@ runRoutes
   )
   .put(
     '/:id/results',
-    documented({
-      id: 'saveResults',
-      tag,
-      summary: 'Save results edited by a person',
+    operation('saveResults', 'Save results edited by a person', {
       description:
         'Validated against targetSchema (422 with a JSON pointer for each violation). The ' +
         "machine's original stays readable as resultJson and with `?version=original`. 409 " +
@@ -357,10 +342,7 @@ runRoutes
   )
   .post(
     '/:id/submit',
-    documented({
-      id: 'submitResults',
-      tag,
-      summary: 'Submit the results',
+    operation('submitResults', 'Submit the results', {
       description:
         'Once per run (again answers 409); fires `extraction_run.submitted` and answers with ' +
         "the extractor's redirectUrl.",
@@ -376,10 +358,7 @@ runRoutes
   )
   .get(
     '/:id/events',
-    documented({
-      id: 'streamRunEvents',
-      tag,
-      summary: 'Follow a run live (Server-Sent Events)',
+    operation('streamRunEvents', 'Follow a run live (Server-Sent Events)', {
       description:
         'First a `snapshot` event with the run as it is, then the events ' +
         `${codeList(runEventTypes)} as they happen, each with a RunEvent as \`data\` ` +

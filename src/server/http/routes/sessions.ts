@@ -7,8 +7,15 @@ import { revokeToken } from '../../tokens/tokens.js';
 import { readInput } from '../body.js';
 import type { AppEnv } from '../context.js';
 import { currentSessionKind, embedSessionKind } from '../kinds.js';
-import { documented, type TagObject } from '../openapi.js';
-import { chooseRepresentation, negotiated, personalOnly, sendResource } from '../respond.js';
+import { creationOf, operationsOf, readingOf, type TagObject } from '../openapi.js';
+import {
+  chooseRepresentation,
+  deleteById,
+  negotiated,
+  personalOnly,
+  sendCreated,
+  sendResource,
+} from '../respond.js';
 
 export const sessionsTag: TagObject = {
   name: 'Embed sessions',
@@ -18,21 +25,16 @@ export const sessionsTag: TagObject = {
     'controls and submits the runs of that bucket; anything else answers 404.',
 };
 
-const tag = sessionsTag.name;
+const operation = operationsOf(sessionsTag);
 
 export const sessionRoutes = new Hono<AppEnv>()
   .post(
     '/',
-    documented({
-      id: 'createEmbedSession',
-      tag,
-      summary: 'Mint an embed session token',
+    operation('createEmbedSession', 'Mint an embed session token', {
       description:
         'For one extractor and one bucket (a new bucket when none is named). The embeddedUrl ' +
         'and fullPageUrl of the answer already carry the session. Personal access tokens only.',
-      body: { input: 'session' },
-      answer: { status: 201, resource: 'session' },
-      problems: [400, 404, 406, 413, 415, 422],
+      ...creationOf('session'),
     }),
     personalOnly,
     negotiated,
@@ -40,21 +42,15 @@ export const sessionRoutes = new Hono<AppEnv>()
       const input = await readInput(c.req.raw, embedSessionInputSchema);
       const { db, config } = c.get('services');
       const session = await mintEmbedSession(db, config, input);
-      return sendResource(embedSessionKind, session, c.var.mediaType, {
-        status: 201,
-        headers: { Location: embedSessionKind.iri(session), 'Cache-Control': 'no-store' },
-      });
+      // The answer carries the token: no cache may keep it.
+      return sendCreated(c, embedSessionKind, session, { 'Cache-Control': 'no-store' });
     },
   )
   .get(
     '/current',
-    documented({
-      id: 'getCurrentEmbedSession',
-      tag,
-      summary: 'Describe the session token in use',
+    operation('getCurrentEmbedSession', 'Describe the session token in use', {
       description: 'Session tokens only; a personal access token gets 404.',
-      answer: { status: 200, resource: 'currentSession' },
-      problems: [404, 406],
+      ...readingOf('currentSession'),
     }),
     async (c) => {
       // Who asks comes first: a personal token gets its 404 whatever it accepts.
@@ -65,17 +61,10 @@ export const sessionRoutes = new Hono<AppEnv>()
   )
   .delete(
     '/:id',
-    documented({
-      id: 'revokeEmbedSession',
-      tag,
-      summary: 'Revoke an embed session token',
+    operation('revokeEmbedSession', 'Revoke an embed session token', {
       answer: { status: 204, description: 'Revoked: the token answers 401 from now on.' },
       problems: [404],
     }),
     personalOnly,
-    async (c) => {
-      if (!(await revokeToken(c.get('services').db, c.req.param('id'), 'session')))
-        throw new NotFoundError();
-      return c.body(null, 204);
-    },
+    deleteById((db, id) => revokeToken(db, id, 'session')),
   );
