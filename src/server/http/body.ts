@@ -5,7 +5,7 @@
  */
 import * as z from 'zod/mini';
 import { en } from 'zod/locales';
-import { parseCsv } from '../formats/csv.js';
+import { parseCsv, restoreCell } from '../formats/csv.js';
 import { readDefinitions } from '../formats/html.js';
 import { essence, resourceMediaTypes, type ResourceMediaType } from './negotiation.js';
 import {
@@ -106,7 +106,10 @@ function fromCsv(text: string): Record<string, unknown> {
       `The CSV record has ${values.length} fields but the header names ${header.length}.`,
     );
   }
-  return Object.fromEntries(header.map((name, index) => [name.trim(), values[index]]));
+  // Cells come back as they were before the writer neutralised them (formats/csv.ts).
+  return Object.fromEntries(
+    header.map((name, index) => [restoreCell(name).trim(), restoreCell(values[index]!)]),
+  );
 }
 
 export interface DecodedBody {

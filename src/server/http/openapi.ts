@@ -700,7 +700,10 @@ export const contentDispositionHeader: HeaderObject = {
 // Assembling the document
 
 function csvDescription(fields: readonly string[], what: string): string {
-  return `A header row naming the fields (${fields.join(', ')}), then ${what} (RFC 4180).`;
+  return (
+    `A header row naming the fields (${fields.join(', ')}), then ${what} (RFC 4180). Cells ` +
+    'a spreadsheet would take for a formula are neutralised: see Representations.'
+  );
 }
 
 const htmlDescription = 'A page showing the same fields as application/json.';
@@ -949,6 +952,13 @@ function infoDescription(): string {
       'carry the identifier as `_id` and IRI references as relationships; JSON-LD carries ' +
       '`@context`, `@id` and `@type`, and collections are Hydra collections. Read-only fields ' +
       'are ignored on input.',
+    'CSV is safe to open in a spreadsheet: a cell that starts with a tab or a carriage ' +
+      'return, or whose first character after any leading blanks is `=`, `+`, `-` or `@` ' +
+      '(full-width forms such as `＝` included), is written after an apostrophe, which ' +
+      'spreadsheets show as text; so is a cell that starts with an apostrophe. A CSV body ' +
+      'drops one leading apostrophe from each cell, so that what the service writes, sent ' +
+      'back, is the same value. Results downloads (`…/results?format=csv`) are neutralised ' +
+      'the same way.',
     '## Pagination',
     `Collections take \`page\` (from 1; empty means 1) and hold ${itemsPerPage} items per page. ` +
       'A page that is not a whole number answers 400.',

@@ -243,7 +243,8 @@ runRoutes
       description:
         'As JSON (the data), XML (element names made valid, arrays as repeated elements) or ' +
         'CSV (RFC 4180; nested objects as dotted columns; one row per item of the top-level ' +
-        'array of objects; cells that a spreadsheet would read as a formula are neutralised). ' +
+        'array of objects; cells that a spreadsheet would read as a formula, after leading ' +
+        'blanks and in full-width forms too, are neutralised). ' +
         'Chosen by `format`, else by Accept. 409 while the run has no results.',
       query: [
         queryParameter('format', 'The format; overrides Accept (where `text/xml` counts as XML).', {
