@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { expect, type Download, type FrameLocator, type Page } from '@playwright/test';
 import { SaxesParser } from 'saxes';
 import { labelDefaults } from '../../src/contract/labels.js';
-import { parseCsv } from '../../src/server/http/csv.js';
+import { parseCsv } from '../../src/server/formats/csv.js';
 import { api } from './service.js';
 
 /** Where the app is: the page itself, or the frame it is in. */

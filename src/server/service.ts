@@ -11,12 +11,8 @@ import { createExtractor } from './extractors/extractors.js';
 import { demoExtractor } from './extractors/demo.js';
 import { knownFileKeys } from './files/files.js';
 import { createLogger } from './logging.js';
-import {
-  createFileStore,
-  DirectoryFileStore,
-  type FileStorage,
-  type FileStore,
-} from './files/storage.js';
+import { DirectoryFileStore, type FileStorage, type FileStore } from './files/storage.js';
+import { createFileStore } from './files/create-file-store.js';
 import type { Services } from './http/context.js';
 import { openStore, type Store } from './store/database.js';
 import { RunSignals } from './runs/events.js';

@@ -34,7 +34,7 @@ const widths = [375, 1280] as const;
 const schemes = ['light', 'dark'] as const;
 
 async function main(): Promise<void> {
-  await build({ print: false });
+  await build();
   mkdirSync(outDir, { recursive: true });
   const dataDir = mkdtempSync(join(tmpdir(), 'extractor-screenshots-'));
   const config = loadConfig({
