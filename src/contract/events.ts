@@ -4,6 +4,7 @@
  * webhookUrl carry the same kinds and the same run snapshot.
  */
 import * as z from 'zod/mini';
+import { documentSummarySchema } from './resources.js';
 import { runStatuses } from './run-status.js';
 
 export const runEventTypes = [
@@ -12,8 +13,12 @@ export const runEventTypes = [
   'extraction_run.paused',
   'extraction_run.resumed',
   'extraction_run.completed',
+  'extraction_run.partially_completed',
   'extraction_run.failed',
   'extraction_run.cancelled',
+  'extraction_run.document_queued',
+  'extraction_run.document_completed',
+  'extraction_run.document_failed',
   'extraction_run.results_changed',
   'extraction_run.submitted',
 ] as const;
@@ -39,6 +44,8 @@ export const runEventDataSchema = z.object({
   chunksTotal: z.nullable(z.number()),
   partialResultJson: z.nullable(z.string()),
   error: z.nullable(z.string()),
+  /** Each document's state (issue 11). */
+  documents: z.optional(z.array(documentSummarySchema)),
 });
 export type RunEventData = z.infer<typeof runEventDataSchema>;
 

@@ -9,7 +9,7 @@
 import * as z from 'zod/mini';
 import { labelNames, type LabelName } from './labels.js';
 import { parseTargetSchema } from './json-schema.js';
-import { runStatuses } from './run-status.js';
+import { documentStatuses, runStatuses } from './run-status.js';
 import { themeSchema } from './theme.js';
 
 export const strategies = ['local', 'llm'] as const;
@@ -223,6 +223,38 @@ export type Extractor = z.infer<typeof extractorSchema>;
 // ---------------------------------------------------------------------------------------
 // Extraction runs
 
+/**
+ * One document of a run as the run resource and every event show it: which file, how far,
+ * how it ended. Its data travels in the results fields (`{"documents": [...]}`).
+ */
+export const documentSummarySchema = z.object({
+  file: iri,
+  files: z.optional(z.array(iri)),
+  name: z.string(),
+  status: z.enum(documentStatuses),
+  error: z.nullable(z.string()),
+  chunksCompleted: z.int(),
+  chunksTotal: z.nullable(z.int()),
+});
+export type DocumentSummary = z.infer<typeof documentSummarySchema>;
+
+/** One entry of `{"documents": [...]}`: the results of one document. */
+export const documentResultSchema = z.object({
+  file: iri,
+  files: z.optional(z.array(iri)),
+  name: z.string(),
+  status: z.enum(documentStatuses),
+  data: z.nullable(z.unknown()),
+  error: z.nullable(z.string()),
+});
+export type DocumentResult = z.infer<typeof documentResultSchema>;
+
+/** What resultJson, partialResultJson, data, partialData and GET …/results hold. */
+export const runResultsSchema = z.object({
+  documents: z.array(documentResultSchema),
+});
+export type RunResults = z.infer<typeof runResultsSchema>;
+
 export const runSchema = z.object({
   id: z.string(),
   status: z.enum(runStatuses),
@@ -316,6 +348,16 @@ export const runSchema = z.object({
     ),
   submittedAt: nullableDateTime.check(
     z.describe('When the results were submitted (POST …/submit, once); null before.'),
+  ),
+  documents: z.optional(
+    z
+      .array(documentSummarySchema)
+      .check(
+        z.describe(
+          "The run's documents (its files, in the bucket's order): file, name, status, error " +
+            'and progress of each; their data is in the results fields.',
+        ),
+      ),
   ),
 });
 export type Run = z.infer<typeof runSchema>;

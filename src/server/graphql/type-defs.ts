@@ -102,6 +102,8 @@ export const graphqlTypeDefs = [
     'ExtractionRun',
     'One execution of an extractor over a bucket (REST: /api/extraction_runs/{id}).',
     runSchema,
+    // Until the service lists a run's documents (issue 11, service half): a list of objects.
+    ['documents'],
   ),
   pageTypeSdl('SavedExtractor'),
   pageTypeSdl('ExtractionBucket'),
