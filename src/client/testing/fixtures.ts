@@ -6,7 +6,11 @@
  */
 import { inject } from 'vitest';
 import type { EmbedSession, Extractor, ExtractorInput, Run } from '../../contract/resources.js';
-import { isFinalRunStatus, type RunStatus } from '../../contract/run-status.js';
+import {
+  isFinalRunStatus,
+  type DocumentStatus,
+  type RunStatus,
+} from '../../contract/run-status.js';
 import { ExtractorClient } from '../client.js';
 
 export const invoiceTestSchema = {
@@ -160,4 +164,54 @@ export async function failedRun() {
   const run = await waitForRun(started.client, queued.id);
   if (run.status !== 'failed') throw new Error(`the fixture run is ${run.status}, not failed`);
   return { ...started, run };
+}
+
+export interface TestDocument {
+  name: string;
+  status: DocumentStatus;
+  data?: unknown;
+  error?: string;
+  chunksCompleted?: number;
+  chunksTotal?: number | null;
+}
+
+/**
+ * A run of the service as it stands when its documents are in the given states: each
+ * document in `documents` (by a file IRI of the run's bucket) and its record in the results
+ * fields, the `{documents: [...]}` text the service writes. For the states a test cannot
+ * hold a real run in long enough to look at (half way through, one of four failed).
+ */
+export function withDocuments(
+  run: Run,
+  documents: readonly TestDocument[],
+  status = run.status,
+): Run {
+  const entries = documents.map((document, index) => ({
+    file: `${run.bucket}/files/test-file-${index + 1}`,
+    name: document.name,
+    status: document.status,
+    error: document.error ?? null,
+    chunksCompleted: document.chunksCompleted ?? (document.status === 'completed' ? 1 : 0),
+    chunksTotal: document.chunksTotal ?? (document.status === 'completed' ? 1 : null),
+    data: document.data ?? null,
+  }));
+  const results = JSON.stringify({
+    documents: entries.map(({ file, name, status, data, error }) => ({
+      file,
+      name,
+      status,
+      data,
+      error,
+    })),
+  });
+  const settled = isFinalRunStatus(status);
+  return {
+    ...run,
+    status,
+    documents: entries.map(({ data: _data, ...summary }) => summary),
+    data: settled ? results : null,
+    resultJson: settled ? results : null,
+    partialResultJson: settled ? null : results,
+    partialData: results,
+  };
 }
