@@ -18,12 +18,10 @@ export interface ReplaceFileOptions {
   client: ExtractorClient | undefined;
   run: Run;
   document: RunDocumentState;
-  /** Whether it is the main way forward where it shows. */
-  primary?: boolean;
 }
 
 export function renderReplaceFile(options: ReplaceFileOptions): TemplateResult {
-  const { controller, client, run, document, primary = false } = options;
+  const { controller, client, run, document } = options;
   const replacement = controller.replacementOf(document);
   const sending = replacement?.status === 'sending';
   const percent =
@@ -44,7 +42,7 @@ export function renderReplaceFile(options: ReplaceFileOptions): TemplateResult {
   };
   return html`<div class="replace">
     <button
-      class="button ${primary ? 'primary' : ''}"
+      class="button"
       part="button replace-button"
       type="button"
       aria-label=${documentText.replaceName(document.name)}

@@ -230,12 +230,6 @@ export const controlStyles = css`
     }
   }
 
-  .message.partial {
-    display: grid;
-    gap: 0.25rem;
-    border-inline-start-color: var(--_extractor-danger);
-  }
-
   /* A document's "Replace file": the button, then how the sending goes or why it failed. */
   .replace {
     display: flex;

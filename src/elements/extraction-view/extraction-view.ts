@@ -61,7 +61,6 @@ type Action = RunCommand | 'start';
  * @csspart description - The text under the heading.
  * @csspart status - The panel with status, progress and time.
  * @csspart progress - A progress bar: the run's, a document's, a replacement file's sending.
- * @csspart outcome - How many documents were read, when some could not be.
  * @csspart partial-results - The values found so far (a run of one document).
  * @csspart documents - The run's documents, with their heading.
  * @csspart document-list - The list of documents.
@@ -191,7 +190,6 @@ export class ExtractorExtractionView extends ExtractorViewElement {
         ${this.renderHeader(labels.extractionViewHeading, labels.extractionViewDescription)}
         ${run ? this.renderStatus(run) : this.renderNoRun()}
         ${run?.status === 'failed' ? this.renderFailure(run) : nothing}
-        ${run?.status === 'partially_completed' ? this.renderPartialSuccess(run) : nothing}
         ${
           run?.status === 'cancelled'
             ? html`<p class="message" part="error">${extractionText.cancelled}</p>`
@@ -281,15 +279,6 @@ export class ExtractorExtractionView extends ExtractorViewElement {
     `;
   }
 
-  private renderPartialSuccess(run: Run) {
-    return html`
-      <div class="message partial" part="outcome">
-        <span class="message-title">${describeOutcome(countDocuments(run))}</span>
-        ${this.#canReplace(run) ? html`<span>${extractionText.partlyNext}</span>` : nothing}
-      </div>
-    `;
-  }
-
   private renderDocuments(run: Run) {
     const documents = documentsOfRun(run);
     if (documents.length === 0) return nothing;
@@ -368,7 +357,6 @@ export class ExtractorExtractionView extends ExtractorViewElement {
               client: this.client,
               run,
               document,
-              primary: true,
             })
           : nothing
       }

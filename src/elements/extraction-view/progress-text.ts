@@ -35,8 +35,6 @@ export const extractionText = {
   /** A run that read none of its documents, each of which says why in the list. */
   documentsFailedTitle: (total: number) =>
     total === 1 ? 'We could not read your document.' : 'We could not read any of your documents.',
-  partlyNext:
-    'Replace a file that could not be read to try it again, or go on with the documents that were read.',
   replaceNext: 'Replace a file that could not be read with a clearer copy to try it again.',
   documentsLabel: 'Your documents',
   documentProgressLabel: (name: string) => `Progress of ${name}`,

@@ -65,6 +65,13 @@ export const resultsViewStyles = css`
     color: var(--_extractor-success);
   }
 
+  /* Some documents could not be read: said plainly, with a mark of the problem. */
+  .message.partial {
+    display: grid;
+    gap: 0.25rem;
+    border-inline-start-color: var(--_extractor-danger);
+  }
+
   /* The document switcher: where you are, Previous and Next, then a tab per document. */
   .switcher {
     display: grid;

@@ -416,7 +416,7 @@ export class ExtractorResultsView extends ExtractorViewElement {
       tabindex=${chosen ? '0' : '-1'}
       @click=${() => void this.select(document.file)}
     >
-      <span class="tab-name">${document.name}</span>
+      <span class="tab-name" title=${document.name}>${document.name}</span>
       <span class="badge badge-${state}"
         >${attention ? documentText.attention : documentStatusNames[document.status]}</span
       >
@@ -440,7 +440,6 @@ export class ExtractorResultsView extends ExtractorViewElement {
                 client: this.client,
                 run,
                 document,
-                primary: true,
               })
         }
       </div>`;
