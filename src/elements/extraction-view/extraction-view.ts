@@ -17,7 +17,7 @@ import {
 } from '../../contract/run-status.js';
 import { ClockController } from '../../controllers/clock-controller.js';
 import { DocumentReplaceController } from '../../controllers/document-replace-controller.js';
-import { describeOutcome, documentStatusNames } from '../document-text.js';
+import { documentStatusNames } from '../document-text.js';
 import { fire } from '../events.js';
 import { fieldTitle, summarizeValue } from '../field-names.js';
 import { renderReplaceFile } from '../replace-file.js';
