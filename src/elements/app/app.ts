@@ -227,7 +227,11 @@ export class ExtractorApp extends LitElement {
     this.addEventListener('extractor-files-uploaded', () => void this.#refreshBucket());
     this.addEventListener('extractor-file-removed', () => void this.#refreshBucket());
     this.addEventListener('extractor-run-started', (event) => this.#handleRunStarted(event));
-    this.addEventListener('extractor-run-changed', (event) => this.#followRun(event.detail.run));
+    this.addEventListener('extractor-run-changed', (event) => {
+      this.#followRun(event.detail.run);
+      // A replaced file changed the bucket's files too.
+      void this.#refreshBucket();
+    });
     this.addEventListener('extractor-results-changed', (event) =>
       this.#followRun(event.detail.run),
     );
