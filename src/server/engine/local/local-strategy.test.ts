@@ -398,6 +398,51 @@ describe('local strategy on documents it has never seen', () => {
     expect(plain.data.currency).toBe('USD');
   });
 
+  it('reads labels printed without their accents', async () => {
+    const { data } = await extract(
+      demoSchema,
+      [
+        'FACTURE N° F-1',
+        "DATE D'ECHEANCE : 02/03/2022",
+        'Emise le 31/01/2022',
+        'NET A PAYER                 104,90 EUR',
+      ].join('\n'),
+    );
+    // Read as a due date, the first date is not the invoice's own.
+    expect(data).toMatchObject({ date: '2022-01-31', total: 104.9 });
+  });
+
+  it('pairs a row of total labels with the row of figures under it, in order', async () => {
+    const { data, sources } = await extract(
+      demoSchema,
+      [
+        'Pénalités de retard : trois fois le taux légal     TOTAL HT  TOTAL TVA  TOTAL TTC',
+        'Indemnité forfaitaire de recouvrement : 40 €.',
+        'Aucun escompte.                      100,00        20,00      120,00',
+        '                                                       Acompte :       20,00',
+        '                                                   NET A PAYER        100,00 EUR',
+      ].join('\n'),
+    );
+    // The right-aligned figures sit left of their labels; the order pairs them, and
+    // subtotal + tax confirms the gross total over what is left after the deposit.
+    expect(data.total).toBe(120);
+    expect(sources['/total']).toMatchObject({ text: '120,00', confidence: 0.95 });
+  });
+
+  it('does not take the date or number of the invoice a credit note refers to', async () => {
+    const { data } = await extract(
+      demoSchema,
+      [
+        'AVOIR N° : A-2022-7',
+        'Date :                          31/01/2022',
+        'N° DE FACTURE ASSOCIÉE :        F20220003',
+        'DATE DE FACTURE ASSOCIÉE :      01/01/2022',
+      ].join('\n'),
+    );
+    expect(data.date).toBe('2022-01-31');
+    expect(data.invoice_number).not.toBe('F20220003');
+  });
+
   it('reads figures OCR wrote with look-alike letters when their shape is clear', async () => {
     const { data } = await extract(demoSchema, 'SUBTOTAL   1O.5O\nTOTAL      1O.5O');
     expect(data.total).toBe(10.5);

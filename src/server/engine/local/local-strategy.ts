@@ -248,7 +248,66 @@ function valueNearLabel(
     preferLastInRow: field.kind === 'amount',
   });
   if (onLine) return { hit: onLine, distance: 0 };
-  return headsColumn ? below(field, label, reading, {}) : undefined;
+  if (!headsColumn) return undefined;
+  return (
+    (field.kind === 'amount' && figureUnder(label, reading)) || below(field, label, reading, {})
+  );
+}
+
+/** How many lines under a row of labels its row of figures may be. */
+const maxRowsToFigures = 4;
+
+/**
+ * The figure of a label in a row of amount labels ("TOTAL HT  TOTAL TVA  TOTAL TTC") over
+ * a row of as many figures a few lines down: the k-th figure belongs to the k-th label,
+ * however the columns line up (right-aligned figures sit left of their labels' ends).
+ * The row of figures is the run of amounts that ends its line with nothing but spaces
+ * and currency signs between them, so text on the left of the line does not count.
+ */
+function figureUnder(
+  label: LabelMatch,
+  reading: Reading,
+): { hit: ValueHit; distance: number } | undefined {
+  const line = label.line;
+  const heads = reading.labels.filter(
+    (other) =>
+      other.line === line &&
+      other.concept.kind === 'amount' &&
+      other.concept.scope !== 'item' &&
+      !other.bare &&
+      other.weight >= 5,
+  );
+  const index = heads.indexOf(label);
+  if (heads.length < 2 || index < 0) return undefined;
+  const gaps = heads.map((head, at) =>
+    reading.text.slice(head.end, heads[at + 1]?.start ?? line.end),
+  );
+  if (gaps.some((gap) => /[\p{L}\p{N}]/u.test(gap))) return undefined;
+  for (let down = 1; down <= maxRowsToFigures; down++) {
+    const next = reading.lines[line.index + down];
+    if (!next) break;
+    const figures = reading.amounts.filter(
+      (amount) => amount.start >= next.start && amount.end <= next.end,
+    );
+    let run = 0;
+    while (
+      run < figures.length &&
+      !/[\p{L}\p{N}]/u.test(
+        reading.text
+          .slice(
+            figures[figures.length - 1 - run]!.end,
+            figures[figures.length - run]?.start ?? next.end,
+          )
+          .replace(/[A-Z]{3}|[€$£¥₹]/gu, ''),
+      )
+    )
+      run++;
+    // A figure of a line of text in between ("frais de recouvrement : 40 €") is no row.
+    if (run !== heads.length) continue;
+    const figure = figures[figures.length - run + index]!;
+    return { hit: { value: figure.value, start: figure.start, end: figure.end }, distance: down };
+  }
+  return undefined;
 }
 
 /**

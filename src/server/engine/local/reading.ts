@@ -148,7 +148,8 @@ function labelPattern(label: string): string {
       .replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
       .replace(/[°º]/g, '[°º]')
       .replace(/['’]/g, "['’]")
-      .replace(/^n\[°º\]$/, 'n[°ºo]\\.?'),
+      .replace(/^n\[°º\]$/, 'n[°ºo]\\.?')
+      .replace(/\p{L}/gu, accentFree),
   );
   const last = label[label.length - 1] ?? '';
   // Between words: up to three dots, hyphens or single spaces, never two spaces in a row,
@@ -159,9 +160,20 @@ function labelPattern(label: string): string {
   );
 }
 
-/** What a label match is looked up by: case, separators and look-alike signs aside. */
+/**
+ * A letter with an accent also matches without it: capitals often drop accents ("NET A
+ * PAYER", "DATE D'ECHEANCE"), and so do plain-text exports.
+ */
+function accentFree(letter: string): string {
+  const bare = letter.normalize('NFD').replace(/\p{M}/gu, '');
+  return bare !== letter && bare.length === 1 ? `[${letter}${bare}]` : letter;
+}
+
+/** What a label match is looked up by: case, accents, separators and look-alike signs aside. */
 function labelKey(text: string): string {
   return text
+    .normalize('NFD')
+    .replace(/\p{M}/gu, '')
     .toLowerCase()
     .replace(/[.\-\s\u00a0]/g, '')
     .replace(/[°º]/g, 'o')
