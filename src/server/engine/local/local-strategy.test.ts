@@ -443,6 +443,103 @@ describe('local strategy on documents it has never seen', () => {
     expect(data.invoice_number).not.toBe('F20220003');
   });
 
+  it('reads a total label and its qualifier however OCR spaced them', async () => {
+    const { data, sources } = await extract(
+      demoSchema,
+      ['Subtotal :          7.00', 'Total Inc!  of GST        7.00', 'Total item(s)  10'].join(
+        '\n',
+      ),
+    );
+    expect(data.total).toBe(7);
+    expect(sources['/total']!.confidence).toBeGreaterThanOrEqual(reviewThreshold);
+    const bracketed = await extract(
+      demoSchema,
+      [
+        'Total  (Excluding GST)                6.33',
+        'GST payable (6%)                      0.37',
+        'Total  (Inclusive of GST)             6.70',
+        'Total  Qty                            6',
+      ].join('\n'),
+    );
+    expect(bracketed.data.total).toBe(6.7);
+    expect(bracketed.sources['/total']!.confidence).toBe(0.95);
+  });
+
+  it('takes the total that a rounding line before it makes, whatever its label', async () => {
+    const { data, sources } = await extract(
+      demoSchema,
+      [
+        'Total                               25.44',
+        'Total Sales Inclusive GST @6 00%      544',
+        'Rounding Adjustment                  0.01',
+        'Amount To Be Paid                   25.45',
+        'Cash Received                       50.00',
+      ].join('\n'),
+    );
+    expect(data.total).toBe(25.45);
+    expect(sources['/total']!.confidence).toBe(0.95);
+    // OCR lost the rounding's minus sign: the total before it does not confirm itself.
+    const unsigned = await extract(
+      demoSchema,
+      [
+        'Total  Incl.  GST                 RM 27.27',
+        'ROUNDING ADJUSTMENT               -RM 0.02',
+        'TOTAL ROUNDED                     RM 27.25',
+      ].join('\n'),
+    );
+    expect(unsigned.data.total).toBe(27.25);
+  });
+
+  it('reads a total OCR lost a digit of as the arithmetic gives it, for review', async () => {
+    const { data, sources } = await extract(
+      demoSchema,
+      [
+        'Total (Incl. GST)             31.47',
+        'Rounding                      -0.02',
+        'TOTAL                         31.4',
+        'CHANGE                        18.53',
+      ].join('\n'),
+    );
+    expect(data.total).toBe(31.45);
+    expect(sources['/total']).toMatchObject({ text: '31.4', confidence: 0.55 });
+    expect(valuesForReview(sources)).toContain('/total');
+  });
+
+  it('reads a total whose decimal point OCR read as a space, and RM a column away', async () => {
+    const { data } = await extract(
+      demoSchema,
+      ['Item 3      Qty 8', 'Total             41 50', 'TL :RM          41.50'].join('\n'),
+    );
+    expect(data).toMatchObject({ total: 41.5, currency: 'MYR' });
+    // Where the document writes decimal commas, a space is no decimal point.
+    const comma = await extract(demoSchema, 'Zwischensumme  12,50\nTotal   41 50');
+    expect(comma.data.total).not.toBe(41.5);
+  });
+
+  it('guesses a total no label gives from the figure a receipt repeats, for review', async () => {
+    const { data, sources } = await extract(
+      demoSchema,
+      [
+        'PASAR MINI',
+        'VEGETABLES                  2.20',
+        'FISH BALL                   8.50',
+        'SUBTOTAL:                   28',
+        'TL :RM                      28.60',
+        '6% GST                      0.07',
+        'CASH                      100.00',
+        'CHANGE                    ml. 40',
+        'GST Summary',
+        'SR           27.40          0.00',
+        'ZR           28.60          0.00',
+      ].join('\n'),
+    );
+    expect(data.total).toBe(28.6);
+    expect(sources['/total']!.confidence).toBeLessThan(reviewThreshold);
+    // Figures alone on a page of text are no total.
+    const none = await extract(demoSchema, 'Page 1 of 2\nInvoice 12');
+    expect(none.data.total).toBeUndefined();
+  });
+
   it('reads figures OCR wrote with look-alike letters when their shape is clear', async () => {
     const { data } = await extract(demoSchema, 'SUBTOTAL   1O.5O\nTOTAL      1O.5O');
     expect(data.total).toBe(10.5);
@@ -473,6 +570,19 @@ describe('local strategy on titles and dates of documents it has never seen', ()
       'Faktura            č. 198900000001\nDatum vydání   05/03/2016',
     );
     expect(czech.data).toMatchObject({ invoice_number: '198900000001', date: '2016-03-05' });
+  });
+
+  it('takes the date printed with a time of day over a bare date when no label names either', async () => {
+    const { data } = await extract(
+      demoSchema,
+      [
+        'KEDAI RUNCIT',
+        'TAXINV:003-1565455           16/04/18',
+        'TOTAL 44.90',
+        '15/04/18 08:53 #003',
+      ].join('\n'),
+    );
+    expect(data.date).toBe('2018-04-15');
   });
 
   it('leaves a printed-on stamp out of the date it falls back to', async () => {

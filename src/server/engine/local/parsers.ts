@@ -515,9 +515,10 @@ const signs: CurrencySign[] = [
     strength: currencyStrength.name,
   },
   { pattern: /(?<![\p{L}])(?:CHF|Fr\.)(?=\s?\d)/gu, code: 'CHF', strength: currencyStrength.name },
-  // The ringgit's "RM" before a figure or heading a column of them ("Amount (RM)").
+  // The ringgit's "RM" before a figure (a receipt may print it a column's width away:
+  // "TOTAL :RM      28.60") or heading a column of them ("Amount (RM)").
   {
-    pattern: /(?<![\p{L}])RM(?=\s?\d)|(?<=\()RM(?=\))/gu,
+    pattern: /(?<![\p{L}])RM(?=[ \t]*\d)|(?<=\()RM(?=\))/gu,
     code: 'MYR',
     strength: currencyStrength.name,
   },

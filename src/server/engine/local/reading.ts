@@ -153,10 +153,18 @@ function labelPattern(label: string): string {
   );
   const last = label[label.length - 1] ?? '';
   // Between words: up to three dots, hyphens or single spaces, never two spaces in a row,
-  // which would be a gap between cells (two labels side by side are not one label).
+  // which would be a gap between cells (two labels side by side are not one label); but
+  // a bracket opens the label's own qualifier however it is spaced ("Total  (Excl").
   return (
-    words.join('(?:[.\\-]|[ \\t\\u00a0](?![ \\t])){0,3}') +
-    (/\p{L}/u.test(last) ? '(?!\\p{L})' : '')
+    words
+      .map((word, index) =>
+        index === 0
+          ? word
+          : word.startsWith('\\(')
+            ? `[ \\t\\u00a0]{0,3}${word}`
+            : `(?:[.\\-]|[ \\t\\u00a0](?![ \\t])){0,3}${word}`,
+      )
+      .join('') + (/\p{L}/u.test(last) ? '(?!\\p{L})' : '')
   );
 }
 

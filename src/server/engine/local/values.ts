@@ -32,7 +32,15 @@ export interface ReadOptions {
   needsNumberSign?: boolean;
   /** A table row: several amounts mean the last one is the row's total. */
   preferLastInRow?: boolean;
+  /**
+   * A figure whose decimal point OCR read as a space ("Total   41 50") is read as one
+   * figure, when it is all the stretch holds and the document writes decimal points.
+   */
+  spacedDecimals?: boolean;
 }
+
+/** Whole units, one space, two digits, and nothing else: "41 50", "RM 6 70". */
+const spacedDecimal = /^[^\p{L}\p{N}]*(?:RM|Rs\.?|[A-Z]{3})?[^\p{L}\p{N}]*?(\d{1,5}) (\d{2})\s*$/u;
 
 /** The first value of `plan`'s kind in text[start, end), or undefined. */
 export function readValue(
@@ -62,6 +70,18 @@ export function readValue(
     case 'number':
     case 'integer': {
       const amounts = inRange(reading.amounts);
+      const spaced =
+        options.spacedDecimals &&
+        reading.decimalMark === '.' &&
+        spacedDecimal.exec(text.slice(from, end));
+      if (spaced && amounts.every((amount) => Number.isInteger(amount.value))) {
+        const at = from + spaced.index + spaced[0].lastIndexOf(`${spaced[1]} ${spaced[2]}`);
+        return {
+          value: Number(`${spaced[1]}.${spaced[2]}`),
+          start: at,
+          end: at + spaced[1]!.length + 3,
+        };
+      }
       if (amounts.length === 0) return undefined;
       let chosen = amounts[0]!;
       if (options.preferLastInRow && amounts.length > 1 && isNumericRow(text.slice(from, end)))
