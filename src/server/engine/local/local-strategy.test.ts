@@ -585,6 +585,16 @@ describe('local strategy on titles and dates of documents it has never seen', ()
     expect(data.date).toBe('2018-04-15');
   });
 
+  it('reads numeric dates day first when the country signs say so, whatever a dollar sign says', async () => {
+    const malaysia = await extract(
+      demoSchema,
+      'KEDAI MAJU SDN BHD\nJALAN PUDU $3200, KUALA LUMPUR\nDate:  02/12/2017\nTotal RM 7.00',
+    );
+    expect(malaysia.data.date).toBe('2017-12-02');
+    const us = await extract(demoSchema, 'Date:  02/12/2017\nTotal $7.00');
+    expect(us.data.date).toBe('2017-02-12');
+  });
+
   it('leaves a printed-on stamp out of the date it falls back to', async () => {
     const { data } = await extract(
       demoSchema,

@@ -221,8 +221,15 @@ export function dateOrderOf(text: string): DateOrder {
   const written =
     [...text.matchAll(monthDayPattern)].length - [...text.matchAll(dayMonthPattern)].length;
   if (written !== 0) return written > 0 ? 'mdy' : 'dmy';
+  // A dollar sign leans month-first, unless the document's country signs name another
+  // country ("$" is also what OCR makes of a smudge on a Malaysian receipt).
+  const countries = [...currencyCues(text).keys()];
+  if (countries.some((code) => !monthFirstCurrencies.has(code))) return 'dmy';
   return /\$\s?\d|\bUSD\b/.test(text) && !/[€£₹]/.test(text) ? 'mdy' : 'dmy';
 }
+
+/** The currencies of countries that write numeric dates month first, or often do. */
+const monthFirstCurrencies = new Set(['USD', 'CAD']);
 
 /** Every calendar date in the text, as ISO 8601 (YYYY-MM-DD). */
 export function findDates(text: string, order: DateOrder = dateOrderOf(text)): Found<string>[] {
