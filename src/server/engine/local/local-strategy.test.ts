@@ -559,6 +559,19 @@ describe('local strategy on titles and dates of documents it has never seen', ()
     expect(data).toMatchObject({ invoice_number: '210113', date: '2025-06-30' });
   });
 
+  it('reads "INVOICE:" before a number, and does not take a P.O. number for it', async () => {
+    const { data } = await extract(
+      demoSchema,
+      [
+        'CONTOSO LTD.                                  INVOICE: INV-100',
+        '                                         INVOICE DATE: 11/15/2019',
+        ' SALESPERSON        P.O. NUMBER       REQUISITIONER     TERMS',
+        '                    PO-3333',
+      ].join('\n'),
+    );
+    expect(data.invoice_number).toBe('INV-100');
+  });
+
   it('reads a title that starts its line without a number sign, and a Czech one', async () => {
     const english = await extract(
       demoSchema,

@@ -195,6 +195,9 @@ function labelKey(text: string): string {
  */
 function compileScope(items: boolean): { pattern: RegExp; known: Map<string, KnownLabel> } {
   const known = new Map<string, KnownLabel>();
+  // Every spelling is looked for ("po number" and "p.o. number"); one entry per key says
+  // what a match means.
+  const spellings = new Set<string>();
   for (const concept of concepts) {
     if ((concept.scope === 'item') !== items) continue;
     const entries: KnownLabel[] = [
@@ -202,14 +205,13 @@ function compileScope(items: boolean): { pattern: RegExp; known: Map<string, Kno
       ...(concept.bare ?? []).map((label) => ({ concept, label, weight: 2, bare: true })),
     ];
     for (const entry of entries) {
+      spellings.add(entry.label);
       const key = labelKey(entry.label);
       const other = known.get(key);
       if (!other || entry.weight > other.weight) known.set(key, entry);
     }
   }
-  const labels = [...new Set([...known.values()].map((entry) => entry.label))].sort(
-    (a, b) => b.length - a.length,
-  );
+  const labels = [...spellings].sort((a, b) => b.length - a.length);
   return {
     pattern: new RegExp(`(?<![\\p{L}\\p{N}_])(?:${labels.map(labelPattern).join('|')})`, 'giu'),
     known,

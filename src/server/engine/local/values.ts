@@ -24,8 +24,12 @@ export interface ValueHit {
 
 /** Characters between a label and its value: colons, number signs, dashes, bars. */
 const separators = /^[\s:#.°º\-–=|*]*/u;
-/** What a weak label ("Invoice") needs before its value to be read as a number label. */
-const numberSign = /^[\s:]*(?:#|n[°ºo]\.?|nr\.?|no\.|num(?:ber)?\.?)/iu;
+/**
+ * What a weak label ("Invoice") needs before its value to be read as a number label: a
+ * number sign, or a colon before a word with a digit in it ("INVOICE: INV-100").
+ */
+const numberSign =
+  /^[\s:]*(?:#|n[°ºo]\.?|nr\.?|no\.|num(?:ber)?\.?)|^[ \t]*:(?=[ \t]*[\p{L}\p{N}/-]*\d)/iu;
 
 export interface ReadOptions {
   /** The value must be introduced by a number sign ("# 123", "No. 123"). */
