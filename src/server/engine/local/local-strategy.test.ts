@@ -1,4 +1,5 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,6 +14,7 @@ import {
   loadInvoiceFixtures,
   type InvoiceFixture,
 } from '../testing/invoice-fixtures.js';
+import { renderTextImage } from '../testing/build-documents.js';
 import type { ChunkExtraction, PageText } from '../types.js';
 import { createLocalStrategy } from './local-strategy.js';
 
@@ -543,6 +545,39 @@ describe('local strategy on documents it has never seen', () => {
   it('reads figures OCR wrote with look-alike letters when their shape is clear', async () => {
     const { data } = await extract(demoSchema, 'SUBTOTAL   1O.5O\nTOTAL      1O.5O');
     expect(data.total).toBe(10.5);
+  });
+});
+
+describe('local strategy on a receipt photographed, through OCR', () => {
+  it('reads the rounded total, its currency and the moment of sale from the picture', async () => {
+    const bytes = await renderTextImage(
+      [
+        'KEDAI RUNCIT MAJU SDN BHD',
+        'JALAN PUDU, KUALA LUMPUR',
+        '16/04/18',
+        'Total                         25.44',
+        'Rounding Adjustment            0.01',
+        'Amount To Be Paid        RM 25.45',
+        '15/04/18 08:53   #003',
+      ],
+      { width: 900, fontSize: 30, format: 'jpeg' },
+    );
+    const path = join(cacheDir, 'receipt.jpg');
+    await writeFile(path, bytes);
+    const { data, merged } = await extractWithLocalStrategy(
+      {
+        id: 'receipt',
+        name: 'receipt.jpg',
+        path,
+        mediaType: 'image/jpeg',
+        sha256: createHash('sha256').update(bytes).digest('hex'),
+      },
+      join(cacheDir, 'receipt-cache'),
+    );
+    expect(data).toMatchObject({ total: 25.45, currency: 'MYR', date: '2018-04-15' });
+    // The rounding confirms the total; the date is a guess from the time beside it.
+    expect(merged.sources['/total']!.confidence).toBe(0.95);
+    expect(valuesForReview(merged.sources)).toContain('/date');
   });
 });
 

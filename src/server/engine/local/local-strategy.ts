@@ -506,15 +506,15 @@ function crossCheckTotals(candidates: Candidate[], reading: Reading): void {
         { value: before - amount, after: rounding.end },
       );
   }
+  // What a candidate may agree with: sums, and roundings of totals above it.
   const agreeing = (hit: ValueHit) =>
-    expected.filter(
-      (sum) => sum.value > 0 && hit.start > sum.after && typeof hit.value === 'number',
-    );
+    typeof hit.value === 'number'
+      ? expected.filter((sum) => sum.value > 0 && hit.start > sum.after)
+      : [];
   let confirmed = false;
   for (const candidate of candidates) {
-    const value = candidate.hit.value;
-    if (!agreeing(candidate.hit).some((sum) => Math.abs(sum.value - (value as number)) < cent))
-      continue;
+    const value = candidate.hit.value as number;
+    if (!agreeing(candidate.hit).some((sum) => Math.abs(sum.value - value) < cent)) continue;
     candidate.score += 60;
     candidate.hit.confidence = crossChecked;
     confirmed = true;
