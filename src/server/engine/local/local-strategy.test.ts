@@ -492,6 +492,32 @@ describe('local strategy on documents it has never seen', () => {
     expect(unsigned.data.total).toBe(27.25);
   });
 
+  it('takes the total printed after a rounding line, even where OCR lost the rounding', async () => {
+    const { data } = await extract(
+      demoSchema,
+      [
+        'Total  (Excluding GST):              21.30',
+        'Total  (Inclusive of GST):           23.26',
+        'Rounding Adj:',
+        'TOTAL:                               23.25',
+      ].join('\n'),
+    );
+    expect(data.total).toBe(23.25);
+  });
+
+  it('reads a total whose decimal mark OCR lost as cash less change gives it', async () => {
+    const { data, sources } = await extract(
+      demoSchema,
+      [
+        'Total Sales (Inclusive of GST) :  (  742)',
+        '                        CASH :       7.42',
+        '                      Change :       0.00',
+      ].join('\n'),
+    );
+    expect(data.total).toBe(7.42);
+    expect(sources['/total']).toMatchObject({ text: '742', confidence: 0.55 });
+  });
+
   it('reads a total OCR lost a digit of as the arithmetic gives it, for review', async () => {
     const { data, sources } = await extract(
       demoSchema,

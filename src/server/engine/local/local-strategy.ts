@@ -511,6 +511,20 @@ function crossCheckTotals(candidates: Candidate[], reading: Reading): void {
     typeof hit.value === 'number'
       ? expected.filter((sum) => sum.value > 0 && hit.start > sum.after)
       : [];
+  // A total printed after a rounding line, below another total, is the rounded one, the
+  // amount to pay, even where OCR lost the rounding's figure ("Rounding Adj:").
+  const roundingLines = reading.labels
+    .filter((label) => label.concept.id === 'adjustment' && /round/i.test(label.label))
+    .map((label) => label.line.index);
+  for (const candidate of candidates) {
+    const line = reading.lineAt(candidate.hit.start).index;
+    const rounded = roundingLines.some(
+      (rounding) =>
+        rounding < line &&
+        candidates.some((other) => reading.lineAt(other.hit.start).index < rounding),
+    );
+    if (rounded) candidate.score += 60;
+  }
   let confirmed = false;
   for (const candidate of candidates) {
     const value = candidate.hit.value as number;
@@ -522,7 +536,7 @@ function crossCheckTotals(candidates: Candidate[], reading: Reading): void {
   if (confirmed) return;
   for (const candidate of candidates) {
     const written = reading.text.slice(candidate.hit.start, candidate.hit.end);
-    const meant = agreeing(candidate.hit).find((sum) => lostOneDigit(written, sum.value))?.value;
+    const meant = agreeing(candidate.hit).find((sum) => isDamaged(written, sum.value))?.value;
     if (meant === undefined) continue;
     candidate.hit = {
       ...candidate.hit,
@@ -566,15 +580,18 @@ function totalsBefore(reading: Reading, offset: number): number[] {
 const repaired = 0.55;
 
 /**
- * Whether a figure as written is `value` with one digit lost, as OCR loses a faint or
- * crowded one ("31.4" for 31.45, "70" for 6.70, "544" for 25.44): its digits, the
- * separators aside, are the value's with one taken out. Only a loss counts: a figure
- * with a digit changed is as likely a different figure.
+ * Whether a figure as written is `value` as OCR damages figures: one digit lost to a
+ * faint or crowded print ("31.4" for 31.45, "70" for 6.70, "544" for 25.44), or the
+ * decimal mark lost ("742" for 7.42): its digits, the separators aside, are the value's
+ * with one taken out, or all of them without a mark. A figure with a digit changed is as
+ * likely a different figure, and does not count.
  */
-function lostOneDigit(written: string, value: number): boolean {
+function isDamaged(written: string, value: number): boolean {
   const digits = written.replace(/\D/g, '');
   const full = value.toFixed(2).replace(/\D/g, '');
-  if (digits.length === 0 || digits.length !== full.length - 1) return false;
+  if (digits.length === 0) return false;
+  if (digits === full) return !/[.,]/.test(written);
+  if (digits.length !== full.length - 1) return false;
   for (let at = 0; at < full.length; at++)
     if (full.slice(0, at) + full.slice(at + 1) === digits) return true;
   return false;
