@@ -47,6 +47,7 @@ describe('<extractor-extraction-view>', () => {
       running: ['Files', 'Stop', 'Hold'],
       paused: ['Files', 'Stop', 'See the data'],
       completed: ['Files', 'Again', 'See the data'],
+      partially_completed: ['Files', 'Again', 'See the data'],
       failed: ['Files', 'Again'],
       cancelled: ['Files', 'Again'],
     };
@@ -88,7 +89,17 @@ describe('<extractor-extraction-view>', () => {
         chunksCompleted: 3,
         chunksTotal: 8,
         startedAt: new Date(Date.now() - 65_000).toISOString(),
-        partialResultJson: JSON.stringify({ invoice_number: 'INV-7', total: null }),
+        partialResultJson: JSON.stringify({
+          documents: [
+            {
+              file: run.documents[0]!.file,
+              name: 'invoice.txt',
+              status: 'running',
+              data: { invoice_number: 'INV-7', total: null },
+              error: null,
+            },
+          ],
+        }),
       },
     });
     const bar = $(element, '[part~="progress"]');

@@ -17,6 +17,7 @@ export const statusNames: Record<RunStatus, string> = {
   running: 'Reading',
   paused: 'Paused',
   completed: 'Done',
+  partially_completed: 'Done, with problems',
   failed: 'Stopped',
   cancelled: 'Cancelled',
 };
@@ -71,6 +72,8 @@ export function describeProgress(run: Run, coarse = false): string {
       return shown === undefined ? 'Paused.' : `Paused at ${shown}% done.`;
     case 'completed':
       return run.formattedDuration ? `Done in ${run.formattedDuration}.` : 'Done.';
+    case 'partially_completed':
+      return 'Done, but some documents could not be read.';
     case 'failed':
       return 'Stopped with a problem.';
     case 'cancelled':
