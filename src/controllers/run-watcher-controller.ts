@@ -137,7 +137,8 @@ export class RunWatcherController implements ReactiveController {
     const current = this.value;
     if (!current || message.data.run.split('/').pop() !== encodeURIComponent(current.id)) return;
     if (message.id) this.#lastEventId = message.id;
-    const { status, chunksCompleted, chunksTotal, partialResultJson, error } = message.data;
+    const { status, chunksCompleted, chunksTotal, partialResultJson, error, documents } =
+      message.data;
     const statusChanged = status !== current.status;
     const fromEvent: Run = {
       ...current,
@@ -147,6 +148,7 @@ export class RunWatcherController implements ReactiveController {
       partialResultJson,
       partialData: partialResultJson ?? current.partialData,
       error,
+      documents,
     };
     if (isFinalRunStatus(status)) {
       this.#stream?.close();

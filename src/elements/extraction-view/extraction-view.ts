@@ -2,8 +2,13 @@ import { html, nothing, type PropertyValues } from 'lit';
 import { state } from 'lit/decorators.js';
 import { ApiError, describeError } from '../../client/api-error.js';
 import { parseTargetSchema } from '../../contract/json-schema.js';
-import type { Run } from '../../contract/resources.js';
-import { canRunCommand, isFinalRunStatus, type RunCommand } from '../../contract/run-status.js';
+import { documentsOfResults, type Run } from '../../contract/resources.js';
+import {
+  canRunCommand,
+  isFinalRunStatus,
+  runStatusesWithResults,
+  type RunCommand,
+} from '../../contract/run-status.js';
 import { ClockController } from '../../controllers/clock-controller.js';
 import { fire } from '../events.js';
 import { fieldTitle, summarizeValue } from '../field-names.js';
@@ -232,14 +237,17 @@ export class ExtractorExtractionView extends ExtractorViewElement {
 
   private renderPartialResults(run: Run) {
     const text = run.status === 'completed' ? run.data : (run.partialResultJson ?? run.partialData);
-    let values: Record<string, unknown> = {};
-    try {
-      const parsed: unknown = text ? JSON.parse(text) : {};
-      if (parsed && typeof parsed === 'object' && !Array.isArray(parsed))
-        values = parsed as Record<string, unknown>;
-    } catch {
-      // Half-written partial results are shown once they read again.
-    }
+    // Until the view lists each document (issue 11): the record of the document at work,
+    // else of the first that has one.
+    const documents = documentsOfResults(text);
+    const shown =
+      documents.find((document) => document.status === 'running' && document.data) ??
+      documents.find((document) => document.data);
+    const parsed = shown?.data;
+    const values: Record<string, unknown> =
+      parsed && typeof parsed === 'object' && !Array.isArray(parsed)
+        ? (parsed as Record<string, unknown>)
+        : {};
     const schema = run.targetSchema ? parseTargetSchema(run.targetSchema) : undefined;
     const properties = schema?.ok ? (schema.schema.properties ?? {}) : {};
     const names = [...new Set([...Object.keys(properties), ...Object.keys(values)])];
@@ -347,7 +355,7 @@ export class ExtractorExtractionView extends ExtractorViewElement {
               : nothing
           }
           ${
-            status === 'completed'
+            status && runStatusesWithResults.includes(status)
               ? html`<button
                   class="button primary"
                   part="button continue-button"

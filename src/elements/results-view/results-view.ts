@@ -3,6 +3,7 @@ import { state } from 'lit/decorators.js';
 import { ApiError, describeError } from '../../client/api-error.js';
 import { resultFormats, type ResultFormat } from '../../client/client.js';
 import { parseTargetSchema, type TargetSchema } from '../../contract/json-schema.js';
+import { documentsOfResults } from '../../contract/resources.js';
 import { fire } from '../events.js';
 import { checkIcon, downloadIcon } from '../icons.js';
 import { ExtractorViewElement } from '../view-element.js';
@@ -75,6 +76,8 @@ export class ExtractorResultsView extends ExtractorViewElement {
     onEdit: () => this.#edited(),
   });
   #runId: string | undefined;
+  /** The IRI of the file of the document being edited. */
+  #documentFile: string | undefined;
   #schemaText: string | undefined;
   #schema: TargetSchema | undefined;
   #revision = 0;
@@ -112,7 +115,10 @@ export class ExtractorResultsView extends ExtractorViewElement {
     const unsaved = this.#revision !== this.#savedRevision || this.saveState === 'saving';
     if (run && (run.id !== this.#runId || !unsaved)) {
       this.#runId = run.id;
-      this.#editor.load(this.#schema, parseData(run.data));
+      // Until the document switcher (issue 11): the first completed document's record.
+      const document = documentsOfResults(run.data).find((entry) => entry.status === 'completed');
+      this.#documentFile = document?.file;
+      this.#editor.load(this.#schema, document?.data ?? {});
       this.saveState = this.#editor.violations.size > 0 ? 'invalid' : 'saved';
     } else if (schemaChanged) {
       this.#editor.load(this.#schema, this.#editor.value);
@@ -218,7 +224,8 @@ export class ExtractorResultsView extends ExtractorViewElement {
     const data = this.#editor.value;
     this.saveState = 'saving';
     try {
-      const updated = await client.saveResults(run.id, data);
+      const fileId = this.#documentFile?.split('/').pop() ?? '';
+      const updated = await client.saveDocumentResults(run.id, decodeURIComponent(fileId), data);
       this.#savedRevision = revision;
       this.saveState = this.#revision === revision ? 'saved' : 'pending';
       fire(this, 'extractor-results-changed', { run: updated, data });
@@ -330,15 +337,6 @@ export class ExtractorResultsView extends ExtractorViewElement {
       case 'failed':
         return this.saveError ?? 'Your changes are not saved.';
     }
-  }
-}
-
-function parseData(text: string | null): unknown {
-  if (!text) return {};
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return {};
   }
 }
 
