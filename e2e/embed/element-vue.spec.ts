@@ -9,6 +9,7 @@ import { expect, test } from '@playwright/test';
 import { labelDefaults } from '../../src/contract/labels.js';
 import {
   beginAndReachResults,
+  recordOf,
   runsOfBucket,
   startFromIntroduction,
   uploadFixture,
@@ -73,5 +74,5 @@ test('a Vue page drives the element through properties, hears its events and tak
   ]);
   // The partner got the results the element held: the run's data, as an object.
   const handedOver = JSON.parse((await received.textContent())!.replace(/^[^{]*/, '')) as unknown;
-  expect(handedOver).toEqual(JSON.parse(runs[0]!.data!));
+  expect(handedOver).toEqual(recordOf(runs[0]));
 });

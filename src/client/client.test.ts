@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from './api-error.js';
+import { documentsOfResults } from '../contract/resources.js';
 import {
   ExtractorClient,
   filenameFromDisposition,
@@ -65,19 +66,34 @@ describe('ExtractorClient against the real service', () => {
 
   it('saves edits, reports the pointer of a bad value, downloads and submits', async () => {
     const { client, run } = await completedRun();
-    const data = { ...JSON.parse(run.data ?? '{}'), total: 99.5 };
-    const saved = await client.saveResults(run.id, data);
-    expect(JSON.parse(saved.editedResultJson ?? 'null')).toMatchObject({ total: 99.5 });
+    const [document] = documentsOfResults(run.data);
+    const file = document!.file;
+    const data = { ...(document!.data as Record<string, unknown>), total: 99.5 };
+    const saved = await client.saveResults(run.id, { documents: [{ file, data }] });
+    expect(documentsOfResults(saved.editedResultJson)[0]?.data).toMatchObject({ total: 99.5 });
 
     const bad = await client
-      .saveResults(run.id, { ...data, total: 'many' })
+      .saveResults(run.id, { documents: [{ file, data: { ...data, total: 'many' } }] })
       .catch((caught: unknown) => caught);
     expect((bad as ApiError).status).toBe(422);
-    expect((bad as ApiError).fieldErrors.map((error) => error.pointer)).toContain('/total');
+    expect((bad as ApiError).fieldErrors.map((error) => error.pointer)).toContain(
+      '/documents/0/data/total',
+    );
+    // One document's record, with pointers into the record.
+    const fileId = decodeURIComponent(file.split('/').pop()!);
+    const badRecord = await client
+      .saveDocumentResults(run.id, fileId, { ...data, total: 'many' })
+      .catch((caught: unknown) => caught);
+    expect((badRecord as ApiError).fieldErrors.map((error) => error.pointer)).toContain('/total');
+    const one = await client.saveDocumentResults(run.id, fileId, { ...data, total: 12 });
+    expect(documentsOfResults(one.data)[0]?.data).toMatchObject({ total: 12 });
+    await client.saveDocumentResults(run.id, fileId, data);
 
     const download = await client.downloadResults(run.id, 'json');
     expect(download.filename).toMatch(/\.json$/);
-    expect(JSON.parse(await download.blob.text())).toMatchObject({ total: 99.5 });
+    expect(documentsOfResults(await download.blob.text())[0]?.data).toMatchObject({
+      total: 99.5,
+    });
 
     const submission = await client.submitResults(run.id);
     expect(submission.run).toContain(run.id);

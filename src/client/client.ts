@@ -17,6 +17,7 @@ import {
   type BucketFile,
   type CurrentSession,
   type Extractor,
+  type ResultsEdit,
   type Run,
   type Submission,
 } from '../contract/resources.js';
@@ -117,9 +118,9 @@ export class ExtractorClient {
     return this.#json('POST', `${runPath(id)}/${command}`, runSchema, { signal });
   }
 
-  /** Replaces the run's results with a person's edits; a 422 names the fields at fault. */
-  saveResults(id: string, data: unknown, signal?: AbortSignal): Promise<Run> {
-    return this.#json('PUT', `${runPath(id)}/results`, runSchema, { signal, body: data });
+  /** Replaces records of the run's documents with a person's edits; a 422 names the fields at fault. */
+  saveResults(id: string, edit: ResultsEdit, signal?: AbortSignal): Promise<Run> {
+    return this.#json('PUT', `${runPath(id)}/results`, runSchema, { signal, body: edit });
   }
 
   /** Replaces one document's record with a person's edits; a 422 names the fields at fault. */

@@ -114,6 +114,11 @@ export type BucketFile = z.infer<typeof bucketFileSchema>;
 // ---------------------------------------------------------------------------------------
 // Saved extractors
 
+const combineFilesDescription =
+  'Ours, beyond the spec. false (the default): each file of the bucket is its own document, ' +
+  'with its own record. true: all the files of the bucket are read as one document (one ' +
+  'paper photographed page by page) and give one record.';
+
 const text = (max: number) => z._default(z.string().check(z.maxLength(max)), '');
 const flag = (value: boolean) => z._default(z.boolean(), value);
 
@@ -154,6 +159,7 @@ export const extractorInputSchema = z.object({
     z.int().check(z.minimum(minChunkSize), z.maximum(maxChunkSize)),
     defaultChunkSize,
   ),
+  combineFiles: flag(false),
 });
 export type ExtractorInput = z.infer<typeof extractorInputSchema>;
 
@@ -178,6 +184,7 @@ export const extractorSchema = z.object({
   includePageImages: z.boolean(),
   markPageImages: z.boolean(),
   chunkSize: z.int().check(z.describe('Characters per chunk of text; chunks never split words.')),
+  combineFiles: z.boolean().check(z.describe(combineFilesDescription)),
   runs: z.array(iri).check(z.describe('IRI references of the runs it made, oldest first.')),
   deletedAt: nullableDateTime,
   createdAt: nullableDateTime,
@@ -228,13 +235,23 @@ export type Extractor = z.infer<typeof extractorSchema>;
  * how it ended. Its data travels in the results fields (`{"documents": [...]}`).
  */
 export const documentSummarySchema = z.object({
-  file: iri,
-  files: z.optional(z.array(iri)),
-  name: z.string(),
+  file: iri.check(
+    z.describe('IRI of the file (/api/buckets/{b}/files/{f}); with combineFiles, the first file.'),
+  ),
+  files: z.optional(
+    z
+      .array(iri)
+      .check(z.describe('With combineFiles only: the IRIs of every file read as this document.')),
+  ),
+  name: z.string().check(z.describe('The file name (with combineFiles, the names joined).')),
   status: z.enum(documentStatuses),
-  error: z.nullable(z.string()),
+  error: z
+    .nullable(z.string())
+    .check(z.describe('Why the document failed, in plain words naming the file; null otherwise.')),
   chunksCompleted: z.int(),
-  chunksTotal: z.nullable(z.int()),
+  chunksTotal: z
+    .nullable(z.int())
+    .check(z.describe('How many chunks its text makes; null until it has been read.')),
 });
 export type DocumentSummary = z.infer<typeof documentSummarySchema>;
 
@@ -244,7 +261,9 @@ export const documentResultSchema = z.object({
   files: z.optional(z.array(iri)),
   name: z.string(),
   status: z.enum(documentStatuses),
-  data: z.nullable(z.unknown()),
+  data: z
+    .nullable(z.unknown())
+    .check(z.describe("The document's record, shaped by targetSchema; null unless it completed.")),
   error: z.nullable(z.string()),
 });
 export type DocumentResult = z.infer<typeof documentResultSchema>;
@@ -255,6 +274,35 @@ export const runResultsSchema = z.object({
 });
 export type RunResults = z.infer<typeof runResultsSchema>;
 
+/**
+ * The documents of a results text (resultJson, partialResultJson, data, partialData), or
+ * none when there is no text or it does not read as results.
+ */
+export function documentsOfResults(text: string | null | undefined): DocumentResult[] {
+  if (!text) return [];
+  try {
+    const parsed = JSON.parse(text) as { documents?: unknown };
+    return Array.isArray(parsed.documents) ? (parsed.documents as DocumentResult[]) : [];
+  } catch {
+    return [];
+  }
+}
+
+/** The body of `PUT …/results`: edited records, matched to documents by `file`. */
+export const resultsEditSchema = z.object({
+  documents: z.array(
+    z.object({
+      file: z.string().check(z.minLength(1)),
+      data: z.unknown(),
+    }),
+  ),
+});
+export type ResultsEdit = z.infer<typeof resultsEditSchema>;
+
+const resultsText = (what: string) =>
+  `${what} as JSON text: {"documents": [{file, name, status, data, error}, ...]}, one entry per ` +
+  'document in the order of the bucket.';
+
 export const runSchema = z.object({
   id: z.string(),
   status: z.enum(runStatuses),
@@ -262,18 +310,28 @@ export const runSchema = z.object({
     .nullable(z.string())
     .check(
       z.describe(
-        "The machine's results as JSON text once the run completed; edits never change it.",
+        resultsText("The machine's results") +
+          ' Set once a document has completed (the completed documents carry data); edits never change it.',
       ),
     ),
   partialResultJson: z
     .nullable(z.string())
-    .check(z.describe('The results merged over the chunks done so far, as JSON text.')),
+    .check(
+      z.describe(
+        resultsText('The results so far') +
+          ': a completed document its record, a document at work what its chunks found so far.',
+      ),
+    ),
   targetSchema: z
     .nullable(z.string())
     .check(z.describe("The extractor's jsonSchema, copied when the run was created.")),
   tokenStats: z
     .nullable(z.string())
-    .check(z.describe('JSON text: the input and output tokens of each chunk.')),
+    .check(
+      z.describe(
+        'JSON text: the input and output tokens of each chunk, and per document (`documents`).',
+      ),
+    ),
   error: z.nullable(z.string()),
   createdAt: nullableDateTime,
   updatedAt: nullableDateTime,
@@ -304,12 +362,16 @@ export const runSchema = z.object({
     ),
   data: z
     .nullable(z.string())
-    .check(z.describe('The results as JSON text: editedResultJson when edited, else resultJson.')),
+    .check(
+      z.describe(
+        'The results as JSON text (documents): editedResultJson when edited, else resultJson.',
+      ),
+    ),
   partialData: z
     .nullable(z.string())
     .check(
       z.describe(
-        'The results so far as JSON text: partialResultJson while working, data once done.',
+        'The results so far as JSON text (documents): partialResultJson while working, data once settled.',
       ),
     ),
   evaluationType: z
@@ -334,30 +396,29 @@ export const runSchema = z.object({
     .nullable(z.string())
     .check(
       z.describe(
-        'Results as edited by a person (PUT …/results), JSON text valid against targetSchema; ' +
-          'null when nobody edited them.',
+        resultsText('Results with the edits of a person (PUT …/results)') +
+          ' Each record is valid against targetSchema; null when nobody edited any.',
       ),
     ),
   resultMetadata: z
     .nullable(z.string())
     .check(
       z.describe(
-        'JSON text of a ResultMetadata object: where each value was found (file, page, offset) ' +
-          'and how the results break targetSchema.',
+        'JSON text of a ResultMetadata object: `documents`, per document (by `file`) where each ' +
+          'value was found (file, page, offset), how the record breaks targetSchema, and what to review.',
+      ),
+    ),
+  combineFiles: z.boolean().check(z.describe(combineFilesDescription)),
+  documents: z
+    .array(documentSummarySchema)
+    .check(
+      z.describe(
+        'The documents of the run in the order of the bucket: one per file (one in all with ' +
+          'combineFiles), each with its status, error and progress. Read-only.',
       ),
     ),
   submittedAt: nullableDateTime.check(
     z.describe('When the results were submitted (POST …/submit, once); null before.'),
-  ),
-  documents: z.optional(
-    z
-      .array(documentSummarySchema)
-      .check(
-        z.describe(
-          "The run's documents (its files, in the bucket's order): file, name, status, error " +
-            'and progress of each; their data is in the results fields.',
-        ),
-      ),
   ),
 });
 export type Run = z.infer<typeof runSchema>;
@@ -375,11 +436,12 @@ export const runInputSchema = z.object({
   markEmbeddedImages: optionalFlag,
   includePageImages: optionalFlag,
   markPageImages: optionalFlag,
+  combineFiles: optionalFlag,
 });
 export type RunInput = z.infer<typeof runInputSchema>;
 
-/** `resultMetadata`: where each value was found, and how the results measure up to the schema. */
-export const resultMetadataSchema = z.object({
+/** Where each value of one document was found, and how its record measures up to the schema. */
+export const documentMetadataSchema = z.object({
   sources: z.record(
     z.string(),
     z.object({
@@ -413,6 +475,12 @@ export const resultMetadataSchema = z.object({
         ),
       ),
   ),
+});
+export type DocumentMetadata = z.infer<typeof documentMetadataSchema>;
+
+/** `resultMetadata`: the metadata of each document, in the order of the documents. */
+export const resultMetadataSchema = z.object({
+  documents: z.array(z.extend(documentMetadataSchema, { file: iri })),
 });
 export type ResultMetadata = z.infer<typeof resultMetadataSchema>;
 

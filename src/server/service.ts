@@ -123,6 +123,7 @@ export async function createService(
     db: store.db,
     config,
     signals,
+    storage,
     onWebhooksQueued: () => dispatcher?.kick(),
     onCancelled: (runId) => worker?.abort(runId),
   });

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { page, userEvent } from 'vitest/browser';
 import { completedRun, withDocuments, type TestDocument } from '../../client/testing/fixtures.js';
 import { labelDefaults } from '../../contract/labels.js';
-import type { Run } from '../../contract/resources.js';
+import { documentsOfResults, type Run } from '../../contract/resources.js';
 import { $, $$, actionLabels, mountView, nextEvent, unmountAll } from '../testing/mount.js';
 
 const orderSchema = {
@@ -81,10 +81,33 @@ const order = {
   shipments: [{ carrier: 'DHL', parcels: ['P1'] }],
 };
 
-/** A completed run of an order extractor whose results the service holds as `data`. */
+/** The record of a one-document results text. */
+const recordOf = (text: string | null) => documentsOfResults(text)[0]?.data;
+
+/** The run as the service would show it had its one document this record. */
+function withRecord(run: Run, data: unknown): Run {
+  const [document] = run.documents;
+  const entry = {
+    file: document!.file,
+    name: document!.name,
+    status: 'completed',
+    data,
+    error: null,
+  };
+  return { ...run, data: JSON.stringify({ documents: [entry] }) };
+}
+
+/** The id of the file of a one-file run's document. */
+const documentFileId = (run: Run) => decodeURIComponent(run.documents[0]!.file.split('/').pop()!);
+
+/** A completed run of an order extractor whose one document the service holds with `data`. */
 async function mountOrder(data: unknown = order, extractor: Record<string, unknown> = {}) {
   const session = await completedRun({ jsonSchema: JSON.stringify(orderSchema), ...extractor });
-  const run: Run = await session.client.saveResults(session.run.id, data);
+  const run: Run = await session.client.saveDocumentResults(
+    session.run.id,
+    documentFileId(session.run),
+    data,
+  );
   const mounted = await mountView('extractor-results-view', {
     client: session.client,
     extractor: session.extractor,
@@ -225,7 +248,7 @@ describe('<extractor-results-view>', () => {
     // (The service keeps such output as the run's results; it refuses it as an edit.)
     const { element, run, provide } = await mountOrder();
     await provide({
-      run: { ...run, data: JSON.stringify({ ...order, status: null, urgent: null }) },
+      run: withRecord(run, { ...order, status: null, urgent: null }),
     });
     const texts = $$(element, '.field-error').map((node) => node.textContent?.trim());
     expect(texts).toEqual(['Choose the status.', 'Choose yes or no.']);
@@ -267,7 +290,7 @@ describe('<extractor-results-view>', () => {
     const { element } = await mountView('extractor-results-view', {
       client: session.client,
       extractor: session.extractor,
-      run: { ...session.run, data: JSON.stringify({ signed: null }) },
+      run: withRecord(session.run, { signed: null }),
     });
     const radios = $$<HTMLInputElement>(element, '[role="radiogroup"] input');
     expect(radios.map((radio) => [radio.labels?.[0]?.textContent?.trim(), radio.checked])).toEqual([
@@ -288,7 +311,7 @@ describe('<extractor-results-view>', () => {
     await vi.waitFor(() =>
       expect($(element, '.save-status').textContent?.trim()).toBe('All changes saved.'),
     );
-    const saved = JSON.parse((await client.getRun(run.id)).editedResultJson ?? 'null');
+    const saved = recordOf((await client.getRun(run.id)).editedResultJson);
     expect(saved).toMatchObject({ total: 42, status: 'paid', line_items: order.line_items });
   });
 
@@ -366,7 +389,7 @@ describe('<extractor-results-view>', () => {
       ...order,
       line_items: [{ description: 'Bolts', quantity: 'two', unit: 'pcs' }],
     };
-    await provide({ run: { ...run, data: JSON.stringify(broken) } });
+    await provide({ run: withRecord(run, broken) });
     const row = $(element, 'tbody tr.row');
     const labels = [...row.querySelectorAll('.cell-label')].map((label) => [
       label.textContent?.trim(),
@@ -401,7 +424,7 @@ describe('<extractor-results-view>', () => {
     const broken = lines.map((line, index) =>
       index === 10 || index === 70 ? { ...line, quantity: 'some' } : line,
     );
-    await provide({ run: { ...run, data: JSON.stringify({ ...order, line_items: broken }) } });
+    await provide({ run: withRecord(run, { ...order, line_items: broken }) });
     expect($(element, '.table-problem-count').textContent?.trim()).toBe('2 rows need attention.');
     const filter = $(element, '[part~="filter-button"]');
     expect(filter.getAttribute('aria-pressed')).toBe('false');
@@ -466,7 +489,7 @@ describe('<extractor-results-view>', () => {
     });
     await userEvent.click($(element, '[aria-label="Download as JSON"]'));
     await vi.waitFor(() => expect(blobs).toHaveLength(1));
-    expect(JSON.parse(await blobs[0]!.text())).toMatchObject({ total: 99 });
+    expect(recordOf(await blobs[0]!.text())).toMatchObject({ total: 99 });
     await userEvent.click($(element, '[aria-label="Download as CSV"]'));
     await vi.waitFor(() => expect(blobs).toHaveLength(2));
     expect(await blobs[1]!.text()).toContain('Bolts');
@@ -502,7 +525,7 @@ describe('<extractor-results-view>', () => {
     expect(detail.run.submittedAt).not.toBeNull();
     const stored = await client.getRun(run.id);
     expect(stored.submittedAt).not.toBeNull();
-    expect(JSON.parse(stored.data ?? '{}')).toMatchObject({ order_number: 'PO-2' });
+    expect(recordOf(stored.data)).toMatchObject({ order_number: 'PO-2' });
 
     const mounted = await mountView('extractor-results-view', { client, run: detail.run });
     expect(mounted.element.shadowRoot!.querySelector('.message.success')?.textContent).toMatch(
@@ -521,7 +544,11 @@ describe('<extractor-results-view>', () => {
       unit: 'pcs',
     }));
     const session = await completedRun({ jsonSchema: JSON.stringify(orderSchema) });
-    const run = await session.client.saveResults(session.run.id, { ...order, line_items: lines });
+    const run = await session.client.saveDocumentResults(
+      session.run.id,
+      documentFileId(session.run),
+      { ...order, line_items: lines },
+    );
     const started = performance.now();
     const { element } = await mountView('extractor-results-view', {
       client: session.client,

@@ -86,4 +86,5 @@ export const demoExtractor: ExtractorInput = {
   includePageImages: false,
   markPageImages: false,
   chunkSize: 4000,
+  combineFiles: false,
 };

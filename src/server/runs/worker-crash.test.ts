@@ -7,7 +7,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { runSchema, type Run } from '../../contract/resources.js';
+import { documentsOfResults, runSchema, type Run } from '../../contract/resources.js';
+import { isFinalRunStatus } from '../../contract/run-status.js';
 import {
   answer,
   held,
@@ -116,10 +117,13 @@ it('continues a run from its last stored chunk after the process is killed', asy
   do {
     await new Promise((resolve) => setTimeout(resolve, 50));
     current = runSchema.parse(await (await call('GET', `/api/extraction_runs/${run.id}`)).json());
-  } while (!['completed', 'failed', 'cancelled'].includes(current.status) && Date.now() < deadline);
+  } while (!isFinalRunStatus(current.status) && Date.now() < deadline);
 
   expect(current.status).toBe('completed');
-  expect(JSON.parse(current.resultJson!)).toEqual({ invoice_number: 'INV-1', total: 77 });
+  expect(documentsOfResults(current.resultJson)[0]?.data).toEqual({
+    invoice_number: 'INV-1',
+    total: 77,
+  });
   const texts = stand.received.map(userText);
   // The first chunk was stored before the kill and never asked again; the second was asked
   // twice (its first answer never arrived); every other chunk once.

@@ -12,8 +12,14 @@
  */
 import { join } from 'node:path';
 import type { Logger } from 'pino';
-import { parseTargetSchema, validateAgainstSchema } from '../../contract/json-schema.js';
-import type { ResultMetadata } from '../../contract/resources.js';
+import type { RunEventType } from '../../contract/events.js';
+import {
+  parseTargetSchema,
+  validateAgainstSchema,
+  type TargetSchema,
+} from '../../contract/json-schema.js';
+import type { DocumentMetadata } from '../../contract/resources.js';
+import type { RunStatus } from '../../contract/run-status.js';
 import type { Config } from '../config.js';
 import {
   createStrategy,
@@ -29,6 +35,14 @@ import { mergeExtractionsInto } from '../engine/merge.js';
 import type { FileStorage } from '../files/storage.js';
 import type { Db } from '../store/database.js';
 import { newId, nowIso } from '../store/ids.js';
+import {
+  documentError,
+  documentFileIds,
+  listDocuments,
+  settledOutcome,
+  type DocumentTokenStats,
+  type RunDocumentRow,
+} from './documents.js';
 import type { RunLifecycle } from './lifecycle.js';
 import type { RunSignals } from './events.js';
 import type { RunRow } from './runs.js';
@@ -44,11 +58,21 @@ export interface WorkerDeps {
   soleProcess: boolean;
 }
 
-export interface TokenStats {
-  chunks: { chunk: number; inputTokens: number; outputTokens: number }[];
-  totalInputTokens: number;
-  totalOutputTokens: number;
+/** What every document of one run is worked with. */
+interface DocumentContext {
+  run: RunRow;
+  schema: TargetSchema;
+  pool: DocumentPool;
+  strategy: ExtractionStrategy;
+  signal: AbortSignal;
 }
+
+/** The event that announces each way a run settles. */
+const settledEvents: Partial<Record<RunStatus, RunEventType>> = {
+  completed: 'extraction_run.completed',
+  partially_completed: 'extraction_run.partially_completed',
+  failed: 'extraction_run.failed',
+};
 
 const leaseMs = 5 * 60_000;
 /**
@@ -252,7 +276,7 @@ export class RunWorker {
           : 'The extraction stopped because of an error on our side. Start the run again; if it keeps failing, contact support.';
       if (!(error instanceof ExtractionError))
         logger.error({ err: error, run: run.id }, 'run failed unexpectedly');
-      await this.#finish(run.id, { status: 'failed', error: message }, 'extraction_run.failed');
+      await this.#failRun(run, message);
     } finally {
       clearInterval(renew);
     }
@@ -267,142 +291,257 @@ export class RunWorker {
       .execute();
   }
 
+  /**
+   * Works the documents of the run that are not done yet, one after another, each on its
+   * own: a document that fails is marked failed and the next one goes on. At the end the
+   * run settles by what its documents came to (documents.ts: settledOutcome).
+   */
   async #work(run: RunRow, signal: AbortSignal): Promise<void> {
-    const { db, config, storage } = this.#deps;
+    const { db, storage } = this.#deps;
     const parsed = parseTargetSchema(run.target_schema);
     if (!parsed.ok) throw new ExtractionError(`The extractor's schema ${parsed.message}.`);
-    const schema = parsed.schema;
 
-    const fileIds = JSON.parse(run.file_ids) as string[];
+    const documents = await listDocuments(db, run.id);
+    const fileIds = documents.flatMap(documentFileIds);
     const rows =
       fileIds.length === 0
         ? []
         : await db.selectFrom('files').selectAll().where('id', 'in', fileIds).execute();
-    const files: SourceFile[] = fileIds.flatMap((id) => {
-      const row = rows.find((candidate) => candidate.id === id);
-      return row
-        ? [
-            {
-              id: row.id,
-              name: row.name,
-              path: storage.pathOf(row.bucket_id, row.id),
-              mediaType: row.media_type,
-              sha256: row.sha256,
-            },
-          ]
-        : [];
-    });
-    if (files.length === 0)
-      throw new ExtractionError('The files of this run have been removed from the bucket.');
-
-    const options = {
-      includeText: run.include_text === 1,
-      includeEmbeddedImages: run.include_embedded_images === 1,
-      markEmbeddedImages: run.mark_embedded_images === 1,
-      includePageImages: run.include_page_images === 1,
-      markPageImages: run.mark_page_images === 1,
-    };
-    const pool = this.#documentPool();
-    // Reading and the local rules happen in the document workers; this thread only
-    // orchestrates and stores, so the API keeps answering while documents are worked on.
-    const chunks = await twiceOnCrash(() =>
-      pool.prepare(
-        { files, options, cacheDir: join(config.dataDir, 'cache'), chunkSize: run.chunk_size },
-        signal,
+    const filesOf = (document: RunDocumentRow) => ({
+      names: documentFileIds(document).map(
+        (id) => rows.find((row) => row.id === id)?.name ?? document.name,
       ),
-    );
-    if (chunks.length === 0)
-      throw new ExtractionError('No text could be read from the files of this run.');
+      files: documentFileIds(document).flatMap((id): SourceFile[] => {
+        const row = rows.find((candidate) => candidate.id === id);
+        return row
+          ? [
+              {
+                id: row.id,
+                name: row.name,
+                path: storage.pathOf(row.bucket_id, row.id),
+                mediaType: row.media_type,
+                sha256: row.sha256,
+              },
+            ]
+          : [];
+      }),
+    });
 
-    const strategy: ExtractionStrategy =
-      run.strategy === 'llm'
-        ? createStrategy('llm', config.llm)
-        : {
-            extractChunk: (chunk, context) =>
-              twiceOnCrash(() => pool.extract({ chunk, schema: context.schema }, context.signal)),
-          };
-    const merged: { data: Record<string, unknown>; sources: Record<string, ValueSource> } = {
-      data: run.partial_result_json
-        ? (JSON.parse(run.partial_result_json) as Record<string, unknown>)
-        : {},
-      sources: run.result_metadata
-        ? ((JSON.parse(run.result_metadata) as ResultMetadata).sources as Record<
-            string,
-            ValueSource
-          >)
-        : {},
+    const pool = this.#documentPool();
+    const context: DocumentContext = {
+      run,
+      schema: parsed.schema,
+      pool,
+      // Reading and the local rules happen in the document workers; this thread only
+      // orchestrates and stores, so the API keeps answering while documents are worked on.
+      strategy:
+        run.strategy === 'llm'
+          ? createStrategy('llm', this.#deps.config.llm)
+          : {
+              extractChunk: (chunk, strategyContext) =>
+                twiceOnCrash(() =>
+                  pool.extract({ chunk, schema: strategyContext.schema }, strategyContext.signal),
+                ),
+            },
+      signal,
     };
-    const stats: TokenStats = run.token_stats
-      ? (JSON.parse(run.token_stats) as TokenStats)
-      : { chunks: [], totalInputTokens: 0, totalOutputTokens: 0 };
-    let completed = run.chunks_completed;
-    const progress = new ProgressWriter(async () => {
-      const metadata: ResultMetadata = { sources: merged.sources, violations: [] };
+    for (const document of documents) {
+      if (document.status === 'completed' || document.status === 'failed') continue;
+      signal.throwIfAborted();
+      const { files, names } = filesOf(document);
+      if (!(await this.#workDocument(context, document, files, names))) {
+        await this.#release(run.id);
+        return;
+      }
+    }
+    const outcome = settledOutcome(await listDocuments(db, run.id));
+    // Every completed document's record was validated against the target schema.
+    const evaluation_type = outcome.status === 'failed' ? null : 'json-schema';
+    await this.#finish(run.id, { ...outcome, evaluation_type }, settledEvents[outcome.status]!);
+  }
+
+  /** One document, read and extracted chunk by chunk; false when the run was paused or cancelled. */
+  async #workDocument(
+    context: DocumentContext,
+    document: RunDocumentRow,
+    files: SourceFile[],
+    names: string[],
+  ): Promise<boolean> {
+    const { config, lifecycle, logger } = this.#deps;
+    const { run, schema, pool, strategy, signal } = context;
+    const fileId = document.file_id;
+    const store = (
+      patch: Partial<RunDocumentRow>,
+      event?: RunEventType,
+      from: readonly RunStatus[] = ['running'],
+    ) =>
+      lifecycle.change(run.id, from, { updated_at: nowIso() }, event, {
+        documents: [{ fileId, patch: { ...patch, updated_at: nowIso() } }],
+        document: fileId,
+      });
+
+    if (!(await store({ status: 'running', started_at: document.started_at ?? nowIso() })))
+      return false;
+    try {
+      if (files.length === 0)
+        throw new ExtractionError(`${document.name} has been removed from the bucket.`);
+      const options = {
+        includeText: run.include_text === 1,
+        includeEmbeddedImages: run.include_embedded_images === 1,
+        markEmbeddedImages: run.mark_embedded_images === 1,
+        includePageImages: run.include_page_images === 1,
+        markPageImages: run.mark_page_images === 1,
+      };
+      const chunks = await twiceOnCrash(() =>
+        pool.prepare(
+          { files, options, cacheDir: join(config.dataDir, 'cache'), chunkSize: run.chunk_size },
+          signal,
+        ),
+      );
+      if (chunks.length === 0)
+        throw new ExtractionError(`No text could be read from ${document.name}.`);
+      if (
+        document.chunks_total !== chunks.length &&
+        !(await store({ chunks_total: chunks.length }))
+      )
+        return false;
+
+      const merged: { data: Record<string, unknown>; sources: Record<string, ValueSource> } = {
+        data: document.partial_result_json
+          ? (JSON.parse(document.partial_result_json) as Record<string, unknown>)
+          : {},
+        sources: document.result_metadata
+          ? ((JSON.parse(document.result_metadata) as DocumentMetadata).sources as Record<
+              string,
+              ValueSource
+            >)
+          : {},
+      };
+      const stats: DocumentTokenStats = document.token_stats
+        ? (JSON.parse(document.token_stats) as DocumentTokenStats)
+        : { chunks: [], totalInputTokens: 0, totalOutputTokens: 0 };
+      let completed = document.chunks_completed;
       // Progress is kept while the run is running or was paused during this chunk; a
       // cancelled run keeps what it had.
-      const stored = await this.#deps.lifecycle.change(
-        run.id,
-        ['running', 'paused'],
-        {
-          partial_result_json: JSON.stringify(merged.data),
-          result_metadata: JSON.stringify(metadata),
-          token_stats: JSON.stringify(stats),
-          total_input_tokens: stats.totalInputTokens,
-          total_output_tokens: stats.totalOutputTokens,
-          chunks_completed: completed,
-          chunks_total: chunks.length,
-          updated_at: nowIso(),
-        },
-        'extraction_run.progress',
-      );
-      return stored?.status === 'running';
-    });
-
-    try {
-      for (let index = run.chunks_completed; index < chunks.length; index++) {
-        signal.throwIfAborted();
-        const extraction = await strategy.extractChunk(chunks[index]!, {
-          schema,
-          outputInstructions: run.output_instructions,
-          model: run.model,
-          merged: merged.data,
-          signal,
-        });
-        mergeExtractionsInto(schema, merged, extraction);
-        stats.chunks.push({
-          chunk: index,
-          inputTokens: extraction.usage.inputTokens,
-          outputTokens: extraction.usage.outputTokens,
-        });
-        stats.totalInputTokens += extraction.usage.inputTokens;
-        stats.totalOutputTokens += extraction.usage.outputTokens;
-        completed = index + 1;
-        if (!(await progress.chunkDone(index + 1 === chunks.length))) {
-          await this.#release(run.id);
-          return;
+      const progress = new ProgressWriter(async () => {
+        const metadata: DocumentMetadata = { sources: merged.sources, violations: [] };
+        const stored = await store(
+          {
+            partial_result_json: JSON.stringify(merged.data),
+            result_metadata: JSON.stringify(metadata),
+            token_stats: JSON.stringify(stats),
+            total_input_tokens: stats.totalInputTokens,
+            total_output_tokens: stats.totalOutputTokens,
+            chunks_completed: completed,
+            chunks_total: chunks.length,
+          },
+          'extraction_run.progress',
+          ['running', 'paused'],
+        );
+        return stored?.status === 'running';
+      });
+      try {
+        for (let index = document.chunks_completed; index < chunks.length; index++) {
+          signal.throwIfAborted();
+          const extraction = await strategy.extractChunk(chunks[index]!, {
+            schema,
+            outputInstructions: run.output_instructions,
+            model: run.model,
+            merged: merged.data,
+            signal,
+          });
+          mergeExtractionsInto(schema, merged, extraction);
+          stats.chunks.push({
+            chunk: index,
+            inputTokens: extraction.usage.inputTokens,
+            outputTokens: extraction.usage.outputTokens,
+          });
+          stats.totalInputTokens += extraction.usage.inputTokens;
+          stats.totalOutputTokens += extraction.usage.outputTokens;
+          completed = index + 1;
+          if (!(await progress.chunkDone(index + 1 === chunks.length))) return false;
         }
+      } finally {
+        progress.stop();
       }
-    } finally {
-      progress.stop();
-    }
 
-    const data = finaliseResult(schema, merged.data);
-    const metadata: ResultMetadata = {
-      sources: merged.sources,
-      violations: validateAgainstSchema(schema, data),
-      review: valuesForReview(merged.sources),
-    };
-    await this.#finish(
-      run.id,
-      {
-        status: 'completed',
-        result_json: JSON.stringify(data),
-        partial_result_json: JSON.stringify(data),
-        result_metadata: JSON.stringify(metadata),
-        evaluation_type: 'json-schema',
-      },
-      'extraction_run.completed',
+      const data = finaliseResult(schema, merged.data);
+      const metadata: DocumentMetadata = {
+        sources: merged.sources,
+        violations: validateAgainstSchema(schema, data),
+        review: valuesForReview(merged.sources),
+      };
+      return Boolean(
+        await store(
+          {
+            status: 'completed',
+            result_json: JSON.stringify(data),
+            partial_result_json: null,
+            result_metadata: JSON.stringify(metadata),
+            finished_at: nowIso(),
+          },
+          'extraction_run.document_completed',
+        ),
+      );
+    } catch (error) {
+      if (signal.aborted) throw error;
+      const message =
+        error instanceof ExtractionError
+          ? error.message
+          : `${document.name} could not be extracted because of an error on our side. Extract it again; if it keeps failing, contact support.`;
+      if (!(error instanceof ExtractionError))
+        logger.error({ err: error, run: run.id, file: fileId }, 'document failed unexpectedly');
+      return Boolean(
+        await store(
+          {
+            status: 'failed',
+            error: documentError(document, names, message),
+            finished_at: nowIso(),
+          },
+          'extraction_run.document_failed',
+        ),
+      );
+    }
+  }
+
+  /**
+   * The run could not be worked at all (its schema cannot be read, say): each document not
+   * done fails with the reason, and the run settles by what its documents came to.
+   */
+  async #failRun(run: RunRow, message: string): Promise<void> {
+    const documents = await listDocuments(this.#deps.db, run.id);
+    const open = documents.filter(
+      (document) => document.status !== 'completed' && document.status !== 'failed',
     );
+    const failed = documents.map((document) =>
+      open.includes(document) ? { ...document, status: 'failed' as const } : document,
+    );
+    const outcome = settledOutcome(failed);
+    const now = nowIso();
+    await this.#deps.lifecycle.change(
+      run.id,
+      ['running'],
+      {
+        status: outcome.status,
+        error: outcome.status === 'failed' ? message : outcome.error,
+        finished_at: now,
+        updated_at: now,
+        lease_owner: null,
+        lease_expires_at: null,
+      },
+      settledEvents[outcome.status],
+      {
+        documents: open.map((document) => ({
+          fileId: document.file_id,
+          patch: {
+            status: 'failed',
+            error: documentError(document, [], message),
+            finished_at: now,
+          },
+        })),
+      },
+    );
+    await this.#release(run.id);
   }
 
   async #release(runId: string): Promise<void> {
@@ -414,11 +553,7 @@ export class RunWorker {
       .execute();
   }
 
-  async #finish(
-    runId: string,
-    patch: Partial<RunRow>,
-    event: 'extraction_run.completed' | 'extraction_run.failed',
-  ): Promise<void> {
+  async #finish(runId: string, patch: Partial<RunRow>, event: RunEventType): Promise<void> {
     const now = nowIso();
     await this.#deps.lifecycle.change(
       runId,
