@@ -12,6 +12,7 @@ import {
   type RunStatus,
 } from '../../contract/run-status.js';
 import { ExtractorClient } from '../client.js';
+import { parseResults } from '../run-documents.js';
 
 export const invoiceTestSchema = {
   type: 'object',
@@ -214,4 +215,33 @@ export function withDocuments(
     partialResultJson: settled ? null : results,
     partialData: results,
   };
+}
+
+/** The record of one document (the first unless told) in a results JSON text. */
+export function recordOf(text: string | null | undefined, index = 0): unknown {
+  return parseResults(text)[index]?.data ?? null;
+}
+
+/** The run as the service would hand it out with `record` as its first document's data. */
+export function holding(run: Run, record: unknown): Run {
+  const [first, ...others] = parseResults(run.data);
+  if (!first) throw new Error(`run ${run.id} has no document to hold the record`);
+  return { ...run, data: JSON.stringify({ documents: [{ ...first, data: record }, ...others] }) };
+}
+
+/** A file the upload takes (it starts as a PDF does) but that cannot be read. */
+export function unreadableFile(name = 'broken.pdf'): File {
+  return new File(['%PDF-1.4\nthis is not a PDF at all'], name, { type: 'application/pdf' });
+}
+
+/** A session whose bucket holds the invoice and a file that cannot be read, run to its end. */
+export async function partlyCompletedRun(input: Partial<ExtractorInput> = {}) {
+  const started = await startSession(input);
+  await started.client.uploadFile(started.bucketId, textFile());
+  await started.client.uploadFile(started.bucketId, unreadableFile());
+  const queued = await started.client.startRun(started.bucketId, started.extractor.id);
+  const run = await waitForRun(started.client, queued.id);
+  if (run.status !== 'partially_completed')
+    throw new Error(`the fixture run ended ${run.status}: ${run.error}`);
+  return { ...started, run };
 }

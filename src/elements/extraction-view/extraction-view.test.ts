@@ -4,7 +4,9 @@ import {
   completedRun,
   failedRun,
   startSession,
+  partlyCompletedRun,
   textFile,
+  waitForRun,
   withDocuments,
   workingRun,
   type TestDocument,
@@ -208,8 +210,29 @@ describe('<extractor-extraction-view>', () => {
     const session = await failedRun();
     const { element } = await mountWith(session.run, session);
     const message = $(element, '[part~="error"]').textContent ?? '';
+    expect(message).toContain('We could not read your document.');
+    expect(message).toContain('Replace a file that could not be read');
+    const [document] = session.run.documents;
+    expect(document!.error).toContain('invoice.txt');
+    const item = $(element, '[part~="document"]');
+    expect(item.textContent).toContain(document!.error);
+    expect(item.querySelector('[part~="replace-button"]')?.textContent?.trim()).toBe(
+      'Replace file',
+    );
+    // Reading the same file again would fail the same way: no Restart.
+    expect(actionLabels(element)).toEqual([labelDefaults.extractionViewBackButtonLabel]);
+  });
+
+  it('says why a run that could not be worked at all failed, and offers to start again', async () => {
+    const session = await completedRun();
+    const run = withDocuments(session.run, [{ name: 'invoice.txt', status: 'queued' }], 'failed');
+    const { element } = await mountWith(
+      { ...run, error: 'The run could not be worked: its schema is not valid.' },
+      session,
+    );
+    const message = $(element, '[part~="error"]').textContent ?? '';
     expect(message).toContain('We could not finish reading your documents.');
-    expect(message).toContain(session.run.error!);
+    expect(message).toContain('The run could not be worked: its schema is not valid.');
     expect(message).toMatch(/start again, or go back to check your files/);
     expect(actionLabels(element)).toEqual([
       labelDefaults.extractionViewBackButtonLabel,
@@ -316,13 +339,11 @@ describe('<extractor-extraction-view>', () => {
       expect($(element, '.status-line').textContent?.trim()).toBe(
         '3 of 4 documents read; 1 could not be read.',
       );
-      // On to the results of the three; starting over is there, but not the way forward.
+      // On to the results of the three; reading them all again would fail the same way.
       expect(actionLabels(element)).toEqual([
         labelDefaults.extractionViewBackButtonLabel,
-        labelDefaults.extractionViewRestartButtonLabel,
         labelDefaults.extractionViewContinueButtonLabel,
       ]);
-      expect($(element, '[part~="restart-button"]').classList.contains('primary')).toBe(false);
       expect($(element, '[part~="continue-button"]').classList.contains('primary')).toBe(true);
       expect(items(element).map((item) => item.replace)).toEqual([
         undefined,
@@ -353,8 +374,7 @@ describe('<extractor-extraction-view>', () => {
         ['scan.png has no text we could read: the scan is blank.', 'Replace file scan.png'],
         ['photo.jpg is too dark to read.', 'Replace file photo.jpg'],
       ]);
-      expect($(element, '[part~="restart-button"]').classList.contains('primary')).toBe(false);
-      expect(actionLabels(element)).not.toContain(labelDefaults.extractionViewContinueButtonLabel);
+      expect(actionLabels(element)).toEqual([labelDefaults.extractionViewBackButtonLabel]);
     });
 
     it('refuses a replacement of a kind it cannot read before sending it, in plain words', async () => {
@@ -370,6 +390,32 @@ describe('<extractor-extraction-view>', () => {
         ),
       );
       expect(events.filter((event) => event.type === 'extractor-run-changed')).toEqual([]);
+    });
+
+    it('replaces a file that could not be read through the service, and follows the run reading it', async () => {
+      const session = await partlyCompletedRun();
+      const { element, events, provide } = await mountWith(session.run, session);
+      const changed = nextEvent(element, 'extractor-run-changed');
+      await userEvent.upload(
+        $<HTMLInputElement>(element, '[part~="document"] input[type="file"]'),
+        [textFile('fixed.txt')],
+      );
+      const { run } = (await changed).detail;
+      expect(run.status).toBe('queued');
+      expect(run.documents.map((document) => [document.name, document.status])).toEqual([
+        ['invoice.txt', 'completed'],
+        ['fixed.txt', 'queued'],
+      ]);
+      await provide({ run });
+      expect(items(element).map((item) => [item.name, item.state])).toEqual([
+        ['invoice.txt', 'Read'],
+        ['fixed.txt', 'Waiting'],
+      ]);
+      // The button pressed is gone: focus is on the run's status, working again.
+      expect(element.shadowRoot!.activeElement).toBe($(element, '[part~="status"]'));
+      const done = await waitForRun(session.client, run.id);
+      expect(done.status).toBe('completed');
+      expect(events.filter((event) => event.type === 'extractor-run-changed')).toHaveLength(1);
     });
 
     it('renders file names and errors as text, never as markup', async () => {

@@ -47,7 +47,7 @@ type Action = RunCommand | 'start';
  * focus moves to the status, so the person hears what the run does now. The controls follow the run's status:
  * Start when there is no run, Pause while it runs, Continue when it is paused (it resumes)
  * or done (on to the results, also when only some documents could be read), Cancel while it
- * is not finished, and Restart (a new run) once it is. A failed run says what went wrong and
+ * is not finished, and Restart (a new run) once it is, unless a document could not be read. A failed run says what went wrong and
  * offers the way forward: a document that could not be read offers "Replace file", which
  * reads another file in its place and leaves the other documents as they are.
  *
@@ -425,7 +425,8 @@ export class ExtractorExtractionView extends ExtractorViewElement {
     `;
     const finished = status !== undefined && isFinalRunStatus(status);
     const withResults = canShowStep('results', { fileCount: 0, run });
-    // Reading the same files again would fail the same way: replacing is the way on.
+    // Reading the same files again would fail the same way: replacing is the way on, and
+    // Restart is not offered.
     const replaceable =
       run !== undefined && this.#canReplace(run) && countDocuments(run).failed > 0;
     return html`
@@ -471,12 +472,12 @@ export class ExtractorExtractionView extends ExtractorViewElement {
               : nothing
           }
           ${
-            finished
+            finished && !replaceable
               ? button(
                   'start',
                   labels.extractionViewRestartButtonLabel,
                   'restart-button',
-                  !withResults && !replaceable,
+                  !withResults,
                   () => this.handleStart(),
                 )
               : nothing

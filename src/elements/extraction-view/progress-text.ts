@@ -35,7 +35,7 @@ export const extractionText = {
   /** A run that read none of its documents, each of which says why in the list. */
   documentsFailedTitle: (total: number) =>
     total === 1 ? 'We could not read your document.' : 'We could not read any of your documents.',
-  replaceNext: 'Replace a file that could not be read with a clearer copy to try it again.',
+  replaceNext: 'Replace a file that could not be read with another copy of it to read it again.',
   documentsLabel: 'Your documents',
   documentProgressLabel: (name: string) => `Progress of ${name}`,
   documentWaiting: 'Waiting for its turn.',

@@ -1,6 +1,15 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { page, userEvent } from 'vitest/browser';
-import { completedRun, withDocuments, type TestDocument } from '../../client/testing/fixtures.js';
+import {
+  completedRun,
+  holding,
+  partlyCompletedRun,
+  textFile,
+  waitForRun,
+  recordOf,
+  withDocuments,
+  type TestDocument,
+} from '../../client/testing/fixtures.js';
 import { labelDefaults } from '../../contract/labels.js';
 import { documentsOfResults, type Run } from '../../contract/resources.js';
 import { $, $$, actionLabels, mountView, nextEvent, unmountAll } from '../testing/mount.js';
@@ -248,7 +257,7 @@ describe('<extractor-results-view>', () => {
     // (The service keeps such output as the run's results; it refuses it as an edit.)
     const { element, run, provide } = await mountOrder();
     await provide({
-      run: withRecord(run, { ...order, status: null, urgent: null }),
+      run: holding(run, { ...order, status: null, urgent: null }),
     });
     const texts = $$(element, '.field-error').map((node) => node.textContent?.trim());
     expect(texts).toEqual(['Choose the status.', 'Choose yes or no.']);
@@ -290,7 +299,7 @@ describe('<extractor-results-view>', () => {
     const { element } = await mountView('extractor-results-view', {
       client: session.client,
       extractor: session.extractor,
-      run: withRecord(session.run, { signed: null }),
+      run: holding(session.run, { signed: null }),
     });
     const radios = $$<HTMLInputElement>(element, '[role="radiogroup"] input');
     expect(radios.map((radio) => [radio.labels?.[0]?.textContent?.trim(), radio.checked])).toEqual([
@@ -307,7 +316,8 @@ describe('<extractor-results-view>', () => {
     await userEvent.fill(field(element, 'Total'), '42');
     await userEvent.selectOptions(field(element, 'Status'), 'paid');
     const { detail } = await changed;
-    expect(detail.data).toMatchObject({ total: 42, status: 'paid' });
+    expect(detail.data.documents[0]!.data).toMatchObject({ total: 42, status: 'paid' });
+    expect(detail.file).toBe(run.documents[0]!.file);
     await vi.waitFor(() =>
       expect($(element, '.save-status').textContent?.trim()).toBe('All changes saved.'),
     );
@@ -389,7 +399,7 @@ describe('<extractor-results-view>', () => {
       ...order,
       line_items: [{ description: 'Bolts', quantity: 'two', unit: 'pcs' }],
     };
-    await provide({ run: withRecord(run, broken) });
+    await provide({ run: holding(run, broken) });
     const row = $(element, 'tbody tr.row');
     const labels = [...row.querySelectorAll('.cell-label')].map((label) => [
       label.textContent?.trim(),
@@ -424,7 +434,7 @@ describe('<extractor-results-view>', () => {
     const broken = lines.map((line, index) =>
       index === 10 || index === 70 ? { ...line, quantity: 'some' } : line,
     );
-    await provide({ run: withRecord(run, { ...order, line_items: broken }) });
+    await provide({ run: holding(run, { ...order, line_items: broken }) });
     expect($(element, '.table-problem-count').textContent?.trim()).toBe('2 rows need attention.');
     const filter = $(element, '[part~="filter-button"]');
     expect(filter.getAttribute('aria-pressed')).toBe('false');
@@ -519,7 +529,9 @@ describe('<extractor-results-view>', () => {
     const requested = nextEvent(element, 'extractor-submit-requested');
     const submitted = nextEvent(element, 'extractor-results-submitted');
     await userEvent.click($(element, '[part~="submit-button"]'));
-    expect((await requested).detail.data).toMatchObject({ order_number: 'PO-2' });
+    expect((await requested).detail.data.documents[0]!.data).toMatchObject({
+      order_number: 'PO-2',
+    });
     const { detail } = await submitted;
     expect(detail.submission.run).toContain(run.id);
     expect(detail.run.submittedAt).not.toBeNull();
@@ -740,6 +752,62 @@ describe('<extractor-results-view>', () => {
       );
       expect(element.shadowRoot!.activeElement).toBe(field(element, 'Total'));
       expect(events.some((event) => event.type === 'extractor-submit-requested')).toBe(false);
+    });
+
+    it('saves each document’s edits to that document, and keeps them while another shows', async () => {
+      const session = await completedRun();
+      await session.client.uploadFile(session.bucketId, textFile('second.txt'));
+      const queued = await session.client.startRun(session.bucketId, session.extractor.id);
+      const run = await waitForRun(session.client, queued.id);
+      const { element, provide } = await mountView('extractor-results-view', {
+        client: session.client,
+        extractor: session.extractor,
+        run,
+      });
+      element.addEventListener(
+        'extractor-results-changed',
+        (event) => void provide({ run: event.detail.run }),
+      );
+      expect(tabStates(element).map(([name]) => name)).toEqual(['invoice.txt', 'second.txt']);
+      await userEvent.click(tabs(element)[1]!);
+      const changed = nextEvent(element, 'extractor-results-changed');
+      await userEvent.fill(field(element, 'Invoice number'), 'SECOND-1');
+      // Switching away saves at once, without waiting for the pause.
+      await userEvent.click(tabs(element)[0]!);
+      const { detail } = await changed;
+      expect(detail.file).toBe(run.documents[1]!.file);
+      expect(
+        detail.data.documents.map(
+          (document) => (document.data as { invoice_number: string }).invoice_number,
+        ),
+      ).toEqual(['INV-2024-001', 'SECOND-1']);
+      const stored = await session.client.getRun(run.id);
+      expect(recordOf(stored.data, 0)).toMatchObject({ invoice_number: 'INV-2024-001' });
+      expect(recordOf(stored.data, 1)).toMatchObject({ invoice_number: 'SECOND-1' });
+      expect(field(element, 'Invoice number')).toHaveProperty('value', 'INV-2024-001');
+      await userEvent.click(tabs(element)[1]!);
+      expect(field(element, 'Invoice number')).toHaveProperty('value', 'SECOND-1');
+    });
+
+    it('replaces a file that could not be read and goes back to watching it be read', async () => {
+      const session = await partlyCompletedRun();
+      const { element, events } = await mountView('extractor-results-view', {
+        client: session.client,
+        extractor: session.extractor,
+        run: session.run,
+      });
+      await userEvent.click(tabs(element)[1]!);
+      const changed = nextEvent(element, 'extractor-run-changed');
+      await userEvent.upload($<HTMLInputElement>(element, '[role="tabpanel"] input[type="file"]'), [
+        textFile('fixed.txt'),
+      ]);
+      const { run } = (await changed).detail;
+      expect(run.documents.map((document) => [document.name, document.status])).toEqual([
+        ['invoice.txt', 'completed'],
+        ['fixed.txt', 'queued'],
+      ]);
+      expect(events.at(-1)?.type).toBe('extractor-step-requested');
+      expect(events.at(-1)?.detail).toEqual({ step: 'extraction' });
     });
 
     it('renders names and errors as text, never as markup', async () => {
