@@ -20,9 +20,9 @@ import {
   runsOfBucket,
   startFromIntroduction,
 } from './support/journey-steps.js';
-import { createExtractor, createSession } from './support/service.js';
+import { api, createExtractor, createSession } from './support/service.js';
 
-const invoices = ['coolblue1.pdf', 'AmazonWebServices.pdf', 'FlipkartInvoice.pdf'] as const;
+const invoices = ['coolblue1.pdf', 'AmazonWebServices.pdf', 'saeco.pdf'] as const;
 const unreadable = 'broken.pdf';
 const replacement = 'coolblue2.pdf';
 
@@ -45,8 +45,25 @@ function documentItem(page: Page, name: string) {
   return page.getByRole('listitem').filter({ hasText: name });
 }
 
+/** A document of the extraction's list is in a state: its name, then the state's words. */
+async function expectDocumentState(page: Page, name: string, state: string, timeout?: number) {
+  await expect(documentItem(page, name)).toContainText(
+    new RegExp(`${escape(name)}\\s*${state}(?!\\w)`),
+    { timeout },
+  );
+}
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** A tab's text: the document's name, then its state. */
+function tabText(name: string, state: string): RegExp {
+  return new RegExp(`^\\s*${escape(name)}\\s+${state}\\s*$`);
+}
+
 function tab(page: Page, name: string) {
-  return page.getByRole('tab', { name: new RegExp(`^${name.replace(/\./g, '\\.')}`) });
+  return page.getByRole('tab', { name: new RegExp(`^${escape(name)}`) });
 }
 
 test('three invoices and an unreadable file: a record each, the failed one replaced, downloads, submit', async ({
@@ -67,31 +84,34 @@ test('three invoices and an unreadable file: a record each, the failed one repla
     .locator('input[type="file"]')
     .setInputFiles([...invoices.map(fixturePath), await unreadableFile(testInfo.outputPath())]);
   for (const name of [...invoices, unreadable]) await expectUploaded(page, name);
+  // The documents keep the bucket's order: the order the files arrived in.
+  const bucket = await api<{ artifacts: string }>(session.bucket);
+  const order = (JSON.parse(bucket.artifacts) as { name: string }[]).map((file) => file.name);
+  expect([...order].sort()).toEqual([...invoices, unreadable].sort());
 
   // The extraction lists the four documents, each with its own state in words.
   await page.getByRole('button', { name: labelDefaults.bucketViewBeginButtonLabel }).click();
   await expectView(page, 'extraction');
   const list = page.getByRole('list').filter({ has: documentItem(page, unreadable) });
   await expect(list.getByRole('listitem')).toHaveCount(4);
-  await expect(page.getByText('3 of 4 documents read; 1 could not be read.')).toBeVisible({
-    timeout: 60_000,
-  });
-  for (const name of invoices) await expect(documentItem(page, name)).toContainText('Read');
-  const failed = documentItem(page, unreadable);
-  await expect(failed).toContainText('Could not be read');
-  await expect(failed).toContainText(`${unreadable} could not be read as a PDF`);
+  // The run's status says plainly how it ended.
+  await expect(page.getByRole('group', { name: 'Partly done' })).toContainText(
+    '3 of 4 documents read; 1 could not be read.',
+    { timeout: 60_000 },
+  );
+  for (const name of invoices) await expectDocumentState(page, name, 'Read');
+  await expectDocumentState(page, unreadable, 'Could not be read');
+  await expect(documentItem(page, unreadable)).toContainText(
+    `${unreadable} could not be read as a PDF`,
+  );
   await page
     .getByRole('button', { name: labelDefaults.extractionViewContinueButtonLabel, exact: true })
     .click();
   await expectView(page, 'results');
 
   // The switcher: a tab per document, in the bucket's order, each with its own values.
-  await expect(page.getByRole('tab')).toHaveText([
-    /^coolblue1\.pdf\s*Read$/,
-    /^AmazonWebServices\.pdf\s*Read$/,
-    /^FlipkartInvoice\.pdf\s*Read$/,
-    /^broken\.pdf\s*Could not be read$/,
-  ]);
+  const state = (name: string) => (name === unreadable ? 'Could not be read' : 'Read');
+  await expect(page.getByRole('tab')).toHaveText(order.map((name) => tabText(name, state(name))));
   const invoiceNumber = page.getByLabel('Invoice number', { exact: true });
   for (const name of invoices) {
     await tab(page, name).click();
@@ -99,20 +119,24 @@ test('three invoices and an unreadable file: a record each, the failed one repla
     await expect(invoiceNumber).toHaveValue(numbers[name]!);
   }
   // The keyboard moves between the tabs too.
+  const position = order.indexOf(invoices[2]);
   await tab(page, invoices[2]).focus();
   await page.keyboard.press('ArrowLeft');
-  await expect(tab(page, invoices[1])).toBeFocused();
-  await expect(invoiceNumber).toHaveValue(numbers[invoices[1]]!);
+  const before = order[(position + order.length - 1) % order.length]!;
+  await expect(tab(page, before)).toBeFocused();
+  await expect(tab(page, before)).toHaveAttribute('aria-selected', 'true');
 
   // A person's edit of one document…
+  await tab(page, invoices[1]).click();
   await invoiceNumber.fill('AWS-EDITED-1');
   await invoiceNumber.blur();
   await expect(page.getByText('All changes saved.')).toBeVisible();
+  numbers[invoices[1]] = 'AWS-EDITED-1';
 
-  // …survives replacing the one that could not be read.
-  await page.getByRole('button', { name: 'Next document' }).click();
-  await page.getByRole('button', { name: 'Next document' }).click();
-  await expect(tab(page, unreadable)).toHaveAttribute('aria-selected', 'true');
+  // …survives replacing the one that could not be read, reached with Previous and Next.
+  const step = order.indexOf(unreadable) > order.indexOf(invoices[1]) ? 'Next' : 'Previous';
+  while ((await tab(page, unreadable).getAttribute('aria-selected')) !== 'true')
+    await page.getByRole('button', { name: `${step} document` }).click();
   const panel = page.getByRole('tabpanel');
   await expect(panel).toContainText(`We could not read “${unreadable}”.`);
   await expect(panel).toContainText(`${unreadable} could not be read as a PDF`);
@@ -123,50 +147,41 @@ test('three invoices and an unreadable file: a record each, the failed one repla
   ]);
   await chooser.setFiles(fixturePath(replacement));
   await expectView(page, 'extraction');
-  await expect(documentItem(page, replacement)).toContainText('Read', { timeout: 60_000 });
-  await expect(page.getByText('Done', { exact: true })).toBeVisible();
+  await expectDocumentState(page, replacement, 'Read', 60_000);
+  await expect(page.getByRole('group', { name: 'Done' })).toBeVisible();
   await page
     .getByRole('button', { name: labelDefaults.extractionViewContinueButtonLabel, exact: true })
     .click();
   await expectView(page, 'results');
-  await expect(page.getByRole('tab')).toHaveText([
-    /^coolblue1\.pdf\s*Read$/,
-    /^AmazonWebServices\.pdf\s*Read$/,
-    /^FlipkartInvoice\.pdf\s*Read$/,
-    /^coolblue2\.pdf\s*Read$/,
-  ]);
+  // The new file took the old one's place.
+  const replaced = order.map((name) => (name === unreadable ? replacement : name));
+  await expect(page.getByRole('tab')).toHaveText(replaced.map((name) => tabText(name, 'Read')));
   await expect(page.getByText(/could not be read/)).toHaveCount(0);
-  await tab(page, replacement).click();
-  await expect(invoiceNumber).toHaveValue(numbers[replacement]!);
-  await tab(page, invoices[1]).click();
-  await expect(invoiceNumber).toHaveValue('AWS-EDITED-1');
+  for (const name of [replacement, invoices[1]]) {
+    await tab(page, name).click();
+    await expect(invoiceNumber).toHaveValue(numbers[name]!);
+  }
 
   // The downloads carry every document; the CSV has a row per document, `file` first.
-  const expected = [
-    numbers[invoices[0]],
-    'AWS-EDITED-1',
-    numbers[invoices[2]],
-    numbers[replacement],
-  ];
+  const expected = replaced.map((name) => numbers[name]);
   const json = JSON.parse((await download(page, page, 'json')).text) as {
     documents: { name: string; status: string; data: { invoice_number: string } }[];
   };
-  expect(json.documents.map((document) => document.name)).toEqual([...invoices, replacement]);
+  expect(json.documents.map((document) => document.name)).toEqual(replaced);
   expect(json.documents.map((document) => document.status)).toEqual(Array(4).fill('completed'));
   expect(json.documents.map((document) => document.data.invoice_number)).toEqual(expected);
 
-  const rows = parseCsv((await download(page, page, 'csv')).text)!;
-  const [columns, ...records] = rows;
-  expect(columns![0]).toBe('file');
-  const fileColumn = 0;
+  const [columns, ...records] = parseCsv((await download(page, page, 'csv')).text)!;
+  expect(columns!.slice(0, 4)).toEqual(['file', 'name', 'status', 'error']);
+  const nameColumn = columns!.indexOf('name');
   const numberColumn = columns!.indexOf('invoice_number');
   // A document with line items repeats its fields on each item's row: one group per file.
   const byFile = new Map<string, Set<string>>();
   for (const record of records) {
-    const numbersOfFile = byFile.get(record[fileColumn]!) ?? new Set();
-    numbersOfFile.add(record[numberColumn]!);
-    byFile.set(record[fileColumn]!, numbersOfFile);
+    const key = `${record[0]} ${record[nameColumn]}`;
+    byFile.set(key, (byFile.get(key) ?? new Set()).add(record[numberColumn]!));
   }
+  expect([...byFile.keys()].map((key) => key.split(' ').pop())).toEqual(replaced);
   expect([...byFile.values()].map((set) => [...set])).toEqual(expected.map((number) => [number]));
 
   // Submit sends them all.

@@ -161,6 +161,9 @@ export class RunWatcherController implements ReactiveController {
       // event alone say how the run ended.
       void this.#refresh().then((loaded) => {
         if (!loaded && this.value?.id === current.id) this.#apply(fromEvent);
+        // The event can be older than the run: one that ended, was reopened (a failed
+        // document read again) and is heard of from an earlier event id. Followed on then.
+        else if (loaded) this.#follow();
       });
       return;
     }
