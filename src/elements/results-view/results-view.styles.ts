@@ -102,15 +102,25 @@ export const resultsViewStyles = css`
     cursor: default;
   }
 
-  /* Tabs keep their size and the row scrolls on a narrow screen, rather than squeezing names. */
+  /*
+   * Wide, every tab shows, in as many rows as it takes. Narrow, the tabs keep their size and
+   * the row scrolls (the chosen one is scrolled to), rather than squeezing names to nothing.
+   */
   .tabs {
     display: flex;
+    flex-wrap: wrap;
     gap: 0.5rem;
     margin: -0.25rem;
     padding: 0.25rem;
-    overflow-x: auto;
-    scroll-snap-type: x proximity;
-    scrollbar-width: thin;
+  }
+
+  @container (max-width: 36rem) {
+    .tabs {
+      flex-wrap: nowrap;
+      overflow-x: auto;
+      scroll-snap-type: x proximity;
+      scrollbar-width: thin;
+    }
   }
 
   .tab {

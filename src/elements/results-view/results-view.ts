@@ -201,8 +201,10 @@ export class ExtractorResultsView extends ExtractorViewElement {
     );
     if (leaving) void this.#drafts.flush(leaving);
     await this.updateComplete;
-    if (options.focusTab)
-      this.renderRoot.querySelector<HTMLElement>('[role="tab"][aria-selected="true"]')?.focus();
+    const tab = this.renderRoot.querySelector<HTMLElement>('[role="tab"][aria-selected="true"]');
+    // In a row that scrolls (narrow), Previous and Next bring the chosen tab into sight.
+    tab?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+    if (options.focusTab) tab?.focus();
   }
 
   private handleTabKeydown(event: KeyboardEvent): void {
