@@ -49,5 +49,6 @@ export const documentText = {
   previousName: 'Previous document',
   next: 'Next',
   nextName: 'Next document',
+  nextNamed: (name: string) => `Next document: ${name}`,
   attention: 'Needs attention',
 };

@@ -171,6 +171,17 @@ export const resultsViewStyles = css`
     background: var(--_extractor-danger);
   }
 
+  .next-document {
+    display: flex;
+    justify-content: flex-end;
+    min-width: 0;
+  }
+
+  .next-document .button {
+    max-width: 100%;
+    overflow-wrap: anywhere;
+  }
+
   .document-panel {
     display: grid;
     gap: var(--_extractor-space);

@@ -707,6 +707,15 @@ describe('<extractor-results-view>', () => {
       expect($(element, '.switcher-position').textContent?.trim()).toBe('Document 4 of 4');
       await userEvent.click(previous);
       expect(selectedTab(element)).toBe('scan.png');
+      // Below the document too, naming the next one; its tab takes focus.
+      await userEvent.click($(element, '.next-document button'));
+      expect(selectedTab(element)).toBe('flipkart.pdf');
+      expect(element.shadowRoot!.activeElement).toBe(tabs(element)[3]);
+      expect($$(element, '.next-document')).toEqual([]);
+      await userEvent.click(tabs(element)[0]!);
+      expect($(element, '.next-document button').textContent?.trim()).toBe(
+        'Next document: amazon.pdf ›',
+      );
     });
 
     it('shows why a document could not be read, with Replace file instead of its editor', async () => {

@@ -324,6 +324,7 @@ export class ExtractorResultsView extends ExtractorViewElement {
         >
           ${document ? this.renderDocument(document) : nothing}
         </div>
+        ${several ? this.renderNextDocument(documents) : nothing}
         ${this.error ? html`<p class="message error" part="error" role="alert">${this.error}</p>` : nothing}
         <div class="actions" part="actions">
           <button class="button" part="button back-button" type="button" @click=${this.handleBack}>
@@ -399,6 +400,25 @@ export class ExtractorResultsView extends ExtractorViewElement {
       >
         ${documents.map((document, position) => this.renderTab(document, position))}
       </div>
+    </div>`;
+  }
+
+  /**
+   * At the end of a long document, the next one is a press away, without scrolling back up
+   * to the tabs; focus goes to its tab, so the page and a screen reader follow.
+   */
+  private renderNextDocument(documents: RunDocumentState[]) {
+    const next = documents[this.#selectedIndex + 1];
+    if (!next) return nothing;
+    return html`<div class="next-document">
+      <button
+        class="button quiet"
+        part="button next-document-button"
+        type="button"
+        @click=${() => void this.select(next.file, { focusTab: true })}
+      >
+        ${documentText.nextNamed(next.name)} <span aria-hidden="true">›</span>
+      </button>
     </div>`;
   }
 
