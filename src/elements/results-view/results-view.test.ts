@@ -11,7 +11,7 @@ import {
   type TestDocument,
 } from '../../client/testing/fixtures.js';
 import { labelDefaults } from '../../contract/labels.js';
-import { documentsOfResults, type Run } from '../../contract/resources.js';
+import type { Run } from '../../contract/resources.js';
 import { $, $$, actionLabels, mountView, nextEvent, unmountAll } from '../testing/mount.js';
 
 const orderSchema = {
@@ -89,22 +89,6 @@ const order = {
   ],
   shipments: [{ carrier: 'DHL', parcels: ['P1'] }],
 };
-
-/** The record of a one-document results text. */
-const recordOf = (text: string | null) => documentsOfResults(text)[0]?.data;
-
-/** The run as the service would show it had its one document this record. */
-function withRecord(run: Run, data: unknown): Run {
-  const [document] = run.documents;
-  const entry = {
-    file: document!.file,
-    name: document!.name,
-    status: 'completed',
-    data,
-    error: null,
-  };
-  return { ...run, data: JSON.stringify({ documents: [entry] }) };
-}
 
 /** The id of the file of a one-file run's document. */
 const documentFileId = (run: Run) => decodeURIComponent(run.documents[0]!.file.split('/').pop()!);
