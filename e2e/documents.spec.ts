@@ -136,7 +136,7 @@ test('three invoices and an unreadable file: a record each, the failed one repla
   // …survives replacing the one that could not be read, reached with Previous and Next.
   const step = order.indexOf(unreadable) > order.indexOf(invoices[1]) ? 'Next' : 'Previous';
   while ((await tab(page, unreadable).getAttribute('aria-selected')) !== 'true')
-    await page.getByRole('button', { name: `${step} document` }).click();
+    await page.getByRole('button', { name: `${step} document`, exact: true }).click();
   const panel = page.getByRole('tabpanel');
   await expect(panel).toContainText(`We could not read “${unreadable}”.`);
   await expect(panel).toContainText(`${unreadable} could not be read as a PDF`);
