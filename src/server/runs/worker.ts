@@ -345,13 +345,21 @@ export class RunWorker {
             },
       signal,
     };
-    for (const document of documents) {
-      if (document.status === 'completed' || document.status === 'failed') continue;
-      signal.throwIfAborted();
-      const { files, names } = filesOf(document);
-      if (!(await this.#workDocument(context, document, files, names))) {
-        await this.#release(run.id);
-        return;
+    const open = (document: RunDocumentRow) =>
+      document.status !== 'completed' && document.status !== 'failed';
+    // First every document is read and counted (a document that cannot be read fails now),
+    // so the run's progress has its total from the start; then each is extracted, its text
+    // read again from the cache.
+    for (const mode of ['count', 'extract'] as const) {
+      const current = mode === 'count' ? documents : await listDocuments(db, run.id);
+      for (const document of current) {
+        if (!open(document) || (mode === 'count' && document.chunks_total !== null)) continue;
+        signal.throwIfAborted();
+        const { files, names } = filesOf(document);
+        if (!(await this.#workDocument(context, document, files, names, mode))) {
+          await this.#release(run.id);
+          return;
+        }
       }
     }
     const outcome = settledOutcome(await listDocuments(db, run.id));
@@ -360,12 +368,16 @@ export class RunWorker {
     await this.#finish(run.id, { ...outcome, evaluation_type }, settledEvents[outcome.status]!);
   }
 
-  /** One document, read and extracted chunk by chunk; false when the run was paused or cancelled. */
+  /**
+   * One document, read and counted (`count`), or read and extracted chunk by chunk
+   * (`extract`); false when the run was paused or cancelled.
+   */
   async #workDocument(
     context: DocumentContext,
     document: RunDocumentRow,
     files: SourceFile[],
     names: string[],
+    mode: 'count' | 'extract',
   ): Promise<boolean> {
     const { config, lifecycle, logger } = this.#deps;
     const { run, schema, pool, strategy, signal } = context;
@@ -380,7 +392,10 @@ export class RunWorker {
         document: fileId,
       });
 
-    if (!(await store({ status: 'running', started_at: document.started_at ?? nowIso() })))
+    if (
+      mode === 'extract' &&
+      !(await store({ status: 'running', started_at: document.started_at ?? nowIso() }))
+    )
       return false;
     try {
       if (files.length === 0)
@@ -405,6 +420,7 @@ export class RunWorker {
         !(await store({ chunks_total: chunks.length }))
       )
         return false;
+      if (mode === 'count') return true;
 
       const merged: { data: Record<string, unknown>; sources: Record<string, ValueSource> } = {
         data: document.partial_result_json

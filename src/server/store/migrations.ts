@@ -232,6 +232,13 @@ const migrationsFor = (dialect: Dialect): Record<string, Migration> => ({
 const documentsMigration = (dialect: Dialect): Migration => ({
   async up(untyped: Kysely<unknown>) {
     const { text, varchar, counter } = columnTypes(dialect);
+    // `partially_completed` is longer than the 16 characters the status had; SQLite does
+    // not hold text to a varchar's length, PostgreSQL does.
+    if (dialect === 'postgres')
+      await untyped.schema
+        .alterTable('runs')
+        .alterColumn('status', (col) => col.setDataType(varchar(32)))
+        .execute();
     await untyped.schema
       .alterTable('extractors')
       .addColumn('combine_files', 'integer', (col) => col.notNull().defaultTo(0))
