@@ -15,12 +15,12 @@ import { layoutLines, type PlacedText } from './layout.js';
 /** The LSTM model, which is what tesseract.js itself picks for its default engine mode. */
 const modelDir = join(
   dirname(createRequire(import.meta.url).resolve('@tesseract.js-data/eng/package.json')),
-  process.env.X_MODEL ?? '4.0.0_best_int',
+  '4.0.0_best_int',
 );
 
 /** Tesseract reads best at about 300 dpi; smaller images (screenshots) are enlarged first. */
-const minOcrWidth = Number(process.env.X_MIN ?? 1600);
-const targetOcrWidth = Number(process.env.X_TARGET ?? 2000);
+const minOcrWidth = 1600;
+const targetOcrWidth = 2000;
 const maxUpscale = 3;
 /** Wider images are reduced to this: a phone photo or a 600 dpi scan gains nothing above it. */
 const maxOcrWidth = 2400;
