@@ -23,7 +23,7 @@ import {
   type TextBox,
 } from './types.js';
 
-type PdfDocument = Awaited<ReturnType<typeof getDocumentProxy>>;
+export type PdfDocument = Awaited<ReturnType<typeof getDocumentProxy>>;
 type PdfPage = Awaited<ReturnType<PdfDocument['getPage']>>;
 type Matrix = [number, number, number, number, number, number];
 
@@ -58,8 +58,8 @@ if (typeof arrayBufferPrototype.transferToFixedLength !== 'function') {
 // pdf.js and the canvas are loaded at the first PDF, not with the service: together they
 // are tens of megabytes that a process which never reads a PDF (an API-only one) would
 // carry for nothing. Node caches the modules after that first import.
-const loadUnpdf = () => import('unpdf');
-const canvasImport = () => import('@napi-rs/canvas');
+export const loadUnpdf = () => import('unpdf');
+export const canvasImport = () => import('@napi-rs/canvas');
 
 export async function readPdf(
   bytes: Uint8Array,
@@ -89,7 +89,7 @@ export async function readPdf(
   }
 }
 
-async function openPdf(
+export async function openPdf(
   bytes: Uint8Array,
   name: string,
   limits: DocumentLimits,
