@@ -86,4 +86,21 @@ export const demoExtractor: ExtractorInput = {
   includePageImages: false,
   markPageImages: false,
   chunkSize: 4000,
+  checks: [
+    {
+      left: { sum: '/line_items/*/amount' },
+      op: '=',
+      right: '/total',
+      tolerance: 0.01,
+      message: 'The line items do not add up to the total.',
+    },
+    {
+      left: { multiply: ['/line_items/*/quantity', '/line_items/*/unit_price'] },
+      op: '=',
+      right: '/line_items/*/amount',
+      tolerance: 0.01,
+      message: 'Quantity times unit price is not the amount on this line.',
+    },
+    { left: '/total', op: '>=', right: 0, message: 'The total is negative.' },
+  ],
 };

@@ -39,6 +39,7 @@ export const extractorKind: ResourceKind = {
     'includePageImages',
     'markPageImages',
     'chunkSize',
+    'checks',
     'runs',
     'deletedAt',
     'createdAt',
@@ -97,7 +98,18 @@ export const runKind: ResourceKind = {
 
 export const fileKind: ResourceKind = {
   type: 'BucketFile',
-  fields: ['id', 'bucket', 'name', 'size', 'mediaType', 'sha256', 'createdAt', 'contentUrl'],
+  fields: [
+    'id',
+    'bucket',
+    'name',
+    'size',
+    'mediaType',
+    'sha256',
+    'createdAt',
+    'contentUrl',
+    'pageCount',
+    'pageKind',
+  ],
   relationships: { bucket: { type: 'ExtractionBucket', many: false } },
   iri: (resource: WireObject) => `${String(resource.bucket)}/files/${resource.id}`,
 };

@@ -63,6 +63,7 @@ async function bucketAndExtractor(store: Store) {
       webhook_url: '',
       webhook_secret: 'whsec_x',
       redirect_url: '',
+      checks: '[]',
       include_text: 1,
       include_embedded_images: 0,
       mark_embedded_images: 0,

@@ -25,6 +25,8 @@ export interface ExtractorTable {
   include_page_images: number;
   mark_page_images: number;
   chunk_size: number;
+  /** JSON list of the checks over the results (src/contract/checks.ts); `[]` by default. */
+  checks: string;
   created_at: string;
   updated_at: string;
   deleted_at: string | null;
@@ -48,6 +50,8 @@ export interface FileTable {
   media_type: string;
   sha256: string;
   created_at: string;
+  /** How many pages the engine makes of the file; null until it could be opened (files/pages.ts). */
+  page_count: number | null;
 }
 
 export interface RunTable {

@@ -122,7 +122,7 @@ export function registerBucketRoutes(app: Hono<AppEnv>): void {
     const bucket = await visibleBucket(c);
     const { db, storage, config } = c.get('services');
     const received = await receiveUpload(c.req.raw, storage, config.maxUploadBytes, nodeBody(c));
-    const rows = await addFiles(db, storage, bucket.id, received);
+    const rows = await addFiles(db, storage, c.get('services').pages, bucket.id, received);
     const wires = rows.map(fileToWire);
     const response = sendCollection(fileKind, wires, mediaType, {
       path: c.req.path,
