@@ -8,7 +8,6 @@
 import { sql } from 'kysely';
 import type { Logger } from 'pino';
 import type { FileStore } from './files/storage.js';
-import { problemResponse, ProblemError } from './http/problem.js';
 import type { Db } from './store/database.js';
 
 export type ReadinessCheck = 'database' | 'files';
@@ -52,31 +51,4 @@ export async function checkReadiness(
     deps.logger.warn({ err: outcome.reason as unknown, check: name }, 'not ready');
   });
   return readiness;
-}
-
-const noStore = { 'Cache-Control': 'no-store' };
-
-export function livenessResponse(): Response {
-  return Response.json({ status: 'alive' }, { headers: noStore });
-}
-
-/** 200 with the checks when ready; otherwise a 503 problem document naming what fails. */
-export function readinessResponse(readiness: Readiness, instance: string): Response {
-  if (readiness.ready)
-    return Response.json({ status: 'ready', checks: readiness.checks }, { headers: noStore });
-  const failing = (Object.keys(readiness.checks) as ReadinessCheck[]).filter(
-    (name) => readiness.checks[name] === 'failing',
-  );
-  const parts = { database: 'the database', files: 'the file store' } as const;
-  return problemResponse(
-    new ProblemError({
-      status: 503,
-      slug: 'not-ready',
-      title: 'Not ready',
-      detail: `This process cannot serve requests now: ${failing.map((name) => parts[name]).join(' and ')} cannot be reached.`,
-      headers: { ...noStore, 'Retry-After': '5' },
-      extensions: { checks: readiness.checks },
-    }),
-    instance,
-  );
 }

@@ -12,12 +12,8 @@ import { demoExtractor } from './extractors/demo.js';
 import { knownFileKeys } from './files/files.js';
 import { FilePages } from './files/pages.js';
 import { createLogger } from './logging.js';
-import {
-  createFileStore,
-  DirectoryFileStore,
-  type FileStorage,
-  type FileStore,
-} from './files/storage.js';
+import { DirectoryFileStore, type FileStorage, type FileStore } from './files/storage.js';
+import { createFileStore } from './files/create-file-store.js';
 import type { Services } from './http/context.js';
 import { openStore, type Store } from './store/database.js';
 import { RunSignals } from './runs/events.js';
