@@ -72,10 +72,16 @@ async function sessionFor(theme?: Record<string, string>) {
   });
 }
 
+/** The introduction is on screen, its text colours checked against the theme and scheme. */
 async function expectIntroduction(page: Page | ReturnType<Page['frameLocator']>) {
   await expect(
     page.getByRole('heading', { name: labelDefaults.introductionViewHeading }),
   ).toBeVisible();
+  await page
+    .locator('extractor-app')
+    .evaluate(
+      (element: HTMLElement & { updateComplete: Promise<boolean> }) => element.updateComplete,
+    );
 }
 
 test('the element on a light page under a dark system: light, in the page’s font, no violations', async ({

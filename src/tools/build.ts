@@ -63,6 +63,20 @@ export interface BuildOptions {
 }
 
 export async function build(options: BuildOptions = {}): Promise<BuiltFiles> {
+  // Vite resolves the `development|production` export condition by NODE_ENV: anything but
+  // 'production' (Vitest sets 'test') would bundle Lit's larger development build, which
+  // is not what people load and would measure the budgets wrong.
+  const nodeEnv = process.env.NODE_ENV;
+  process.env.NODE_ENV = 'production';
+  try {
+    return await buildAll(options);
+  } finally {
+    if (nodeEnv === undefined) delete process.env.NODE_ENV;
+    else process.env.NODE_ENV = nodeEnv;
+  }
+}
+
+async function buildAll(options: BuildOptions): Promise<BuiltFiles> {
   const distDir = options.distDir ?? defaultDistDir;
   const { build: viteBuild } = await import('vite');
   await viteBuild({

@@ -157,6 +157,8 @@ export class ExtractorApp extends LitElement {
   /** Text tokens set over the theme's to keep text readable (contrast.ts). */
   #contrastFixes: Record<string, string> = {};
   #contrastChecked = false;
+  /** The contrast check under way, if any. */
+  #readable: Promise<void> = Promise.resolve();
   readonly #internals = this.attachInternals?.();
   #systemScheme: MediaQueryList | undefined;
   readonly #handleSystemScheme = () => this.#recheckContrast();
@@ -254,7 +256,18 @@ export class ExtractorApp extends LitElement {
   }
 
   protected override updated(): void {
-    if (!this.#contrastChecked) void this.#keepTextReadable();
+    if (!this.#contrastChecked) this.#readable = this.#keepTextReadable();
+  }
+
+  /**
+   * Also waits for the text colours to be checked against the theme and scheme (loaded
+   * apart, after the first render), so that whoever awaits `updateComplete` sees the colours
+   * people will read.
+   */
+  protected override async getUpdateComplete(): Promise<boolean> {
+    const result = await super.getUpdateComplete();
+    await this.#readable;
+    return result;
   }
 
   /** The step on screen, once loaded. */
