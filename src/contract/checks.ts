@@ -21,7 +21,9 @@
  * shown as such already, and a check says nothing about it.
  *
  * This module imports nothing but zod/mini and the contract's JSON Schema helpers: the
- * browser loads it with the results editor.
+ * browser loads it with the results editor. Its schemas are marked pure, so that a bundle
+ * that does not use them (the interface's first view, which reads an extractor but checks
+ * nothing) leaves them out.
  */
 import * as z from 'zod/mini';
 import {
@@ -38,14 +40,14 @@ export type CheckOperator = (typeof checkOperators)[number];
 /** How many checks one extractor may define. */
 export const maxChecks = 50;
 
-const pointer = z
+const pointer = /* @__PURE__ */ z
   .string()
   .check(
     z.maxLength(500),
     z.regex(/^\//, 'must be a JSON pointer into the results, such as "/total"'),
   );
 
-const sumOperand = z.strictObject({
+const sumOperand = /* @__PURE__ */ z.strictObject({
   sum: pointer.check(
     z.describe('The values at this pointer added up; `*` stands for every item of a list.'),
   ),
@@ -53,10 +55,10 @@ const sumOperand = z.strictObject({
 
 const termMessage = 'must be a JSON pointer ("/total"), a number, or { "sum": "/list/*/field" }';
 /** What arithmetic works on: a value, a number or a sum (no arithmetic within arithmetic). */
-const term = z.union([pointer, z.number(), sumOperand], { error: termMessage });
-const terms = z.array(term).check(z.minLength(2), z.maxLength(10));
+const term = /* @__PURE__ */ z.union([pointer, z.number(), sumOperand], { error: termMessage });
+const terms = /* @__PURE__ */ z.array(term).check(z.minLength(2), z.maxLength(10));
 
-export const checkOperandSchema = z.union(
+export const checkOperandSchema = /* @__PURE__ */ z.union(
   [
     pointer,
     z.number(),
@@ -78,7 +80,7 @@ export const checkOperandSchema = z.union(
 export type CheckOperand = z.infer<typeof checkOperandSchema>;
 type Term = z.infer<typeof term>;
 
-export const checkSchema = z.object({
+export const checkSchema = /* @__PURE__ */ z.object({
   left: checkOperandSchema,
   op: z.enum(checkOperators),
   right: checkOperandSchema,
@@ -105,10 +107,23 @@ export const checkSchema = z.object({
 });
 export type Check = z.infer<typeof checkSchema>;
 
-export const checksSchema = z.array(checkSchema).check(z.maxLength(maxChecks));
+export const checksSchema = /* @__PURE__ */ z.array(checkSchema).check(z.maxLength(maxChecks));
+
+/**
+ * A check as the service answers it: `checkSchema` with the operands taken as they come
+ * (they were checked when the extractor was saved). Whoever evaluates the checks reads
+ * them with `checksSchema` first.
+ */
+export const savedCheckSchema = z.object({
+  left: z.unknown().check(z.describe('An operand, as the CheckInput schema says.')),
+  op: z.enum(checkOperators),
+  right: z.unknown().check(z.describe('An operand, as the CheckInput schema says.')),
+  tolerance: z.optional(z.number()),
+  message: z.optional(z.string()),
+});
 
 /** A check that failed on the results: which, the values it involves, and why. */
-export const checkFailureSchema = z.object({
+export const checkFailureSchema = /* @__PURE__ */ z.object({
   check: z.int().check(z.describe("The failed check's index in the extractor's checks.")),
   message: z.string(),
   pointers: z

@@ -7,7 +7,7 @@
  * schemas to validate input and to generate its OpenAPI document.
  */
 import * as z from 'zod/mini';
-import { checkFailureSchema, checksSchema } from './checks.js';
+import { checkFailureSchema, checksSchema, savedCheckSchema } from './checks.js';
 import { labelNames, type LabelName } from './labels.js';
 import { parseTargetSchema } from './json-schema.js';
 import { runStatuses } from './run-status.js';
@@ -153,9 +153,10 @@ const labelFields = Object.fromEntries(labelNames.map((name) => [name, text(500)
 
 /**
  * The writable fields of a saved extractor. POST creates with them and PUT replaces them:
- * a field left out takes its default. `label` and `jsonSchema` are required.
+ * a field left out takes its default. `label` and `jsonSchema` are required. (Marked pure:
+ * the interface never writes an extractor, and its first view leaves this out.)
  */
-export const extractorInputSchema = z.object({
+export const extractorInputSchema = /* @__PURE__ */ z.object({
   label: z.string().check(z.trim(), z.minLength(1, 'label must not be empty'), z.maxLength(200)),
   jsonSchema: jsonSchemaText,
   strategy: z._default(z.enum(strategies), 'local'),
@@ -200,12 +201,14 @@ export const extractorSchema = z.object({
   includePageImages: z.boolean(),
   markPageImages: z.boolean(),
   chunkSize: z.int().check(z.describe('Characters per chunk of text; chunks never split words.')),
-  checks: checksSchema.check(
-    z.describe(
-      "Checks over the results' values (README: Checks), evaluated when a run completes and " +
-        'by the interface on every edit.',
+  checks: z
+    .array(savedCheckSchema)
+    .check(
+      z.describe(
+        "Checks over the results' values (README: Checks), evaluated when a run completes and " +
+          'by the interface on every edit.',
+      ),
     ),
-  ),
   runs: z.array(iri).check(z.describe('IRI references of the runs it made, oldest first.')),
   deletedAt: nullableDateTime,
   createdAt: nullableDateTime,
