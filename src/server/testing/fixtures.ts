@@ -213,6 +213,8 @@ export interface RouteIds {
   extractor: string;
   run: string;
   session: string;
+  /** A page of the file: `1`. */
+  page: string;
 }
 
 /**
@@ -242,6 +244,7 @@ export async function seedRouteIds(
       extractor: extractor.id,
       run: runId,
       session: session.id,
+      page: '1',
     },
     sessionToken: session.token,
   };
@@ -256,6 +259,7 @@ const idsByCollection: Record<string, keyof RouteIds> = {
   runs: 'run',
   extraction_runs: 'run',
   embed_sessions: 'session',
+  pages: 'page',
 };
 
 function placeholders(path: string): string {
