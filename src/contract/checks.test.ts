@@ -213,7 +213,7 @@ describe('checks on save', () => {
         pointer: '/6/left/sum',
         message: '"/line_items/0/amount" has no *: a sum adds the values of a list\'s items',
       },
-      { pointer: '/7/op', message: '"<" orders numbers and dates; text take only = and !=' },
+      { pointer: '/7/op', message: '"<" orders numbers and dates; text takes only = and !=' },
       { pointer: '/8/right', message: 'compares a number with a date' },
       { pointer: '/9/right', message: 'compares a number with text' },
       {

@@ -302,7 +302,7 @@ export function checkProblems(checks: readonly Check[], schema: TargetSchema): C
       else if (check.op !== '=' && check.op !== '!=' && left !== 'number' && left !== 'date')
         problems.push({
           pointer: at('/op'),
-          message: `"${check.op}" orders numbers and dates; ${left === 'text' ? 'text' : 'booleans'} take only = and !=`,
+          message: `"${check.op}" orders numbers and dates; ${left === 'text' ? 'text takes' : 'booleans take'} only = and !=`,
         });
     }
     // Item by item over one list only: two lists have no rows in common.
