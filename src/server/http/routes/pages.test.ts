@@ -4,7 +4,7 @@
  * text. Files count their pages at upload. Session tokens see their bucket's pages only,
  * and hostile requests and documents get problem documents, never a 500.
  */
-import { readdirSync } from 'node:fs';
+import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import sharp from 'sharp';
@@ -13,6 +13,7 @@ import type { BucketFile } from '../../../contract/resources.js';
 import {
   buildHugePng,
   buildPageBombPdf,
+  buildSlowPdf,
 } from '../../engine/isolation/testing/hostile-documents.js';
 import { buildDocx, buildPdf, renderTextImage } from '../../engine/testing/build-documents.js';
 import {
@@ -138,6 +139,15 @@ describe('pages of a file', () => {
     );
     const again = await getPage(pdf!, 1, {}, '?width=600');
     expect(new Uint8Array(await again.arrayBuffer())).toEqual(bytes);
+    // What is on disk is what is answered: a picture put in its place is not drawn over.
+    const marker = await sharp({
+      create: { width: 600, height: 10, channels: 3, background: '#ff0000' },
+    })
+      .webp()
+      .toBuffer();
+    writeFileSync(join(service.dataDir, 'cache', 'pages', `${pdf!.sha256}-1-600.webp`), marker);
+    const kept = await getPage(pdf!, 1, {}, '?width=600');
+    expect(Buffer.from(await kept.arrayBuffer())).toEqual(marker);
     const etag = again.headers.get('etag')!;
     const unchanged = await getPage(pdf!, 1, { headers: { 'If-None-Match': etag } }, '?width=600');
     expect(unchanged.status).toBe(304);
@@ -307,6 +317,52 @@ describe('hostile page requests', () => {
       );
       // And the service goes on answering.
       expect((await ask(tall, '?width=1000')).status).toBe(200);
+    } finally {
+      await limited.dispose();
+    }
+  });
+
+  it('draws in the document workers: a page that takes too long is given up with a 422, and nobody waits for it', async () => {
+    const limited = await startTestService({ DOCUMENT_TIMEOUT_SECONDS: '5' });
+    try {
+      const bucket = await createBucket(limited);
+      const parts = [
+        { name: 'slow.pdf', bytes: buildSlowPdf() },
+        { name: 'quick.pdf', bytes: buildPdf([{ lines: ['Quick'] }]) },
+        { name: 'notes.txt', bytes: 'Invoice number: N-1' },
+      ];
+      const files = (await (await upload(limited, bucket.id, parts)).json()) as BucketFile[];
+      const [slow, quick, notes] = files as [BucketFile, BucketFile, BucketFile];
+      // Opening it is quick: its one page is counted at upload.
+      expect(slow.pageCount).toBe(1);
+      const ask = (file: BucketFile, width = 1200) =>
+        limited.request(`${file.bucket}/files/${file.id}/pages/1?width=${width}`, {
+          headers: { Accept: 'image/png, text/plain' },
+        });
+      // Both page workers started, so that starting one is not what is measured.
+      await Promise.all([ask(quick), ask(notes)]);
+
+      let settled = false;
+      const drawing = ask(slow).finally(() => (settled = true));
+      // While it is drawn, the API answers at once, and other pages are drawn and read by
+      // the other worker without waiting for it.
+      const latencies: number[] = [];
+      for (const path of [`/api/buckets/${bucket.id}`, `/api/buckets/${bucket.id}/files`]) {
+        const started = performance.now();
+        expect((await limited.request(path)).status).toBe(200);
+        latencies.push(performance.now() - started);
+      }
+      expect(Math.max(...latencies)).toBeLessThan(1000);
+      const other = await ask(quick, 800);
+      expect(other.headers.get('content-type')).toBe('image/png');
+      expect(await (await ask(notes)).text()).toBe('Invoice number: N-1');
+      expect(settled).toBe(false);
+
+      expect((await expectProblem(await drawing, 422)).detail).toBe(
+        'slow.pdf took longer than 5 s to read; the limit is 5 s per document',
+      );
+      // Its worker was ended; the next page is drawn by another.
+      expect((await ask(quick, 900)).status).toBe(200);
     } finally {
       await limited.dispose();
     }
