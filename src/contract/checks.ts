@@ -115,9 +115,9 @@ export const checksSchema = /* @__PURE__ */ z.array(checkSchema).check(z.maxLeng
  * them with `checksSchema` first.
  */
 export const savedCheckSchema = z.object({
-  left: z.unknown().check(z.describe('An operand, as the CheckInput schema says.')),
+  left: z.unknown().check(z.describe("An operand, as SavedExtractorInput's checks say.")),
   op: z.enum(checkOperators),
-  right: z.unknown().check(z.describe('An operand, as the CheckInput schema says.')),
+  right: z.unknown().check(z.describe("An operand, as SavedExtractorInput's checks say.")),
   tolerance: z.optional(z.number()),
   message: z.optional(z.string()),
 });

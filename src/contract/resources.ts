@@ -176,7 +176,19 @@ export const extractorInputSchema = /* @__PURE__ */ z.object({
     z.int().check(z.minimum(minChunkSize), z.maximum(maxChunkSize)),
     defaultChunkSize,
   ),
-  checks: z._default(checksSchema, []),
+  checks: z
+    ._default(checksSchema, [])
+    .check(
+      z.describe(
+        'Checks over the results\' values, such as `{"left": {"sum": "/line_items/*/amount"}, ' +
+          '"op": "<=", "right": "/total", "tolerance": 0.01}`: two operands compared with `op`; ' +
+          'an operand is a JSON pointer into the results, a number, `{value}` (a literal), ' +
+          '`{sum}` (a pointer with `*` for every item of a list), or `{add}`, `{subtract}`, ' +
+          '`{multiply}` over those. A pointer with `*` outside a sum checks item by item. ' +
+          'Checked against jsonSchema on save (a 422 points at the check); evaluated when a ' +
+          "run completes, failures in its resultMetadata's `checks` and `review`. README: Checks.",
+      ),
+    ),
 });
 export type ExtractorInput = z.infer<typeof extractorInputSchema>;
 
@@ -205,8 +217,8 @@ export const extractorSchema = z.object({
     .array(savedCheckSchema)
     .check(
       z.describe(
-        "Checks over the results' values (README: Checks), evaluated when a run completes and " +
-          'by the interface on every edit.',
+        "Checks over the results' values (README: Checks), evaluated when a run completes: " +
+          "the failures are in its resultMetadata's `checks`.",
       ),
     ),
   runs: z.array(iri).check(z.describe('IRI references of the runs it made, oldest first.')),
