@@ -33,6 +33,11 @@ export const pictureWidths = { default: 1200, min: 100, max: 3000, step: 100 } a
 
 /** How long drawing or reading one page may take, at most (the document limit if lower). */
 const pageTimeMs = 30_000;
+/**
+ * How long an upload waits for a file's pages to be counted, a worker included: the page
+ * workers may be busy drawing someone's hostile PDF, and an upload is not held up by it.
+ */
+const countTimeMs = 5_000;
 /** Document workers that draw pages, beside the runs' own. */
 const pageWorkers = 2;
 
@@ -85,20 +90,25 @@ export class FilePages {
 
   /**
    * How many pages a just-received file has, or null when it cannot be opened (a damaged
-   * PDF, a limit passed: the pages route says which when asked).
+   * PDF, a limit passed: the pages route says which when asked) or not within
+   * `countTimeMs` (the first page asked for then counts them).
    */
-  async countAtUpload(file: ReceivedFile, signal?: AbortSignal): Promise<number | null> {
+  async countAtUpload(file: ReceivedFile): Promise<number | null> {
     const fixed = fixedPageCount(file.mediaType);
     if (fixed !== undefined) return fixed;
-    try {
-      return await this.#workers.countPages(
-        { file: sourceFile(file.tempPath, file), cacheDir: this.#cacheDir },
-        signal,
-      );
-    } catch (error) {
-      if (error instanceof ExtractionError) return null;
-      throw error;
-    }
+    const deadline = AbortSignal.timeout(countTimeMs);
+    const counting = this.#workers
+      .countPages({ file: sourceFile(file.tempPath, file), cacheDir: this.#cacheDir }, deadline)
+      .catch((error: unknown) => {
+        if (error instanceof ExtractionError || deadline.aborted) return null;
+        throw error;
+      });
+    // The pool sees the deadline only once a worker takes the task (it then gives it up):
+    // the wait for one is cut short here.
+    const givenUp = new Promise<null>((resolve) =>
+      deadline.addEventListener('abort', () => resolve(null), { once: true }),
+    );
+    return Promise.race([counting, givenUp]);
   }
 
   /** Page `page` (from 1) of a PDF or an image as a picture `width` pixels wide. */

@@ -367,4 +367,32 @@ describe('hostile page requests', () => {
       await limited.dispose();
     }
   });
+
+  it('counts pages at upload without waiting for page workers that are busy drawing', async () => {
+    const limited = await startTestService({ DOCUMENT_TIMEOUT_SECONDS: '120' });
+    try {
+      const bucket = await createBucket(limited);
+      const [slow] = (await (
+        await upload(limited, bucket.id, [{ name: 'slow.pdf', bytes: buildSlowPdf() }])
+      ).json()) as BucketFile[];
+      // Both page workers drawing the slow page, at two widths.
+      const drawings = [600, 800].map((width) =>
+        limited.request(`${slow!.bucket}/files/${slow!.id}/pages/1?width=${width}`),
+      );
+      let settled = false;
+      void Promise.allSettled(drawings).then(() => (settled = true));
+      await new Promise((resolve) => setTimeout(resolve, 500));
+
+      const uploaded = await upload(limited, bucket.id, [
+        { name: 'later.pdf', bytes: buildPdf([{ lines: ['One'] }, { lines: ['Two'] }]) },
+      ]);
+      expect(uploaded.status).toBe(201);
+      // Not counted in time: no count, which the first page asked for will store.
+      const [later] = (await uploaded.json()) as BucketFile[];
+      expect(later!.pageCount).toBeNull();
+      expect(settled).toBe(false);
+    } finally {
+      await limited.dispose();
+    }
+  });
 });
