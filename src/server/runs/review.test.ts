@@ -172,6 +172,14 @@ describe('boxes of the values found', () => {
         source.text,
       );
     }
+    // A run of another bucket, or none, reads no page of this one.
+    const other = await completedRun([{ name: 'other.txt', bytes: 'Invoice number: O-1' }]);
+    for (const runId of [other.run.id, 'no-such-run']) {
+      const page = await service.request(
+        `${files[0]!.bucket}/files/${files[0]!.id}/pages/1?run=${runId}`,
+      );
+      expect(page.status).toBe(404);
+    }
   });
 });
 
