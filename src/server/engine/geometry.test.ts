@@ -4,8 +4,7 @@
  * an image's with where the test drew each word, straight and askew (OCR reads an askew
  * picture turned level, and its boxes must come back to the picture as it was).
  */
-import { createHash } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createCanvas } from '@napi-rs/canvas';
@@ -17,6 +16,7 @@ import { boxesBetween, boxesOfRange } from './geometry.js';
 import { terminateOcr } from './ocr.js';
 import { sourceOf } from './sources.js';
 import { buildDocx, buildPdf } from './testing/build-documents.js';
+import { storeSourceFile } from './testing/source-files.js';
 import { textContent } from './testing/invoice-fixtures.js';
 import type { SourceBox, SourceFile, TextBox } from './types.js';
 
@@ -29,11 +29,8 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-async function sourceFile(name: string, mediaType: string, bytes: Buffer): Promise<SourceFile> {
-  const path = join(dir, name);
-  await writeFile(path, bytes);
-  const sha256 = createHash('sha256').update(bytes).digest('hex');
-  return { id: name, name, path, mediaType, sha256 };
+function sourceFile(name: string, mediaType: string, bytes: Buffer): Promise<SourceFile> {
+  return storeSourceFile(dir, name, mediaType, bytes);
 }
 
 type Rect = Omit<SourceBox, 'page'>;
@@ -147,7 +144,7 @@ describe('boxes kept by the readers', () => {
     const start = chunk!.text.indexOf('D-1');
     expect(sourceOf(chunk!, start, start + 3)).toEqual({
       file: 'letter.docx',
-      fileId: 'letter.docx',
+      fileId: 'id-letter.docx',
       page: 1,
       offset: page!.text.indexOf('D-1'),
       text: 'D-1',

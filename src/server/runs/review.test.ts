@@ -14,7 +14,7 @@ import {
   type Run,
 } from '../../contract/resources.js';
 import { buildPdf, renderTextImage } from '../engine/testing/build-documents.js';
-import { createBucket, createExtractor, upload } from '../testing/fixtures.js';
+import { createBucket, createExtractor, demoExtractorId, upload } from '../testing/fixtures.js';
 import { startTestService, type TestService } from '../testing/test-service.js';
 
 let service: TestService;
@@ -22,11 +22,7 @@ let invoiceExtractorId: string;
 
 beforeAll(async () => {
   service = await startTestService({ WORKER_CONCURRENCY: '2', WORKER_POLL_MS: '50' });
-  const extractors = (await (await service.json('GET', '/api/extractors')).json()) as {
-    id: string;
-    label: string;
-  }[];
-  invoiceExtractorId = extractors.find((extractor) => extractor.label === 'Invoice')!.id;
+  invoiceExtractorId = await demoExtractorId(service);
 });
 
 afterAll(async () => {

@@ -19,6 +19,7 @@ import {
   userText,
   type ChatCompletionsServer,
 } from '../testing/chat-completions-server.js';
+import { demoExtractorId } from '../testing/fixtures.js';
 import { invoiceFixtures } from '../testing/sample-files.js';
 import { startTestService, type TestService } from '../testing/test-service.js';
 
@@ -118,11 +119,7 @@ beforeAll(async () => {
     LLM_TIMEOUT_MS: '5000',
     WEBHOOK_RETRY_SCALE: '0.0002',
   });
-  const extractors = (await (await service.json('GET', '/api/extractors')).json()) as {
-    id: string;
-    label: string;
-  }[];
-  invoiceExtractorId = extractors.find((extractor) => extractor.label === 'Invoice')!.id;
+  invoiceExtractorId = await demoExtractorId(service);
 });
 
 afterAll(async () => {

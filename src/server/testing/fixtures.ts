@@ -49,6 +49,15 @@ export async function createExtractor(
   );
 }
 
+/** The id of the demo Invoice extractor that a service creates at its first start. */
+export async function demoExtractorId(service: TestService): Promise<string> {
+  const extractors = (await (await service.json('GET', '/api/extractors')).json()) as {
+    id: string;
+    label: string;
+  }[];
+  return extractors.find((extractor) => extractor.label === 'Invoice')!.id;
+}
+
 export async function createSession(
   service: TestService,
   body: {

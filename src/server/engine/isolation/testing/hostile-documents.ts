@@ -4,7 +4,7 @@
  */
 import { once } from 'node:events';
 import { crc32, createDeflate, deflateSync } from 'node:zlib';
-import { buildZip } from '../../testing/build-documents.js';
+import { buildZip, writePdf } from '../../testing/build-documents.js';
 
 const wordNamespace = 'http://schemas.openxmlformats.org/wordprocessingml/2006/main';
 
@@ -96,7 +96,7 @@ export function buildPageBombPdf(levels = 6): Buffer {
   objects.push(
     `<< /Type /Page /Parent ${1 + levels} 0 R /MediaBox [0 0 612 792] /Resources << >> >>`,
   );
-  return pdfOf(objects);
+  return writePdf(objects);
 }
 
 /**
@@ -106,7 +106,7 @@ export function buildPageBombPdf(levels = 6): Buffer {
  */
 export function buildSlowPdf(strokes = 1_000_000): Buffer {
   const content = deflateSync(Buffer.from('0.1 w 1 1 m 611 791 l S\n'.repeat(strokes), 'latin1'));
-  return pdfOf([
+  return writePdf([
     '<< /Type /Catalog /Pages 2 0 R >>',
     '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
     '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << >> /Contents 4 0 R >>',
@@ -116,26 +116,4 @@ export function buildSlowPdf(strokes = 1_000_000): Buffer {
       Buffer.from('\nendstream', 'latin1'),
     ]),
   ]);
-}
-
-/** A PDF of these objects (the first the catalog), numbered from 1, with its xref table. */
-function pdfOf(objects: (string | Buffer)[]): Buffer {
-  const parts: Buffer[] = [Buffer.from('%PDF-1.4\n', 'latin1')];
-  let length = parts[0]!.length;
-  const offsets: number[] = [];
-  objects.forEach((object, index) => {
-    offsets.push(length);
-    const part = Buffer.concat([
-      Buffer.from(`${index + 1} 0 obj\n`, 'latin1'),
-      typeof object === 'string' ? Buffer.from(object, 'latin1') : object,
-      Buffer.from('\nendobj\n', 'latin1'),
-    ]);
-    parts.push(part);
-    length += part.length;
-  });
-  let xref = `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
-  for (const offset of offsets) xref += `${String(offset).padStart(10, '0')} 00000 n \n`;
-  xref += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${length}\n%%EOF\n`;
-  parts.push(Buffer.from(xref, 'latin1'));
-  return Buffer.concat(parts);
 }
