@@ -5,6 +5,7 @@
  * They run in the document workers (isolation/), under the same limits as reading: a
  * stranger's PDF is as dangerous to draw as to read.
  */
+import { createReadStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { readDocuments, type ReadIo } from './documents.js';
 import {
@@ -66,14 +67,20 @@ export async function countPages(file: SourceFile, io: ReadIo): Promise<number> 
       await pdf.destroy();
     }
   }
-  if (file.mediaType === 'text/plain') {
-    // The reader starts a page at each form feed.
-    const bytes = await readFile(file.path);
-    let pages = 1;
-    for (let at = bytes.indexOf(0x0c); at >= 0; at = bytes.indexOf(0x0c, at + 1)) pages++;
-    return pages;
-  }
+  if (file.mediaType === 'text/plain') return countTextPages(file.path);
   return (await readDocuments([file], textOnly, io)).length;
+}
+
+/**
+ * The pages of a plain text file: the reader starts one at each form feed. Only bytes are
+ * counted, as they stream past (nothing is parsed), so the service may count them itself
+ * instead of starting a document worker for an upload.
+ */
+export async function countTextPages(path: string): Promise<number> {
+  let pages = 1;
+  for await (const chunk of createReadStream(path) as AsyncIterable<Buffer>)
+    for (let at = chunk.indexOf(0x0c); at >= 0; at = chunk.indexOf(0x0c, at + 1)) pages++;
+  return pages;
 }
 
 export type PictureFormat = 'png' | 'webp';

@@ -8,8 +8,9 @@
  * - Text documents are shown as their text: the page's text as a run read it (its content
  *   options), so that the offsets of the run's sources index into it.
  * - How many pages a file has is counted at upload (`countAtUpload`): by its type where
- *   that settles it, else by opening it (PDF, XLSX) in a document worker. A file that
- *   cannot be opened has no count; the first page request that can, stores it.
+ *   that settles it, by its form feeds for plain text, else by opening it (PDF, XLSX) in
+ *   a document worker. A file that cannot be opened (or not soon enough) has no count;
+ *   the first page request that can, stores it.
  *
  * Drawing and reading happen in a pool of document workers of their own (see
  * ../engine/isolation/), under the document limits and a shorter time: a person waits for
@@ -19,7 +20,7 @@ import { mkdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DocumentPool } from '../engine/isolation/pool.js';
 import { type DocumentLimits } from '../engine/isolation/limits.js';
-import { fixedPageCount, type PictureFormat } from '../engine/pages.js';
+import { countTextPages, fixedPageCount, type PictureFormat } from '../engine/pages.js';
 import { ExtractionError, type ContentOptions, type SourceFile } from '../engine/types.js';
 import type { Db } from '../store/database.js';
 import type { FileRow } from './files.js';
@@ -96,6 +97,7 @@ export class FilePages {
   async countAtUpload(file: ReceivedFile): Promise<number | null> {
     const fixed = fixedPageCount(file.mediaType);
     if (fixed !== undefined) return fixed;
+    if (file.mediaType === 'text/plain') return countTextPages(file.tempPath);
     const deadline = AbortSignal.timeout(countTimeMs);
     const counting = this.#workers
       .countPages({ file: sourceFile(file.tempPath, file), cacheDir: this.#cacheDir }, deadline)
