@@ -10,6 +10,7 @@ import { terminateOcr } from './engine/index.js';
 import { createExtractor } from './extractors/extractors.js';
 import { demoExtractor } from './extractors/demo.js';
 import { knownFileKeys } from './files/files.js';
+import { FilePages } from './files/pages.js';
 import { createLogger } from './logging.js';
 import { DirectoryFileStore, type FileStorage, type FileStore } from './files/storage.js';
 import { createFileStore } from './files/create-file-store.js';
@@ -138,10 +139,17 @@ export async function createService(
   await worker.start();
   dispatcher = startWebhookDispatcher({ db: store.db, config, logger });
 
+  const pages = new FilePages({
+    db: store.db,
+    storage,
+    dataDir: config.dataDir,
+    limits: config.documents,
+  });
   const services: Services = {
     config,
     db: store.db,
     storage,
+    pages,
     logger,
     recordTokenUse: createUsageRecorder(store.db),
     runs,
@@ -156,6 +164,7 @@ export async function createService(
     worker,
     async close() {
       await worker.stop();
+      await pages.close();
       await dispatcher.stop();
       await terminateOcr();
       await store.close();

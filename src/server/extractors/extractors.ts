@@ -4,6 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { labelNames, type LabelName } from '../../contract/labels.js';
+import { checkProblems, type Check } from '../../contract/checks.js';
 import { parseTargetSchema } from '../../contract/json-schema.js';
 import type { Extractor, ExtractorInput, Strategy } from '../../contract/resources.js';
 import type { Config } from '../config.js';
@@ -52,6 +53,15 @@ function checkExtractorInput(input: ExtractorInput, config: Config): void {
       detail: 'webhookUrl is required when enableWebhook is true',
     });
   }
+  // The checks must fit the schema they check (the contract has checked their shape).
+  const schema = parseTargetSchema(input.jsonSchema);
+  if (schema.ok) {
+    for (const problem of checkProblems(input.checks, schema.schema))
+      errors.push({
+        pointer: `/checks${problem.pointer}`,
+        detail: `check ${problem.pointer.split('/')[1]}: ${problem.message}`,
+      });
+  }
   if (input.redirectUrl) {
     let protocol = '';
     try {
@@ -93,6 +103,7 @@ function columnsFrom(input: ExtractorInput) {
     include_page_images: Number(input.includePageImages),
     mark_page_images: Number(input.markPageImages),
     chunk_size: input.chunkSize,
+    checks: JSON.stringify(input.checks),
   };
 }
 
@@ -200,6 +211,11 @@ export function extractorLabels(row: ExtractorRow): Record<LabelName, string> {
   >;
 }
 
+/** An extractor's checks over its results; see src/contract/checks.ts. */
+export function checksOf(row: Pick<ExtractorRow, 'checks'>): Check[] {
+  return JSON.parse(row.checks) as Check[];
+}
+
 export function typedSchemaOf(row: Pick<ExtractorRow, 'json_schema' | 'label'>): string {
   const parsed = parseTargetSchema(row.json_schema);
   return parsed.ok ? typeScriptFromSchema(parsed.schema, typeNameFor(row.label)) : '';
@@ -220,6 +236,7 @@ export function extractorToWire(row: ExtractorRow, runs: string[], config: Confi
     redirectUrl: row.redirect_url,
     ...contentOptionsOf(row),
     chunkSize: row.chunk_size,
+    checks: checksOf(row),
     runs,
     deletedAt: row.deleted_at,
     createdAt: row.created_at,

@@ -51,6 +51,7 @@ export const extractorKind: ResourceKind = {
     'includePageImages',
     'markPageImages',
     'chunkSize',
+    'checks',
     'runs',
     'deletedAt',
     'createdAt',

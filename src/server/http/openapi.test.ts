@@ -314,7 +314,7 @@ describe('the OpenAPI document against the running app', () => {
       return { id: (await createExtractor(service)).id };
     };
     const existing = (path: string): Record<string, string> => {
-      if (path.startsWith('/api/buckets')) return { id: bucket.id, fileId: file!.id };
+      if (path.startsWith('/api/buckets')) return { id: bucket.id, fileId: file!.id, n: '1' };
       if (/^\/api\/(extractors|saved_extractors)/.test(path)) return { id: extractor.id };
       if (/^\/api\/(runs|extraction_runs)/.test(path)) return { id: run.id };
       if (path.startsWith('/api/embed_sessions')) return { id: session.id };

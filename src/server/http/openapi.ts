@@ -477,6 +477,13 @@ const problemExplanations: Record<keyof typeof problemTypes, { when: string; exa
       'the allowed values.',
     example: '/chunkSize: Too small: expected number to be >=200',
   },
+  'unreadable-document': {
+    when:
+      'A file cannot be shown (GET …/files/{fileId}/pages/{n}): it is damaged, protected by a ' +
+      'password, or passes one of the limits of one document (pages, pixels, memory, time). The ' +
+      'detail names the file and the limit, as a run that reads it would fail.',
+    example: 'scan.pdf has 5,000 pages; the limit is 1,000 pages',
+  },
   'internal-error': {
     when:
       'Something failed on the server. The request was not completed; nothing about the failure ' +
@@ -630,6 +637,7 @@ const pathParameterDescriptions: Record<string, { description: string; schema: J
     schema: { type: 'string' },
   },
   fileId: { description: 'The id of a file of the bucket.', schema: { type: 'string' } },
+  n: { description: 'A page of the file, from 1.', schema: { type: 'integer', minimum: 1 } },
   type: {
     description: 'A resource type, as in `@type`.',
     schema: { type: 'string', enum: resourceKinds.map((kind) => kind.type) },
@@ -667,8 +675,11 @@ export interface OperationSpec {
   headers?: readonly Parameter[];
   body?: Body;
   answer: Answer;
-  /** Problem statuses besides 401, which every operation that needs a token can answer. */
-  problems: readonly ProblemStatus[];
+  /**
+   * Problem statuses besides 401, which every operation that needs a token can answer; a
+   * problem type's slug where its status has more than one (422).
+   */
+  problems: readonly (ProblemStatus | ProblemSlug)[];
   /** `public`: no token; `bearer-or-query`: also `?access_token=` (EventSource sends no headers). */
   access?: 'public' | 'bearer-or-query';
   /** Answers that are not problem documents (GraphQL reports its own errors). */
@@ -843,8 +854,11 @@ function operationObject(spec: OperationSpec): OperationObject {
   const responses: Record<string, ResponseObject | Reference> = {
     [String(spec.answer.status)]: answerResponse(spec.answer),
   };
-  const statuses: number[] = [...spec.problems, ...(spec.access === 'public' ? [] : [401])];
-  for (const status of statuses) responses[String(status)] = responseRef(slugOfStatus(status));
+  const problems = [...spec.problems, ...(spec.access === 'public' ? [] : [401])];
+  for (const problem of problems) {
+    const slug = typeof problem === 'number' ? slugOfStatus(problem) : problem;
+    responses[String(problemTypes[slug].status)] = responseRef(slug);
+  }
   Object.assign(responses, spec.otherResponses);
   operation.responses = Object.fromEntries(
     Object.entries(responses).sort(([a], [b]) => a.localeCompare(b)),

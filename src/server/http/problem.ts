@@ -74,6 +74,7 @@ export const problemTypes = {
   'payload-too-large': { status: 413, title: 'Payload too large' },
   'unsupported-media-type': { status: 415, title: 'Unsupported media type' },
   'validation-error': { status: 422, title: 'Validation error' },
+  'unreadable-document': { status: 422, title: 'Document cannot be shown' },
   'internal-error': { status: 500, title: 'Internal server error' },
 } as const;
 
@@ -138,6 +139,9 @@ export const validationError = (errors: FieldError[], detail?: string) =>
         : `${errors.length} values are invalid: ${errors.map(describeFieldError).join('; ')}`),
     { errors },
   );
+
+/** A file that cannot be read or drawn: damaged, or past one of the document limits. */
+export const unreadableDocument = (detail: string) => problem('unreadable-document', detail);
 
 export const internalError = () =>
   problem('internal-error', 'Something went wrong on our side. The request was not completed.');

@@ -12,6 +12,7 @@
  */
 import { join } from 'node:path';
 import type { Logger } from 'pino';
+import { evaluateChecks } from '../../contract/checks.js';
 import { parseTargetSchema, validateAgainstSchema } from '../../contract/json-schema.js';
 import type { ResultMetadata } from '../../contract/resources.js';
 import type { Config } from '../config.js';
@@ -26,6 +27,7 @@ import {
 } from '../engine/index.js';
 import { DocumentPool, DocumentWorkerCrash } from '../engine/isolation/pool.js';
 import { mergeExtractionsInto } from '../engine/merge.js';
+import { checksOf } from '../extractors/extractors.js';
 import type { FileStorage } from '../files/storage.js';
 import type { Db } from '../store/database.js';
 import { newId, nowIso } from '../store/ids.js';
@@ -387,10 +389,18 @@ export class RunWorker {
     }
 
     const data = finaliseResult(schema, merged.data);
+    // The extractor's checks as they are now (a deleted extractor keeps its row).
+    const extractor = await db
+      .selectFrom('extractors')
+      .select('checks')
+      .where('id', '=', run.extractor_id)
+      .executeTakeFirst();
+    const checks = extractor ? evaluateChecks(checksOf(extractor), data, schema) : [];
     const metadata: ResultMetadata = {
       sources: merged.sources,
       violations: validateAgainstSchema(schema, data),
-      review: valuesForReview(merged.sources),
+      checks,
+      review: valuesForReview(merged.sources, checks),
     };
     await this.#finish(
       run.id,

@@ -217,6 +217,20 @@ const migrationsFor = (dialect: Dialect): Record<string, Migration> => ({
       }
     },
   },
+  '0002_pages_and_checks': {
+    async up(db: Kysely<unknown>) {
+      const { text } = columnTypes(dialect);
+      await db.schema
+        .alterTable('extractors')
+        .addColumn('checks', text, (col) => col.notNull().defaultTo('[]'))
+        .execute();
+      await db.schema.alterTable('files').addColumn('page_count', 'integer').execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.alterTable('files').dropColumn('page_count').execute();
+      await db.schema.alterTable('extractors').dropColumn('checks').execute();
+    },
+  },
 });
 
 export function migrationProvider(dialect: Dialect): MigrationProvider {

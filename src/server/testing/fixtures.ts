@@ -49,6 +49,15 @@ export async function createExtractor(
   );
 }
 
+/** The id of the demo Invoice extractor that a service creates at its first start. */
+export async function demoExtractorId(service: TestService): Promise<string> {
+  const extractors = (await (await service.json('GET', '/api/extractors')).json()) as {
+    id: string;
+    label: string;
+  }[];
+  return extractors.find((extractor) => extractor.label === 'Invoice')!.id;
+}
+
 export async function createSession(
   service: TestService,
   body: {
@@ -213,6 +222,8 @@ export interface RouteIds {
   extractor: string;
   run: string;
   session: string;
+  /** A page of the file: `1`. */
+  page: string;
 }
 
 /**
@@ -242,6 +253,7 @@ export async function seedRouteIds(
       extractor: extractor.id,
       run: runId,
       session: session.id,
+      page: '1',
     },
     sessionToken: session.token,
   };
@@ -256,6 +268,7 @@ const idsByCollection: Record<string, keyof RouteIds> = {
   runs: 'run',
   extraction_runs: 'run',
   embed_sessions: 'session',
+  pages: 'page',
 };
 
 function placeholders(path: string): string {
