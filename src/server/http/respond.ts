@@ -20,7 +20,7 @@ import {
 
 /** The representation the client wants; a 406 before any work is done when none fits. */
 export function chooseRepresentation(c: Context<AppEnv>): ResourceMediaType {
-  return negotiateOrThrow(c.req.header('accept'), resourceMediaTypes);
+  return negotiateOrThrow(c, resourceMediaTypes);
 }
 
 /**

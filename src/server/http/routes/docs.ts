@@ -489,7 +489,7 @@ export function docsRoutes(
         access: 'public',
       }),
       async (c) => {
-        const mediaType = negotiateOrThrow(c.req.header('accept'), documentMediaTypes);
+        const mediaType = negotiateOrThrow(c, documentMediaTypes);
         return c.body(JSON.stringify(await of(c)), 200, {
           'Content-Type': `${mediaType}; charset=utf-8`,
           Vary: 'Accept',
@@ -511,7 +511,7 @@ export function docsRoutes(
         access: 'public',
       }),
       async (c) => {
-        negotiateOrThrow(c.req.header('accept'), ['text/html'] as const);
+        negotiateOrThrow(c, ['text/html'] as const);
         const openApi = await of(c);
         let page = pages.get(openApi);
         if (page === undefined) {

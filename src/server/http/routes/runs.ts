@@ -38,7 +38,7 @@ import { canSeeRun } from '../../tokens/access.js';
 import { readBodyText, readInput } from '../body.js';
 import type { AppEnv } from '../context.js';
 import { runKind, submissionKind } from '../kinds.js';
-import { essence, negotiate } from '../negotiation.js';
+import { essence, negotiateOrThrow } from '../negotiation.js';
 import {
   codeList,
   contentDispositionHeader,
@@ -54,7 +54,7 @@ import {
   type Parameter,
   type TagObject,
 } from '../openapi.js';
-import { badQuery, badRequest, notAcceptable, unsupportedMediaType } from '../problem.js';
+import { badQuery, badRequest, unsupportedMediaType } from '../problem.js';
 import {
   negotiated,
   pageQuery,
@@ -138,15 +138,15 @@ async function visibleRun(c: Context<AppEnv>): Promise<RunRow> {
 }
 
 /** `?format=` wins over `Accept`; `text/xml` is read as XML too. */
-function chooseResultFormat(query: string | undefined, accept: string | undefined): ResultFormat {
+function chooseResultFormat(c: Context<AppEnv>): ResultFormat {
+  const query = c.req.query('format');
   if (query !== undefined) {
     if (!resultFormats.includes(query as ResultFormat))
       throw badQuery('format', `must be one of ${resultFormats.join(', ')}`);
     return query as ResultFormat;
   }
   const offered = [...Object.values(resultMediaTypes), 'text/xml'] as const;
-  const chosen = negotiate(accept, offered);
-  if (!chosen) throw notAcceptable(offered);
+  const chosen = negotiateOrThrow(c, offered);
   if (chosen === 'text/xml') return 'xml';
   return resultFormats.find((format) => resultMediaTypes[format] === chosen)!;
 }
@@ -272,7 +272,7 @@ runRoutes
       problems: [400, 404, 406, 409],
     }),
     async (c) => {
-      const format = chooseResultFormat(c.req.query('format'), c.req.header('accept'));
+      const format = chooseResultFormat(c);
       const run = await visibleRun(c);
       const version = c.req.query('version') ?? 'current';
       if (version !== 'current' && version !== 'original') {
@@ -397,8 +397,7 @@ runRoutes
       access: 'bearer-or-query',
     }),
     async (c) => {
-      if (!negotiate(c.req.header('accept'), ['text/event-stream']))
-        throw notAcceptable(['text/event-stream']);
+      negotiateOrThrow(c, ['text/event-stream']);
       const run = await visibleRun(c);
       const lastEventId = c.req.header('last-event-id') ?? c.req.query('lastEventId') ?? '0';
       if (!/^\d{1,15}$/.test(lastEventId))
