@@ -10,6 +10,7 @@ import { ConflictError, NotFoundError, UnsupportedInputError } from '../../error
 import { addFiles, deleteFile, fileToWire, findFile, listFiles } from '../../files/files.js';
 import { receiveUpload } from '../../files/uploads.js';
 import { activeRunOfBucket } from '../../runs/runs.js';
+import { contentDisposition } from '../content-disposition.js';
 import type { AppEnv } from '../context.js';
 import { fileKind } from '../kinds.js';
 import { essence } from '../negotiation.js';
@@ -48,19 +49,6 @@ async function visibleFile(c: Context<AppEnv>) {
   const file = await findFile(c.get('services').db, bucket.id, c.req.param('fileId')!);
   if (!file) throw new NotFoundError();
   return file;
-}
-
-/** RFC 6266: an ASCII fallback name and the exact name in RFC 8187 encoding. */
-export function contentDisposition(
-  name: string,
-  disposition: 'attachment' | 'inline' = 'attachment',
-): string {
-  const fallback = name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
-  const encoded = encodeURIComponent(name).replace(
-    /['()*]/g,
-    (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`,
-  );
-  return `${disposition}; filename="${fallback}"; filename*=UTF-8''${encoded}`;
 }
 
 export const fileRoutes = new Hono<AppEnv>()

@@ -22,7 +22,7 @@ import {
   resultContentTypes,
   resultFormats,
   resultMediaTypes,
-  resultsContentDisposition,
+  resultsDownloadName,
   type ResultFormat,
 } from '../../runs/result-formats.js';
 import {
@@ -36,6 +36,7 @@ import {
 import { watchRun } from '../../runs/watch.js';
 import { canSeeRun } from '../../tokens/access.js';
 import { readBodyText, readInput } from '../body.js';
+import { contentDisposition } from '../content-disposition.js';
 import type { AppEnv } from '../context.js';
 import { runKind, submissionKind } from '../kinds.js';
 import { essence, negotiateOrThrow } from '../negotiation.js';
@@ -287,14 +288,12 @@ runRoutes
         .select('label')
         .where('id', '=', run.extractor_id)
         .executeTakeFirst();
+      const label = extractor?.label ?? 'results';
+      const { name, asciiName } = resultsDownloadName(label, run.id, format);
       return new Response(formatResults(JSON.parse(text) as unknown, format), {
         headers: {
           'Content-Type': resultContentTypes[format],
-          'Content-Disposition': resultsContentDisposition(
-            extractor?.label ?? 'results',
-            run.id,
-            format,
-          ),
+          'Content-Disposition': contentDisposition(name, { asciiName }),
           Vary: 'Accept',
         },
       });
