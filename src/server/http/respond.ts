@@ -8,6 +8,7 @@ import { requirePersonal } from '../tokens/access.js';
 import type { AppEnv } from './context.js';
 import { negotiateOrThrow, resourceMediaTypes, type ResourceMediaType } from './negotiation.js';
 import { pageWindow, type PageWindow } from '../store/paging.js';
+import { oncePerStoredRow } from '../store/stored-rows.js';
 import { badQuery } from './problem.js';
 import {
   representCollection,
@@ -71,30 +72,21 @@ function send(
   });
 }
 
-/**
- * Representations of wire objects that cannot change (frozen: see
- * store/frozen-rows.ts), by media type, encoded once and kept as long as the object is.
- */
-const representationsOfFrozen = new WeakMap<
-  WireObject,
-  Partial<Record<ResourceMediaType, EncodedRepresentation>>
->();
 const encoder = new TextEncoder();
 
-function representOnce(
-  kind: ResourceKind,
-  resource: WireObject,
-  mediaType: ResourceMediaType,
-): Representation | EncodedRepresentation {
-  if (!Object.isFrozen(resource)) return representResource(kind, resource, mediaType);
-  let byMediaType = representationsOfFrozen.get(resource);
-  if (!byMediaType) representationsOfFrozen.set(resource, (byMediaType = {}));
-  return (byMediaType[mediaType] ??= encoded(representResource(kind, resource, mediaType)));
-}
-
-function encoded(representation: Representation): EncodedRepresentation {
-  return { ...representation, body: encoder.encode(representation.body) };
-}
+/**
+ * The representation of a resource in each media type, encoded once for a resource the
+ * store computed once (store/stored-rows.ts) and kept as long as it is.
+ */
+const representedOnce = Object.fromEntries(
+  resourceMediaTypes.map((mediaType) => [
+    mediaType,
+    oncePerStoredRow((resource: WireObject, kind: ResourceKind): EncodedRepresentation => {
+      const representation = representResource(kind, resource, mediaType);
+      return { ...representation, body: encoder.encode(representation.body) };
+    }),
+  ]),
+) as Record<ResourceMediaType, (resource: WireObject, kind: ResourceKind) => EncodedRepresentation>;
 
 export function sendResource(
   kind: ResourceKind,
@@ -109,7 +101,7 @@ export function sendResource(
   return send(
     options.included
       ? representResource(kind, resource, mediaType, options.included)
-      : representOnce(kind, resource, mediaType),
+      : representedOnce[mediaType](resource, kind),
     options.status ?? 200,
     options.headers,
   );
