@@ -3,7 +3,6 @@
  * streamed to disk (files/uploads.ts); the bytes come back from `…/content`.
  */
 import { Readable } from 'node:stream';
-import type { HttpBindings } from '@hono/node-server';
 import { Hono, type Context } from 'hono';
 import { acceptedMediaTypes } from '../../../contract/resources.js';
 import { ConflictError, NotFoundError, UnsupportedInputError } from '../../errors.js';
@@ -34,15 +33,6 @@ export const filesTag: TagObject = {
 };
 
 const operation = operationsOf(filesTag);
-
-/**
- * The request body as the Node stream @hono/node-server received, when the app runs on a
- * port; in-process (tests) there is none and the web body is read instead.
- */
-function nodeBody(c: Context<AppEnv>): Readable | undefined {
-  const incoming = (c.env as Partial<HttpBindings> | undefined)?.incoming;
-  return incoming instanceof Readable ? incoming : undefined;
-}
 
 async function visibleFile(c: Context<AppEnv>) {
   const bucket = await visibleBucket(c);
@@ -93,7 +83,7 @@ export const fileRoutes = new Hono<AppEnv>()
         );
       }
       const { db, storage, config } = c.get('services');
-      const received = await receiveUpload(c.req.raw, storage, config.maxUploadBytes, nodeBody(c));
+      const received = await receiveUpload(c.req.raw, storage, config.maxUploadBytes);
       const wires = (await addFiles(db, storage, bucket.id, received)).map(fileToWire);
       const response = sendCollection(fileKind, wires, c.var.mediaType, {
         path: c.req.path,
