@@ -75,6 +75,7 @@ export const problemTypes = {
   'unsupported-media-type': { status: 415, title: 'Unsupported media type' },
   'validation-error': { status: 422, title: 'Validation error' },
   'internal-error': { status: 500, title: 'Internal server error' },
+  'not-ready': { status: 503, title: 'Not ready' },
 } as const;
 
 type ProblemSlug = keyof typeof problemTypes;
@@ -138,6 +139,13 @@ export const validationError = (errors: FieldError[], detail?: string) =>
         : `${errors.length} values are invalid: ${errors.map(describeFieldError).join('; ')}`),
     { errors },
   );
+
+/** GET /readyz when a part the process needs cannot be reached; `checks` says which. */
+export const notReady = (detail: string, checks: Record<string, string>) =>
+  problem('not-ready', detail, {
+    headers: { 'Cache-Control': 'no-store', 'Retry-After': '5' },
+    extensions: { checks },
+  });
 
 export const internalError = () =>
   problem('internal-error', 'Something went wrong on our side. The request was not completed.');
