@@ -4,12 +4,13 @@ import { NotFoundError } from '../errors.js';
 import type { Db } from '../store/database.js';
 import { createMiddleware } from 'hono/factory';
 import { validator } from 'hono/validator';
+import * as z from 'zod/mini';
 import { requirePersonal } from '../tokens/access.js';
+import { validateQuery } from './body.js';
 import type { AppEnv } from './context.js';
 import { negotiateOrThrow, resourceMediaTypes, type ResourceMediaType } from './negotiation.js';
 import { pageWindow, type PageWindow } from '../store/paging.js';
 import { oncePerStoredRow } from '../store/stored-rows.js';
-import { badQuery } from './problem.js';
 import {
   representCollection,
   representResource,
@@ -151,22 +152,26 @@ export function sendPage(
   });
 }
 
-/** `page`: 1 when absent or empty; a positive whole number otherwise, or a 400. */
-export function readPage(raw: string | undefined): PageWindow {
-  if (raw === undefined || raw === '') return pageWindow(1);
-  if (!/^\d{1,9}$/.test(raw) || Number(raw) < 1) {
-    throw badQuery(
-      'page',
-      `must be a whole number of 1 or more, not ${JSON.stringify(raw.slice(0, 40))}`,
-    );
-  }
-  return pageWindow(Number(raw));
+/** `page`: 1 when absent or empty; a positive whole number otherwise. */
+export const pageNumber = z.pipe(
+  z.string().check(
+    z.refine((raw) => /^\d{1,9}$/.test(raw) && Number(raw) >= 1, {
+      error: (issue) =>
+        `must be a whole number of 1 or more, not ${JSON.stringify(String(issue.input).slice(0, 40))}`,
+    }),
+  ),
+  z.transform((raw) => pageWindow(Number(raw))),
+);
+
+const pageOnly = z.object({ page: z.optional(pageNumber) });
+
+/** The page of a collection request's query, 1 when it names none. */
+export function readPage(query: Record<string, string | string[] | undefined>): PageWindow {
+  return validateQuery(pageOnly, query).page ?? pageWindow(1);
 }
 
 /** The `page` of a collection request, read as `c.req.valid('query')`. */
-export const pageQuery = validator('query', (query) =>
-  readPage(typeof query.page === 'string' ? query.page : query.page?.[0]),
-);
+export const pageQuery = validator('query', readPage);
 
 /** The query of a collection request without `page`, to carry into the paging links. */
 export function queryWithoutPage(c: Context<AppEnv>): URLSearchParams {

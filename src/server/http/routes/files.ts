@@ -106,7 +106,7 @@ export const fileRoutes = new Hono<AppEnv>()
     async (c) => {
       const bucket = await visibleBucket(c);
       // Read after the bucket, not by a validator before it: a 404 comes before a bad page.
-      const page = readPage(c.req.query('page'));
+      const page = readPage(c.req.queries());
       const files = await listFiles(c.get('services').db, bucket.id);
       const shown = files.slice(page.offset, page.offset + page.limit).map(fileToWire);
       return sendPage(c, fileKind, shown, { window: page, total: files.length });
