@@ -2,6 +2,7 @@
  * `/api/buckets/{id}/files`: the files of a bucket. Uploads are `multipart/form-data`
  * streamed to disk (files/uploads.ts); the bytes come back from `…/content`.
  */
+import type { HttpBindings } from '@hono/node-server';
 import { Readable } from 'node:stream';
 import { Hono, type Context } from 'hono';
 import { acceptedMediaTypes } from '../../../contract/resources.js';
@@ -33,6 +34,15 @@ export const filesTag: TagObject = {
 };
 
 const operation = operationsOf(filesTag);
+
+/**
+ * The request body as the Node stream @hono/node-server received, when the app runs on a
+ * port; in-process (tests) there is none and the web body is read instead.
+ */
+function nodeBody(c: Context<AppEnv>): Readable | undefined {
+  const incoming = (c.env as Partial<HttpBindings> | undefined)?.incoming;
+  return incoming instanceof Readable ? incoming : undefined;
+}
 
 async function visibleFile(c: Context<AppEnv>) {
   const bucket = await visibleBucket(c);
@@ -83,7 +93,7 @@ export const fileRoutes = new Hono<AppEnv>()
         );
       }
       const { db, storage, config } = c.get('services');
-      const received = await receiveUpload(c.req.raw, storage, config.maxUploadBytes);
+      const received = await receiveUpload(c.req.raw, storage, config.maxUploadBytes, nodeBody(c));
       const wires = (await addFiles(db, storage, bucket.id, received)).map(fileToWire);
       const response = sendCollection(fileKind, wires, c.var.mediaType, {
         path: c.req.path,
