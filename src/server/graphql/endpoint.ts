@@ -9,7 +9,7 @@ import type { YogaServerInstance } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import { readBodyText } from '../http/body.js';
 import type { AppEnv, Services } from '../http/context.js';
-import { essence, negotiateOrThrow, parseAccept } from '../http/negotiation.js';
+import { essence, namesMediaRange, negotiateOrThrow } from '../http/negotiation.js';
 import {
   operationsOf,
   queryParameter,
@@ -107,7 +107,7 @@ async function answerGraphql(c: Context<AppEnv>): Promise<Response> {
   // HEAD comes here as GET does; GraphQL over HTTP answers GET and POST alone.
   if (method !== 'GET' && method !== 'POST') throw methodNotAllowed(['GET', 'POST']);
   // Yoga answers these two with an empty body; the API's errors are problem documents.
-  const accept = negotiateOrThrow(c.req.header('accept'), graphqlMediaTypes);
+  const accept = negotiateOrThrow(c, graphqlMediaTypes);
   if (method === 'POST' && essence(c.req.header('content-type')) !== 'application/json') {
     throw unsupportedMediaType('Send the GraphQL request as application/json.', [
       'application/json',
@@ -118,7 +118,7 @@ async function answerGraphql(c: Context<AppEnv>): Promise<Response> {
   // type (`Accept: x`, `application/json; charset=latin1`): it gets the type chosen here,
   // or no Accept when the client named no media range, so that Yoga answers plain JSON.
   const headers = new Headers(c.req.raw.headers);
-  if (parseAccept(c.req.header('accept') ?? '').length === 0) headers.delete('Accept');
+  if (!namesMediaRange(c)) headers.delete('Accept');
   else headers.set('Accept', accept);
   // The same bound as every other document body: a query is never megabytes long.
   const body = method === 'POST' ? await readBodyText(c.req.raw) : undefined;

@@ -9,6 +9,7 @@ import { parseCsv, restoreCell } from '../formats/csv.js';
 import { readDefinitions } from '../formats/html.js';
 import { essence, resourceMediaTypes, type ResourceMediaType } from './negotiation.js';
 import {
+  badQuery,
   badRequest,
   payloadTooLarge,
   unsupportedMediaType,
@@ -238,4 +239,24 @@ export async function readInput<T extends z.ZodMiniType>(
 ): Promise<z.infer<T>> {
   const { record, textual } = await decodeBody(request);
   return validateInput(schema, textual ? coerceTextValues(record, schema) : record);
+}
+
+/**
+ * Validates a request's query with a schema, as bodies are validated: each parameter's
+ * first value, an empty one read as absent. What breaks the schema is a 400 naming the
+ * first parameter that does (the schema's own message says what it must be).
+ */
+export function validateQuery<T extends z.ZodMiniType>(
+  schema: T,
+  query: Record<string, string | string[] | undefined>,
+): z.infer<T> {
+  const values: Record<string, string> = {};
+  for (const [name, value] of Object.entries(query)) {
+    const first = Array.isArray(value) ? value[0] : value;
+    if (first) values[name] = first;
+  }
+  const result = schema.safeParse(values);
+  if (result.success) return result.data as z.infer<T>;
+  const issue = result.error.issues[0]!;
+  throw badQuery(String(issue.path[0]), issue.message);
 }

@@ -490,6 +490,13 @@ const problemExplanations: Record<keyof typeof problemTypes, { when: string; exa
       'is revealed.',
     example: 'Something went wrong on our side. The request was not completed.',
   },
+  'not-ready': {
+    when:
+      'Only from `GET /readyz`, outside the API: the process cannot reach the database or the ' +
+      'file store now. `checks` says which part is `ok` and which is `failing`; the answer ' +
+      'carries `Retry-After`.',
+    example: 'This process cannot serve requests now: the database cannot be reached.',
+  },
 };
 
 const problemHeaders: Partial<Record<keyof typeof problemTypes, Record<string, HeaderObject>>> = {
@@ -504,6 +511,12 @@ const problemHeaders: Partial<Record<keyof typeof problemTypes, Record<string, H
   },
   'unsupported-media-type': {
     'Accept-Post': { description: 'The media types a body may have.', schema: { type: 'string' } },
+  },
+  'not-ready': {
+    'Retry-After': {
+      description: 'Seconds until it is worth asking again.',
+      schema: { type: 'string' },
+    },
   },
 };
 

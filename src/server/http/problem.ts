@@ -76,6 +76,7 @@ export const problemTypes = {
   'validation-error': { status: 422, title: 'Validation error' },
   'unreadable-document': { status: 422, title: 'Document cannot be shown' },
   'internal-error': { status: 500, title: 'Internal server error' },
+  'not-ready': { status: 503, title: 'Not ready' },
 } as const;
 
 type ProblemSlug = keyof typeof problemTypes;
@@ -142,6 +143,13 @@ export const validationError = (errors: FieldError[], detail?: string) =>
 
 /** A file that cannot be read or drawn: damaged, or past one of the document limits. */
 export const unreadableDocument = (detail: string) => problem('unreadable-document', detail);
+
+/** GET /readyz when a part the process needs cannot be reached; `checks` says which. */
+export const notReady = (detail: string, checks: Record<string, string>) =>
+  problem('not-ready', detail, {
+    headers: { 'Cache-Control': 'no-store', 'Retry-After': '5' },
+    extensions: { checks },
+  });
 
 export const internalError = () =>
   problem('internal-error', 'Something went wrong on our side. The request was not completed.');

@@ -4,10 +4,10 @@ import type { Run } from '../../contract/resources.js';
 import type { RunStatus } from '../../contract/run-status.js';
 import type { Db } from '../store/database.js';
 import { containsText } from '../store/filters.js';
-import { oncePerFrozenRow } from '../store/frozen-rows.js';
 import { readByParent } from '../store/grouping.js';
 import { newestFirst, type PageOfRows, type PageWindow } from '../store/paging.js';
 import { preparedQuery } from '../store/prepared-query.js';
+import { oncePerStoredRow } from '../store/stored-rows.js';
 import type { ContentOptionColumns, RunRow } from '../store/schema.js';
 import { formatDuration, isoDuration } from './durations.js';
 
@@ -90,8 +90,8 @@ export function effectiveResultJson(
   return row.edited_result_json ?? row.result_json;
 }
 
-/** A run as the API shows it; computed once for a frozen row (store/frozen-rows.ts). */
-export const runToWire = oncePerFrozenRow((row: RunRow): Run => {
+/** A run as the API shows it; computed once per row the store shares (store/stored-rows.ts). */
+export const runToWire = oncePerStoredRow((row: RunRow): Run => {
   const elapsed =
     row.started_at && row.finished_at
       ? Date.parse(row.finished_at) - Date.parse(row.started_at)

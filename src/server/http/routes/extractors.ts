@@ -4,6 +4,7 @@
  * (exact) and `output_instructions` (case-insensitive substring).
  */
 import { Hono, type Context } from 'hono';
+import * as z from 'zod/mini';
 import { extractorInputSchema, strategies } from '../../../contract/resources.js';
 import { NotFoundError } from '../../errors.js';
 import {
@@ -18,8 +19,9 @@ import {
   rotateWebhookSecret,
   type ExtractorRow,
 } from '../../extractors/extractors.js';
+import { pageWindow } from '../../store/paging.js';
 import { canSeeExtractor } from '../../tokens/access.js';
-import { readInput } from '../body.js';
+import { readInput, validateQuery } from '../body.js';
 import type { AppEnv } from '../context.js';
 import { extractorKind } from '../kinds.js';
 import {
@@ -37,7 +39,7 @@ import {
 import {
   deleteById,
   negotiated,
-  pageQuery,
+  pageNumber,
   personalOnly,
   sendCreated,
   sendPage,
@@ -72,6 +74,13 @@ function view(c: Context<AppEnv>, row: ExtractorRow) {
   return extractorView(db, row, config);
 }
 
+/** The query of `GET /api/extractors`: the page and the filters. */
+const extractorListQuery = z.object({
+  page: z.optional(pageNumber),
+  model: z.optional(z.string()),
+  output_instructions: z.optional(z.string()),
+});
+
 export const extractorRoutes = new Hono<AppEnv>()
   .get(
     '/',
@@ -82,14 +91,11 @@ export const extractorRoutes = new Hono<AppEnv>()
     }),
     personalOnly,
     negotiated,
-    pageQuery,
     async (c) => {
-      const page = c.req.valid('query');
+      const query = validateQuery(extractorListQuery, c.req.queries());
+      const page = query.page ?? pageWindow(1);
       const { db, config } = c.get('services');
-      const filters = {
-        model: c.req.query('model'),
-        outputInstructions: c.req.query('output_instructions'),
-      };
+      const filters = { model: query.model, outputInstructions: query.output_instructions };
       const { rows, total } = await listExtractors(db, filters, page);
       return sendPage(
         c,

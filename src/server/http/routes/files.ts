@@ -5,8 +5,8 @@
  */
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { Readable } from 'node:stream';
 import type { HttpBindings } from '@hono/node-server';
+import { Readable } from 'node:stream';
 import { Hono, type Context } from 'hono';
 import { acceptedMediaTypes } from '../../../contract/resources.js';
 import { ConflictError, NotFoundError, UnsupportedInputError } from '../../errors.js';
@@ -28,6 +28,7 @@ import {
 import { receiveUpload } from '../../files/uploads.js';
 import { activeRunOfBucket, contentOptionsOf, findRun } from '../../runs/runs.js';
 import { canSeeRun } from '../../tokens/access.js';
+import { contentDisposition } from '../content-disposition.js';
 import type { AppEnv } from '../context.js';
 import { fileKind } from '../kinds.js';
 import { essence, negotiateOrThrow } from '../negotiation.js';
@@ -166,19 +167,6 @@ async function pictureResponse(
   return new Response(body, { headers: { ...headers, 'Content-Length': String(size) } });
 }
 
-/** RFC 6266: an ASCII fallback name and the exact name in RFC 8187 encoding. */
-export function contentDisposition(
-  name: string,
-  disposition: 'attachment' | 'inline' = 'attachment',
-): string {
-  const fallback = name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
-  const encoded = encodeURIComponent(name).replace(
-    /['()*]/g,
-    (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`,
-  );
-  return `${disposition}; filename="${fallback}"; filename*=UTF-8''${encoded}`;
-}
-
 export const fileRoutes = new Hono<AppEnv>()
   .post(
     '/',
@@ -244,7 +232,7 @@ export const fileRoutes = new Hono<AppEnv>()
     async (c) => {
       const bucket = await visibleBucket(c);
       // Read after the bucket, not by a validator before it: a 404 comes before a bad page.
-      const page = readPage(c.req.query('page'));
+      const page = readPage(c.req.queries());
       const files = await listFiles(c.get('services').db, bucket.id);
       const shown = files.slice(page.offset, page.offset + page.limit).map(fileToWire);
       return sendPage(c, fileKind, shown, { window: page, total: files.length });
@@ -345,7 +333,7 @@ export const fileRoutes = new Hono<AppEnv>()
       const file = await visibleFile(c);
       const pages = c.get('services').pages;
       if (pageKindOf(file.media_type) === 'text') {
-        negotiateOrThrow(c.req.header('accept'), textTypes);
+        negotiateOrThrow(c, textTypes);
         widthOf(c.req.query('width'));
         const page = pageNumberOf(c.req.param('n'), file);
         const options = await textOptionsOf(c, file);
@@ -359,7 +347,7 @@ export const fileRoutes = new Hono<AppEnv>()
           },
         });
       }
-      const mediaType = negotiateOrThrow(c.req.header('accept'), pictureTypes);
+      const mediaType = negotiateOrThrow(c, pictureTypes);
       const width = widthOf(c.req.query('width'));
       const page = pageNumberOf(c.req.param('n'), file);
       const format = mediaType === 'image/png' ? 'png' : 'webp';

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Hono } from 'hono';
@@ -162,6 +162,23 @@ describe('the built files', () => {
     }
     expect((await get('/sdk/other.js')).status).toBe(404);
     expect((await get('/favicon.svg')).headers.get('content-type')).toBe('image/svg+xml');
+  });
+
+  it('serves the library’s TypeScript declarations as text a browser tab shows', async () => {
+    writeFileSync(join(distDir, 'sdk', 'extractor.d.ts'), 'export declare class A {}\n');
+    const response = await get('/sdk/extractor.d.ts');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+    expect(await response.text()).toBe('export declare class A {}\n');
+  });
+
+  it('answers HEAD with the headers of GET and no body', async () => {
+    const response = await hosted.request('/assets/index-abc.js', { method: 'HEAD' });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect(response.headers.get('content-length')).toBe(String('export {};'.length));
+    expect(response.headers.get('cache-control')).toContain('immutable');
+    expect(await response.text()).toBe('');
   });
 
   it('says how to build when there is no build', async () => {

@@ -6,15 +6,11 @@
  */
 import { Hono, type Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
+import * as z from 'zod/mini';
 import { runEventTypes } from '../../../contract/events.js';
 import { idFromReference } from '../../../contract/iri.js';
 import { runInputSchema, strategies } from '../../../contract/resources.js';
-import {
-  runCommands,
-  runStatuses,
-  type RunCommand,
-  type RunStatus,
-} from '../../../contract/run-status.js';
+import { runCommands, runStatuses, type RunCommand } from '../../../contract/run-status.js';
 import { ConflictError, NotFoundError } from '../../errors.js';
 import { runEventData } from '../../runs/events.js';
 import {
@@ -22,7 +18,7 @@ import {
   resultContentTypes,
   resultFormats,
   resultMediaTypes,
-  resultsContentDisposition,
+  resultsDownloadName,
   type ResultFormat,
 } from '../../runs/result-formats.js';
 import {
@@ -34,11 +30,13 @@ import {
   type RunRow,
 } from '../../runs/runs.js';
 import { watchRun } from '../../runs/watch.js';
+import { pageWindow, type PageWindow } from '../../store/paging.js';
 import { canSeeRun } from '../../tokens/access.js';
-import { readBodyText, readInput } from '../body.js';
+import { readBodyText, readInput, validateQuery } from '../body.js';
+import { contentDisposition } from '../content-disposition.js';
 import type { AppEnv } from '../context.js';
 import { runKind, submissionKind } from '../kinds.js';
-import { essence, negotiate } from '../negotiation.js';
+import { essence, negotiateOrThrow } from '../negotiation.js';
 import {
   codeList,
   contentDispositionHeader,
@@ -54,10 +52,10 @@ import {
   type Parameter,
   type TagObject,
 } from '../openapi.js';
-import { badQuery, badRequest, notAcceptable, unsupportedMediaType } from '../problem.js';
+import { badRequest, unsupportedMediaType } from '../problem.js';
 import {
   negotiated,
-  pageQuery,
+  pageNumber,
   personalOnly,
   sendCreated,
   sendPage,
@@ -103,30 +101,47 @@ const runFilters: Parameter[] = [
   }),
 ];
 
-function readRunFilters(c: Context<AppEnv>): RunFilters {
-  const query = (name: string) => c.req.query(name) || undefined;
-  const status = query('status');
-  if (status && !runStatuses.includes(status as RunStatus)) {
-    throw badQuery('status', `must be one of ${runStatuses.join(', ')}`);
-  }
-  const strategy = query('strategy');
-  if (strategy && !strategies.includes(strategy as (typeof strategies)[number])) {
-    throw badQuery('strategy', `must be one of ${strategies.join(', ')}`);
-  }
-  const extractor = query('saved_extractor_id');
-  const savedExtractorId =
-    extractor === undefined ? undefined : idFromReference('extractor', extractor);
-  if (extractor !== undefined && !savedExtractorId) {
-    throw badQuery('saved_extractor_id', 'must be an extractor id or IRI');
-  }
+const oneOf = (values: readonly string[]) => ({ error: `must be one of ${values.join(', ')}` });
+
+/** The query of `GET /api/runs`: the page and the filters. */
+const runListQuery = z.object({
+  page: z.optional(pageNumber),
+  status: z.optional(z.enum(runStatuses, oneOf(runStatuses))),
+  strategy: z.optional(z.enum(strategies, oneOf(strategies))),
+  saved_extractor_id: z.optional(
+    z.pipe(
+      z.string(),
+      z.transform((reference, context) => {
+        const id = idFromReference('extractor', reference);
+        if (id) return id;
+        context.issues.push({
+          code: 'custom',
+          message: 'must be an extractor id or IRI',
+          input: reference,
+        });
+        return z.NEVER;
+      }),
+    ),
+  ),
+  result_json: z.optional(z.string()),
+  partial_result_json: z.optional(z.string()),
+  error: z.optional(z.string()),
+  model: z.optional(z.string()),
+});
+
+function readRunListQuery(c: Context<AppEnv>): { window: PageWindow; filters: RunFilters } {
+  const query = validateQuery(runListQuery, c.req.queries());
   return {
-    resultJson: query('result_json'),
-    partialResultJson: query('partial_result_json'),
-    error: query('error'),
-    model: query('model'),
-    savedExtractorId,
-    strategy,
-    status: status as RunStatus | undefined,
+    window: query.page ?? pageWindow(1),
+    filters: {
+      resultJson: query.result_json,
+      partialResultJson: query.partial_result_json,
+      error: query.error,
+      model: query.model,
+      savedExtractorId: query.saved_extractor_id,
+      strategy: query.strategy,
+      status: query.status,
+    },
   };
 }
 
@@ -137,16 +152,21 @@ async function visibleRun(c: Context<AppEnv>): Promise<RunRow> {
   return run;
 }
 
+const resultQuery = z.object({
+  format: z.optional(z.enum(resultFormats, oneOf(resultFormats))),
+  version: z.optional(
+    z.enum(['current', 'original'], {
+      error: 'must be "current" (the default) or "original"',
+    }),
+  ),
+});
+
 /** `?format=` wins over `Accept`; `text/xml` is read as XML too. */
-function chooseResultFormat(query: string | undefined, accept: string | undefined): ResultFormat {
-  if (query !== undefined) {
-    if (!resultFormats.includes(query as ResultFormat))
-      throw badQuery('format', `must be one of ${resultFormats.join(', ')}`);
-    return query as ResultFormat;
-  }
+function chooseResultFormat(c: Context<AppEnv>): ResultFormat {
+  const { format } = validateQuery(z.pick(resultQuery, { format: true }), c.req.queries());
+  if (format) return format;
   const offered = [...Object.values(resultMediaTypes), 'text/xml'] as const;
-  const chosen = negotiate(accept, offered);
-  if (!chosen) throw notAcceptable(offered);
+  const chosen = negotiateOrThrow(c, offered);
   if (chosen === 'text/xml') return 'xml';
   return resultFormats.find((format) => resultMediaTypes[format] === chosen)!;
 }
@@ -175,10 +195,8 @@ export const runRoutes = new Hono<AppEnv>()
     }),
     personalOnly,
     negotiated,
-    pageQuery,
     async (c) => {
-      const page = c.req.valid('query');
-      const filters = readRunFilters(c);
+      const { window: page, filters } = readRunListQuery(c);
       const { rows, total } = await listRuns(c.get('services').db, filters, page);
       return sendPage(
         c,
@@ -272,12 +290,9 @@ runRoutes
       problems: [400, 404, 406, 409],
     }),
     async (c) => {
-      const format = chooseResultFormat(c.req.query('format'), c.req.header('accept'));
+      const format = chooseResultFormat(c);
       const run = await visibleRun(c);
-      const version = c.req.query('version') ?? 'current';
-      if (version !== 'current' && version !== 'original') {
-        throw badQuery('version', 'must be "current" (the default) or "original"');
-      }
+      const { version = 'current' } = validateQuery(resultQuery, c.req.queries());
       const text = version === 'original' ? run.result_json : effectiveResultJson(run);
       if (text === null)
         throw new ConflictError(`The run is ${run.status}; it has no results yet.`, run.status);
@@ -287,14 +302,12 @@ runRoutes
         .select('label')
         .where('id', '=', run.extractor_id)
         .executeTakeFirst();
+      const label = extractor?.label ?? 'results';
+      const { name, asciiName } = resultsDownloadName(label, run.id, format);
       return new Response(formatResults(JSON.parse(text) as unknown, format), {
         headers: {
           'Content-Type': resultContentTypes[format],
-          'Content-Disposition': resultsContentDisposition(
-            extractor?.label ?? 'results',
-            run.id,
-            format,
-          ),
+          'Content-Disposition': contentDisposition(name, { asciiName }),
           Vary: 'Accept',
         },
       });
@@ -397,8 +410,7 @@ runRoutes
       access: 'bearer-or-query',
     }),
     async (c) => {
-      if (!negotiate(c.req.header('accept'), ['text/event-stream']))
-        throw notAcceptable(['text/event-stream']);
+      negotiateOrThrow(c, ['text/event-stream']);
       const run = await visibleRun(c);
       const lastEventId = c.req.header('last-event-id') ?? c.req.query('lastEventId') ?? '0';
       if (!/^\d{1,15}$/.test(lastEventId))
