@@ -127,6 +127,8 @@ export interface WebhookDeliveryTable {
   last_error: string | null;
   created_at: string;
   delivered_at: string | null;
+  /** The delivery's place among its run's, from 1 (0: written before deliveries were numbered). */
+  run_sequence: number;
 }
 
 export interface Database {
