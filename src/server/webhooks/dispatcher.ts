@@ -17,6 +17,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import { databaseTime, dialectOf } from '../store/clock.js';
 import type { Db } from '../store/database.js';
+import { within } from '../time-limit.js';
 import { resolveWebhookTarget } from './address-policy.js';
 import { retryDelayMs } from './outbox.js';
 import { postToTarget } from './pinned-post.js';
@@ -31,8 +32,11 @@ export interface WebhookDispatcher {
 
 /** Attempts in flight at once per dispatcher; webhooks are small, receivers are slow. */
 const parallelAttempts = 4;
-/** Beyond the request timeout, the time a claim allows for the DNS lookup and the bookkeeping. */
-const leaseMarginMs = 30_000;
+/**
+ * Beyond the address lookup and the request, each limited to WEBHOOK_TIMEOUT_MS, the time a
+ * claim allows for the bookkeeping around them: the lease is twice the timeout and this.
+ */
+const leaseMarginMs = 5_000;
 const userAgent = 'Extractor-Webhooks/0.1 (+https://www.standardwebhooks.com/)';
 
 interface ClaimedDelivery {
@@ -105,7 +109,7 @@ export function startWebhookDispatcher(deps: {
         .set((eb) => ({
           attempts: eb('attempts', '+', 1),
           last_attempt_at: databaseTime(trx),
-          next_attempt_at: databaseTime(trx, timeoutMs + leaseMarginMs),
+          next_attempt_at: databaseTime(trx, 2 * timeoutMs + leaseMarginMs),
         }))
         .where('id', 'in', ids)
         .where('status', '=', 'pending')
@@ -181,7 +185,12 @@ export function startWebhookDispatcher(deps: {
       return;
     }
     try {
-      const target = await resolveWebhookTarget(extractor.webhook_url, allowPrivate);
+      // A resolver that hangs must not hold the attempt past its lease.
+      const target = await within(
+        resolveWebhookTarget(extractor.webhook_url, allowPrivate),
+        timeoutMs,
+        `the address did not resolve within ${timeoutMs} ms`,
+      );
       const headers = {
         ...webhookHeaders(extractor.webhook_secret, delivery.id, delivery.payload),
         'content-type': 'application/json',
