@@ -146,6 +146,10 @@ export function registerRunLifecycleRoutes(app: Hono<AppEnv>): void {
           try {
             let idleSince = Date.now();
             while (!abort.signal.aborted) {
+              // The run before its events: a run seen final has committed all its events,
+              // so they are all among those read next. (The other way round, the last one
+              // could commit between the two reads and never be sent.)
+              const current = await findRun(db, run.id);
               const events = await runEventsAfter(db, run.id, lastId);
               for (const event of events) {
                 send(
@@ -154,7 +158,6 @@ export function registerRunLifecycleRoutes(app: Hono<AppEnv>): void {
                 lastId = event.id;
               }
               if (events.length > 0) idleSince = Date.now();
-              const current = await findRun(db, run.id);
               // The stream ends once the run is final and every event up to it has been sent.
               if (
                 !current ||
