@@ -5,10 +5,12 @@
  * they are away. Neither needs a token, and neither says more than which part failed: the
  * reason (an address, a driver's message) goes to the log.
  */
+import { Hono } from 'hono';
 import { sql } from 'kysely';
 import type { Logger } from 'pino';
 import type { FileStore } from './files/storage.js';
-import { problemResponse, ProblemError } from './http/problem.js';
+import type { AppEnv } from './http/context.js';
+import { notFound, problemResponse, ProblemError } from './http/problem.js';
 import type { Db } from './store/database.js';
 import { within } from './time-limit.js';
 
@@ -68,4 +70,20 @@ export function readinessResponse(readiness: Readiness, instance: string): Respo
     }),
     instance,
   );
+}
+
+/**
+ * The whole HTTP app of a worker process (SERVICE_ROLE=worker): its health checks, for
+ * whatever runs it to know it is alive and can reach what it needs, and nothing else.
+ */
+export function createHealthApp(deps: {
+  db: Db;
+  storage: FileStore;
+  logger: Logger;
+}): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  app.get('/healthz', () => livenessResponse());
+  app.get('/readyz', async (c) => readinessResponse(await checkReadiness(deps), c.req.path));
+  app.notFound((c) => problemResponse(notFound(), c.req.path));
+  return app;
 }

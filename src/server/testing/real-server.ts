@@ -77,7 +77,7 @@ export async function startRealServer(options: RealServerOptions): Promise<RealS
       throw new Error(`The server exited before it listened:\n${printed}`);
     }
     try {
-      await fetch(`${baseUrl}/api/contexts/ExtractionBucket`);
+      await fetch(`${baseUrl}/healthz`);
       break;
     } catch {
       if (Date.now() > deadline) {
