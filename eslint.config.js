@@ -1,6 +1,7 @@
 // ESLint (flat config): TypeScript's recommended rules everywhere, Lit's and the web
 // components' rules for the browser code. Formatting is Prettier's job, not ESLint's.
 import js from '@eslint/js';
+import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 import lit from 'eslint-plugin-lit';
 import wc from 'eslint-plugin-wc';
 import tseslint from 'typescript-eslint';
@@ -26,6 +27,40 @@ export default tseslint.config(
   {
     files: ['src/elements/**', 'src/embed/**', 'src/controllers/**', 'src/client/**'],
     ...lit.configs['flat/recommended'],
+  },
+  {
+    // The server has no import cycle (type-only imports aside: they vanish at run time).
+    files: ['src/server/**/*.ts'],
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] },
+      'import-x/extensions': ['.ts', '.js'],
+      // Sources import each other as `./x.js`, which TypeScript resolves to `./x.ts`.
+      'import-x/resolver-next': [createNodeResolver({ extensionAlias: { '.js': ['.ts', '.js'] } })],
+    },
+    rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
+  },
+  {
+    // Domain modules know nothing of HTTP: they throw the errors of src/server/errors.ts,
+    // and the edge (http/, graphql/, app.ts) turns them into answers.
+    files: [
+      'src/server/{buckets,extractors,files,runs,sessions,tokens,store,webhooks,engine,formats}/**/*.ts',
+    ],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/http/*', '**/graphql/*', '**/app.js'],
+              message:
+                'A domain module knows nothing of HTTP: throw an error of errors.ts instead.',
+            },
+          ],
+        },
+      ],
+    },
   },
   {
     rules: {

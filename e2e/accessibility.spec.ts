@@ -1,10 +1,12 @@
 /**
  * axe-core on each of the four views, in light and in dark, in the states that change what
  * is on screen: a file uploaded and one refused, a run reading and a run that failed, the
- * results with a value the schema does not accept. No violations, of any impact.
+ * results with a value the schema does not accept. No violations, of any impact. The
+ * full page is opened with `color-scheme=auto`, so it follows the emulated system scheme
+ * (without it, it is light: see host-appearance.spec.ts).
  */
-import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
+import { expectNoViolations } from './support/axe.js';
 import {
   beginAndReachResults,
   expectUploaded,
@@ -17,33 +19,8 @@ import { api, createExtractor, createSession, invoiceSchema } from './support/se
 
 const schemes = ['light', 'dark'] as const;
 
-async function expectNoViolations(page: Page, what: string): Promise<void> {
-  // Let transitions (a button's colour, a bar's width) finish so colours are read as shown;
-  // endless animations (the indeterminate bar, a spinner) never do and do not matter here.
-  await page.waitForFunction(() =>
-    document
-      .getAnimations()
-      .every(
-        (animation) =>
-          animation.playState !== 'running' ||
-          animation.effect?.getTiming().iterations === Infinity,
-      ),
-  );
-  const results = await new AxeBuilder({ page }).analyze();
-  // axe reads open shadow roots: the views' own text must be among what it checked.
-  const contrastChecked = results.passes.find((rule) => rule.id === 'color-contrast')?.nodes ?? [];
-  expect(
-    contrastChecked.some((node) => JSON.stringify(node.target).includes('-view')),
-    `${what}: axe checked the contrast inside the views`,
-  ).toBe(true);
-  const found = results.violations.map((violation) => ({
-    rule: violation.id,
-    impact: violation.impact,
-    help: violation.help,
-    nodes: violation.nodes.map((node) => `${node.target.join(' ')}: ${node.failureSummary}`),
-  }));
-  expect(found, what).toEqual([]);
-}
+/** The session's full page, following the system's scheme. */
+const followingSystem = (url: string) => `${url}&color-scheme=auto`;
 
 for (const scheme of schemes) {
   test.describe(`in ${scheme}`, () => {
@@ -93,7 +70,7 @@ for (const scheme of schemes) {
         },
       });
       const session = await createSession(id);
-      await page.goto(session.fullPageUrl);
+      await page.goto(followingSystem(session.fullPageUrl));
       await expectView(page, 'introduction');
       await expectNoViolations(page, 'introduction');
 
@@ -116,7 +93,7 @@ for (const scheme of schemes) {
       await currency.fill('euro');
       await expect(currency).toHaveAttribute('aria-invalid', 'true');
       await page.getByRole('button', { name: /add.*row/i }).click();
-      await expect(page.getByRole('table').getByRole('textbox').first()).toBeFocused();
+      await expect(page.getByRole('grid').getByRole('textbox').first()).toBeFocused();
       await expectNoViolations(page, 'results, with an invalid value and a table row');
 
       await page.getByRole('button', { name: 'Back', exact: true }).click();
@@ -131,7 +108,7 @@ for (const scheme of schemes) {
       const slow = await createSession(
         await createExtractor({ strategy: 'llm', model: 'stand-in-slow', chunkSize: 200 }),
       );
-      await page.goto(slow.fullPageUrl);
+      await page.goto(followingSystem(slow.fullPageUrl));
       await startFromIntroduction(page);
       await uploadFixture(page, 'coolblue2.pdf');
       await page.getByRole('button', { name: 'Begin extraction' }).click();
@@ -148,7 +125,7 @@ for (const scheme of schemes) {
       const refusing = await createSession(
         await createExtractor({ strategy: 'llm', model: 'stand-in-refusing' }),
       );
-      await page.goto(refusing.fullPageUrl);
+      await page.goto(followingSystem(refusing.fullPageUrl));
       await startFromIntroduction(page);
       await page.locator('input[type="file"]').setInputFiles(fixturePath('Orlen.txt'));
       await expectUploaded(page, 'Orlen.txt');

@@ -53,6 +53,10 @@ test('an upload that loses its connection says so, and Try again uploads it', as
   await expect(item).toContainText(
     'We could not reach the service. Check your connection and try again.',
   );
+  // A screen reader hears it as well.
+  await expect(page.locator('extractor-bucket-view [aria-live]')).toHaveText(
+    'saeco.pdf could not be uploaded. We could not reach the service. Check your connection and try again.',
+  );
   expect(aborted).toBe(1);
   expect(await bucketFileNames(session.bucket)).toEqual([]);
   // Begin waits for a file that is really there.
@@ -78,6 +82,8 @@ test('a file the service cannot read is refused with its reason and can be dismi
   const item = page.getByRole('listitem').filter({ hasText: 'scan.pdf' });
   await expect(item).toContainText('scan.pdf is not a PDF');
   await expect(item).toContainText('Nothing was kept.');
+  // Sending the same file again would be refused again: no Try again, only Dismiss.
+  await expect(item.getByRole('button', { name: 'Try scan.pdf again' })).toHaveCount(0);
   await page.getByRole('button', { name: 'Dismiss scan.pdf' }).click();
   await expect(item).toHaveCount(0);
   expect(await bucketFileNames(session.bucket)).toEqual([]);

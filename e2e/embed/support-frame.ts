@@ -14,6 +14,8 @@ export interface HostPageOptions {
   url: string;
   /** Passed to mount(). */
   theme?: Record<string, string>;
+  /** Passed to mount() as `colorScheme`. */
+  colorScheme?: 'light' | 'dark' | 'auto';
   /** More markup after the container: sibling frames and the like. */
   extra?: string;
   /** Script run after mount(), with `embedded` (what mount returned) in scope. */
@@ -35,9 +37,11 @@ export function hostPage(partner: PartnerSite, path: string, options: HostPageOp
     </style>
   </head>
   <body>
-    <h1>ACME partner portal</h1>
-    <div id="slot"></div>
-    ${options.extra ?? ''}
+    <main>
+      <h1>ACME partner portal</h1>
+      <div id="slot"></div>
+      ${options.extra ?? ''}
+    </main>
     <script src="${serviceUrl()}/sdk/embed.js"></script>
     <script>
       window.recordedMessages = [];
@@ -54,6 +58,7 @@ export function hostPage(partner: PartnerSite, path: string, options: HostPageOp
         url: ${JSON.stringify(options.url)},
         title: 'Send your invoice',
         ${options.theme ? `theme: ${JSON.stringify(options.theme)},` : ''}
+        ${options.colorScheme ? `colorScheme: ${JSON.stringify(options.colorScheme)},` : ''}
         onEvent: (name, payload) => window.recordedEvents.push({ name, payload }),
       });
       window.embedded = embedded;

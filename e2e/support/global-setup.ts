@@ -16,7 +16,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   // A dist of its own, so a build running elsewhere (npm run dev, another suite) cannot
   // change the interface under the tests.
   const distDir = mkdtempSync(join(tmpdir(), 'extractor-e2e-dist-'));
-  await build({ distDir, print: false });
+  await build({ distDir });
   const provider = await startStandInProvider(400);
   const dataDir = mkdtempSync(join(tmpdir(), 'extractor-e2e-'));
   const server = await startRealServer({

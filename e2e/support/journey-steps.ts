@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { expect, type Download, type FrameLocator, type Page } from '@playwright/test';
 import { SaxesParser } from 'saxes';
 import { labelDefaults } from '../../src/contract/labels.js';
-import { parseCsv } from '../../src/server/http/csv.js';
+import { parseCsv } from '../../src/server/formats/csv.js';
 import { api } from './service.js';
 
 /** Where the app is: the page itself, or the frame it is in. */
@@ -192,4 +192,42 @@ export async function expectSubmittedOnServer(
       }));
     })
     .toEqual([{ status: 'completed', submitted: true, value }]);
+}
+
+/**
+ * A completed run in the session's bucket, brought there through the API as the page
+ * would (upload, start, wait), with `data` saved as the person's edit when given. Opening
+ * the session's page then lands on the results.
+ */
+export async function completedRunWith(
+  session: { token: string; bucket: string },
+  fixture: string,
+  data?: unknown,
+): Promise<RunOnServer> {
+  const form = new FormData();
+  form.append('file', new Blob([await readFile(fixturePath(fixture))]), fixture);
+  await api(`${session.bucket}/files`, { body: form, token: session.token });
+  const current = await api<{ savedExtractor: string }>('/api/embed_sessions/current', {
+    token: session.token,
+  });
+  const run = await api<RunOnServer>('/api/extraction_runs', {
+    body: { bucket: session.bucket, savedExtractor: current.savedExtractor },
+    token: session.token,
+  });
+  let latest = run;
+  await expect
+    .poll(
+      async () => {
+        latest = await api<RunOnServer>(`/api/extraction_runs/${run.id}`, { token: session.token });
+        return latest.status;
+      },
+      { timeout: 45_000 },
+    )
+    .toBe('completed');
+  if (data === undefined) return latest;
+  return api<RunOnServer>(`/api/extraction_runs/${run.id}/results`, {
+    method: 'PUT',
+    body: data,
+    token: session.token,
+  });
 }

@@ -16,14 +16,16 @@ export async function api<T = Record<string, unknown>>(
   init: { method?: string; body?: unknown; token?: string } = {},
 ): Promise<T> {
   const method = init.method ?? (init.body === undefined ? 'GET' : 'POST');
+  // A form (a file upload) goes as multipart, with the boundary fetch chooses.
+  const form = init.body instanceof FormData ? init.body : undefined;
   const response = await fetch(`${serviceUrl()}${path}`, {
     method,
     headers: {
       Authorization: `Bearer ${init.token ?? e2eAdminToken}`,
       Accept: 'application/json',
-      ...(init.body === undefined ? {} : { 'Content-Type': 'application/json' }),
+      ...(init.body === undefined || form ? {} : { 'Content-Type': 'application/json' }),
     },
-    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+    body: form ?? (init.body === undefined ? undefined : JSON.stringify(init.body)),
   });
   const text = await response.text();
   if (!response.ok) throw new Error(`${method} ${path} → ${response.status}: ${text}`);

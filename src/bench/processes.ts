@@ -57,7 +57,7 @@ export async function interfaceBuild(): Promise<string> {
     builtInterface = (async () => {
       const distDir = mkdtempSync(join(tmpdir(), 'extractor-bench-dist-'));
       process.once('exit', () => rmSync(distDir, { recursive: true, force: true }));
-      await build({ distDir, print: false });
+      await build({ distDir });
       return distDir;
     })();
     return builtInterface;

@@ -236,14 +236,94 @@ function matchesType(value: unknown, type: JsonType): boolean {
   return actual === type || (type === 'number' && actual === 'integer');
 }
 
+/** A keyword whose limit a value passed: the limit is the keyword's number. */
+export type LimitKeyword =
+  | 'minLength'
+  | 'maxLength'
+  | 'minimum'
+  | 'maximum'
+  | 'exclusiveMinimum'
+  | 'exclusiveMaximum'
+  | 'multipleOf'
+  | 'minItems'
+  | 'maxItems';
+
+/**
+ * One way a value breaks a schema, as data: which keyword, where, and the (resolved) schema
+ * of the value there, whose title, description and examples let an interface explain the
+ * problem in its own words. `validateAgainstSchema` words the same problems for the API.
+ */
+export type SchemaProblem = {
+  /** RFC 6901 JSON pointer to the offending value, `''` for the whole document. */
+  pointer: string;
+  /** The schema of the value at `pointer` (for `required`, of the missing property, if known). */
+  schema: TargetSchema;
+} & (
+  | { keyword: 'false' | 'enum' | 'const' | 'required' | 'pattern' | 'additionalProperties' }
+  | { keyword: 'type'; expected: JsonType[] }
+  | { keyword: 'format'; format: string }
+  | { keyword: LimitKeyword; limit: number }
+);
+
 /**
  * Every way a value breaks a schema, each with a JSON pointer and a message a person can
  * act on. An empty list means the value is valid.
  */
 export function validateAgainstSchema(schema: TargetSchema, value: unknown): SchemaViolation[] {
-  const violations: SchemaViolation[] = [];
-  visit(schema, value, '', schema, violations);
-  return violations;
+  return findSchemaProblems(schema, value).map((problem) => ({
+    pointer: problem.pointer,
+    message: describeProblem(problem),
+  }));
+}
+
+/** The problems of a value under a schema, as data; empty when the value is valid. */
+export function findSchemaProblems(schema: TargetSchema, value: unknown): SchemaProblem[] {
+  const problems: SchemaProblem[] = [];
+  visit(schema, value, '', schema, problems);
+  return problems;
+}
+
+/** The words of the API for a problem (the `detail` of a field error). */
+function describeProblem(problem: SchemaProblem): string {
+  const { schema } = problem;
+  switch (problem.keyword) {
+    case 'false':
+      return 'is not allowed';
+    case 'type':
+      return `must be ${problem.expected.map((type) => typeNames[type]).join(' or ')}`;
+    case 'enum':
+      return `must be one of ${(schema.enum ?? []).map((o) => JSON.stringify(o)).join(', ')}`;
+    case 'const':
+      return `must be ${JSON.stringify(schema.const)}`;
+    case 'required':
+      return 'is required';
+    case 'additionalProperties':
+      return 'is not a known field';
+    case 'pattern':
+      return `must match the pattern ${schema.pattern}`;
+    case 'format':
+      return formatChecks[problem.format]?.message ?? 'is not in the expected format';
+    case 'minLength':
+      return problem.limit === 1
+        ? 'must not be empty'
+        : `must be at least ${problem.limit} characters`;
+    case 'maxLength':
+      return `must be at most ${problem.limit} characters`;
+    case 'minimum':
+      return `must be at least ${problem.limit}`;
+    case 'maximum':
+      return `must be at most ${problem.limit}`;
+    case 'exclusiveMinimum':
+      return `must be more than ${problem.limit}`;
+    case 'exclusiveMaximum':
+      return `must be less than ${problem.limit}`;
+    case 'multipleOf':
+      return `must be a multiple of ${problem.limit}`;
+    case 'minItems':
+      return `must have at least ${problem.limit} item${problem.limit === 1 ? '' : 's'}`;
+    case 'maxItems':
+      return `must have at most ${problem.limit} items`;
+  }
 }
 
 function visit(
@@ -251,48 +331,46 @@ function visit(
   value: unknown,
   pointer: string,
   root: TargetSchema,
-  out: SchemaViolation[],
+  out: SchemaProblem[],
 ): void {
   if (rawSchema === true) return;
   if (rawSchema === false) {
-    out.push({ pointer, message: 'is not allowed' });
+    out.push({ pointer, schema: {}, keyword: 'false' });
     return;
   }
   const schema = resolveRef(rawSchema, root);
   const types = typesOf(schema);
   if (types.length > 0 && !types.some((type) => matchesType(value, type))) {
-    const wanted = types.map((type) => typeNames[type]).join(' or ');
-    out.push({ pointer, message: `must be ${wanted}` });
+    out.push({ pointer, schema, keyword: 'type', expected: types });
     return;
   }
   if (schema.enum && !schema.enum.some((option) => deepEqual(option, value))) {
-    out.push({
-      pointer,
-      message: `must be one of ${schema.enum.map((o) => JSON.stringify(o)).join(', ')}`,
-    });
+    out.push({ pointer, schema, keyword: 'enum' });
   }
   if (schema.const !== undefined && !deepEqual(schema.const, value)) {
-    out.push({ pointer, message: `must be ${JSON.stringify(schema.const)}` });
+    out.push({ pointer, schema, keyword: 'const' });
   }
-  if (typeof value === 'string') checkString(schema, value, pointer, out);
-  else if (typeof value === 'number') checkNumber(schema, value, pointer, out);
+  const limit = (keyword: LimitKeyword, limit: number) =>
+    out.push({ pointer, schema, keyword, limit });
+  if (typeof value === 'string') checkString(schema, value, pointer, out, limit);
+  else if (typeof value === 'number') checkNumber(schema, value, limit);
   else if (Array.isArray(value)) {
-    if (schema.minItems !== undefined && value.length < schema.minItems) {
-      out.push({
-        pointer,
-        message: `must have at least ${schema.minItems} item${schema.minItems === 1 ? '' : 's'}`,
-      });
-    }
-    if (schema.maxItems !== undefined && value.length > schema.maxItems) {
-      out.push({ pointer, message: `must have at most ${schema.maxItems} items` });
-    }
+    if (schema.minItems !== undefined && value.length < schema.minItems)
+      limit('minItems', schema.minItems);
+    if (schema.maxItems !== undefined && value.length > schema.maxItems)
+      limit('maxItems', schema.maxItems);
     if (schema.items !== undefined) {
       value.forEach((item, index) => visit(schema.items!, item, `${pointer}/${index}`, root, out));
     }
   } else if (isPlainObject(value)) {
     for (const name of schema.required ?? []) {
       if (value[name] === undefined) {
-        out.push({ pointer: `${pointer}/${encodePointerToken(name)}`, message: 'is required' });
+        const child = schema.properties?.[name];
+        out.push({
+          pointer: `${pointer}/${encodePointerToken(name)}`,
+          schema: child ? resolveRef(child, root) : {},
+          keyword: 'required',
+        });
       }
     }
     for (const [name, child] of Object.entries(value)) {
@@ -300,7 +378,7 @@ function visit(
       const childSchema = schema.properties?.[name];
       if (childSchema !== undefined) visit(childSchema, child, childPointer, root, out);
       else if (schema.additionalProperties === false) {
-        out.push({ pointer: childPointer, message: 'is not a known field' });
+        out.push({ pointer: childPointer, schema: {}, keyword: 'additionalProperties' });
       } else if (isPlainObject(schema.additionalProperties)) {
         visit(schema.additionalProperties, child, childPointer, root, out);
       }
@@ -312,21 +390,14 @@ function checkString(
   schema: TargetSchema,
   value: string,
   pointer: string,
-  out: SchemaViolation[],
+  out: SchemaProblem[],
+  limit: (keyword: LimitKeyword, limit: number) => void,
 ): void {
   const length = [...value].length;
-  if (schema.minLength !== undefined && length < schema.minLength) {
-    out.push({
-      pointer,
-      message:
-        schema.minLength === 1
-          ? 'must not be empty'
-          : `must be at least ${schema.minLength} characters`,
-    });
-  }
-  if (schema.maxLength !== undefined && length > schema.maxLength) {
-    out.push({ pointer, message: `must be at most ${schema.maxLength} characters` });
-  }
+  if (schema.minLength !== undefined && length < schema.minLength)
+    limit('minLength', schema.minLength);
+  if (schema.maxLength !== undefined && length > schema.maxLength)
+    limit('maxLength', schema.maxLength);
   if (schema.pattern !== undefined) {
     let matches = true;
     try {
@@ -334,35 +405,27 @@ function checkString(
     } catch {
       // An invalid pattern is refused when the schema is saved; one that slips through is ignored.
     }
-    if (!matches) out.push({ pointer, message: `must match the pattern ${schema.pattern}` });
+    if (!matches) out.push({ pointer, schema, keyword: 'pattern' });
   }
   const format = schema.format ? formatChecks[schema.format] : undefined;
-  if (format && value !== '' && !format.test(value)) out.push({ pointer, message: format.message });
+  if (format && value !== '' && !format.test(value))
+    out.push({ pointer, schema, keyword: 'format', format: schema.format! });
 }
 
 function checkNumber(
   schema: TargetSchema,
   value: number,
-  pointer: string,
-  out: SchemaViolation[],
+  limit: (keyword: LimitKeyword, limit: number) => void,
 ): void {
-  if (schema.minimum !== undefined && value < schema.minimum) {
-    out.push({ pointer, message: `must be at least ${schema.minimum}` });
-  }
-  if (schema.maximum !== undefined && value > schema.maximum) {
-    out.push({ pointer, message: `must be at most ${schema.maximum}` });
-  }
-  if (schema.exclusiveMinimum !== undefined && value <= schema.exclusiveMinimum) {
-    out.push({ pointer, message: `must be more than ${schema.exclusiveMinimum}` });
-  }
-  if (schema.exclusiveMaximum !== undefined && value >= schema.exclusiveMaximum) {
-    out.push({ pointer, message: `must be less than ${schema.exclusiveMaximum}` });
-  }
+  if (schema.minimum !== undefined && value < schema.minimum) limit('minimum', schema.minimum);
+  if (schema.maximum !== undefined && value > schema.maximum) limit('maximum', schema.maximum);
+  if (schema.exclusiveMinimum !== undefined && value <= schema.exclusiveMinimum)
+    limit('exclusiveMinimum', schema.exclusiveMinimum);
+  if (schema.exclusiveMaximum !== undefined && value >= schema.exclusiveMaximum)
+    limit('exclusiveMaximum', schema.exclusiveMaximum);
   if (schema.multipleOf !== undefined && schema.multipleOf > 0) {
     const quotient = value / schema.multipleOf;
-    if (Math.abs(quotient - Math.round(quotient)) > 1e-9) {
-      out.push({ pointer, message: `must be a multiple of ${schema.multipleOf}` });
-    }
+    if (Math.abs(quotient - Math.round(quotient)) > 1e-9) limit('multipleOf', schema.multipleOf);
   }
 }
 

@@ -23,6 +23,7 @@ export const themeTokens = [
   'color-success',
   'color-focus',
   'radius',
+  'radius-container',
   'font-family',
   'spacing',
 ] as const;

@@ -90,7 +90,7 @@ describe('UploadQueueController', () => {
     ]);
   });
 
-  it('shows the service’s reason when it refuses a file, and forgets dismissed items', async () => {
+  it('shows the service’s reason when it refuses a file, offers no retry for it, and forgets dismissed items', async () => {
     const { client, bucketId } = await startSession();
     const { queue } = attach();
     queue.target = { client, bucketId };
@@ -99,7 +99,8 @@ describe('UploadQueueController', () => {
         type: 'application/pdf',
       }),
     ]);
-    await vi.waitFor(() => expect(queue.value[0]!.status).toBe('failed'));
+    // Sending it again would be refused again: it is rejected, not failed.
+    await vi.waitFor(() => expect(queue.value[0]!.status).toBe('rejected'));
     expect(queue.value[0]!.message?.length).toBeGreaterThan(10);
     queue.dismiss(item!.key);
     expect(queue.value).toEqual([]);

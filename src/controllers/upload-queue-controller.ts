@@ -2,13 +2,20 @@
  * The files a person is adding to a bucket: checked for type and size before anything is
  * sent (so a wrong file is explained at once, not after a long upload), then uploaded a
  * few at a time, each with its own progress. A failed upload stays in the list with its
- * reason until it is retried or dismissed. Leaving the page aborts what is in flight.
+ * reason until it is retried or dismissed; one the service refused for what it is (its
+ * content, its size) is `rejected`, like a file refused before sending, since sending it
+ * again would be refused again. Leaving the page aborts what is in flight.
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import { describeError, isAbortError } from '../client/api-error.js';
+import { ApiError, describeError, isAbortError } from '../client/api-error.js';
 import { defaultMaxUploadBytes, type ExtractorClient } from '../client/client.js';
 import { acceptedExtensions, acceptedMediaTypes, type BucketFile } from '../contract/resources.js';
 
+/**
+ * `failed`: the upload did not get through (the network, the service busy or down) and
+ * trying again can work; `rejected`: the file itself was refused, before sending or by the
+ * service, and only another file helps.
+ */
 export type UploadStatus = 'queued' | 'uploading' | 'done' | 'failed' | 'rejected';
 
 export interface UploadItem {
@@ -39,6 +46,8 @@ export interface UploadQueueOptions {
    * reload after one file could catch another that had arrived but not yet answered.
    */
   onUploaded?: (files: BucketFile[]) => void;
+  /** Called when an upload fails or the service refuses the file (`item.status` says which). */
+  onFailed?: (item: UploadItem) => void;
 }
 
 /** What `<input accept>` offers: the types we read, which on phones includes the camera. */
@@ -60,6 +69,16 @@ export function formatBytes(bytes: number): string {
   // One decimal under 10 ("2.5 MB"), none when it is nought ("2 MB", not "2.0 MB").
   const amount = value >= 10 ? String(Math.round(value)) : value.toFixed(1).replace(/\.0$/, '');
   return `${amount}\u00a0${units[unit]}`;
+}
+
+/**
+ * Whether sending the same file again can succeed: when the request did not get through or
+ * the service could not take it just then (timeouts, too many requests, its own errors),
+ * not when it answered that the file itself is wrong.
+ */
+export function canRetryUpload(error: unknown): boolean {
+  if (isAbortError(error) || !(error instanceof ApiError)) return true;
+  return error.status === 0 || [408, 425, 429].includes(error.status) || error.status >= 500;
 }
 
 /** Why a file cannot be uploaded, or `undefined` when it can. */
@@ -201,13 +220,10 @@ export class UploadQueueController implements ReactiveController {
       item.uploaded = uploaded;
       this.#uploadedSinceSettled.push(...uploaded);
     } catch (error) {
-      if (isAbortError(error)) {
-        item.status = 'failed';
-        item.message = 'The upload was stopped.';
-      } else {
-        item.status = 'failed';
-        item.message = describeError(error);
-      }
+      item.status = canRetryUpload(error) ? 'failed' : 'rejected';
+      item.message = isAbortError(error) ? 'The upload was stopped.' : describeError(error);
+      // A dismissed item was aborted on purpose: nobody needs to hear about it.
+      if (this.#items.includes(item)) this.#options.onFailed?.(item);
     } finally {
       this.#inFlight.delete(item.key);
       this.#changed();

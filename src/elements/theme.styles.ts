@@ -4,8 +4,15 @@
  * once into a private `--_extractor-*` property; the rules use only the private ones.
  *
  * Colours are `light-dark()` pairs: they follow the `color-scheme` in use, which the app
- * sets to `light dark` so it follows the person's prefers-color-scheme. A page that is
- * light only can pin it with `extractor-app { color-scheme: light }`.
+ * sets from its `color-scheme` attribute (light unless asked otherwise). The font is the
+ * page's, inherited, unless a theme sets one (where a browser does not take a keyword
+ * through var(), the declaration is dropped and the font inherits all the same).
+ * Containers (panels, tables, the drop zone) follow the controls' radius up to 1rem, so a
+ * pill radius for buttons does not turn a table into an ellipse. Quiet buttons are
+ * text-coloured: the accent is a fill and a mark, never the colour of text, so a light brand
+ * colour cannot make words illegible.
+ *
+ * (The comments are out here because Lit's css`` templates reach the browser as written.)
  */
 import { css } from 'lit';
 
@@ -23,17 +30,12 @@ export const tokenStyles = css`
     --_extractor-success: var(--extractor-color-success, light-dark(#1d7a44, #72d49d));
     --_extractor-focus: var(--extractor-color-focus, var(--_extractor-accent));
     --_extractor-radius: var(--extractor-radius, 0.5rem);
-    --_extractor-space: var(--extractor-spacing, 1rem);
-    --_extractor-font: var(
-      --extractor-font-family,
-      system-ui,
-      -apple-system,
-      'Segoe UI',
-      Roboto,
-      'Helvetica Neue',
-      Arial,
-      sans-serif
+    --_extractor-radius-container: var(
+      --extractor-radius-container,
+      min(var(--extractor-radius, 0.5rem), 1rem)
     );
+    --_extractor-space: var(--extractor-spacing, 1rem);
+    --_extractor-font: var(--extractor-font-family, inherit);
     --_extractor-accent-soft: color-mix(in srgb, var(--_extractor-accent) 12%, transparent);
     --_extractor-danger-soft: color-mix(in srgb, var(--_extractor-danger) 9%, transparent);
 
@@ -129,7 +131,7 @@ export const controlStyles = css`
   .button.quiet {
     border-color: transparent;
     background: transparent;
-    color: var(--_extractor-accent);
+    color: var(--_extractor-text);
     padding-inline: 0.75rem;
   }
 
@@ -158,7 +160,7 @@ export const controlStyles = css`
     padding: 0.75rem 1rem;
     border: 1px solid var(--_extractor-border);
     border-inline-start-width: 4px;
-    border-radius: var(--_extractor-radius);
+    border-radius: var(--_extractor-radius-container);
     background: var(--_extractor-subtle);
   }
 

@@ -7,7 +7,13 @@
  * is not bookmarked, shared or sent on; sessionStorage keeps it for a reload. The iframe
  * keeps it in its address: the server needs it on every load to answer with the session's
  * frame-ancestors, and nobody sees an iframe's address bar.
+ *
+ * `?color-scheme=light|dark|auto` (embed.js's `colorScheme`) sets the scheme of the page and
+ * the app; light when absent. The page follows it too, so a frame on a light partner page
+ * stays transparent even under a dark system (a frame whose scheme differs from its
+ * host's gets an opaque background from the browser).
  */
+import { colorSchemeParameter, isColorScheme } from '../contract/color-scheme.js';
 import { frameInstanceParameter, instanceIdPattern } from '../contract/frame-messages.js';
 import type { AppMode, ExtractorApp } from '../elements/app/app.js';
 import { defineExtractorElements } from './define.js';
@@ -35,11 +41,29 @@ function takeSession(): string {
   }
 }
 
+// In a frame the partner's page has the main landmark; a second one inside the frame
+// would give a screen reader two (axe: landmark-unique). The frame's is a plain box.
+const main = document.querySelector('main');
+if (embedded && main) {
+  const box = document.createElement('div');
+  box.className = main.className;
+  box.append(...main.childNodes);
+  main.replaceWith(box);
+}
+
 const app =
   document.querySelector('extractor-app') ??
   document.body.appendChild(document.createElement('extractor-app'));
 app.setAttribute('mode', mode);
 app.setAttribute('heading-level', '1');
+const scheme = new URL(window.location.href).searchParams.get(colorSchemeParameter);
+if (isColorScheme(scheme)) {
+  app.setAttribute('color-scheme', scheme);
+  document.documentElement.dataset.colorScheme = scheme;
+  document
+    .querySelector('meta[name="color-scheme"]')
+    ?.setAttribute('content', scheme === 'auto' ? 'light dark' : scheme);
+}
 app.addEventListener('extractor-session-loaded', (event) => {
   document.title = event.detail.labels.pageTitle;
 });

@@ -4,56 +4,32 @@
  */
 import type { HttpBindings } from '@hono/node-server';
 import { Hono } from 'hono';
-import { authenticate } from './http/auth.js';
-import { cors } from './http/cors.js';
+import { randomUUID } from 'node:crypto';
+import { api, apiRoutes } from './http/api.js';
+import { authentication } from './http/auth.js';
 import type { AppEnv, Services } from './http/context.js';
-import { resourceKinds } from './http/kinds.js';
+import { cors } from './http/cors.js';
 import {
-  ProblemError,
   badRequest,
   internalError,
   methodNotAllowed,
   notFound,
+  problemOf,
   problemResponse,
 } from './http/problem.js';
-import { jsonLdContext } from './http/representations.js';
-import { registerBucketRoutes } from './http/routes/buckets.js';
-import { registerDocsRoutes } from './http/routes/docs.js';
-import { registerDevelopersRoutes } from './http/routes/developers.js';
-import { registerGraphqlRoutes } from './graphql/endpoint.js';
-import { registerExtractorRoutes, extractorCollections } from './http/routes/extractors.js';
-import { registerHostedRoutes } from './http/routes/hosted.js';
-import { registerRunLifecycleRoutes } from './http/routes/run-lifecycle.js';
-import { registerRunReadRoutes, runCollections } from './http/routes/runs.js';
-import { registerSessionRoutes } from './http/routes/sessions.js';
-import { checkReadiness, livenessResponse, readinessResponse } from './health.js';
-import { randomUUID } from 'node:crypto';
+import { allowedMethods } from './http/route-table.js';
+import { developersRoutes } from './http/routes/developers.js';
+import { healthRoutes } from './http/routes/health.js';
+import { hostedRoutes } from './http/routes/hosted.js';
 
 export type App = Hono<AppEnv>;
 
-/** Paths and the methods they answer, for 405s with an Allow header. */
-const knownPaths: [RegExp, string[]][] = [
-  [/^\/api\/buckets$/, ['GET', 'POST']],
-  [/^\/api\/buckets\/[^/]+$/, ['GET', 'DELETE']],
-  [/^\/api\/buckets\/[^/]+\/files$/, ['GET', 'POST']],
-  [/^\/api\/buckets\/[^/]+\/files\/[^/]+$/, ['GET', 'DELETE']],
-  [/^\/api\/buckets\/[^/]+\/files\/[^/]+\/content$/, ['GET']],
-  ...extractorCollections.flatMap((base): [RegExp, string[]][] => [
-    [new RegExp(`^${base}$`), ['GET', 'POST']],
-    [new RegExp(`^${base}/[^/]+$`), ['GET', 'PUT', 'DELETE']],
-    [new RegExp(`^${base}/[^/]+/webhook_secret$`), ['POST']],
-  ]),
-  ...runCollections.flatMap((base): [RegExp, string[]][] => [
-    [new RegExp(`^${base}$`), ['GET', 'POST']],
-    [new RegExp(`^${base}/[^/]+$`), ['GET']],
-    [new RegExp(`^${base}/[^/]+/(pause|resume|cancel|submit)$`), ['POST']],
-    [new RegExp(`^${base}/[^/]+/results$`), ['GET', 'PUT']],
-    [new RegExp(`^${base}/[^/]+/events$`), ['GET']],
-  ]),
-  [/^\/api\/embed_sessions$/, ['POST']],
-  [/^\/api\/embed_sessions\/current$/, ['GET']],
-  [/^\/api\/embed_sessions\/[^/]+$/, ['DELETE']],
-];
+/**
+ * The routes a 405 speaks of: the resources'. The documentation's addresses answer
+ * anything but GET with a 404, as the hosted pages do.
+ */
+const resourceRoutes = apiRoutes.filter((route) => route.access !== 'public');
+const authenticate = authentication(apiRoutes);
 
 export function createApp(services: Services): App {
   const app = new Hono<AppEnv>();
@@ -86,38 +62,23 @@ export function createApp(services: Services): App {
     );
   });
 
-  app.get('/healthz', () => livenessResponse());
-  app.get('/readyz', async (c) => readinessResponse(await checkReadiness(services), c.req.path));
+  app.route('/', healthRoutes);
   app.use('/api/*', cors);
   app.use('/api/*', authenticate);
-
-  app.get('/api/contexts/:type', (c) => {
-    const kind = resourceKinds.find((candidate) => candidate.type === c.req.param('type'));
-    if (!kind) throw notFound();
-    return c.body(JSON.stringify(jsonLdContext(kind)), 200, {
-      'Content-Type': 'application/ld+json',
-    });
-  });
-
-  registerBucketRoutes(app);
-  registerExtractorRoutes(app);
-  registerRunReadRoutes(app);
-  registerRunLifecycleRoutes(app);
-  registerSessionRoutes(app);
-  registerHostedRoutes(app, { distDir: services.config.distDir });
-  registerDocsRoutes(app);
-  registerDevelopersRoutes(app, { distDir: services.config.distDir });
-  registerGraphqlRoutes(app);
+  app.route('/', api);
+  app.route('/', hostedRoutes);
+  app.route('/', developersRoutes);
 
   app.notFound((c) => {
-    const allowed = knownPaths.find(([pattern]) => pattern.test(c.req.path))?.[1];
+    const allowed = allowedMethods(resourceRoutes, c.req.path);
     const error =
       allowed && !allowed.includes(c.req.method) ? methodNotAllowed(allowed) : notFound();
     return problemResponse(error, c.req.path);
   });
 
   app.onError((error, c) => {
-    if (error instanceof ProblemError) return problemResponse(error, c.req.path);
+    const problem = problemOf(error);
+    if (problem) return problemResponse(problem, c.req.path);
     if (error instanceof URIError)
       return problemResponse(badRequest('The address is not correctly encoded.'), c.req.path);
     services.logger.error(
@@ -127,5 +88,20 @@ export function createApp(services: Services): App {
     return problemResponse(internalError(), c.req.path);
   });
 
+  return app;
+}
+
+/**
+ * The whole HTTP app of a worker process (SERVICE_ROLE=worker): its health checks, for
+ * whatever runs it to know it is alive and can reach what it needs, and nothing else.
+ */
+export function createHealthApp(services: Services): App {
+  const app = new Hono<AppEnv>();
+  app.use('*', async (c, next) => {
+    c.set('services', services);
+    await next();
+  });
+  app.route('/', healthRoutes);
+  app.notFound((c) => problemResponse(notFound(), c.req.path));
   return app;
 }

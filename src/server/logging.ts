@@ -11,6 +11,7 @@
  * the process exits; a SIGKILL can lose the last second of lines, never data.
  */
 import { pino, type DestinationStream, type Logger } from 'pino';
+import { atEndOfTurn } from './end-of-turn.js';
 
 type SonicBoom = ReturnType<typeof pino.destination>;
 
@@ -21,7 +22,7 @@ class TurnBatch implements DestinationStream {
   constructor(private readonly destination: SonicBoom) {}
 
   write(line: string): void {
-    if (this.lines.push(line) === 1) setImmediate(this.release);
+    if (this.lines.push(line) === 1) atEndOfTurn(this.release);
   }
 
   /** Hands the turn's lines on; pino calls this through `logger.flush()`. */

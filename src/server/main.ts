@@ -3,11 +3,9 @@ import { serve } from '@hono/node-server';
 import { ConfigError, loadConfig } from './config.js';
 import { answerAtEndOfTurn } from './http/answers-per-turn.js';
 import { createService } from './service.js';
-import { ensureBuilt } from '../tools/build.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  await ensureBuilt(config.distDir);
   const service = await createService(config);
   const server = serve({ fetch: answerAtEndOfTurn(service.app.fetch), port: config.port }, () => {
     const lines =

@@ -7,15 +7,15 @@
  */
 import { sql } from 'kysely';
 import type { Logger } from 'pino';
-import { createApp, type App } from './app.js';
+import { createApp, createHealthApp, type App } from './app.js';
 import type { Config } from './config.js';
 import { terminateOcr } from './engine/index.js';
 import { createExtractor } from './extractors/extractors.js';
 import { demoExtractor } from './extractors/demo.js';
 import { knownFileKeys } from './files/files.js';
 import { createLogger } from './logging.js';
-import { createFileStore, type FileStore } from './files/storage.js';
-import { createHealthApp } from './health.js';
+import type { FileStore } from './files/storage.js';
+import { createFileStore } from './files/create-file-store.js';
 import type { Services } from './http/context.js';
 import { openStore, type Db, type Store } from './store/database.js';
 import { RunSignals } from './runs/events.js';

@@ -2,22 +2,22 @@
  * `npm run build`: the hosted interface (index.html → dist/app, served at /x/… and /embed/…)
  * and the custom element library (dist/sdk/extractor.mjs, an ES module, and
  * dist/sdk/extractor.js, a classic script, with custom-elements.json and extractor.d.ts;
- * served at /sdk/…), then the sizes against the budgets of issue #4:
+ * served at /sdk/…). Beside them it writes `.size-limit.json`, the size-limit checks of the
+ * budgets of issue #4, which `npm run build` then runs (`size-limit --config`):
  *
- *   - first view: what the hosted page loads before the introduction shows ≤ 35 KB gzipped;
- *   - all views:  that plus every lazily loaded view ≤ 80 KB gzipped;
+ *   - first view: what the hosted page loads before the introduction shows ≤ 35 KiB gzipped;
+ *   - all views:  that plus every lazily loaded view ≤ 80 KiB gzipped;
  *
  * and, of issue #5, the iFrame's host script dist/sdk/embed.js (src/embed/host/embed.ts)
- * ≤ 3 KB gzipped.
+ * ≤ 3 KiB gzipped. Which files the hosted page loads first is Vite's manifest's to say, so
+ * the checks are written from it at each build.
  *
- * `npm start` calls `ensureBuilt()`, which builds only when the output is missing or stale.
- * Vite is imported only when a build runs, so a deployment with a built dist/ and no dev
- * dependencies starts.
+ * `npm start` runs `ensureBuilt()` first (start.ts), which builds only when the output is
+ * missing or stale.
  */
 import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { gzipSync } from 'node:zlib';
 
 export const projectRoot = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 export const defaultDistDir = join(projectRoot, 'dist');
@@ -32,19 +32,21 @@ export const budgets = {
 export const libraryFiles = ['extractor.mjs', 'extractor.js'] as const;
 export const hostScriptFile = 'embed.js';
 
-export interface SizedFile {
-  file: string;
-  bytes: number;
-  gzipBytes: number;
+/** The files of a build, by when they load, relative to its directory. */
+export interface BuiltFiles {
+  firstView: string[];
+  lazyViews: string[];
+  library: string[];
+  hostScript: string;
 }
 
-export interface SizeReport {
-  firstView: SizedFile[];
-  lazyViews: SizedFile[];
-  library: SizedFile[];
-  hostScript: SizedFile;
-  firstViewGzip: number;
-  allViewsGzip: number;
+/** One check of size-limit's configuration (https://github.com/ai/size-limit). */
+export interface SizeLimitCheck {
+  name: string;
+  path: string[];
+  /** size-limit's notation: `35 KiB`. */
+  limit?: string;
+  gzip: true;
 }
 
 interface ManifestChunk {
@@ -58,11 +60,23 @@ interface ManifestChunk {
 export interface BuildOptions {
   /** Where to write; `dist` at the project root by default. */
   distDir?: string;
-  /** Print the sizes (default true). */
-  print?: boolean;
 }
 
-export async function build(options: BuildOptions = {}): Promise<SizeReport> {
+export async function build(options: BuildOptions = {}): Promise<BuiltFiles> {
+  // Vite resolves the `development|production` export condition by NODE_ENV: anything but
+  // 'production' (Vitest sets 'test') would bundle Lit's larger development build, which
+  // is not what people load and would measure the budgets wrong.
+  const nodeEnv = process.env.NODE_ENV;
+  process.env.NODE_ENV = 'production';
+  try {
+    return await buildAll(options);
+  } finally {
+    if (nodeEnv === undefined) delete process.env.NODE_ENV;
+    else process.env.NODE_ENV = nodeEnv;
+  }
+}
+
+async function buildAll(options: BuildOptions): Promise<BuiltFiles> {
   const distDir = options.distDir ?? defaultDistDir;
   const { build: viteBuild } = await import('vite');
   await viteBuild({
@@ -126,9 +140,12 @@ export async function build(options: BuildOptions = {}): Promise<SizeReport> {
     },
   });
   await writeLibraryDescriptions(join(distDir, 'sdk'));
-  const report = measure(distDir);
-  if (options.print ?? true) process.stdout.write(formatReport(report));
-  return report;
+  const files = builtFiles(distDir);
+  writeFileSync(
+    join(distDir, '.size-limit.json'),
+    `${JSON.stringify(sizeLimitChecks(files), null, 2)}\n`,
+  );
+  return files;
 }
 
 /**
@@ -138,24 +155,16 @@ export async function build(options: BuildOptions = {}): Promise<SizeReport> {
 export const libraryDescriptionFiles = ['custom-elements.json', 'extractor.d.ts'] as const;
 
 async function writeLibraryDescriptions(sdkDir: string): Promise<void> {
-  // Imported here for the same reason as Vite: a deployment without dev dependencies starts.
-  const { createCustomElementsManifest } = await import('./custom-elements-manifest.js');
+  const { writeCustomElementsManifest } = await import('./custom-elements-manifest.js');
   const { createDeclarations } = await import('./declarations.js');
-  const manifest = await createCustomElementsManifest(projectRoot);
-  writeFileSync(join(sdkDir, 'custom-elements.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+  await writeCustomElementsManifest(projectRoot, sdkDir);
   writeFileSync(join(sdkDir, 'extractor.d.ts'), createDeclarations(projectRoot));
 }
 
-function sized(directory: string, file: string): SizedFile {
-  const content = readFileSync(join(directory, file));
-  return { file, bytes: content.length, gzipBytes: gzipSync(content, { level: 9 }).length };
-}
-
-/** Sizes of the build in `distDir`, from Vite's manifest. */
-export function measure(distDir = defaultDistDir): SizeReport {
-  const appDir = join(distDir, 'app');
+/** The files of the build in `distDir`, from Vite's manifest. */
+export function builtFiles(distDir = defaultDistDir): BuiltFiles {
   const manifest = JSON.parse(
-    readFileSync(join(appDir, '.vite', 'manifest.json'), 'utf8'),
+    readFileSync(join(distDir, 'app', '.vite', 'manifest.json'), 'utf8'),
   ) as Record<string, ManifestChunk>;
   const entryKey = Object.keys(manifest).find((key) => manifest[key]!.isEntry);
   if (!entryKey) throw new Error('The build has no entry in its manifest.');
@@ -182,43 +191,44 @@ export function measure(distDir = defaultDistDir): SizeReport {
   };
   lazyKeys.forEach(visitLazy);
 
-  const firstView = [...firstFiles].map((file) => sized(appDir, file));
-  const lazyViews = [...lazyFiles].map((file) => sized(appDir, file));
-  const library = libraryFiles.map((file) => sized(join(distDir, 'sdk'), file));
-  const hostScript = sized(join(distDir, 'sdk'), hostScriptFile);
-  const sum = (files: SizedFile[]) => files.reduce((total, file) => total + file.gzipBytes, 0);
   return {
-    firstView,
-    lazyViews,
-    library,
-    hostScript,
-    firstViewGzip: sum(firstView),
-    allViewsGzip: sum(firstView) + sum(lazyViews),
+    firstView: [...firstFiles].map((file) => `app/${file}`),
+    lazyViews: [...lazyFiles].map((file) => `app/${file}`),
+    library: libraryFiles.map((file) => `sdk/${file}`),
+    hostScript: `sdk/${hostScriptFile}`,
   };
 }
 
-const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+const kib = (bytes: number) => `${bytes / 1024} KiB`;
 
-export function formatReport(report: SizeReport): string {
-  const row = (file: SizedFile) =>
-    `  ${file.file.padEnd(44)} ${kb(file.bytes).padStart(10)} ${kb(file.gzipBytes).padStart(10)} gz`;
-  const verdict = (size: number, budget: number) =>
-    `${kb(size)} of ${kb(budget)} gz ${size <= budget ? 'ok' : 'OVER BUDGET'}`;
+/** The budgets as size-limit checks of a build's files, gzipped as they are served. */
+export function sizeLimitChecks(files: BuiltFiles): SizeLimitCheck[] {
   return [
-    'Hosted page, before the introduction shows:',
-    ...report.firstView.map(row),
-    'Loaded when a later step first shows:',
-    ...report.lazyViews.map(row),
-    'Custom element library (/sdk):',
-    ...report.library.map(row),
-    'iFrame host script (/sdk):',
-    row(report.hostScript),
-    '',
-    `First view: ${verdict(report.firstViewGzip, budgets.firstView)}`,
-    `All views:  ${verdict(report.allViewsGzip, budgets.allViews)}`,
-    `embed.js:   ${verdict(report.hostScript.gzipBytes, budgets.hostScript)}`,
-    '',
-  ].join('\n');
+    {
+      name: 'Hosted page, before the introduction shows',
+      path: files.firstView,
+      limit: kib(budgets.firstView),
+      gzip: true,
+    },
+    {
+      name: 'Hosted page, all four views',
+      path: [...files.firstView, ...files.lazyViews],
+      limit: kib(budgets.allViews),
+      gzip: true,
+    },
+    ...files.library.map((file): SizeLimitCheck => ({
+      name: `Custom element library (/${file})`,
+      path: [file],
+      limit: kib(budgets.allViews),
+      gzip: true,
+    })),
+    {
+      name: 'iFrame host script (/sdk/embed.js)',
+      path: [files.hostScript],
+      limit: kib(budgets.hostScript),
+      gzip: true,
+    },
+  ];
 }
 
 /** What the interface is built from; a change to any of them makes the build stale. */

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { renamedViewParts, viewParts } from '../elements/parts.js';
 import { tokenStyles } from '../elements/theme.styles.js';
 import { projectRoot } from './build.js';
 import {
@@ -74,7 +75,14 @@ describe('custom-elements.json', () => {
   it('gives every attribute of <extractor-app> its property, default and description', () => {
     const app = element('extractor-app');
     const attributes = new Map(app.attributes?.map((attribute) => [attribute.name, attribute]));
-    expect([...attributes.keys()].sort()).toEqual(['base-url', 'heading-level', 'mode', 'session']);
+    expect([...attributes.keys()].sort()).toEqual([
+      'base-url',
+      'color-scheme',
+      'heading-level',
+      'mode',
+      'session',
+    ]);
+    expect(attributes.get('color-scheme')).toMatchObject({ fieldName: 'colorScheme' });
     expect(attributes.get('base-url')).toMatchObject({ fieldName: 'baseUrl', default: "''" });
     expect(attributes.get('session')).toMatchObject({ fieldName: 'session', default: "''" });
     expect(attributes.get('mode')).toMatchObject({ fieldName: 'mode', default: "'element'" });
@@ -89,6 +97,22 @@ describe('custom-elements.json', () => {
     }
     for (const method of ['goToStep', 'setTheme', 'step'])
       expect(fields.has(method), method).toBe(true);
+  });
+
+  it('shows no event handler or editor callback as public API', () => {
+    for (const tag of ['extractor-app', ...Object.keys(views)]) {
+      const shown = (element(tag).members ?? [])
+        .filter((member) => member.privacy === undefined || member.privacy === 'public')
+        .map((member) => member.name);
+      expect(
+        shown.filter((name) =>
+          /^(handle[A-Z]|flush$|setValue$|addItem$|removeItem$|renderTable$|violationsAt$)/.test(
+            name,
+          ),
+        ),
+        tag,
+      ).toEqual([]);
+    }
   });
 
   it('lists every event a page can hear from <extractor-app>, typed and described', () => {
@@ -119,15 +143,15 @@ describe('custom-elements.json', () => {
       for (const name of partsUsedIn(...paths)) {
         expect(documented.has(name), `${tag} ${name}`).toBe(true);
         // The app renames two so they do not clash with its own parts of the same name.
-        const exported =
-          ({ base: 'view-base', status: 'run-status' } as Record<string, string>)[name] ?? name;
+        const exported = renamedViewParts[name as keyof typeof renamedViewParts] ?? name;
         expect(appParts.has(exported), `extractor-app::part(${exported})`).toBe(true);
+        expect(viewParts as readonly string[], `exported ${name}`).toContain(name);
       }
     }
-    const exportparts = source('src/elements/app/app.ts');
+    const exported = new Set(viewParts.map((name) => renamedViewParts[name] ?? name));
     for (const name of appParts) {
       if (['base', 'steps', 'view', 'status'].includes(name)) continue;
-      expect(exportparts, name).toMatch(new RegExp(`'(?:[a-z-]+: )?${name}'`));
+      expect(exported.has(name), name).toBe(true);
     }
   });
 

@@ -1,16 +1,15 @@
 /**
- * custom-elements.json, generated from the elements' JSDoc by the Custom Elements Manifest
- * analyzer with its Lit support (what `cem analyze --litelement` does), and shipped with the
- * library at /sdk/custom-elements.json. Editors, Storybook and framework wrappers read it
- * for the tags, attributes, properties, events, slots, parts and custom properties.
- *
- * The analyzer is called through its API rather than its command line: the command line
- * also writes a `customElements` field into the package.json of the directory it runs in.
+ * custom-elements.json, written from the elements' JSDoc by the Custom Elements Manifest
+ * analyzer's command line, `cem analyze` with its Lit support (configured in
+ * cem.config.mjs beside this file), and shipped with the library at
+ * /sdk/custom-elements.json. Editors, Storybook and framework wrappers read it for the
+ * tags, attributes, properties, events, slots, parts and custom properties.
  */
-import { readFileSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
-import type { Plugin } from '@custom-elements-manifest/analyzer';
-import type * as TypeScript from 'typescript';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { promisify } from 'node:util';
 
 /** The manifest's outline (schema: https://github.com/webcomponents/custom-elements-manifest). */
 export interface CustomElementsManifest {
@@ -23,46 +22,36 @@ export interface CustomElementsManifest {
   }[];
 }
 
-/**
- * What the analyzer's main module exports; its own declarations leave these two out. Its
- * `ts` is the TypeScript it walks source files with, so the files are parsed with it too.
- */
-interface Analyzer {
-  create(options: { modules: TypeScript.SourceFile[]; plugins: Plugin[] }): CustomElementsManifest;
-  ts: typeof TypeScript;
+/** Runs `cem analyze` over the elements under `projectRoot`; the manifest lands in `outDir`. */
+export async function writeCustomElementsManifest(
+  projectRoot: string,
+  outDir: string,
+): Promise<string> {
+  // The analyzer joins --outdir to its working directory, so it is given relative to it.
+  await promisify(execFile)(
+    process.execPath,
+    [
+      join(projectRoot, 'node_modules/@custom-elements-manifest/analyzer/cem.js'),
+      'analyze',
+      '--config',
+      'src/tools/cem.config.mjs',
+      '--outdir',
+      relative(projectRoot, outDir) || '.',
+    ],
+    { cwd: projectRoot },
+  );
+  return join(outDir, 'custom-elements.json');
 }
 
-/** The folder of the elements, relative to the project root. */
-const elementsDir = 'src/elements';
-
-/** Not elements: tests and the helpers the tests mount with. */
-const skipped = /\.test\.ts$|\/testing\//;
-
-function sourceFiles(root: string, directory: string): string[] {
-  return readdirSync(join(root, directory), { withFileTypes: true }).flatMap((entry) => {
-    const path = `${directory}/${entry.name}`;
-    if (entry.isDirectory()) return sourceFiles(root, path);
-    return entry.name.endsWith('.ts') && !skipped.test(path) ? [path] : [];
-  });
-}
-
-/** The manifest of the elements under `projectRoot`/src/elements. */
+/** The manifest of the elements under `projectRoot`, written to a directory of its own. */
 export async function createCustomElementsManifest(
   projectRoot: string,
 ): Promise<CustomElementsManifest> {
-  const { create, ts } =
-    (await import('@custom-elements-manifest/analyzer')) as unknown as Analyzer;
-  // The Lit plugin ships without type declarations and outside the package's main entry.
-  const litPluginPath =
-    '@custom-elements-manifest/analyzer/src/features/framework-plugins/lit/lit.js';
-  const { litPlugin } = (await import(litPluginPath)) as { litPlugin: () => Plugin[] };
-  const modules = sourceFiles(projectRoot, elementsDir).map((path) =>
-    ts.createSourceFile(
-      path,
-      readFileSync(join(projectRoot, path), 'utf8'),
-      ts.ScriptTarget.ES2022,
-      true,
-    ),
-  );
-  return create({ modules, plugins: litPlugin() });
+  const outDir = mkdtempSync(join(tmpdir(), 'extractor-cem-'));
+  try {
+    const file = await writeCustomElementsManifest(projectRoot, outDir);
+    return JSON.parse(readFileSync(file, 'utf8')) as CustomElementsManifest;
+  } finally {
+    rmSync(outDir, { recursive: true, force: true });
+  }
 }

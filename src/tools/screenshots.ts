@@ -4,14 +4,23 @@
  * for it before the interface is called done). It builds the interface, starts the real
  * service on a temporary DATA_DIR with the demo extractor, brings a session to each step
  * through the API, and photographs it with Debian's Chromium. Output: test-results/screenshots.
+ *
+ * Besides each step as it first shows, the states issue #14 changed: a file the service
+ * refused, a cancelled run, the results with values that need attention (a field and a table
+ * cell), and the element and the iFrame on a light partner page (served from 127.0.0.2)
+ * under a light and a dark system, with default settings and with a light theme that
+ * follows the system. `ONLY=4-results npx tsx src/tools/screenshots.ts` takes only the
+ * pictures whose names start so. The full page is opened with `color-scheme=auto`,
+ * so the dark pictures are dark.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { once } from 'node:events';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { serve } from '@hono/node-server';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 import { pino } from 'pino';
 import type { EmbedSession, Extractor, Run } from '../contract/resources.js';
 import { loadConfig } from '../server/config.js';
@@ -25,7 +34,7 @@ const widths = [375, 1280] as const;
 const schemes = ['light', 'dark'] as const;
 
 async function main(): Promise<void> {
-  await build({ print: false });
+  await build();
   mkdirSync(outDir, { recursive: true });
   const dataDir = mkdtempSync(join(tmpdir(), 'extractor-screenshots-'));
   const config = loadConfig({
@@ -40,6 +49,7 @@ async function main(): Promise<void> {
   if (!server.listening) await once(server, 'listening');
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   let browser: Browser | undefined;
+  const partners: Server[] = [];
   try {
     const api = async <T>(
       method: string,
@@ -99,19 +109,119 @@ async function main(): Promise<void> {
     const results = await session();
     await upload(results, 'coolblue1.pdf');
     await runOf(results, (run) => run.status === 'completed' || run.status === 'failed');
+    const cancelled = await session();
+    await upload(cancelled, 'coolblue2.pdf');
+    const cancelling = await runOf(cancelled, () => true);
+    await api('POST', `/api/extraction_runs/${cancelling.id}/cancel`, undefined, cancelled.token);
+    const review = await session();
+    await upload(review, 'coolblue1.pdf');
+    await runOf(review, (run) => run.status === 'completed' || run.status === 'failed');
+    // A real server on a loopback address of its own, as the service is: a page the browser
+    // cannot place (a fulfilled route) may not reach a private address.
+    const hostPages: Record<string, string> = {};
+    const partner = createServer((request, response) => {
+      const body = hostPages[new URL(request.url ?? '/', 'http://partner').pathname];
+      if (body) response.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end(body);
+      else response.writeHead(204).end();
+    });
+    partner.listen(0, '127.0.0.2');
+    if (!partner.listening) await once(partner, 'listening');
+    partners.push(partner);
+    const partnerOrigin = `http://127.0.0.2:${(partner.address() as AddressInfo).port}`;
+    const hostSession = (theme?: Record<string, string>) =>
+      api<EmbedSession>('POST', '/api/embed_sessions', {
+        savedExtractor: `/api/extractors/${demo.id}`,
+        allowedOrigins: [partnerOrigin],
+        ...(theme ? { theme } : {}),
+      });
+    const lightTheme = {
+      'color-background': '#ffffff',
+      'color-surface': '#ffffff',
+      'color-surface-subtle': '#f4f5f7',
+      'color-accent': '#0a7d5a',
+    };
+    const [hostElement, hostFrame, hostThemed] = await Promise.all([
+      hostSession(),
+      hostSession(),
+      hostSession(lightTheme),
+    ]);
+    // The service here listens on a port of its own choosing, not PUBLIC_BASE_URL's.
+    const onService = (address: string) => {
+      const url = new URL(address);
+      return `${base}${url.pathname}${url.search}`;
+    };
+    /** A partner's light page, which declares no colour scheme of its own. */
+    const partnerPage = (body: string) => `<!doctype html><html lang="en"><meta charset="utf-8">
+      <title>ACME partner portal</title>
+      <style>body{margin:0;padding:1.5rem;background:#fff;color:#111;font-family:Georgia,serif}
+      #slot{max-width:720px}</style>
+      <main><h1>ACME partner portal</h1>${body}</main></html>`;
+    Object.assign(hostPages, {
+      '/element': partnerPage(
+        `<script type="module" src="${base}/sdk/extractor.mjs"></script>
+        <extractor-app base-url="${base}" session="${hostElement.token}"></extractor-app>`,
+      ),
+      '/element-themed-auto': partnerPage(
+        `<script type="module" src="${base}/sdk/extractor.mjs"></script>
+        <extractor-app base-url="${base}" session="${hostThemed.token}" color-scheme="auto"></extractor-app>`,
+      ),
+      '/frame': partnerPage(
+        `<div id="slot"></div><script src="${base}/sdk/embed.js"></script>
+        <script>ExtractorEmbed.mount(document.getElementById('slot'), { url: ${JSON.stringify(onService(hostFrame.embeddedUrl))} });</script>`,
+      ),
+    });
 
     browser = await chromium.launch({
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
       args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
     });
-    const shots: [string, EmbedSession, string | undefined][] = [
-      ['1-introduction', introduction, undefined],
-      ['2-bucket', bucket, undefined],
-      ['3-extraction', extraction, 'extraction'],
-      ['4-results', results, 'results'],
+    /** What to open, and what to do there before the picture. */
+    interface Shot {
+      name: string;
+      /** A session's full page (with the step to land on), or a partner page's path. */
+      target: { session: EmbedSession; step?: string } | { partner: string };
+      prepare?: (page: Page) => Promise<void>;
+      /** Console errors the state brings by design (a refused upload's answer). */
+      expected?: RegExp;
+    }
+    const view = (page: Page) => page.locator('extractor-app [part~="heading"]').first();
+    const shots: Shot[] = [
+      { name: '1-introduction', target: { session: introduction } },
+      { name: '2-bucket', target: { session: bucket } },
+      {
+        name: '2-bucket-refused',
+        target: { session: bucket },
+        expected: /status of 415/,
+        prepare: async (page) => {
+          await page.locator('input[type="file"]').setInputFiles({
+            name: 'scan.pdf',
+            mimeType: 'application/pdf',
+            buffer: Buffer.from([0x4d, 0x5a, 0x90, 0, 3, 0, 0, 0]),
+          });
+          await page.locator('extractor-bucket-view .file-problem').first().waitFor();
+        },
+      },
+      { name: '3-extraction', target: { session: extraction, step: 'extraction' } },
+      { name: '3-extraction-cancelled', target: { session: cancelled, step: 'extraction' } },
+      { name: '4-results', target: { session: results, step: 'results' } },
+      {
+        name: '4-results-review',
+        target: { session: review, step: 'results' },
+        prepare: async (page) => {
+          await page.getByLabel('Currency', { exact: true }).fill('euro');
+          await page.getByRole('textbox', { name: 'Quantity, row 1', exact: true }).fill('two');
+          await page.getByRole('button', { name: 'Show only rows that need attention' }).click();
+          await page.getByLabel('Currency', { exact: true }).focus();
+        },
+      },
+      { name: '6-host-element', target: { partner: '/element' } },
+      { name: '7-host-frame', target: { partner: '/frame' } },
+      { name: '8-host-element-themed-auto', target: { partner: '/element-themed-auto' } },
     ];
     const problems: string[] = [];
-    for (const [name, target, step] of shots) {
+    for (const { name, target, prepare, expected } of shots.filter(
+      (shot) => !process.env.ONLY || shot.name.startsWith(process.env.ONLY),
+    )) {
       for (const width of widths) {
         for (const scheme of schemes) {
           const context = await browser.newContext({
@@ -122,23 +232,41 @@ async function main(): Promise<void> {
           const page = await context.newPage();
           // A CSP violation or a script error is a finding too: the pages must run clean.
           page.on('console', (message) => {
-            if (message.type() === 'error' || message.type() === 'warning')
+            if (
+              (message.type() === 'error' || message.type() === 'warning') &&
+              !expected?.test(message.text())
+            )
               problems.push(`${name} ${width} ${scheme}: ${message.text()}`);
           });
           page.on('pageerror', (error) =>
             problems.push(`${name} ${width} ${scheme}: ${error.message}`),
           );
-          if (step) {
-            await page.addInitScript(
-              ([key, value]) => sessionStorage.setItem(key!, value!),
-              [`extractor:step:${target.id}`, step],
-            );
+          if ('session' in target) {
+            const { session: chosen, step } = target;
+            if (step) {
+              await page.addInitScript(
+                ([key, value]) => sessionStorage.setItem(key!, value!),
+                [`extractor:step:${chosen.id}`, step],
+              );
+            }
+            await page.goto(`${base}/x/${demo.id}?session=${chosen.token}&color-scheme=auto`);
+            await view(page).waitFor();
+            if (page.url().includes('session='))
+              problems.push(`${name}: the session stayed in the address`);
+          } else {
+            await page.goto(`${partnerOrigin}${target.partner}`);
+            const inFrame = page.frameLocator('#slot iframe');
+            // A page that does not show the element is a finding, photographed as it is.
+            await (
+              target.partner === '/frame'
+                ? inFrame.locator('extractor-app [part~="heading"]').first()
+                : view(page)
+            )
+              .waitFor({ timeout: 15_000 })
+              .catch(() => problems.push(`${name} ${width} ${scheme}: the interface did not show`));
           }
-          await page.goto(`${base}/x/${demo.id}?session=${target.token}`);
-          await page.locator('extractor-app [part~="heading"]').first().waitFor();
-          if (page.url().includes('session='))
-            problems.push(`${name}: the session stayed in the address`);
-          await page.waitForTimeout(300);
+          await prepare?.(page);
+          await page.waitForTimeout(400);
           await page.screenshot({
             path: join(outDir, `${name}-${width}-${scheme}.png`),
             fullPage: true,
@@ -182,6 +310,7 @@ async function main(): Promise<void> {
     }
   } finally {
     await browser?.close();
+    for (const partner of partners) partner.close();
     server.close();
     await service.close();
     rmSync(dataDir, { recursive: true, force: true });

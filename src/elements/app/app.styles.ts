@@ -1,8 +1,20 @@
 import { css } from 'lit';
 
+/**
+ * The app's frame. Its colour scheme is light unless the page asks for dark, or for the
+ * person's system setting (`auto`): the color-scheme attribute, shown as a custom state. A
+ * page can still pin a scheme in its own CSS, which wins over these.
+ */
 export const appStyles = css`
   :host {
-    /* Follow the person's light or dark preference unless the page pins a scheme. */
+    color-scheme: light;
+  }
+
+  :host(:state(dark)) {
+    color-scheme: dark;
+  }
+
+  :host(:state(auto)) {
     color-scheme: light dark;
   }
 

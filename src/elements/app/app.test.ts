@@ -209,6 +209,99 @@ describe('<extractor-app>', () => {
     expect(getComputedStyle(button).borderTopLeftRadius).toBe('0px');
   });
 
+  /** The first view's heading and primary button, once the session has loaded. */
+  async function themed(theme: Record<string, string> | undefined, attributes = {}) {
+    const extractor = await createExtractor();
+    const session = await adminRequest<EmbedSession>('POST', '/api/embed_sessions', {
+      savedExtractor: `/api/extractors/${extractor.id}`,
+      ...(theme ? { theme } : {}),
+    });
+    const { app } = await mountApp({ session: session.token, ...attributes });
+    const view = await currentView(app);
+    await view.updateComplete;
+    await app.updateComplete;
+    const inside = (selector: string) => view.shadowRoot!.querySelector<HTMLElement>(selector)!;
+    return { app, heading: inside('[part~="heading"]'), button: inside('[part~="next-button"]') };
+  }
+
+  /** A computed colour as [r, g, b]. */
+  const rgb = (color: string) =>
+    color
+      .match(/[\d.]+/g)!
+      .slice(0, 3)
+      .map(Number);
+  const luminance = (color: string) =>
+    rgb(color)
+      .map((value) => value / 255)
+      .map((v) => (v <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4))
+      .reduce((sum, v, index) => sum + v * [0.2126, 0.7152, 0.0722][index]!, 0);
+  const contrast = (a: string, b: string) => {
+    const [light, dark] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+    return (light! + 0.05) / (dark! + 0.05);
+  };
+
+  it('is light unless its color-scheme says dark or auto', async () => {
+    const light = await themed(undefined);
+    expect(getComputedStyle(light.app).colorScheme).toBe('light');
+    expect(luminance(getComputedStyle(light.heading).color)).toBeLessThan(0.1);
+    for (const [scheme, used] of [
+      ['dark', 'dark'],
+      ['auto', 'light dark'],
+      ['nonsense', 'light'],
+    ]) {
+      light.app.setAttribute('color-scheme', scheme!);
+      await light.app.updateComplete;
+      expect(getComputedStyle(light.app).colorScheme, scheme).toBe(used);
+    }
+    light.app.setAttribute('color-scheme', 'dark');
+    await light.app.updateComplete;
+    expect(luminance(getComputedStyle(light.heading).color)).toBeGreaterThan(0.6);
+  });
+
+  it('takes the page’s font unless a theme sets one, and keeps containers from turning into ellipses', async () => {
+    document.body.style.fontFamily = 'Georgia, serif';
+    try {
+      const plain = await themed(undefined);
+      expect(getComputedStyle(plain.heading).fontFamily).toBe('Georgia, serif');
+      expect(getComputedStyle(plain.button).fontFamily).toBe('Georgia, serif');
+      const pills = await themed({ 'font-family': 'monospace', radius: '999px' });
+      expect(getComputedStyle(pills.heading).fontFamily).toBe('monospace');
+      expect(getComputedStyle(pills.button).borderTopLeftRadius).toBe('999px');
+      await pills.app.goToStep('bucket');
+      const bucket = await currentView(pills.app);
+      await bucket.updateComplete;
+      const zone = bucket.shadowRoot!.querySelector<HTMLElement>('[part~="drop-zone"]')!;
+      expect(getComputedStyle(zone).borderTopLeftRadius).toBe('16px');
+    } finally {
+      document.body.style.fontFamily = '';
+    }
+  });
+
+  it('keeps text at 4.5:1 or more against its background whatever the theme’s colours', async () => {
+    // Light surfaces and pale text, a yellow accent under white button text, a dark scheme.
+    const theme = {
+      'color-surface': '#ffffff',
+      'color-background': '#ffffff',
+      'color-text': '#b0b0b0',
+      'color-accent': '#ffd60a',
+    };
+    const { app, heading, button } = await themed(theme, { 'color-scheme': 'dark' });
+    const background = getComputedStyle(app.shadowRoot!.querySelector('.base')!).backgroundColor;
+    expect(rgb(background)).toEqual([255, 255, 255]);
+    expect(contrast(getComputedStyle(heading).color, background)).toBeGreaterThanOrEqual(4.5);
+    const { color, backgroundColor } = getComputedStyle(button);
+    expect(rgb(backgroundColor)).toEqual([255, 214, 10]);
+    expect(contrast(color, backgroundColor)).toBeGreaterThanOrEqual(4.5);
+    // The partner's own colours stay; only the text moved.
+    expect(app.style.getPropertyValue('--extractor-color-accent')).toBe('#ffd60a');
+    expect(app.style.getPropertyValue('--extractor-color-text')).not.toBe('#b0b0b0');
+
+    // A theme that reads well is left exactly as it is.
+    const fine = await themed({ 'color-text': '#1b2230', 'color-accent': 'rgb(10, 120, 60)' });
+    expect(fine.app.style.getPropertyValue('--extractor-color-text')).toBe('#1b2230');
+    expect(fine.app.style.getPropertyValue('--extractor-color-on-accent')).toBe('');
+  });
+
   it('submits on the element without leaving the page, and tells the host', async () => {
     const done = await completedRun({ redirectUrl: 'https://partner.example/thanks' });
     const session = await mintSession(done.extractor, { bucket: done.run.bucket });

@@ -1,9 +1,10 @@
 import { provide } from '@lit/context';
 import { Task } from '@lit/task';
-import { html, LitElement, nothing } from 'lit';
+import { html, LitElement, nothing, type PropertyValues } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import { ApiError, describeError, networkErrorMessage } from '../../client/api-error.js';
 import { ExtractorClient, filesOfBucket, idOf, TokenKindError } from '../../client/client.js';
+import { colorSchemes, resolveColorScheme, type ColorScheme } from '../../contract/color-scheme.js';
 import { sessionExpiryWarningMs } from '../../contract/frame-messages.js';
 import { resolveLabels, labelDefaults, type Labels } from '../../contract/labels.js';
 import type { Bucket, CurrentSession, Extractor, Run, Theme } from '../../contract/resources.js';
@@ -16,6 +17,7 @@ import {
   runContext,
 } from '../context.js';
 import { fire, type ExtractorEventMap } from '../events.js';
+import { exportedViewParts } from '../parts.js';
 import { loadStepView } from '../registry.js';
 import { canShowStep, resumeStep, steps, type Step } from '../steps.js';
 import { controlStyles, tokenStyles } from '../theme.styles.js';
@@ -113,6 +115,7 @@ const runLookback = 5;
  * @csspart add-item-button - Adds an item to a list.
  * @csspart remove-item-button - Removes an item from a list.
  * @csspart table - The table of a list of flat objects.
+ * @csspart filter-button - Shows only the rows of a table that need attention, or all again.
  * @csspart table-scroller - The scrolling box around a table.
  * @csspart add-row-button - Adds a row to a table.
  * @csspart remove-row-button - Removes a row from a table.
@@ -129,8 +132,9 @@ const runLookback = 5;
  * @cssprop [--extractor-color-danger=light-dark(#b3261e, #ff9d94)] - Errors.
  * @cssprop [--extractor-color-success=light-dark(#1d7a44, #72d49d)] - Done and uploaded marks.
  * @cssprop [--extractor-color-focus=var(--extractor-color-accent)] - The focus ring.
- * @cssprop [--extractor-radius=0.5rem] - Corner radius of buttons, inputs and panels.
- * @cssprop [--extractor-font-family=system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, sans-serif] - The font.
+ * @cssprop [--extractor-radius=0.5rem] - Corner radius of the controls: buttons, inputs, choices.
+ * @cssprop [--extractor-radius-container=min(var(--extractor-radius, 0.5rem), 1rem)] - Corner radius of the containers: panels, tables, cards, the drop zone. It follows the controls' radius up to 1rem, so pill-shaped buttons do not make ellipses of them.
+ * @cssprop [--extractor-font-family=inherit] - The font; unset, the element takes the page's.
  * @cssprop [--extractor-spacing=1rem] - The base unit of the space between things.
  */
 export class ExtractorApp extends LitElement {
@@ -148,7 +152,16 @@ export class ExtractorApp extends LitElement {
   #expiryWarning: ReturnType<typeof setTimeout> | undefined;
   #expiresAt: string | undefined;
   #bucketRefresh: AbortController | undefined;
-  #appliedTheme: string[] = [];
+  /** The theme's tokens as set on the host, by `--extractor-*` name. */
+  #theme: Record<string, string> = {};
+  /** Text tokens set over the theme's to keep text readable (contrast.ts). */
+  #contrastFixes: Record<string, string> = {};
+  #contrastChecked = false;
+  /** The contrast check under way, if any. */
+  #readable: Promise<void> = Promise.resolve();
+  readonly #internals = this.attachInternals?.();
+  #systemScheme: MediaQueryList | undefined;
+  readonly #handleSystemScheme = () => this.#recheckContrast();
 
   @provide({ context: clientContext })
   @state()
@@ -188,6 +201,12 @@ export class ExtractorApp extends LitElement {
   /** The level of the views' headings; the hosted pages use 1. */
   @property({ type: Number, attribute: 'heading-level' }) headingLevel = 2;
 
+  /**
+   * `light`, `dark`, or `auto` (the person's system setting). Unset, it is `light`: the
+   * host page knows its colours, the person's system does not.
+   */
+  @property({ attribute: 'color-scheme' }) colorScheme: ColorScheme | undefined;
+
   constructor() {
     super();
     this.addEventListener(
@@ -208,11 +227,47 @@ export class ExtractorApp extends LitElement {
     super.connectedCallback();
     // Moved in the page: the warning that disconnecting stopped is due again.
     if (this.#expiresAt) this.#warnBeforeExpiry(this.#expiresAt);
+    // In `auto` the colours change with the system's setting, and are checked again.
+    this.#systemScheme = matchMedia('(prefers-color-scheme: dark)');
+    this.#systemScheme.addEventListener('change', this.#handleSystemScheme);
+    this.#recheckContrast();
   }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     clearTimeout(this.#expiryWarning);
+    this.#systemScheme?.removeEventListener('change', this.#handleSystemScheme);
+  }
+
+  protected override willUpdate(changed: PropertyValues<this>): void {
+    if (!changed.has('colorScheme')) return;
+    // The scheme shows as a custom state, `:host(:state(dark))` in app.styles.ts; once
+    // sessions carry a scheme, the session's comes after the attribute here.
+    const scheme = resolveColorScheme(this.colorScheme);
+    for (const name of colorSchemes) {
+      try {
+        if (name === scheme) this.#internals?.states.add(name);
+        else this.#internals?.states.delete(name);
+      } catch {
+        // A browser without custom states keeps the light default.
+      }
+    }
+    this.#contrastChecked = false;
+  }
+
+  protected override updated(): void {
+    if (!this.#contrastChecked) this.#readable = this.#keepTextReadable();
+  }
+
+  /**
+   * Also waits for the text colours to be checked against the theme and scheme (loaded
+   * apart, after the first render), so that whoever awaits `updateComplete` sees the colours
+   * people will read.
+   */
+  protected override async getUpdateComplete(): Promise<boolean> {
+    const result = await super.getUpdateComplete();
+    await this.#readable;
+    return result;
   }
 
   /** The step on screen, once loaded. */
@@ -242,15 +297,43 @@ export class ExtractorApp extends LitElement {
     fire(this, 'extractor-step-changed', { step, previous });
   }
 
-  /** Applies a theme: `--extractor-*` tokens (names without the prefix) and CSS values. */
+  /**
+   * Applies a theme: `--extractor-*` tokens (names without the prefix) and CSS values.
+   * Where its colours would leave text below 4.5:1 against its background, the text
+   * colour is darkened or lightened just enough (contrast.ts).
+   */
   setTheme(theme: Theme | null): void {
-    for (const name of this.#appliedTheme) this.style.removeProperty(name);
-    this.#appliedTheme = [];
+    for (const name of Object.keys({ ...this.#theme, ...this.#contrastFixes }))
+      this.style.removeProperty(name);
+    this.#theme = {};
+    this.#contrastFixes = {};
     for (const [token, value] of Object.entries(theme ?? {})) {
       const name = `--extractor-${token}`;
       this.style.setProperty(name, value);
-      this.#appliedTheme.push(name);
+      this.#theme[name] = value;
     }
+    this.#recheckContrast();
+  }
+
+  #recheckContrast(): void {
+    this.#contrastChecked = false;
+    this.requestUpdate();
+  }
+
+  async #keepTextReadable(): Promise<void> {
+    this.#contrastChecked = true;
+    // Loaded apart: the introduction needs none of it to show (the hosted page's budget).
+    const { contrastFixes } = await import('./contrast.js');
+    if (!this.isConnected) return;
+    // Measured without the fixes of last time, which the scheme or theme may have outdated.
+    for (const name of Object.keys(this.#contrastFixes)) {
+      const themed = this.#theme[name];
+      if (themed === undefined) this.style.removeProperty(name);
+      else this.style.setProperty(name, themed);
+    }
+    this.#contrastFixes = contrastFixes(this, this.renderRoot);
+    for (const [name, value] of Object.entries(this.#contrastFixes))
+      this.style.setProperty(name, value);
   }
 
   async #begin(flow: LoadedFlow): Promise<void> {
@@ -424,79 +507,30 @@ export class ExtractorApp extends LitElement {
       case 'introduction':
         return html`<extractor-introduction-view
           part="view"
-          exportparts=${exportedParts}
+          exportparts=${exportedViewParts}
           heading-level=${level}
         ></extractor-introduction-view>`;
       case 'bucket':
         return html`<extractor-bucket-view
           part="view"
-          exportparts=${exportedParts}
+          exportparts=${exportedViewParts}
           heading-level=${level}
         ></extractor-bucket-view>`;
       case 'extraction':
         return html`<extractor-extraction-view
           part="view"
-          exportparts=${exportedParts}
+          exportparts=${exportedViewParts}
           heading-level=${level}
         ></extractor-extraction-view>`;
       case 'results':
         return html`<extractor-results-view
           part="view"
-          exportparts=${exportedParts}
+          exportparts=${exportedViewParts}
           heading-level=${level}
         ></extractor-results-view>`;
     }
   }
 }
-
-/**
- * The views' parts, passed through so a page can style them as `extractor-app::part(…)`;
- * each view's `base` becomes `view-base` so it does not clash with the app's own.
- */
-const exportedParts = [
-  'base: view-base',
-  'header',
-  'heading',
-  'description',
-  'actions',
-  'button',
-  'next-button',
-  'back-button',
-  'continue-button',
-  'begin-button',
-  'drop-zone',
-  'choose-button',
-  'file-list',
-  'file',
-  'remove-button',
-  'retry-button',
-  'dismiss-button',
-  'progress',
-  'error',
-  'status: run-status',
-  'partial-results',
-  'start-button',
-  'pause-button',
-  'resume-button',
-  'cancel-button',
-  'restart-button',
-  'toolbar',
-  'downloads',
-  'download-button',
-  'form',
-  'field',
-  'field-error',
-  'group',
-  'list-item',
-  'value-list',
-  'add-item-button',
-  'remove-item-button',
-  'table',
-  'table-scroller',
-  'add-row-button',
-  'remove-row-button',
-  'submit-button',
-].join(', ');
 
 function stepKey(sessionId: string): string {
   return `extractor:step:${sessionId}`;

@@ -7,7 +7,7 @@ export const bucketViewStyles = css`
     gap: 0.75rem;
     padding: calc(var(--_extractor-space) * 2) var(--_extractor-space);
     border: 1.5px dashed var(--_extractor-border);
-    border-radius: calc(var(--_extractor-radius) * 1.5);
+    border-radius: var(--_extractor-radius-container);
     background: var(--_extractor-subtle);
     text-align: center;
     cursor: pointer;
@@ -63,7 +63,7 @@ export const bucketViewStyles = css`
     padding: 0;
     list-style: none;
     border: 1px solid var(--_extractor-border);
-    border-radius: var(--_extractor-radius);
+    border-radius: var(--_extractor-radius-container);
     background: var(--_extractor-surface);
   }
 

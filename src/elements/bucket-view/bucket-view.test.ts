@@ -127,10 +127,31 @@ describe('<extractor-bucket-view>', () => {
     await vi.waitFor(() =>
       expect($(element, '.file-problem').textContent).toMatch(/could not reach the service/),
     );
+    // Said to screen readers too, not only drawn in the list.
+    expect($(element, '[aria-live]').textContent?.trim()).toBe(
+      'retry.txt could not be uploaded. We could not reach the service. Check your connection and try again.',
+    );
     await provide({ client });
     await userEvent.click($(element, '[part~="retry-button"]'));
     await vi.waitFor(() => expect($$(element, '.file-icon.done')).toHaveLength(1));
     expect(fileNames(element)).toEqual(['retry.txt']);
+  });
+
+  it('offers no Try again for a file the service refused for what it is, and says why aloud', async () => {
+    const { element } = await mountBucketView();
+    await userEvent.upload($<HTMLInputElement>(element, 'input[type="file"]'), [
+      new File([new Uint8Array([0x4d, 0x5a, 0x90, 0, 3, 0, 0, 0])], 'setup.pdf', {
+        type: 'application/pdf',
+      }),
+    ]);
+    await vi.waitFor(() => expect($$(element, '.file-problem')).toHaveLength(1));
+    const reason = $(element, '.file-problem').textContent?.trim() ?? '';
+    expect(reason.length).toBeGreaterThan(10);
+    expect($$(element, '[part~="retry-button"]')).toEqual([]);
+    expect($$(element, '[part~="dismiss-button"]')).toHaveLength(1);
+    expect($(element, '[aria-live]').textContent?.trim()).toBe(
+      `setup.pdf could not be uploaded. ${reason}`,
+    );
   });
 
   it('removes a file from the bucket', async () => {

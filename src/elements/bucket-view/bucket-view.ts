@@ -54,7 +54,8 @@ import { styleProperties } from '../style-properties.js';
  * @cssproperty --extractor-color-border - Borders of the drop zone and the file list.
  * @cssproperty --extractor-color-surface - Background of the file list.
  * @cssproperty --extractor-color-danger - Messages about failures.
- * @cssproperty --extractor-radius - Corner radius of buttons and panels.
+ * @cssproperty --extractor-radius - Corner radius of buttons and inputs.
+ * @cssproperty --extractor-radius-container - Corner radius of panels, tables and the drop zone.
  * @cssproperty --extractor-spacing - The base unit of the space between things.
  */
 export class ExtractorBucketView extends ExtractorViewElement {
@@ -64,6 +65,10 @@ export class ExtractorBucketView extends ExtractorViewElement {
     onUploaded: (files) => {
       this.announcement = `${files.map((file) => file.name).join(', ')} uploaded.`;
       fire(this, 'extractor-files-uploaded', { files });
+    },
+    // Said aloud as well as shown, for people who do not see the list.
+    onFailed: (item) => {
+      this.announcement = `${item.file.name || 'The pasted file'} could not be uploaded. ${item.message ?? ''}`;
     },
   });
   #dragDepth = 0;
@@ -98,26 +103,26 @@ export class ExtractorBucketView extends ExtractorViewElement {
     }
   }
 
-  handleDragEnter(event: DragEvent): void {
+  private handleDragEnter(event: DragEvent): void {
     if (!hasFiles(event)) return;
     event.preventDefault();
     this.#dragDepth++;
     this.dragging = true;
   }
 
-  handleDragOver(event: DragEvent): void {
+  private handleDragOver(event: DragEvent): void {
     if (!hasFiles(event)) return;
     event.preventDefault();
     if (event.dataTransfer) event.dataTransfer.dropEffect = 'copy';
   }
 
-  handleDragLeave(): void {
+  private handleDragLeave(): void {
     // dragleave fires when the pointer crosses into a child; only the last one counts.
     this.#dragDepth = Math.max(0, this.#dragDepth - 1);
     if (this.#dragDepth === 0) this.dragging = false;
   }
 
-  handleDrop(event: DragEvent): void {
+  private handleDrop(event: DragEvent): void {
     event.preventDefault();
     this.#dragDepth = 0;
     this.dragging = false;
@@ -125,39 +130,39 @@ export class ExtractorBucketView extends ExtractorViewElement {
     if (files?.length) this.addFiles(files);
   }
 
-  handleZoneClick(event: Event): void {
+  private handleZoneClick(event: Event): void {
     // The button inside does the same; one picker is enough.
     if ((event.target as Element).closest('button')) return;
     this.fileInput.click();
   }
 
-  handleChoose(): void {
+  private handleChoose(): void {
     this.fileInput.click();
   }
 
-  handleInputChange(): void {
+  private handleInputChange(): void {
     const files = this.fileInput.files;
     if (files?.length) this.addFiles(files);
     // Choosing the same file again must fire `change` again.
     this.fileInput.value = '';
   }
 
-  readonly handlePaste = (event: ClipboardEvent): void => {
+  private readonly handlePaste = (event: ClipboardEvent): void => {
     const files = event.clipboardData?.files;
     if (!files?.length) return;
     event.preventDefault();
     this.addFiles(files);
   };
 
-  handleRetry(item: UploadItem): void {
+  private handleRetry(item: UploadItem): void {
     this.#uploads.retry(item.key);
   }
 
-  handleDismiss(item: UploadItem): void {
+  private handleDismiss(item: UploadItem): void {
     this.#uploads.dismiss(item.key);
   }
 
-  async handleRemove(file: BucketFile): Promise<void> {
+  private async handleRemove(file: BucketFile): Promise<void> {
     const client = this.client;
     if (!client || this.removing.has(file.id)) return;
     this.error = undefined;
@@ -173,15 +178,15 @@ export class ExtractorBucketView extends ExtractorViewElement {
     }
   }
 
-  handleBack(): void {
+  private handleBack(): void {
     fire(this, 'extractor-step-requested', { step: 'introduction' });
   }
 
-  handleContinue(): void {
+  private handleContinue(): void {
     fire(this, 'extractor-step-requested', { step: 'extraction' });
   }
 
-  async handleBegin(): Promise<void> {
+  private async handleBegin(): Promise<void> {
     const { client, bucket, extractor } = this;
     if (!client || !bucket || !extractor || this.starting) return;
     if (this.#uploads.busy) {

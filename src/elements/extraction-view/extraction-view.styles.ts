@@ -6,8 +6,22 @@ export const extractionViewStyles = css`
     gap: 0.75rem;
     padding: var(--_extractor-space);
     border: 1px solid var(--_extractor-border);
-    border-radius: calc(var(--_extractor-radius) * 1.5);
+    border-radius: var(--_extractor-radius-container);
     background: var(--_extractor-surface);
+  }
+
+  .status:focus {
+    outline: none;
+  }
+
+  .status:focus-visible {
+    outline: 2px solid var(--_extractor-focus);
+    outline-offset: 2px;
+  }
+
+  /* A run that stopped keeps its bar where it got to, in a quiet colour. */
+  .progress.stopped .progress-fill {
+    background: var(--_extractor-muted);
   }
 
   .status-head {
@@ -112,7 +126,7 @@ export const extractionViewStyles = css`
     margin: 0;
     padding: 0 1rem;
     border: 1px solid var(--_extractor-border);
-    border-radius: var(--_extractor-radius);
+    border-radius: var(--_extractor-radius-container);
     background: var(--_extractor-surface);
   }
 

@@ -68,7 +68,7 @@ describe('<extractor-extraction-view>', () => {
     ]);
   });
 
-  it('shows progress as chunks done of all, for people and for assistive technology', async () => {
+  it('shows progress as the share of the work done, in words, for people and for assistive technology', async () => {
     const session = await startSession();
     await session.client.uploadFile(session.bucketId, textFile());
     const run = await session.client.startRun(session.bucketId, session.extractor.id);
@@ -77,6 +77,10 @@ describe('<extractor-extraction-view>', () => {
       session,
     );
     expect($(element, '[part~="progress"]').classList.contains('indeterminate')).toBe(true);
+    await provide({ run: { ...run, status: 'running', chunksTotal: null } });
+    expect($(element, '.status-line').textContent?.trim()).toBe(
+      'Getting the text out of your documents. Scanned pages take longest.',
+    );
     await provide({
       run: {
         ...run,
@@ -92,9 +96,13 @@ describe('<extractor-extraction-view>', () => {
       '3',
       '8',
     ]);
-    expect($(element, '.status-line').textContent?.trim()).toBe('3 of 8 parts read.');
+    expect($(element, '.status-line').textContent?.trim()).toBe('Finding your data: 37% done.');
+    expect(bar.getAttribute('aria-valuetext')).toBe('Finding your data: 37% done.');
+    expect(element.shadowRoot!.textContent).not.toMatch(/\bparts?\b|chunk/i);
     expect($(element, '.time').textContent?.trim()).toMatch(/^1:0[5-9] elapsed$/);
-    expect($(element, '[aria-live="polite"]').textContent?.trim()).toBe('Reading: 25% done.');
+    expect($(element, '[aria-live="polite"]').textContent?.trim()).toBe(
+      'Finding your data: 25% done.',
+    );
     const found = $$(element, '.found-item').map((item) => [
       item.querySelector('dt')!.textContent?.trim(),
       item.querySelector('dd')!.textContent?.trim(),
@@ -103,15 +111,49 @@ describe('<extractor-extraction-view>', () => {
     expect(found).toContainEqual(['Total', '—']);
   });
 
-  it('pauses, continues and cancels a working run through the service', async () => {
+  it('stops the bar when the run stops, wherever it got to', async () => {
+    const session = await startSession();
+    await session.client.uploadFile(session.bucketId, textFile());
+    const run = await session.client.startRun(session.bucketId, session.extractor.id);
+    const { element, provide } = await mountWith({ ...run, status: 'running' }, session);
+    const fill = () => $(element, '[part~="progress"] .progress-fill');
+    // The sliding of a bar that does not know how far it is: an animation without end.
+    const moving = () =>
+      fill()
+        .getAnimations()
+        .filter((animation) => animation.effect?.getTiming().iterations === Infinity).length;
+    expect(moving()).toBe(1);
+    for (const status of ['paused', 'cancelled', 'failed'] as const) {
+      await provide({ run: { ...run, status, chunksTotal: null } });
+      const bar = $(element, '[part~="progress"]');
+      expect(bar.classList.contains('indeterminate'), status).toBe(false);
+      expect(moving(), status).toBe(0);
+      expect(bar.getAttribute('aria-valuenow'), status).toBe('0');
+    }
+    await provide({ run: { ...run, status: 'cancelled', chunksCompleted: 3, chunksTotal: 4 } });
+    expect(fill().style.width).toBe('75%');
+    expect($(element, '[part~="progress"]').classList.contains('stopped')).toBe(true);
+  });
+
+  it('pauses, continues and cancels a working run through the service, with focus on the new status', async () => {
     const session = await workingRun();
     const { element, provide } = await mountWith(session.run, session);
+    const status = () => $(element, '[part~="status"]');
     const paused = nextEvent(element, 'extractor-run-changed');
     await userEvent.click($(element, '[part~="pause-button"]'));
     const pausedRun = (await paused).detail.run;
     expect(pausedRun.status).toBe('paused');
     await provide({ run: pausedRun });
     expect($(element, '.badge').textContent?.trim()).toBe('Paused');
+    // The Pause button is gone; focus is on what happened, not on the page's body.
+    expect(element.shadowRoot!.activeElement).toBe(status());
+    expect(status().getAttribute('role')).toBe('group');
+    expect(
+      status()
+        .getAttribute('aria-labelledby')
+        ?.split(' ')
+        .map((id) => element.shadowRoot!.getElementById(id)?.textContent?.trim()),
+    ).toEqual(['Paused']);
 
     const resumed = nextEvent(element, 'extractor-run-changed');
     await userEvent.click($(element, '[part~="resume-button"]'));
@@ -126,6 +168,7 @@ describe('<extractor-extraction-view>', () => {
     expect((await session.client.getRun(session.run.id)).status).toBe('cancelled');
     await provide({ run: cancelledRun });
     expect($(element, '[part~="error"]').textContent).toMatch(/cancelled/);
+    expect(element.shadowRoot!.activeElement).toBe(status());
   });
 
   it('restarts with a new run over the same files, and goes on to the results when done', async () => {

@@ -3,36 +3,25 @@ import { state } from 'lit/decorators.js';
 import { ApiError, describeError } from '../../client/api-error.js';
 import { parseTargetSchema } from '../../contract/json-schema.js';
 import type { Run } from '../../contract/resources.js';
-import {
-  canRunCommand,
-  isFinalRunStatus,
-  type RunCommand,
-  type RunStatus,
-} from '../../contract/run-status.js';
+import { canRunCommand, isFinalRunStatus, type RunCommand } from '../../contract/run-status.js';
 import { ClockController } from '../../controllers/clock-controller.js';
 import { fire } from '../events.js';
 import { fieldTitle, summarizeValue } from '../field-names.js';
 import { ExtractorViewElement } from '../view-element.js';
 import { extractionViewStyles } from './extraction-view.styles.js';
+import { describeProgress, extractionText, percentDone, statusNames } from './progress-text.js';
 import { styleProperties } from '../style-properties.js';
 
 type Action = RunCommand | 'start';
-
-const statusNames: Record<RunStatus, string> = {
-  queued: 'Waiting to start',
-  running: 'Reading',
-  paused: 'Paused',
-  completed: 'Done',
-  failed: 'Stopped',
-  cancelled: 'Cancelled',
-};
 
 /**
  * @tagname extractor-extraction-view
  * @summary The third step: the run reads the documents while the person watches.
  *
- * Shows the run's status, a progress bar (chunks done of all), the time it has taken and
- * the values found so far, live as the run works. The controls follow the run's status:
+ * Shows the run's status, a progress bar with the share of the work done (in words for
+ * screen readers too), the time it has taken and the values found so far, live as the run
+ * works; the bar stops when the run does. After Pause, Continue, Cancel, Start or Restart,
+ * focus moves to the status, so the person hears what the run does now. The controls follow the run's status:
  * Start when there is no run, Pause while it runs, Continue when it is paused (it resumes)
  * or done (on to the results), Cancel while it is not finished, and Restart (a new run)
  * once it is. A failed run says what went wrong and offers the way forward.
@@ -63,13 +52,16 @@ const statusNames: Record<RunStatus, string> = {
  * @cssproperty --extractor-color-surface - Background of the panels.
  * @cssproperty --extractor-color-danger - The message of a failed run.
  * @cssproperty --extractor-color-success - The mark of a done run.
- * @cssproperty --extractor-radius - Corner radius of buttons and panels.
+ * @cssproperty --extractor-radius - Corner radius of buttons and inputs.
+ * @cssproperty --extractor-radius-container - Corner radius of panels, tables and the drop zone.
  */
 export class ExtractorExtractionView extends ExtractorViewElement {
   static override styles = [...ExtractorViewElement.styles, extractionViewStyles];
 
   readonly #clock = new ClockController(this, () => this.run?.status === 'running');
   #lastAnnounced = '';
+  /** The run as it was when the person gave a command: focus goes to the status once it changes. */
+  #awaiting: { runId: string | undefined; status: string | undefined } | undefined;
 
   @state() private pendingAction: Action | undefined;
   @state() private error: string | undefined;
@@ -77,35 +69,58 @@ export class ExtractorExtractionView extends ExtractorViewElement {
 
   protected override willUpdate(changed: PropertyValues<this>): void {
     if (changed.has('run' as keyof ExtractorExtractionView)) {
-      const text = this.run ? this.#progressSentence(this.run, true) : '';
-      // Announce status changes and every quarter of the way, not every chunk.
+      const text = this.run ? describeProgress(this.run, true) : '';
+      // Announce status changes and every quarter of the way, not every chunk; a change the
+      // person asked for is heard when focus moves to the status instead.
       if (text !== this.#lastAnnounced) {
         this.#lastAnnounced = text;
-        this.announcement = text;
+        if (!this.#statusChanged()) this.announcement = text;
       }
     }
   }
 
-  async handleStart(): Promise<void> {
+  protected override updated(): void {
+    if (!this.#statusChanged()) return;
+    this.#awaiting = undefined;
+    this.renderRoot.querySelector<HTMLElement>('[part~="status"]')?.focus();
+  }
+
+  #statusChanged(): boolean {
+    const awaiting = this.#awaiting;
+    return (
+      awaiting !== undefined &&
+      (this.run?.id !== awaiting.runId || this.run?.status !== awaiting.status)
+    );
+  }
+
+  /** From now on, the next change of the run's status takes focus to it. */
+  #awaitStatusChange(): void {
+    this.#awaiting = { runId: this.run?.id, status: this.run?.status };
+  }
+
+  private async handleStart(): Promise<void> {
     const { client, bucket, extractor } = this;
     if (!client || !bucket || !extractor || this.pendingAction) return;
     this.error = undefined;
     this.pendingAction = 'start';
+    this.#awaitStatusChange();
     try {
       const run = await client.startRun(bucket.id, extractor.id);
       fire(this, 'extractor-run-started', { run });
     } catch (error) {
       this.error = describeError(error);
+      this.#awaiting = undefined;
     } finally {
       this.pendingAction = undefined;
     }
   }
 
-  async handleCommand(command: RunCommand): Promise<void> {
+  private async handleCommand(command: RunCommand): Promise<void> {
     const { client, run } = this;
     if (!client || !run || this.pendingAction) return;
     this.error = undefined;
     this.pendingAction = command;
+    this.#awaitStatusChange();
     try {
       const updated = await client.runCommand(run.id, command);
       fire(this, 'extractor-run-changed', { run: updated });
@@ -118,17 +133,17 @@ export class ExtractorExtractionView extends ExtractorViewElement {
         } catch {
           // The message above already says what happened.
         }
-      }
+      } else this.#awaiting = undefined;
     } finally {
       this.pendingAction = undefined;
     }
   }
 
-  handleBack(): void {
+  private handleBack(): void {
     fire(this, 'extractor-step-requested', { step: 'bucket' });
   }
 
-  handleContinue(): void {
+  private handleContinue(): void {
     fire(this, 'extractor-step-requested', { step: 'results' });
   }
 
@@ -141,10 +156,7 @@ export class ExtractorExtractionView extends ExtractorViewElement {
         ${run?.status === 'failed' ? this.renderFailure(run) : nothing}
         ${
           run?.status === 'cancelled'
-            ? html`<p class="message" part="error">
-                This run was cancelled. Start it again to read your documents, or go back to change
-                them.
-              </p>`
+            ? html`<p class="message" part="error">${extractionText.cancelled}</p>`
             : nothing
         }
         ${run ? this.renderPartialResults(run) : nothing}
@@ -159,39 +171,51 @@ export class ExtractorExtractionView extends ExtractorViewElement {
 
   private renderNoRun() {
     return html`<div class="status" part="status">
-      <p class="status-line">Nothing is running yet. Start when your files are ready.</p>
+      <p class="status-line">${extractionText.noRun}</p>
     </div>`;
   }
 
   private renderStatus(run: Run) {
     const total = run.chunksTotal ?? 0;
-    const determinate = total > 0 || run.status === 'completed';
-    const fraction =
-      run.status === 'completed' ? 1 : total > 0 ? Math.min(1, run.chunksCompleted / total) : 0;
-    const percent = Math.round(fraction * 100);
+    const percent = percentDone(run);
+    // The bar moves only while the run works: sliding while the amount of work is unknown,
+    // then filling; once the run stops, so does the bar, where it got to.
+    const working = run.status === 'queued' || run.status === 'running';
+    const indeterminate = working && percent === undefined;
+    const stopped = run.status === 'failed' || run.status === 'cancelled';
+    const sentence = describeProgress(run);
     const time = this.#timeText(run);
     return html`
-      <div class="status status-${run.status}" part="status">
+      <div
+        class="status status-${run.status}"
+        part="status"
+        role="group"
+        aria-labelledby="run-status-name"
+        aria-describedby="run-status-line"
+        tabindex="-1"
+      >
         <div class="status-head">
-          <span class="badge badge-${run.status}">${statusNames[run.status]}</span>
+          <span class="badge badge-${run.status}" id="run-status-name"
+            >${statusNames[run.status]}</span
+          >
           ${time ? html`<span class="time">${time}</span>` : nothing}
         </div>
         <div
-          class="progress ${determinate ? '' : 'indeterminate'}"
+          class="progress ${indeterminate ? 'indeterminate' : ''} ${stopped ? 'stopped' : ''}"
           part="progress"
           role="progressbar"
-          aria-label="Progress"
+          aria-label=${extractionText.progressLabel}
           aria-valuemin="0"
-          aria-valuemax=${determinate ? total || 1 : nothing}
-          aria-valuenow=${determinate ? (run.status === 'completed' ? total || 1 : run.chunksCompleted) : nothing}
-          aria-valuetext=${this.#progressSentence(run, false)}
+          aria-valuemax=${indeterminate ? nothing : total || 1}
+          aria-valuenow=${indeterminate ? nothing : run.status === 'completed' ? total || 1 : run.chunksCompleted}
+          aria-valuetext=${sentence}
         >
           <div
             class="progress-fill"
-            ${styleProperties(determinate ? { width: `${percent}%` } : {})}
+            ${styleProperties(indeterminate ? {} : { width: `${percent ?? 0}%` })}
           ></div>
         </div>
-        <p class="status-line">${this.#progressSentence(run, false)}</p>
+        <p class="status-line" id="run-status-line">${sentence}</p>
       </div>
     `;
   }
@@ -199,11 +223,9 @@ export class ExtractorExtractionView extends ExtractorViewElement {
   private renderFailure(run: Run) {
     return html`
       <div class="message error" part="error">
-        <span class="message-title">We could not finish reading your documents.</span>
+        <span class="message-title">${extractionText.failedTitle}</span>
         ${run.error ? html`<span class="failure-reason">${run.error}</span>` : nothing}
-        <span class="failure-next">
-          You can start again, or go back to check your files and replace any that cannot be read.
-        </span>
+        <span class="failure-next">${extractionText.failedNext}</span>
       </div>
     `;
   }
@@ -231,8 +253,8 @@ export class ExtractorExtractionView extends ExtractorViewElement {
           role="heading"
           aria-level=${this.headingLevel + 1}
         >
-          ${run.status === 'completed' ? 'Found' : 'Found so far'}
-          <span class="found-count">${found} of ${names.length}</span>
+          ${run.status === 'completed' ? extractionText.found : extractionText.foundSoFar}
+          <span class="found-count">${extractionText.foundCount(found, names.length)}</span>
         </div>
         <dl class="found-list">
           ${names.map(
@@ -341,38 +363,12 @@ export class ExtractorExtractionView extends ExtractorViewElement {
     `;
   }
 
-  /** What the run is doing, in a sentence; `coarse` rounds progress to quarters. */
-  #progressSentence(run: Run, coarse: boolean): string {
-    const total = run.chunksTotal ?? 0;
-    const done = run.chunksCompleted;
-    const parts = (count: number) => (count === 1 ? '1 part' : `${count} parts`);
-    switch (run.status) {
-      case 'queued':
-        return done > 0
-          ? `Waiting to continue after ${done} of ${parts(total)}.`
-          : 'Waiting to start.';
-      case 'running': {
-        if (total === 0) return 'Reading your documents.';
-        if (coarse) return `Reading: ${Math.floor((done / total) * 4) * 25}% done.`;
-        return `${done} of ${parts(total)} read.`;
-      }
-      case 'paused':
-        return total > 0 ? `Paused after ${done} of ${parts(total)}.` : 'Paused.';
-      case 'completed':
-        return run.formattedDuration ? `Done in ${run.formattedDuration}.` : 'Done.';
-      case 'failed':
-        return 'Stopped with a problem.';
-      case 'cancelled':
-        return 'Cancelled.';
-    }
-  }
-
   #timeText(run: Run): string | undefined {
     if (run.status === 'completed' && run.formattedDuration) return run.formattedDuration;
     if (run.status !== 'running' || !run.startedAt) return undefined;
     const seconds = Math.max(0, Math.floor((this.#clock.value - Date.parse(run.startedAt)) / 1000));
     const minutes = Math.floor(seconds / 60);
-    return `${minutes}:${String(seconds % 60).padStart(2, '0')} elapsed`;
+    return extractionText.elapsed(minutes, seconds % 60);
   }
 }
 

@@ -6,7 +6,7 @@ export const introductionViewStyles = css`
     place-items: center;
     width: 3.5rem;
     height: 3.5rem;
-    border-radius: calc(var(--_extractor-radius) * 1.5);
+    border-radius: var(--_extractor-radius-container);
     background: var(--_extractor-accent-soft);
     color: var(--_extractor-accent);
   }

@@ -20,14 +20,15 @@ import { introductionViewStyles } from './introduction-view.styles.js';
  * @cssproperty --extractor-color-accent - The accent: primary buttons, progress, focus.
  * @cssproperty --extractor-color-text - The text colour.
  * @cssproperty --extractor-color-text-muted - Secondary text.
- * @cssproperty --extractor-radius - Corner radius of buttons and panels.
- * @cssproperty --extractor-font-family - The font.
+ * @cssproperty --extractor-radius - Corner radius of buttons and inputs.
+ * @cssproperty --extractor-radius-container - Corner radius of panels, tables and the drop zone.
+ * @cssproperty --extractor-font-family - The font; the page's when unset.
  * @cssproperty --extractor-spacing - The base unit of the space between things.
  */
 export class ExtractorIntroductionView extends ExtractorViewElement {
   static override styles = [...ExtractorViewElement.styles, introductionViewStyles];
 
-  handleNext(): void {
+  private handleNext(): void {
     fire(this, 'extractor-step-requested', { step: 'bucket' });
   }
 

@@ -83,16 +83,53 @@ export const resultsViewStyles = css`
     }
   }
 
+  /* Each field spans four rows of the form's grid (label, description, control, message)
+     and lays its parts on them, so the controls of a row line up however long a
+     description is, and a message under one control does not push its neighbour down. */
   .field {
-    display: flex;
-    flex-direction: column;
-    gap: 0.375rem;
+    display: grid;
+    grid-row: span 4;
+    grid-template-rows: subgrid;
+    row-gap: 0;
+    align-content: start;
     min-width: 0;
+  }
+
+  .field > .field-label {
+    grid-row: 1;
+  }
+
+  .field > .field-description {
+    grid-row: 2;
+    margin-top: 0.25rem;
+  }
+
+  .field > .control,
+  .field > .yes-no {
+    grid-row: 3;
+    margin-top: 0.375rem;
+  }
+
+  .field > .field-error {
+    grid-row: 4;
+    margin-top: 0.375rem;
   }
 
   .field-label {
     font-size: 0.9375rem;
     font-weight: 600;
+  }
+
+  .required-mark {
+    margin-inline-start: 0.25em;
+    color: var(--_extractor-danger);
+    font-weight: 600;
+  }
+
+  .form-note {
+    margin: 0;
+    color: var(--_extractor-muted);
+    font-size: 0.875rem;
   }
 
   .field-description {
@@ -113,7 +150,6 @@ export const resultsViewStyles = css`
   .control {
     width: 100%;
     min-height: 2.75rem;
-    margin-top: auto;
     padding: 0.5rem 0.75rem;
     border: 1px solid var(--_extractor-border);
     border-radius: var(--_extractor-radius);
@@ -152,18 +188,48 @@ export const resultsViewStyles = css`
     appearance: auto;
   }
 
-  .checkbox-field .checkbox-label {
-    display: inline-flex;
-    align-items: center;
-    gap: 0.625rem;
-    min-height: 2.75rem;
+  /* Yes and No side by side, each a generous target, as one segmented control. */
+  .yes-no {
+    display: flex;
+    flex-wrap: wrap;
+    gap: 0.5rem;
   }
 
-  .checkbox {
-    width: 1.25rem;
-    height: 1.25rem;
+  .yes-no-option {
+    display: inline-flex;
+    align-items: center;
+    gap: 0.5rem;
+    min-height: 2.75rem;
+    padding: 0.25rem 0.875rem 0.25rem 0.625rem;
+    border: 1px solid var(--_extractor-border);
+    border-radius: var(--_extractor-radius);
+    background: var(--_extractor-surface);
+    cursor: pointer;
+  }
+
+  .yes-no-option:has(:checked) {
+    border-color: var(--_extractor-accent);
+    background: var(--_extractor-accent-soft);
+  }
+
+  .yes-no-option:has(:focus-visible) {
+    outline: 2px solid var(--_extractor-focus);
+    outline-offset: 2px;
+  }
+
+  .yes-no-option:has([aria-invalid='true']) {
+    border-color: var(--_extractor-danger);
+  }
+
+  .radio {
+    width: 1.125rem;
+    height: 1.125rem;
     margin: 0;
     accent-color: var(--_extractor-accent);
+  }
+
+  .radio:focus-visible {
+    outline: none;
   }
 
   .group {
@@ -176,7 +242,7 @@ export const resultsViewStyles = css`
   .group .group {
     padding: var(--_extractor-space);
     border: 1px solid var(--_extractor-border);
-    border-radius: var(--_extractor-radius);
+    border-radius: var(--_extractor-radius-container);
   }
 
   .group-head {
@@ -218,7 +284,7 @@ export const resultsViewStyles = css`
     gap: 0.75rem;
     padding: var(--_extractor-space);
     border: 1px solid var(--_extractor-border);
-    border-radius: var(--_extractor-radius);
+    border-radius: var(--_extractor-radius-container);
     background: var(--_extractor-surface);
   }
 
@@ -240,7 +306,7 @@ export const resultsViewStyles = css`
     --_extractor-scroll-shadow: color-mix(in srgb, var(--_extractor-text) 22%, transparent);
     overflow: auto;
     border: 1px solid var(--_extractor-border);
-    border-radius: var(--_extractor-radius);
+    border-radius: var(--_extractor-radius-container);
     /* A shadow at an edge with more columns behind it, so a table wider than a phone shows
        that it scrolls: the covers scroll with the content ('local') and hide the shadows
        (fixed to the box) once an end is reached. */
@@ -373,9 +439,70 @@ export const resultsViewStyles = css`
     box-shadow: inset 3px 0 0 var(--_extractor-danger);
   }
 
+  /* A cell has focus while the grid is navigated; its control while it is edited. */
+  .records [role='gridcell'] {
+    position: relative;
+  }
+
+  .records [role='gridcell']:focus {
+    outline: none;
+  }
+
+  .records [role='gridcell']:focus-visible {
+    outline: 2px solid var(--_extractor-focus);
+    outline-offset: -2px;
+  }
+
+  .records [role='gridcell']:focus-visible .control {
+    background: var(--_extractor-accent-soft);
+  }
+
   .records .spacer td {
     padding: 0;
     border: 0;
+  }
+
+  /* In a table the column header names a value and the list under it says what is wrong;
+     in a card (below) the cell shows both itself. */
+  .records .cell-label {
+    display: none;
+  }
+
+  .records .cell-error,
+  .records .row-label {
+    position: absolute;
+    width: 1px;
+    height: 1px;
+    margin: -1px;
+    overflow: hidden;
+    clip-path: inset(50%);
+    white-space: nowrap;
+  }
+
+  .grid-hint {
+    margin: 0;
+    color: var(--_extractor-muted);
+    font-size: 0.8125rem;
+  }
+
+  .table-tools {
+    display: flex;
+    flex-wrap: wrap;
+    align-items: center;
+    justify-content: space-between;
+    gap: 0.5rem 1rem;
+  }
+
+  .table-problem-count {
+    margin: 0;
+    color: var(--_extractor-danger);
+    font-size: 0.875rem;
+    font-weight: 600;
+  }
+
+  .button[aria-pressed='true'] {
+    border-color: var(--_extractor-accent);
+    background: var(--_extractor-accent-soft);
   }
 
   .table-problems {
@@ -388,15 +515,133 @@ export const resultsViewStyles = css`
     font-size: 0.8125rem;
   }
 
-  .problem-link {
-    padding: 0;
-    border: 0;
-    background: none;
-    color: inherit;
-    font: inherit;
+  .problem-place {
     font-weight: 600;
-    text-decoration: underline;
-    cursor: pointer;
+  }
+
+  /* Narrower than 600 px: each row is a card of labelled values, one under another, with
+     its number and remove button on top; nothing is wider than the element. */
+  @container (max-width: 37.5rem) {
+    .table-scroller {
+      overflow-x: hidden;
+      border: 0;
+      border-radius: 0;
+      background: none;
+    }
+
+    .records,
+    .records tbody,
+    .records tbody tr,
+    .records tbody td,
+    .records tbody th {
+      display: block;
+    }
+
+    .records thead {
+      position: absolute;
+      width: 1px;
+      height: 1px;
+      overflow: hidden;
+      clip-path: inset(50%);
+    }
+
+    .records tr.row {
+      display: grid;
+      grid-template-columns: minmax(0, 1fr) auto;
+      align-items: center;
+      gap: 0.5rem 0.75rem;
+      margin-bottom: 0.75rem;
+      padding: 0.5rem 0.75rem 0.875rem;
+      border: 1px solid var(--_extractor-border);
+      border-radius: var(--_extractor-radius-container);
+      background: var(--_extractor-surface);
+    }
+
+    .records tbody tr.row > * {
+      height: auto;
+      border: 0;
+    }
+
+    .records tbody .row-number {
+      width: auto;
+      padding: 0;
+      color: var(--_extractor-text);
+      font-size: 0.875rem;
+      font-weight: 600;
+      text-align: start;
+    }
+
+    /* Shown in a card: the row's "Row" and what is wrong with a value. */
+    .records .row-label,
+    .records .cell-error {
+      position: static;
+      width: auto;
+      height: auto;
+      margin: 0;
+      overflow: visible;
+      clip-path: none;
+    }
+
+    .records td.row-actions {
+      grid-row: 1;
+      grid-column: 2;
+      width: auto;
+      padding: 0;
+    }
+
+    /* Each card says what is wrong in it; the count and the filter above lead to them. */
+    .table-problems {
+      display: none;
+    }
+
+    .records td.cell {
+      display: grid;
+      grid-column: 1 / -1;
+      gap: 0.25rem;
+      padding: 0;
+      border-inline-start: 0;
+    }
+
+    .records td.invalid {
+      background: none;
+    }
+
+    .records .cell-label {
+      display: block;
+      color: var(--_extractor-muted);
+      font-size: 0.8125rem;
+      font-weight: 600;
+    }
+
+    .records .control {
+      border: 1px solid var(--_extractor-border);
+      border-radius: var(--_extractor-radius);
+      background: var(--_extractor-surface);
+    }
+
+    .records .control[inputmode='decimal'],
+    .records .control[inputmode='numeric'] {
+      text-align: start;
+    }
+
+    .records td.invalid .control[aria-invalid='true'] {
+      border-color: var(--_extractor-danger);
+    }
+
+    .records .cell-error {
+      color: var(--_extractor-danger);
+      font-size: 0.8125rem;
+      font-weight: 500;
+      white-space: normal;
+    }
+
+    .records [role='gridcell']:focus-visible {
+      outline-offset: 2px;
+    }
+
+    .grid-hint {
+      display: none;
+    }
   }
 
   @media (forced-colors: active) {

@@ -1,37 +1,30 @@
-import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
+import { html, nothing, type PropertyValues } from 'lit';
 import { state } from 'lit/decorators.js';
 import { ApiError, describeError } from '../../client/api-error.js';
 import { resultFormats, type ResultFormat } from '../../client/client.js';
-import {
-  parseTargetSchema,
-  validateAgainstSchema,
-  type TargetSchema,
-} from '../../contract/json-schema.js';
+import { parseTargetSchema, type TargetSchema } from '../../contract/json-schema.js';
 import { fire } from '../events.js';
 import { checkIcon, downloadIcon } from '../icons.js';
 import { ExtractorViewElement } from '../view-element.js';
-import { RecordTableWindow, renderRecordTable } from './record-table.js';
+import { RecordEditor } from './record-editor.js';
 import { resultsViewStyles } from './results-view.styles.js';
-import { controlId, renderObjectFields, type SchemaForm } from './schema-form.js';
-import { emptyValue, getAt, pointerOf, removeItemAt, setAt, type Path } from './values.js';
 
 type SaveState = 'saved' | 'pending' | 'saving' | 'invalid' | 'failed';
 
 /** How long typing must pause before the edits are saved. */
 const saveDelayMs = 700;
 
-const emptySchema: TargetSchema = { type: 'object', properties: {} };
-
 /**
  * @tagname extractor-results-view
  * @summary The last step: the person checks and corrects the results, then submits them.
  *
  * The editor is generated from the run's target schema: objects become labelled fields,
- * strings, numbers, booleans, choices (enum) and dates get fitting controls, lists of flat
- * objects become an editable table (add and remove rows, arrow keys between cells, fast
- * with thousands of rows) and lists of plain values a list. Values are checked against the
- * schema while the person types, with the message under the field, and saved to the
- * service after a short pause. Downloads (JSON, XML, CSV) show when the extractor allows
+ * strings, numbers (typed in the person's locale), yes-or-no values (with "not known"),
+ * choices (enum) and dates get fitting controls, lists of flat objects become an
+ * editable grid (one Tab stop, arrow keys between cells, fast with thousands of rows,
+ * cards on a narrow screen) and lists of plain values a list. Fields that must be filled
+ * in are marked. Values are checked against the schema while the person types, with a
+ * message in plain words under the field, and saved to the service after a short pause. Downloads (JSON, XML, CSV) show when the extractor allows
  * them. Submit saves, fires the cancelable `extractor-submit-requested`, submits, and fires
  * `extractor-results-submitted`; what happens next (a redirect, a thank-you) is the app's
  * or the host page's to decide.
@@ -55,7 +48,8 @@ const emptySchema: TargetSchema = { type: 'object', properties: {} };
  * @csspart value-list - A list of plain values.
  * @csspart add-item-button - Adds an item to a list.
  * @csspart remove-item-button - Removes an item from a list.
- * @csspart table - The table of a list of objects.
+ * @csspart table - The table of a list of objects (an ARIA grid: one Tab stop, arrow keys inside).
+ * @csspart filter-button - Shows only the rows of a table that need attention, or all again.
  * @csspart table-scroller - The scrolling box around a table.
  * @csspart add-row-button - Adds a row to a table.
  * @csspart remove-row-button - Removes a row from a table.
@@ -70,40 +64,34 @@ const emptySchema: TargetSchema = { type: 'object', properties: {} };
  * @cssproperty --extractor-color-surface - Background of inputs and the table.
  * @cssproperty --extractor-color-border - Borders of inputs and the table.
  * @cssproperty --extractor-color-danger - Messages about invalid values.
- * @cssproperty --extractor-radius - Corner radius of inputs, buttons and panels.
+ * @cssproperty --extractor-radius - Corner radius of buttons and inputs.
+ * @cssproperty --extractor-radius-container - Corner radius of panels, tables and the drop zone.
  */
-export class ExtractorResultsView extends ExtractorViewElement implements SchemaForm {
+export class ExtractorResultsView extends ExtractorViewElement {
   static override styles = [...ExtractorViewElement.styles, resultsViewStyles];
 
-  readonly #tables = new Map<string, RecordTableWindow>();
+  readonly #editor = new RecordEditor(this, {
+    readOnly: () => !!this.run?.submittedAt || this.submitting,
+    onEdit: () => this.#edited(),
+  });
   #runId: string | undefined;
   #schemaText: string | undefined;
-  #schema: TargetSchema = emptySchema;
+  #schema: TargetSchema | undefined;
   #revision = 0;
   #savedRevision = 0;
   #saveTimer: ReturnType<typeof setTimeout> | undefined;
   #saves: Promise<void> = Promise.resolve();
 
-  @state() private draft: unknown = {};
-  @state() private violations: ReadonlyMap<string, readonly string[]> = new Map();
   @state() private saveState: SaveState = 'saved';
   @state() private saveError: string | undefined;
   @state() private submitting = false;
   @state() private downloading: ResultFormat | undefined;
   @state() private error: string | undefined;
 
-  get root(): TargetSchema {
-    return this.#schema;
-  }
-
-  get readOnly(): boolean {
-    return !!this.run?.submittedAt || this.submitting;
-  }
-
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     // Leaving the view must not lose what was typed in the last moment.
-    if (this.#saveTimer !== undefined) void this.flush();
+    if (this.#saveTimer !== undefined) void this.#flush();
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
@@ -114,85 +102,31 @@ export class ExtractorResultsView extends ExtractorViewElement implements Schema
       return;
     const run = this.run;
     const schemaText = run?.targetSchema ?? this.extractor?.jsonSchema;
-    if (schemaText !== this.#schemaText) {
+    const schemaChanged = schemaText !== this.#schemaText;
+    if (schemaChanged) {
       this.#schemaText = schemaText;
       const parsed = schemaText ? parseTargetSchema(schemaText) : undefined;
-      this.#schema = parsed?.ok ? parsed.schema : emptySchema;
+      this.#schema = parsed?.ok ? parsed.schema : undefined;
     }
-    if (!run) return;
     // A new run, or the same run changed elsewhere while nothing here waits to be saved.
     const unsaved = this.#revision !== this.#savedRevision || this.saveState === 'saving';
-    if (run.id !== this.#runId || !unsaved) {
+    if (run && (run.id !== this.#runId || !unsaved)) {
       this.#runId = run.id;
-      this.draft = parseData(run.data);
-      this.violations = this.#validate(this.draft);
-      this.saveState = this.violations.size > 0 ? 'invalid' : 'saved';
+      this.#editor.load(this.#schema, parseData(run.data));
+      this.saveState = this.#editor.violations.size > 0 ? 'invalid' : 'saved';
+    } else if (schemaChanged) {
+      this.#editor.load(this.#schema, this.#editor.value);
     }
   }
 
-  violationsAt(pointer: string): readonly string[] | undefined {
-    return this.violations.get(pointer);
-  }
-
-  setValue(path: Path, value: unknown): void {
-    this.draft = setAt(this.draft, path, value);
-    this.#edited();
-  }
-
-  addItem(listPath: Path, itemSchema: TargetSchema): void {
-    const list = getAt(this.draft, listPath);
-    const items = Array.isArray(list) ? list : [];
-    const index = items.length;
-    this.draft = setAt(this.draft, listPath, [...items, emptyValue(itemSchema, this.#schema)]);
-    this.#edited();
-    void this.updateComplete.then(() => {
-      const table = this.#tables.get(pointerOf(listPath));
-      if (table) return table.focusCell(index, 0);
-      const id = controlId([...listPath, index]);
-      this.renderRoot.querySelector<HTMLElement>(`[id="${id}"], [id^="${id}_2F"]`)?.focus();
-    });
-  }
-
-  removeItem(itemPath: Path): void {
-    const listPath = itemPath.slice(0, -1);
-    const index = itemPath[itemPath.length - 1] as number;
-    this.draft = removeItemAt(this.draft, itemPath);
-    this.#edited();
-    void this.updateComplete.then(() => {
-      const list = getAt(this.draft, listPath);
-      const remaining = Array.isArray(list) ? list.length : 0;
-      const table = this.#tables.get(pointerOf(listPath));
-      const heading = this.renderRoot.querySelector(`[id="${controlId(listPath, '-heading')}"]`);
-      const group = heading?.closest('section');
-      if (table && remaining > 0) {
-        const columns = group?.querySelectorAll('thead th').length ?? 2;
-        return table.focusCell(Math.min(index, remaining - 1), columns - 2);
-      }
-      group
-        ?.querySelector<HTMLElement>('[part~="add-row-button"], [part~="add-item-button"]')
-        ?.focus();
-    });
-  }
-
-  renderTable(path: Path, schema: TargetSchema, rows: unknown[], title: string): TemplateResult {
-    const pointer = pointerOf(path);
-    let table = this.#tables.get(pointer);
-    if (!table) {
-      table = new RecordTableWindow(this);
-      this.#tables.set(pointer, table);
-    }
-    const problems = [...this.violations].filter(([key]) => key.startsWith(`${pointer}/`));
-    return renderRecordTable({ form: this, window: table, path, schema, rows, title, problems });
-  }
-
-  async handleDownload(format: ResultFormat): Promise<void> {
+  private async handleDownload(format: ResultFormat): Promise<void> {
     const { client, run } = this;
     if (!client || !run || this.downloading) return;
     this.error = undefined;
     this.downloading = format;
     try {
       // The file is made from what the service holds: edits go there first.
-      await this.flush();
+      await this.#flush();
       const { blob, filename } = await client.downloadResults(run.id, format);
       const url = URL.createObjectURL(blob);
       const link = document.createElement('a');
@@ -210,20 +144,20 @@ export class ExtractorResultsView extends ExtractorViewElement implements Schema
     }
   }
 
-  async handleSubmit(): Promise<void> {
+  private async handleSubmit(): Promise<void> {
     const { client, run } = this;
     if (!client || !run || this.submitting || run.submittedAt) return;
     this.error = undefined;
-    if (this.violations.size > 0) {
+    if (this.#editor.violations.size > 0) {
       this.error = 'Some values need your attention before you submit; they are marked above.';
       this.renderRoot.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
       return;
     }
-    const data = this.draft;
+    const data = this.#editor.value;
     if (!fire(this, 'extractor-submit-requested', { run, data }, { cancelable: true })) return;
     this.submitting = true;
     try {
-      if (!(await this.flush())) {
+      if (!(await this.#flush())) {
         this.error = this.saveError ?? 'Your changes could not be saved, so nothing was submitted.';
         return;
       }
@@ -239,13 +173,13 @@ export class ExtractorResultsView extends ExtractorViewElement implements Schema
     }
   }
 
-  async handleBack(): Promise<void> {
-    await this.flush();
+  private async handleBack(): Promise<void> {
+    await this.#flush();
     fire(this, 'extractor-step-requested', { step: 'extraction' });
   }
 
   /** Saves what waits to be saved; true when everything typed is saved. */
-  async flush(): Promise<boolean> {
+  async #flush(): Promise<boolean> {
     if (this.#saveTimer !== undefined) {
       clearTimeout(this.#saveTimer);
       this.#saveTimer = undefined;
@@ -259,10 +193,9 @@ export class ExtractorResultsView extends ExtractorViewElement implements Schema
     this.#revision++;
     this.error = undefined;
     this.saveError = undefined;
-    this.violations = this.#validate(this.draft);
     clearTimeout(this.#saveTimer);
     this.#saveTimer = undefined;
-    if (this.violations.size > 0) {
+    if (this.#editor.violations.size > 0) {
       this.saveState = 'invalid';
       return;
     }
@@ -280,8 +213,9 @@ export class ExtractorResultsView extends ExtractorViewElement implements Schema
   async #save(): Promise<void> {
     const { client, run } = this;
     const revision = this.#revision;
-    if (!client || !run || revision === this.#savedRevision || this.violations.size > 0) return;
-    const data = this.draft;
+    if (!client || !run || revision === this.#savedRevision || this.#editor.violations.size > 0)
+      return;
+    const data = this.#editor.value;
     this.saveState = 'saving';
     try {
       const updated = await client.saveResults(run.id, data);
@@ -290,27 +224,13 @@ export class ExtractorResultsView extends ExtractorViewElement implements Schema
       fire(this, 'extractor-results-changed', { run: updated, data });
     } catch (error) {
       if (error instanceof ApiError && error.status === 422 && error.fieldErrors.length > 0) {
-        const violations = new Map(this.violations);
-        for (const { pointer, detail } of error.fieldErrors) {
-          violations.set(pointer, [...(violations.get(pointer) ?? []), detail]);
-        }
-        this.violations = violations;
+        this.#editor.addViolations(error.fieldErrors);
         this.saveState = 'invalid';
       } else {
         this.saveState = 'failed';
         this.saveError = `Your changes are not saved: ${describeError(error)}`;
       }
     }
-  }
-
-  #validate(data: unknown): ReadonlyMap<string, readonly string[]> {
-    const grouped = new Map<string, string[]>();
-    for (const { pointer, message } of validateAgainstSchema(this.#schema, data)) {
-      const list = grouped.get(pointer);
-      if (list) list.push(message);
-      else grouped.set(pointer, [message]);
-    }
-    return grouped;
   }
 
   override render() {
@@ -335,7 +255,7 @@ export class ExtractorResultsView extends ExtractorViewElement implements Schema
           novalidate
           @submit=${(event: Event) => event.preventDefault()}
         >
-          ${renderObjectFields(this, this.#schema, this.draft, [])}
+          ${this.#editor.render()}
         </form>
         ${this.error ? html`<p class="message error" part="error" role="alert">${this.error}</p>` : nothing}
         <div class="actions" part="actions">
@@ -404,7 +324,7 @@ export class ExtractorResultsView extends ExtractorViewElement implements Schema
       case 'saving':
         return 'Saving…';
       case 'invalid': {
-        const count = this.violations.size;
+        const count = this.#editor.violations.size;
         return `${count === 1 ? '1 value needs' : `${count} values need`} attention before saving.`;
       }
       case 'failed':

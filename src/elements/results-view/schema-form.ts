@@ -9,6 +9,8 @@ import { html, nothing, type TemplateResult } from 'lit';
 import { primaryType, resolveRef, type TargetSchema } from '../../contract/json-schema.js';
 import { fieldTitle } from '../field-names.js';
 import { closeIcon, plusIcon } from '../icons.js';
+import { choiceText } from './messages.js';
+import { typedValue } from './typed-value.js';
 import {
   allowsNull,
   choiceOptions,
@@ -24,8 +26,12 @@ export interface SchemaForm {
   readonly root: TargetSchema;
   readonly readOnly: boolean;
   readonly headingLevel: number;
+  /** The person's locale for numbers; the browser's when undefined. */
+  readonly locale: string | undefined;
   /** The schema's complaints about the value at a JSON pointer. */
   violationsAt(pointer: string): readonly string[] | undefined;
+  /** The value at a path of the record, as it stands. */
+  valueAt(path: Path): unknown;
   setValue(path: Path, value: unknown): void;
   addItem(listPath: Path, itemSchema: TargetSchema): void;
   removeItem(itemPath: Path): void;
@@ -34,23 +40,18 @@ export interface SchemaForm {
 
 export interface ControlOptions {
   id: string;
+  /** The value must be filled in (see `mustBeFilled`). */
+  required?: boolean;
   /** For controls without a visible label (table cells, list items). */
   ariaLabel?: string;
   describedBy?: string;
-  /** Table coordinates, for arrow-key moves between cells. */
-  row?: number;
-  column?: number;
+  /** In a grid cell: out of the Tab order, since the cell takes focus (record-table.ts). */
+  inGrid?: boolean;
 }
 
 /** An id for the control of a value, valid in `id` and in `aria-describedby` lists. */
 export function controlId(path: Path, suffix = ''): string {
   return `v${encodeURIComponent(pointerOf(path)).replace(/[%'()*!~.]/g, '_')}${suffix}`;
-}
-
-export function sentence(message: string): string {
-  return message
-    ? message[0]!.toUpperCase() + message.slice(1) + (/[.!?]$/.test(message) ? '' : '.')
-    : message;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -82,12 +83,46 @@ export function renderObjectFields(
     ${
       simple.length > 0
         ? html`<div class="fields">
-            ${simple.map(([name, child]) => renderField(form, name, child, record[name], [...path, name]))}
+            ${simple.map(([name, child]) =>
+              renderField(
+                form,
+                name,
+                child,
+                record[name],
+                [...path, name],
+                mustBeFilled(resolved, name, form.root),
+              ),
+            )}
           </div>`
         : nothing
     }
     ${complex.map(([name, child]) => renderComplexField(form, name, child, record[name], [...path, name]))}
   `;
+}
+
+/**
+ * Whether a person must fill a property in: the schema requires it and does not allow it
+ * to be empty (null). Such fields are marked, and an emptied one asks for a value.
+ */
+export function mustBeFilled(parent: TargetSchema, name: string, root: TargetSchema): boolean {
+  const child = parent.properties?.[name];
+  return (
+    (parent.required?.includes(name) ?? false) &&
+    child !== undefined &&
+    !allowsNull(resolveRef(child, root))
+  );
+}
+
+/** Whether any plain field of a schema, at any depth, must be filled in. */
+export function hasFieldsToFill(schema: TargetSchema, root: TargetSchema, depth = 0): boolean {
+  const resolved = resolveRef(schema, root);
+  if (depth > 16) return false;
+  if (resolved.items) return hasFieldsToFill(resolved.items, root, depth + 1);
+  return Object.entries(resolved.properties ?? {}).some(
+    ([name, child]) =>
+      (isPlainField(child, root) && mustBeFilled(resolved, name, root)) ||
+      (!isPlainField(child, root) && hasFieldsToFill(child, root, depth + 1)),
+  );
 }
 
 function isPlainField(schema: TargetSchema, root: TargetSchema): boolean {
@@ -98,10 +133,11 @@ function isPlainField(schema: TargetSchema, root: TargetSchema): boolean {
 function renderMessages(form: SchemaForm, path: Path, id: string) {
   const messages = form.violationsAt(pointerOf(path));
   if (!messages?.length) return nothing;
-  return html`<p class="field-error" id=${id} part="field-error">
-    ${messages.map(sentence).join(' ')}
-  </p>`;
+  return html`<p class="field-error" id=${id} part="field-error">${messages.join(' ')}</p>`;
 }
+
+/** The mark of a field that must be filled in; the form says what it means above. */
+const requiredMark = html`<span class="required-mark" aria-hidden="true">*</span>`;
 
 function renderField(
   form: SchemaForm,
@@ -109,6 +145,7 @@ function renderField(
   schema: TargetSchema,
   value: unknown,
   path: Path,
+  required: boolean,
 ): TemplateResult {
   const resolved = resolveRef(schema, form.root);
   const id = controlId(path);
@@ -118,22 +155,64 @@ function renderField(
   const describedBy = [description ? `${id}-description` : '', invalid ? `${id}-error` : '']
     .filter(Boolean)
     .join(' ');
-  const kind = editorKind(resolved);
-  if (kind === 'boolean' && !allowsNull(resolved)) {
-    return html`<div class="field checkbox-field" part="field">
-      <label class="checkbox-label">
-        ${renderControl(form, resolved, value, path, { id, describedBy })}
-        <span class="field-label">${title}</span>
-      </label>
-      ${description ? html`<p class="field-description" id="${id}-description">${description}</p>` : nothing}
+  const descriptionText = description
+    ? html`<p class="field-description" id="${id}-description">${description}</p>`
+    : nothing;
+  if (editorKind(resolved) === 'boolean') {
+    return html`<div class="field" part="field">
+      <span class="field-label" id="${id}-label">${title}${required ? requiredMark : nothing}</span>
+      ${descriptionText} ${renderYesNo(form, resolved, value, path, { id, describedBy, required })}
       ${renderMessages(form, path, `${id}-error`)}
     </div>`;
   }
   return html`<div class="field" part="field">
-    <label class="field-label" for=${id}>${title}</label>
-    ${description ? html`<p class="field-description" id="${id}-description">${description}</p>` : nothing}
-    ${renderControl(form, resolved, value, path, { id, describedBy })}
+    <label class="field-label" for=${id}>${title}${required ? requiredMark : nothing}</label>
+    ${descriptionText} ${renderControl(form, resolved, value, path, { id, describedBy, required })}
     ${renderMessages(form, path, `${id}-error`)}
+  </div>`;
+}
+
+/**
+ * A yes-or-no field as two radio buttons, and a third, "Not known", where the schema
+ * allows the value to be empty. A value that was not found selects none of them, which
+ * shows it as unknown rather than as a "no" nobody chose.
+ */
+function renderYesNo(
+  form: SchemaForm,
+  schema: TargetSchema,
+  value: unknown,
+  path: Path,
+  options: ControlOptions,
+): TemplateResult {
+  const invalid = !!form.violationsAt(pointerOf(path))?.length;
+  const choices: [unknown, string][] = [
+    [true, choiceText.yes],
+    [false, choiceText.no],
+  ];
+  if (allowsNull(schema)) choices.push([null, choiceText.unknown]);
+  return html`<div
+    class="yes-no"
+    role="radiogroup"
+    aria-labelledby="${options.id}-label"
+    aria-describedby=${options.describedBy || nothing}
+    aria-required=${options.required ? 'true' : nothing}
+  >
+    ${choices.map(
+      ([choice, label], index) =>
+        html`<label class="yes-no-option">
+          <input
+            class="radio"
+            type="radio"
+            id=${index === 0 ? options.id : `${options.id}-${index}`}
+            name=${options.id}
+            aria-invalid=${invalid ? 'true' : 'false'}
+            .checked=${value === choice || (choice === null && value === undefined)}
+            ?disabled=${form.readOnly}
+            @change=${() => form.setValue(path, choice)}
+          />
+          <span>${label}</span>
+        </label>`,
+    )}
   </div>`;
 }
 
@@ -261,10 +340,10 @@ export function renderControl(
     id: options.id,
     label: options.ariaLabel,
     describedBy: options.describedBy || undefined,
-    row: options.row,
-    column: options.column,
+    required: options.required ? 'true' : undefined,
+    tabindex: options.inGrid ? '-1' : undefined,
   };
-  if (kind === 'choice' || (kind === 'boolean' && allowsNull(resolved))) {
+  if (kind === 'choice' || kind === 'boolean') {
     const choices =
       kind === 'boolean'
         ? [true, false]
@@ -272,47 +351,39 @@ export function renderControl(
     const selected = choices.findIndex(
       (option) => JSON.stringify(option) === JSON.stringify(value),
     );
-    const offerEmpty = allowsNull(resolved) || selected === -1;
+    const nullable = allowsNull(resolved);
+    // The empty choice: "not known" for a yes or no, "none" where nothing is allowed, and
+    // a prompt where something must be chosen but nothing is yet.
+    const empty =
+      kind === 'boolean' ? choiceText.unknown : nullable ? choiceText.none : choiceText.prompt;
     return html`<select
       class="control"
       id=${common.id}
       aria-label=${common.label ?? nothing}
       aria-describedby=${common.describedBy ?? nothing}
       aria-invalid=${invalid ? 'true' : 'false'}
-      data-row=${common.row ?? nothing}
-      data-column=${common.column ?? nothing}
+      aria-required=${common.required ?? nothing}
+      tabindex=${common.tabindex ?? nothing}
       ?disabled=${form.readOnly}
       @change=${(event: Event) => {
         const index = Number((event.target as HTMLSelectElement).value);
-        form.setValue(path, index < 0 ? (allowsNull(resolved) ? null : undefined) : choices[index]);
+        form.setValue(path, index < 0 ? (nullable ? null : undefined) : choices[index]);
       }}
     >
-      ${offerEmpty ? html`<option value="-1" .selected=${selected === -1}>—</option>` : nothing}
+      ${nullable || selected === -1 ? html`<option value="-1" .selected=${selected === -1}>${empty}</option>` : nothing}
       ${choices.map(
         (option, index) =>
           html`<option value=${index} .selected=${index === selected}>
-            ${typeof option === 'boolean' ? (option ? 'Yes' : 'No') : displayValue(option)}
+            ${typeof option === 'boolean' ? (option ? choiceText.yes : choiceText.no) : displayValue(option, form.locale)}
           </option>`,
       )}
     </select>`;
   }
-  if (kind === 'boolean') {
-    return html`<input
-      class="checkbox"
-      type="checkbox"
-      id=${common.id}
-      aria-label=${common.label ?? nothing}
-      aria-describedby=${common.describedBy ?? nothing}
-      aria-invalid=${invalid ? 'true' : 'false'}
-      data-row=${common.row ?? nothing}
-      data-column=${common.column ?? nothing}
-      .checked=${value === true}
-      ?disabled=${form.readOnly}
-      @change=${(event: Event) => form.setValue(path, (event.target as HTMLInputElement).checked)}
-    />`;
-  }
   const date = kind === 'date' && fitsDateInput(value);
   const numeric = kind === 'number' || kind === 'integer';
+  const input = { required: options.required, locale: form.locale };
+  const means = (typed: string) =>
+    JSON.stringify(valueFromInput(resolved, typed, input)) === JSON.stringify(value);
   return html`<input
     class="control ${numeric ? 'numeric' : ''}"
     type=${date ? 'date' : 'text'}
@@ -320,13 +391,17 @@ export function renderControl(
     aria-label=${common.label ?? nothing}
     aria-describedby=${common.describedBy ?? nothing}
     aria-invalid=${invalid ? 'true' : 'false'}
-    data-row=${common.row ?? nothing}
-    data-column=${common.column ?? nothing}
+    aria-required=${common.required ?? nothing}
+    tabindex=${common.tabindex ?? nothing}
     inputmode=${kind === 'integer' ? 'numeric' : kind === 'number' ? 'decimal' : nothing}
     autocomplete="off"
     spellcheck=${numeric || date ? 'false' : nothing}
-    .value=${displayValue(value)}
+    ${typedValue(displayValue(value, form.locale), means)}
     ?readonly=${form.readOnly}
-    @input=${(event: Event) => form.setValue(path, valueFromInput(resolved, (event.target as HTMLInputElement).value))}
+    @input=${(event: Event) =>
+      form.setValue(
+        path,
+        valueFromInput(resolved, (event.target as HTMLInputElement).value, input),
+      )}
   />`;
 }

@@ -6,6 +6,7 @@
  *   const frame = ExtractorEmbed.mount(document.querySelector('#upload'), {
  *     url: session.embeddedUrl,            // from POST /api/embed_sessions, on your server
  *     theme: { 'color-accent': '#0a7d5a' },
+ *     colorScheme: 'auto',                 // 'light' (the default), 'dark' or 'auto'
  *     onEvent: (name, payload) => console.log(name, payload),
  *   });
  *   frame.on('session-expiring', async () => frame.refreshSession(await mintToken()));
@@ -15,6 +16,11 @@
  * at the frame's origin with that instance id. Commands go to the frame's origin only,
  * and wait until the frame is ready.
  */
+import {
+  colorSchemeParameter,
+  isColorScheme,
+  type ColorScheme,
+} from '../../contract/color-scheme.js';
 import {
   frameInstanceParameter,
   frameMessagePrefix,
@@ -37,6 +43,11 @@ export interface MountOptions {
   theme?: Record<string, string>;
   /** The frame's accessible name. */
   title?: string;
+  /**
+   * `light` (the default), `dark`, or `auto` (the person's system setting): match your
+   * page, so the frame is not a dark box on a light page.
+   */
+  colorScheme?: ColorScheme;
 }
 
 export interface EmbeddedFrame {
@@ -64,6 +75,8 @@ export function mount(container: Element, options: MountOptions): EmbeddedFrame 
   const instanceId = newInstanceId();
   const src = new URL(options.url, document.baseURI);
   src.searchParams.set(frameInstanceParameter, instanceId);
+  if (isColorScheme(options.colorScheme))
+    src.searchParams.set(colorSchemeParameter, options.colorScheme);
   const frameOrigin = src.origin;
 
   const iframe = document.createElement('iframe');

@@ -1,12 +1,14 @@
 /** Extraction buckets: containers of files that runs work over. Deletion is soft. */
-import { iriOf } from '../../contract/iri.js';
 import type { Bucket, BucketInput, BucketOrigin } from '../../contract/resources.js';
 import type { Db } from '../store/database.js';
 import { newId, nowIso } from '../store/ids.js';
-import type { BucketTable } from '../store/schema.js';
-import { fileToWire, type FileRow } from '../files/files.js';
+import { newestFirst, type PageOfRows, type PageWindow } from '../store/paging.js';
+import type { BucketRow } from '../store/schema.js';
+import { findLive, notDeleted, softDelete } from '../store/soft-delete.js';
+import { runIrisOf } from '../runs/runs.js';
+import { fileToWire, listFiles, listFilesOfBuckets, type FileRow } from '../files/files.js';
 
-export type BucketRow = BucketTable;
+export type { BucketRow };
 
 export async function createBucket(
   db: Db,
@@ -26,60 +28,35 @@ export async function createBucket(
   return row;
 }
 
-export async function findBucket(db: Db, id: string): Promise<BucketRow | undefined> {
-  return db
-    .selectFrom('buckets')
-    .selectAll()
-    .where('id', '=', id)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst();
+export function findBucket(db: Db, id: string): Promise<BucketRow | undefined> {
+  return findLive(db, 'buckets', id);
 }
 
-export async function listBuckets(
-  db: Db,
-  page: { offset: number; limit: number },
-): Promise<{ rows: BucketRow[]; total: number }> {
-  const query = db.selectFrom('buckets').where('deleted_at', 'is', null);
-  const [rows, count] = await Promise.all([
-    query
-      .selectAll()
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .offset(page.offset)
-      .limit(page.limit)
-      .execute(),
-    query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+export function listBuckets(db: Db, window: PageWindow): Promise<PageOfRows<BucketRow>> {
+  return newestFirst(db.selectFrom('buckets').where(notDeleted), window);
+}
+
+export function deleteBucket(db: Db, id: string): Promise<boolean> {
+  return softDelete(db, 'buckets', id);
+}
+
+/** Buckets as the APIs show them, with their runs and files, in two queries for all. */
+export async function bucketViews(db: Db, rows: readonly BucketRow[]): Promise<Bucket[]> {
+  const ids = rows.map((row) => row.id);
+  const [runs, files] = await Promise.all([
+    runIrisOf(db, 'bucket_id', ids),
+    listFilesOfBuckets(db, ids),
   ]);
-  return { rows, total: Number(count.total) };
+  return rows.map((row) => bucketToWire(row, runs.get(row.id) ?? [], files.get(row.id) ?? []));
 }
 
-export async function deleteBucket(db: Db, id: string): Promise<boolean> {
-  const now = nowIso();
-  const result = await db
-    .updateTable('buckets')
-    .set({ deleted_at: now, updated_at: now })
-    .where('id', '=', id)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
-}
-
-/** IRIs of the runs of each bucket, oldest first, in one query. */
-export async function runIrisByBucket(
-  db: Db,
-  ids: readonly string[],
-): Promise<Map<string, string[]>> {
-  const map = new Map<string, string[]>(ids.map((id) => [id, []]));
-  if (ids.length === 0) return map;
-  const rows = await db
-    .selectFrom('runs')
-    .select(['id', 'bucket_id'])
-    .where('bucket_id', 'in', ids)
-    .orderBy('created_at')
-    .orderBy('id')
-    .execute();
-  for (const row of rows) map.get(row.bucket_id)?.push(iriOf('run', row.id));
-  return map;
+/** One bucket as the APIs show it. */
+export async function bucketView(db: Db, row: BucketRow): Promise<Bucket> {
+  const [runs, files] = await Promise.all([
+    runIrisOf(db, 'bucket_id', [row.id]),
+    listFiles(db, row.id),
+  ]);
+  return bucketToWire(row, runs.get(row.id) ?? [], files);
 }
 
 export function bucketToWire(row: BucketRow, runs: string[], files: FileRow[]): Bucket {

@@ -4,19 +4,21 @@
  */
 import { randomBytes } from 'node:crypto';
 import { labelNames, type LabelName } from '../../contract/labels.js';
-import { iriOf } from '../../contract/iri.js';
 import { parseTargetSchema } from '../../contract/json-schema.js';
 import type { Extractor, ExtractorInput, Strategy } from '../../contract/resources.js';
 import type { Config } from '../config.js';
-import { validationError, type FieldError } from '../http/problem.js';
+import { InvalidInputError, type FieldError } from '../errors.js';
 import type { Db } from '../store/database.js';
 import { containsText } from '../store/filters.js';
 import { newId, nowIso } from '../store/ids.js';
-import type { ExtractorTable } from '../store/schema.js';
+import { newestFirst, type PageOfRows, type PageWindow } from '../store/paging.js';
+import type { ExtractorRow } from '../store/schema.js';
+import { findLive, notDeleted, softDelete } from '../store/soft-delete.js';
+import { contentOptionsOf, runIrisOf } from '../runs/runs.js';
 import { webhookUrlProblem } from '../webhooks/address-policy.js';
 import { typeNameFor, typeScriptFromSchema } from './typed-schema.js';
 
-export type ExtractorRow = ExtractorTable;
+export type { ExtractorRow };
 
 /** The models each strategy can use: `local` runs offline; `llm` takes the configured list. */
 export function allowedModels(strategy: Strategy | string, config: Config): string[] {
@@ -64,7 +66,7 @@ function checkExtractorInput(input: ExtractorInput, config: Config): void {
       });
     }
   }
-  if (errors.length > 0) throw validationError(errors);
+  if (errors.length > 0) throw new InvalidInputError(errors);
 }
 
 export function newWebhookSecret(): string {
@@ -126,7 +128,7 @@ export async function replaceExtractor(
     .updateTable('extractors')
     .set({ ...columnsFrom(input), updated_at: nowIso() })
     .where('id', '=', id)
-    .where('deleted_at', 'is', null)
+    .where(notDeleted)
     .returningAll()
     .executeTakeFirst();
 }
@@ -137,18 +139,13 @@ export async function rotateWebhookSecret(db: Db, id: string): Promise<string | 
     .updateTable('extractors')
     .set({ webhook_secret: secret, updated_at: nowIso() })
     .where('id', '=', id)
-    .where('deleted_at', 'is', null)
+    .where(notDeleted)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0 ? secret : undefined;
 }
 
-export async function findExtractor(db: Db, id: string): Promise<ExtractorRow | undefined> {
-  return db
-    .selectFrom('extractors')
-    .selectAll()
-    .where('id', '=', id)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst();
+export function findExtractor(db: Db, id: string): Promise<ExtractorRow | undefined> {
+  return findLive(db, 'extractors', id);
 }
 
 export interface ExtractorFilters {
@@ -158,56 +155,41 @@ export interface ExtractorFilters {
   outputInstructions?: string;
 }
 
-export async function listExtractors(
+export function listExtractors(
   db: Db,
   filters: ExtractorFilters,
-  page: { offset: number; limit: number },
-): Promise<{ rows: ExtractorRow[]; total: number }> {
-  let query = db.selectFrom('extractors').where('deleted_at', 'is', null);
+  window: PageWindow,
+): Promise<PageOfRows<ExtractorRow>> {
+  let query = db.selectFrom('extractors').where(notDeleted);
   if (filters.model) query = query.where('model', '=', filters.model);
   if (filters.outputInstructions) {
     query = query.where(containsText('output_instructions', filters.outputInstructions));
   }
-  const [rows, count] = await Promise.all([
-    query
-      .selectAll()
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .offset(page.offset)
-      .limit(page.limit)
-      .execute(),
-    query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.total) };
+  return newestFirst(query, window);
 }
 
-export async function deleteExtractor(db: Db, id: string): Promise<boolean> {
-  const now = nowIso();
-  const result = await db
-    .updateTable('extractors')
-    .set({ deleted_at: now, updated_at: now })
-    .where('id', '=', id)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
+export function deleteExtractor(db: Db, id: string): Promise<boolean> {
+  return softDelete(db, 'extractors', id);
 }
 
-/** IRIs of the runs of each extractor, oldest first, in one query. */
-export async function runIrisByExtractor(
+/** Extractors as the APIs show them, with their runs, in one query for all. */
+export async function extractorViews(
   db: Db,
-  ids: readonly string[],
-): Promise<Map<string, string[]>> {
-  const map = new Map<string, string[]>(ids.map((id) => [id, []]));
-  if (ids.length === 0) return map;
-  const rows = await db
-    .selectFrom('runs')
-    .select(['id', 'extractor_id'])
-    .where('extractor_id', 'in', ids)
-    .orderBy('created_at')
-    .orderBy('id')
-    .execute();
-  for (const row of rows) map.get(row.extractor_id)?.push(iriOf('run', row.id));
-  return map;
+  rows: readonly ExtractorRow[],
+  config: Config,
+): Promise<Extractor[]> {
+  const runs = await runIrisOf(
+    db,
+    'extractor_id',
+    rows.map((row) => row.id),
+  );
+  return rows.map((row) => extractorToWire(row, runs.get(row.id) ?? [], config));
+}
+
+/** One extractor as the APIs show it. */
+export async function extractorView(db: Db, row: ExtractorRow, config: Config): Promise<Extractor> {
+  const [view] = await extractorViews(db, [row], config);
+  return view!;
 }
 
 export function extractorLabels(row: ExtractorRow): Record<LabelName, string> {
@@ -236,11 +218,7 @@ export function extractorToWire(row: ExtractorRow, runs: string[], config: Confi
     enableWebhook: row.enable_webhook === 1,
     webhookUrl: row.webhook_url,
     redirectUrl: row.redirect_url,
-    includeText: row.include_text === 1,
-    includeEmbeddedImages: row.include_embedded_images === 1,
-    markEmbeddedImages: row.mark_embedded_images === 1,
-    includePageImages: row.include_page_images === 1,
-    markPageImages: row.mark_page_images === 1,
+    ...contentOptionsOf(row),
     chunkSize: row.chunk_size,
     runs,
     deletedAt: row.deleted_at,

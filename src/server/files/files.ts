@@ -3,11 +3,12 @@ import { iriOf } from '../../contract/iri.js';
 import type { BucketFile } from '../../contract/resources.js';
 import type { Db } from '../store/database.js';
 import { newId, nowIso } from '../store/ids.js';
-import type { FileTable } from '../store/schema.js';
+import { readByParent } from '../store/grouping.js';
+import type { FileRow } from '../store/schema.js';
 import type { FileStore } from './storage.js';
 import type { ReceivedFile } from './uploads.js';
 
-export type FileRow = FileTable;
+export type { FileRow };
 
 export function fileToWire(row: FileRow): BucketFile {
   return {
@@ -64,21 +65,24 @@ export async function listFiles(db: Db, bucketId: string): Promise<FileRow[]> {
     .execute();
 }
 
-export async function listFilesOfBuckets(
+export function listFilesOfBuckets(
   db: Db,
   bucketIds: readonly string[],
 ): Promise<Map<string, FileRow[]>> {
-  const map = new Map<string, FileRow[]>(bucketIds.map((id) => [id, []]));
-  if (bucketIds.length === 0) return map;
-  const rows = await db
-    .selectFrom('files')
-    .selectAll()
-    .where('bucket_id', 'in', bucketIds)
-    .orderBy('created_at')
-    .orderBy('id')
-    .execute();
-  for (const row of rows) map.get(row.bucket_id)?.push(row);
-  return map;
+  const read = (parents: readonly string[]) =>
+    db
+      .selectFrom('files')
+      .selectAll()
+      .where('bucket_id', 'in', parents)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
+  return readByParent(
+    bucketIds,
+    read,
+    (row) => row.bucket_id,
+    (row) => row,
+  );
 }
 
 export async function findFile(

@@ -11,7 +11,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.js';
 import { newId } from '../store/ids.js';
-import { createFileStore, DirectoryFileStore } from './storage.js';
+import { createFileStore } from './create-file-store.js';
+import { DirectoryFileStore } from './storage.js';
 
 const directories: string[] = [];
 afterEach(() => {

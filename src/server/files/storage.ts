@@ -24,7 +24,6 @@ import {
 import { dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import type { FilesLocation } from '../config.js';
 
 const idShape = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -181,18 +180,4 @@ export class DirectoryFileStore implements FileStore {
 export async function resetTemporaryDirectory(tmpDir: string): Promise<void> {
   await rm(tmpDir, { recursive: true, force: true });
   await mkdir(tmpDir, { recursive: true });
-}
-
-/**
- * The store FILES_URL names, with its temporary files under DATA_DIR/tmp. The S3 client is
- * loaded only when it is used.
- */
-export async function createFileStore(config: {
-  dataDir: string;
-  files: FilesLocation;
-}): Promise<FileStore> {
-  const tmpDir = join(config.dataDir, 'tmp');
-  if (config.files.kind === 'directory') return new DirectoryFileStore(config.files.path, tmpDir);
-  const { S3FileStore } = await import('./s3-store.js');
-  return new S3FileStore({ bucket: config.files.bucket, prefix: config.files.prefix, tmpDir });
 }

@@ -38,13 +38,17 @@ async function expectRefused(send: () => Promise<Response>, status: number) {
   return problem;
 }
 
-/** Sends `body` as it is, declared as multipart/form-data with `boundary`. */
-const postForm = (body: BodyInit, boundary = 'x') =>
+/** Sends `body` as it is, declared as `contentType`, to the bucket's files. */
+const postRaw = (body: BodyInit, contentType: string) =>
   service.request(`/api/buckets/${bucketId}/files`, {
     method: 'POST',
-    headers: { 'Content-Type': `multipart/form-data; boundary=${boundary}` },
+    headers: { 'Content-Type': contentType },
     body,
   });
+
+/** Sends `body` as it is, declared as multipart/form-data with `boundary`. */
+const postForm = (body: BodyInit, boundary = 'x') =>
+  postRaw(body, `multipart/form-data; boundary=${boundary}`);
 
 describe('upload size', () => {
   it('keeps a file of exactly MAX_UPLOAD_BYTES', async () => {
@@ -142,27 +146,11 @@ describe('upload content types, judged from the bytes', () => {
 
 describe('malformed uploads', () => {
   it('answers 415 for a body that is not multipart/form-data', async () => {
-    await expectRefused(
-      () =>
-        service.request(`/api/buckets/${bucketId}/files`, {
-          method: 'POST',
-          headers: { 'Content-Type': 'application/pdf' },
-          body: 'x',
-        }),
-      415,
-    );
+    await expectRefused(() => postRaw('x', 'application/pdf'), 415);
   });
 
   it('answers 400 for multipart without a boundary, without a file part, or cut short', async () => {
-    await expectRefused(
-      () =>
-        service.request(`/api/buckets/${bucketId}/files`, {
-          method: 'POST',
-          headers: { 'Content-Type': 'multipart/form-data' },
-          body: 'x',
-        }),
-      400,
-    );
+    await expectRefused(() => postRaw('x', 'multipart/form-data'), 400);
     await expectRefused(
       () => upload(service, bucketId, [{ name: 'a.txt', bytes: 'hello', field: 'attachment' }]),
       400,

@@ -11,8 +11,7 @@ import { finished, pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import busboy from 'busboy';
 import { acceptedMediaTypes, type AcceptedMediaType } from '../../contract/resources.js';
-import { badRequest, payloadTooLarge, unsupportedMediaType } from '../http/problem.js';
-import { essence } from '../http/negotiation.js';
+import { InputTooLargeError, UnreadableInputError, UnsupportedInputError } from '../errors.js';
 import { sniffMediaType } from './media-type.js';
 import type { FileStore } from './storage.js';
 
@@ -77,16 +76,16 @@ async function settledAfterClose(work: Promise<void>, file: WriteStream): Promis
 }
 
 function tooLarge(maxBytes: number) {
-  const error = payloadTooLarge(
+  // The rest of the body is not read: `abandoned`, so the connection is closed instead.
+  return new InputTooLargeError(
     `The upload is larger than the limit of ${maxBytes} bytes (${(maxBytes / 1024 / 1024).toFixed(0)} MB). Nothing was kept.`,
+    true,
   );
-  // The rest of the body is not read; the connection is closed instead.
-  error.headers.Connection = 'close';
-  return error;
 }
 
 /**
- * Reads the upload in `request`. `incoming` is the same body as a Node stream, when the
+ * Reads the upload in `request`, a `multipart/form-data` body (the route has checked the
+ * media type). `incoming` is the same body as a Node stream, when the
  * server has one (@hono/node-server passes it): reading it directly spares two web-stream
  * conversions per chunk, which cost throughput and memory on large files.
  */
@@ -97,16 +96,10 @@ export async function receiveUpload(
   incoming?: Readable,
 ): Promise<ReceivedFile[]> {
   const contentType = request.headers.get('content-type') ?? '';
-  if (essence(contentType) !== 'multipart/form-data') {
-    throw unsupportedMediaType(
-      'Upload files as multipart/form-data with one or more parts named "file".',
-      ['multipart/form-data'],
-    );
-  }
   const declared = Number(request.headers.get('content-length'));
   if (Number.isFinite(declared) && declared > maxBytes + framingAllowance) throw tooLarge(maxBytes);
   // Only touched without `incoming`: a web body starts pulling from the socket when read.
-  if (!incoming && !request.body) throw badRequest('The upload has no body.');
+  if (!incoming && !request.body) throw new UnreadableInputError('The upload has no body.');
 
   const received: ReceivedFile[] = [];
   const temporaries: string[] = [];
@@ -122,7 +115,9 @@ export async function receiveUpload(
       limits: { files: maxFilesPerUpload, fields: 50, parts: 100, fieldSize: 64 * 1024 },
     });
   } catch (error) {
-    throw badRequest(`The multipart body cannot be read: ${(error as Error).message}.`);
+    throw new UnreadableInputError(
+      `The multipart body cannot be read: ${(error as Error).message}.`,
+    );
   }
 
   const source = incoming ?? Readable.fromWeb(request.body as WebReadableStream);
@@ -191,18 +186,22 @@ export async function receiveUpload(
     await Promise.allSettled(writes);
     await cleanUp();
     if (error instanceof SizeLimitError || budget.remaining < 0) throw tooLarge(maxBytes);
-    throw badRequest(`The multipart body cannot be read: ${(error as Error).message}.`);
+    throw new UnreadableInputError(
+      `The multipart body cannot be read: ${(error as Error).message}.`,
+    );
   }
 
   try {
-    if (tooManyFiles) throw badRequest(`Send at most ${maxFilesPerUpload} files in one upload.`);
-    if (received.length === 0) throw badRequest('The upload has no part named "file".');
+    if (tooManyFiles)
+      throw new UnreadableInputError(`Send at most ${maxFilesPerUpload} files in one upload.`);
+    if (received.length === 0)
+      throw new UnreadableInputError('The upload has no part named "file".');
     // Keep the order the parts arrived in.
     received.sort((a, b) => temporaries.indexOf(a.tempPath) - temporaries.indexOf(b.tempPath));
     for (const file of received) {
       const mediaType = file.size === 0 ? undefined : await sniffMediaType(file.tempPath);
       if (!mediaType) {
-        throw unsupportedMediaType(
+        throw new UnsupportedInputError(
           file.size === 0
             ? `${file.name} is empty. Nothing was kept.`
             : `${file.name} is not a PDF, image (PNG, JPEG, WebP, TIFF), text, CSV, Markdown, HTML, Word (DOCX) or Excel (XLSX) file. Nothing was kept.`,

@@ -4,14 +4,23 @@
  * every REST route. Mistakes in a query are GraphQL errors (`errors` in the answer),
  * never a 500.
  */
-import type { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import type { YogaServerInstance } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import { readBodyText } from '../http/body.js';
 import type { AppEnv, Services } from '../http/context.js';
 import { essence, negotiateOrThrow, parseAccept } from '../http/negotiation.js';
+import {
+  operationsOf,
+  queryParameter,
+  schemaRef,
+  type Answer,
+  type ResponseObject,
+  type TagObject,
+} from '../http/openapi.js';
 import { methodNotAllowed, unsupportedMediaType } from '../http/problem.js';
 import type { GraphqlContext } from './schema.js';
+import { graphqlTypeDefs } from './type-defs.js';
 
 export const graphqlPath = '/api/graphql';
 
@@ -65,27 +74,84 @@ async function createYogaFor(services: Services): Promise<Yoga> {
   });
 }
 
-export function registerGraphqlRoutes(app: Hono<AppEnv>): void {
-  app.all(graphqlPath, async (c) => {
-    const method = c.req.method;
-    if (method !== 'GET' && method !== 'POST') throw methodNotAllowed(['GET', 'POST']);
-    // Yoga answers these two with an empty body; the API's errors are problem documents.
-    const accept = negotiateOrThrow(c.req.header('accept'), graphqlMediaTypes);
-    if (method === 'POST' && essence(c.req.header('content-type')) !== 'application/json') {
-      throw unsupportedMediaType('Send the GraphQL request as application/json.', [
-        'application/json',
-      ]);
-    }
-    const context: GraphqlContext = { principal: c.get('principal'), services: c.get('services') };
-    // Yoga negotiates again on the raw header and answers an empty 406 where ours found a
-    // type (`Accept: x`, `application/json; charset=latin1`): it gets the type chosen here,
-    // or no Accept when the client named no media range, so that Yoga answers plain JSON.
-    const headers = new Headers(c.req.raw.headers);
-    if (parseAccept(c.req.header('accept') ?? '').length === 0) headers.delete('Accept');
-    else headers.set('Accept', accept);
-    // The same bound as every other document body: a query is never megabytes long.
-    const body = method === 'POST' ? await readBodyText(c.req.raw) : undefined;
-    const request = new Request(c.req.url, { method, headers, body });
-    return (await yogaFor(c.get('services'))).fetch(request, context);
-  });
+export const graphqlTag: TagObject = {
+  name: 'GraphQL',
+  description:
+    'A read-only GraphQL view of the same data, with the same tokens and scopes. Its schema:' +
+    `\n\n\`\`\`graphql\n${graphqlTypeDefs}\n\`\`\``,
+};
+
+const operation = operationsOf(graphqlTag);
+
+const graphqlAnswer: Answer = {
+  status: 200,
+  description: 'The data; errors inside resolvers (a bad page, say) come in `errors` beside it.',
+  content: {
+    'application/graphql-response+json': { schema: schemaRef('GraphqlResponse') },
+    'application/json': { schema: schemaRef('GraphqlResponse') },
+  },
+};
+
+const graphqlErrors: Record<string, ResponseObject> = {
+  '400': {
+    description:
+      'The query cannot be parsed or does not fit the schema: `errors` says where. Clients ' +
+      'that accept only application/json get these errors with a 200, as GraphQL over HTTP ' +
+      'says for that type.',
+    content: { 'application/graphql-response+json': { schema: schemaRef('GraphqlResponse') } },
+  },
+};
+
+async function answerGraphql(c: Context<AppEnv>): Promise<Response> {
+  const method = c.req.method;
+  // HEAD comes here as GET does; GraphQL over HTTP answers GET and POST alone.
+  if (method !== 'GET' && method !== 'POST') throw methodNotAllowed(['GET', 'POST']);
+  // Yoga answers these two with an empty body; the API's errors are problem documents.
+  const accept = negotiateOrThrow(c.req.header('accept'), graphqlMediaTypes);
+  if (method === 'POST' && essence(c.req.header('content-type')) !== 'application/json') {
+    throw unsupportedMediaType('Send the GraphQL request as application/json.', [
+      'application/json',
+    ]);
+  }
+  const context: GraphqlContext = { principal: c.get('principal'), services: c.get('services') };
+  // Yoga negotiates again on the raw header and answers an empty 406 where ours found a
+  // type (`Accept: x`, `application/json; charset=latin1`): it gets the type chosen here,
+  // or no Accept when the client named no media range, so that Yoga answers plain JSON.
+  const headers = new Headers(c.req.raw.headers);
+  if (parseAccept(c.req.header('accept') ?? '').length === 0) headers.delete('Accept');
+  else headers.set('Accept', accept);
+  // The same bound as every other document body: a query is never megabytes long.
+  const body = method === 'POST' ? await readBodyText(c.req.raw) : undefined;
+  const request = new Request(c.req.url, { method, headers, body });
+  return (await yogaFor(c.get('services'))).fetch(request, context);
 }
+
+/** `/api/graphql`, to be mounted there. */
+export const graphqlRoutes = new Hono<AppEnv>()
+  .get(
+    '/',
+    operation('graphqlGet', 'Run a GraphQL query (GET)', {
+      query: [
+        { ...queryParameter('query', 'The GraphQL document.'), required: true },
+        queryParameter('variables', 'JSON object of the variables.'),
+        queryParameter('operationName', 'The operation to run.'),
+      ],
+      answer: graphqlAnswer,
+      problems: [406],
+      otherResponses: graphqlErrors,
+    }),
+    answerGraphql,
+  )
+  .post(
+    '/',
+    operation('graphqlPost', 'Run a GraphQL query (POST)', {
+      body: {
+        description: 'The GraphQL request.',
+        content: { 'application/json': { schema: schemaRef('GraphqlRequest') } },
+      },
+      answer: graphqlAnswer,
+      problems: [406, 413, 415],
+      otherResponses: graphqlErrors,
+    }),
+    answerGraphql,
+  );

@@ -13,25 +13,12 @@
 import { createGraphQLError, createSchema } from 'graphql-yoga';
 import { idFromReference } from '../../contract/iri.js';
 import type { RunStatus } from '../../contract/run-status.js';
-import {
-  bucketToWire,
-  findBucket,
-  listBuckets,
-  runIrisByBucket,
-  type BucketRow,
-} from '../buckets/buckets.js';
-import {
-  extractorToWire,
-  findExtractor,
-  listExtractors,
-  runIrisByExtractor,
-  type ExtractorRow,
-} from '../extractors/extractors.js';
-import { listFiles, listFilesOfBuckets } from '../files/files.js';
-import { canSeeBucket, canSeeExtractor, canSeeRun } from '../http/auth.js';
+import { bucketView, bucketViews, findBucket, listBuckets } from '../buckets/buckets.js';
+import { extractorViews, findExtractor, listExtractors } from '../extractors/extractors.js';
 import type { Services } from '../http/context.js';
-import { itemsPerPage } from '../http/respond.js';
 import { findRun, listRuns, runToWire, type RunFilters } from '../runs/runs.js';
+import { itemsPerPage, pageWindow as windowOfPage, type PageWindow } from '../store/paging.js';
+import { canSeeBucket, canSeeExtractor, canSeeRun } from '../tokens/access.js';
 import type { Principal } from '../tokens/tokens.js';
 import { graphqlTypeDefs } from './type-defs.js';
 
@@ -44,8 +31,6 @@ export interface GraphqlContext {
 // ---------------------------------------------------------------------------------------
 // Resolvers
 
-type WireRecord = Record<string, unknown>;
-
 interface Page<T> {
   items: T[];
   totalItems: number;
@@ -57,11 +42,11 @@ function badInput(message: string) {
   return createGraphQLError(message, { extensions: { code: 'BAD_USER_INPUT' } });
 }
 
-function pageWindow(page: number | null): { page: number; offset: number; limit: number } {
+function pageWindow(page: number | null): PageWindow {
   if (page === null || !Number.isInteger(page) || page < 1) {
     throw badInput(`page must be a whole number of 1 or more, not ${page}.`);
   }
-  return { page, offset: (page - 1) * itemsPerPage, limit: itemsPerPage };
+  return windowOfPage(page);
 }
 
 function pageOf<T>(items: T[], totalItems: number, page: number): Page<T> {
@@ -71,23 +56,6 @@ function pageOf<T>(items: T[], totalItems: number, page: number): Page<T> {
 /** A session token's lists hold the one resource it may see, on the first page. */
 function sessionPage<T>(visible: T | undefined, page: number): Page<T> {
   return pageOf(visible && page === 1 ? [visible] : [], visible ? 1 : 0, page);
-}
-
-async function extractorWires(services: Services, rows: ExtractorRow[]): Promise<WireRecord[]> {
-  const runs = await runIrisByExtractor(
-    services.db,
-    rows.map((row) => row.id),
-  );
-  return rows.map((row) => extractorToWire(row, runs.get(row.id) ?? [], services.config));
-}
-
-async function bucketWires(services: Services, rows: BucketRow[]): Promise<WireRecord[]> {
-  const ids = rows.map((row) => row.id);
-  const [runs, files] = await Promise.all([
-    runIrisByBucket(services.db, ids),
-    listFilesOfBuckets(services.db, ids),
-  ]);
-  return rows.map((row) => bucketToWire(row, runs.get(row.id) ?? [], files.get(row.id) ?? []));
 }
 
 interface RunArguments {
@@ -130,39 +98,34 @@ const queryResolvers: Record<string, Resolver<never>> = {
     const window = pageWindow(args.page);
     if (principal.kind === 'session') {
       const row = await findExtractor(services.db, principal.extractorId);
-      const [wire] = row ? await extractorWires(services, [row]) : [];
+      const [wire] = row ? await extractorViews(services.db, [row], services.config) : [];
       return sessionPage(wire, window.page);
     }
     const { rows, total } = await listExtractors(services.db, {}, window);
-    return pageOf(await extractorWires(services, rows), total, window.page);
+    return pageOf(await extractorViews(services.db, rows, services.config), total, window.page);
   }) satisfies Resolver<{ page: number | null }>,
 
   savedExtractor: (async (_source, args, { principal, services }) => {
     if (!canSeeExtractor(principal, args.id)) return null;
     const row = await findExtractor(services.db, args.id);
-    return row ? (await extractorWires(services, [row]))[0] : null;
+    return row ? (await extractorViews(services.db, [row], services.config))[0] : null;
   }) satisfies Resolver<{ id: string }>,
 
   buckets: (async (_source, args, { principal, services }) => {
     const window = pageWindow(args.page);
     if (principal.kind === 'session') {
       const row = await findBucket(services.db, principal.bucketId);
-      const [wire] = row ? await bucketWires(services, [row]) : [];
+      const [wire] = row ? await bucketViews(services.db, [row]) : [];
       return sessionPage(wire, window.page);
     }
     const { rows, total } = await listBuckets(services.db, window);
-    return pageOf(await bucketWires(services, rows), total, window.page);
+    return pageOf(await bucketViews(services.db, rows), total, window.page);
   }) satisfies Resolver<{ page: number | null }>,
 
   bucket: (async (_source, args, { principal, services }) => {
     if (!canSeeBucket(principal, args.id)) return null;
     const row = await findBucket(services.db, args.id);
-    if (!row) return null;
-    const [runs, files] = await Promise.all([
-      runIrisByBucket(services.db, [row.id]),
-      listFiles(services.db, row.id),
-    ]);
-    return bucketToWire(row, runs.get(row.id) ?? [], files);
+    return row ? bucketView(services.db, row) : null;
   }) satisfies Resolver<{ id: string }>,
 
   runs: (async (_source, args, { principal, services }) => {

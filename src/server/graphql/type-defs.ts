@@ -6,7 +6,7 @@
 import * as z from 'zod/mini';
 import { bucketSchema, extractorSchema, runSchema, strategies } from '../../contract/resources.js';
 import { runStatuses } from '../../contract/run-status.js';
-import { itemsPerPage } from '../http/respond.js';
+import { itemsPerPage } from '../store/paging.js';
 
 interface JsonSchemaProperty {
   type?: string | string[];

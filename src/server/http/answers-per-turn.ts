@@ -9,12 +9,14 @@
  * CPU time per request in `npm run bench -- http`. A quiet server holds an answer only for
  * the rest of the turn it is in.
  */
+import { atEndOfTurn } from '../end-of-turn.js';
+
 let turnEnd: Promise<void> | undefined;
 
-/** Settles in the check phase of the current event-loop turn, once for every caller. */
+/** Settles at the end of the current event-loop turn, once for every caller. */
 export function endOfTurn(): Promise<void> {
   turnEnd ??= new Promise((resolve) =>
-    setImmediate(() => {
+    atEndOfTurn(() => {
       turnEnd = undefined;
       resolve();
     }),

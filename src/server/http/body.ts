@@ -5,7 +5,8 @@
  */
 import * as z from 'zod/mini';
 import { en } from 'zod/locales';
-import { parseCsv } from './csv.js';
+import { parseCsv, restoreCell } from '../formats/csv.js';
+import { readDefinitions } from '../formats/html.js';
 import { essence, resourceMediaTypes, type ResourceMediaType } from './negotiation.js';
 import {
   badRequest,
@@ -83,43 +84,10 @@ function fromJsonApi(document: unknown): Record<string, unknown> {
   return record;
 }
 
-const entities: Record<string, string> = {
-  amp: '&',
-  lt: '<',
-  gt: '>',
-  quot: '"',
-  apos: "'",
-  nbsp: '\u00a0',
-};
-
-function decodeEntities(text: string): string {
-  return text.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, code: string) => {
-    if (code[0] === '#') {
-      const point =
-        code[1] === 'x' || code[1] === 'X'
-          ? parseInt(code.slice(2), 16)
-          : parseInt(code.slice(1), 10);
-      return Number.isFinite(point) && point <= 0x10ffff ? String.fromCodePoint(point) : whole;
-    }
-    return entities[code.toLowerCase()] ?? whole;
-  });
-}
-
-/**
- * The `<dt>name</dt><dd>value</dd>` pairs of an HTML body: the same shape the service
- * writes for a single resource, so what is read can be written back.
- */
+/** The `<dt>name</dt><dd>value</dd>` pairs of an HTML body, the shape the service writes. */
 function fromHtml(text: string): Record<string, unknown> {
-  const record: Record<string, unknown> = {};
-  const pair = /<dt\b[^>]*>([\s\S]*?)<\/dt>\s*<dd\b([^>]*)>([\s\S]*?)<\/dd>/gi;
-  let found = false;
-  for (const match of text.matchAll(pair)) {
-    found = true;
-    const name = decodeEntities(match[1]!.replace(/<[^>]*>/g, '')).trim();
-    const isNull = /\bdata-null\b/i.test(match[2]!);
-    record[name] = isNull ? null : decodeEntities(match[3]!.replace(/<[^>]*>/g, ''));
-  }
-  if (!found)
+  const record = readDefinitions(text);
+  if (!record)
     throw badRequest('An HTML body must hold the fields as <dt>name</dt><dd>value</dd> pairs.');
   return record;
 }
@@ -138,7 +106,10 @@ function fromCsv(text: string): Record<string, unknown> {
       `The CSV record has ${values.length} fields but the header names ${header.length}.`,
     );
   }
-  return Object.fromEntries(header.map((name, index) => [name.trim(), values[index]]));
+  // Cells come back as they were before the writer neutralised them (formats/csv.ts).
+  return Object.fromEntries(
+    header.map((name, index) => [restoreCell(name).trim(), restoreCell(values[index]!)]),
+  );
 }
 
 export interface DecodedBody {

@@ -6,7 +6,7 @@ import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chooseEncoding } from './compression.js';
 import type { AppEnv } from './context.js';
-import { registerHostedRoutes } from './routes/hosted.js';
+import { hostedRoutes } from './routes/hosted.js';
 
 describe('chooseEncoding', () => {
   it('prefers Brotli, then gzip, and honours q-values and *', () => {
@@ -36,8 +36,13 @@ describe('the built interface’s files', () => {
     writeFileSync(join(distDir, 'app', 'assets', 'index-abc.js'), script);
     writeFileSync(join(distDir, 'app', 'assets', 'logo-abc.png'), picture);
     writeFileSync(join(distDir, 'sdk', 'extractor.mjs'), script);
-    app = new Hono<AppEnv>();
-    registerHostedRoutes(app, { distDir });
+    const services = { config: { distDir } } as AppEnv['Variables']['services'];
+    app = new Hono<AppEnv>()
+      .use('*', async (c, next) => {
+        c.set('services', services);
+        await next();
+      })
+      .route('/', hostedRoutes);
   });
 
   afterAll(() => rmSync(distDir, { recursive: true, force: true }));

@@ -5,6 +5,7 @@ import type { Db } from '../store/database.js';
 import type { RunSignals } from '../runs/events.js';
 import type { RunLifecycle } from '../runs/lifecycle.js';
 import type { Principal } from '../tokens/tokens.js';
+import type { ResourceMediaType } from './negotiation.js';
 
 /** What the HTTP app needs from the rest of the service, built once by the server. */
 export interface Services {
@@ -22,5 +23,7 @@ export interface AppEnv {
     services: Services;
     principal: Principal;
     requestId: string;
+    /** The representation the client asked for, once `negotiated` has run. */
+    mediaType: ResourceMediaType;
   };
 }

@@ -1,26 +1,38 @@
-/** How each resource appears in the representations: its type name, field order and links. */
+/**
+ * How each resource appears in the representations: its type name, its fields (the keys
+ * of its contract schema, in their order) and its links.
+ */
 import { iriOf } from '../../contract/iri.js';
 import { labelNames } from '../../contract/labels.js';
+import {
+  bucketFileSchema,
+  bucketSchema,
+  currentSessionSchema,
+  embedSessionSchema,
+  runSchema,
+  submissionSchema,
+} from '../../contract/resources.js';
 import type { ResourceKind, WireObject } from './representations.js';
+
+const fieldsOf = (schema: { shape: object }) => Object.keys(schema.shape);
+
+/** What belongs to one bucket and one extractor: a run, an embed session. */
+const ofBucketAndExtractor = {
+  bucket: { type: 'ExtractionBucket', many: false },
+  savedExtractor: { type: 'SavedExtractor', many: false },
+} as const;
 
 export const bucketKind: ResourceKind = {
   type: 'ExtractionBucket',
-  fields: [
-    'id',
-    'description',
-    'deletedAt',
-    'createdAt',
-    'updatedAt',
-    'createdUsing',
-    'artifacts',
-    'runs',
-  ],
+  fields: fieldsOf(bucketSchema),
   relationships: { runs: { type: 'ExtractionRun', many: true } },
   iri: (resource: WireObject) => iriOf('bucket', resource.id),
 };
 
 export const extractorKind: ResourceKind = {
   type: 'SavedExtractor',
+  // The specification's column order (CSV, HTML), which is not the contract's: the
+  // strategy comes before the label and the model after the redirect.
   fields: [
     'id',
     'strategy',
@@ -54,86 +66,36 @@ export const extractorKind: ResourceKind = {
 
 export const runKind: ResourceKind = {
   type: 'ExtractionRun',
-  fields: [
-    'id',
-    'status',
-    'resultJson',
-    'partialResultJson',
-    'targetSchema',
-    'tokenStats',
-    'error',
-    'createdAt',
-    'updatedAt',
-    'strategy',
-    'model',
-    'includeText',
-    'includeEmbeddedImages',
-    'markEmbeddedImages',
-    'includePageImages',
-    'markPageImages',
-    'startedAt',
-    'finishedAt',
-    'chunkSize',
-    'duration',
-    'formattedDuration',
-    'totalInputTokens',
-    'data',
-    'partialData',
-    'evaluationType',
-    'bucket',
-    'savedExtractor',
-    'chunksCompleted',
-    'chunksTotal',
-    'editedResultJson',
-    'resultMetadata',
-    'submittedAt',
-  ],
-  relationships: {
-    bucket: { type: 'ExtractionBucket', many: false },
-    savedExtractor: { type: 'SavedExtractor', many: false },
-  },
+  fields: fieldsOf(runSchema),
+  relationships: ofBucketAndExtractor,
   iri: (resource: WireObject) => iriOf('run', resource.id),
 };
 
 export const fileKind: ResourceKind = {
   type: 'BucketFile',
-  fields: ['id', 'bucket', 'name', 'size', 'mediaType', 'sha256', 'createdAt', 'contentUrl'],
+  fields: fieldsOf(bucketFileSchema),
   relationships: { bucket: { type: 'ExtractionBucket', many: false } },
   iri: (resource: WireObject) => `${String(resource.bucket)}/files/${resource.id}`,
 };
 
 export const embedSessionKind: ResourceKind = {
   type: 'EmbedSession',
-  fields: [
-    'id',
-    'token',
-    'expiresAt',
-    'bucket',
-    'savedExtractor',
-    'allowedOrigins',
-    'theme',
-    'embeddedUrl',
-    'fullPageUrl',
-  ],
-  relationships: {
-    bucket: { type: 'ExtractionBucket', many: false },
-    savedExtractor: { type: 'SavedExtractor', many: false },
-  },
+  fields: fieldsOf(embedSessionSchema),
+  relationships: ofBucketAndExtractor,
   iri: (resource: WireObject) => `/api/embed_sessions/${resource.id}`,
 };
 
 export const currentSessionKind: ResourceKind = {
   ...embedSessionKind,
-  fields: ['id', 'expiresAt', 'bucket', 'savedExtractor', 'allowedOrigins', 'theme'],
+  fields: fieldsOf(currentSessionSchema),
 };
 
 export const submissionKind: ResourceKind = {
   type: 'Submission',
-  fields: ['id', 'run', 'submittedAt', 'redirectUrl'],
+  fields: fieldsOf(submissionSchema),
   relationships: { run: { type: 'ExtractionRun', many: false } },
   iri: (resource: WireObject) => `${String(resource.run)}/submit`,
 };
-
 export const resourceKinds = [
   submissionKind,
   bucketKind,

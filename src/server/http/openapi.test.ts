@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import { validateAgainstSchema, type TargetSchema } from '../../contract/json-schema.js';
 import { extractorInputSchema, runSchema, strategies } from '../../contract/resources.js';
@@ -11,10 +11,10 @@ import {
   insertRun,
   upload,
 } from '../testing/fixtures.js';
-import { adminToken, startTestService, type TestService } from '../testing/test-service.js';
+import { adminToken, useTestService } from '../testing/test-service.js';
 import { resourceMediaTypes } from './negotiation.js';
+import { openApiDocument } from './api.js';
 import {
-  buildOpenApiDocument,
   httpMethods,
   type JsonSchema,
   type OpenApiDocument,
@@ -24,7 +24,7 @@ import {
 import { problemTypes } from './problem.js';
 import { runFilterParameters } from './routes/runs.js';
 
-const document = buildOpenApiDocument('http://extractor.test');
+const document = await openApiDocument('http://extractor.test');
 
 function operationsOf(
   doc: OpenApiDocument,
@@ -258,14 +258,7 @@ describe('the OpenAPI document', () => {
 });
 
 describe('the OpenAPI document against the running app', () => {
-  let service: TestService;
-
-  beforeAll(async () => {
-    service = await startTestService();
-  });
-  afterAll(async () => {
-    await service.dispose();
-  });
+  const service = useTestService();
 
   it('documents every route the app answers', () => {
     const documented = new Set(

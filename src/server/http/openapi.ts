@@ -3,21 +3,21 @@
  * `/api/docs`. Every schema in it is generated from src/contract with `z.toJSONSchema`:
  * request bodies as the contract's input types (defaults, optional fields), answers as its
  * output types, and the JSON:API and JSON-LD/Hydra envelopes of representations.ts built
- * as zod schemas around the same contract schemas. Nothing is copied by hand; what cannot
- * be derived from the schemas (which operations exist, their parameters, the problems
- * they answer with) is the one declarative table `operations` below.
+ * as zod schemas around the same contract schemas. Nothing is copied by hand, and nothing
+ * is listed here: which operations exist, their parameters and the problems they answer
+ * with are declared by the routes themselves (`documented(…)` in http/routes/ and
+ * graphql/endpoint.ts), and the document is read from the app's routes
+ * (hono-openapi's `generateSpecs`).
  */
 import * as z from 'zod/mini';
 import {
   runEventDataSchema,
-  runEventTypes,
   webhookEventTypes,
   webhookPayloadSchema,
   type WebhookEventType,
 } from '../../contract/events.js';
 import { graphqlRequestSchema, graphqlResponseSchema } from '../../contract/graphql.js';
 import {
-  acceptedMediaTypes,
   bucketFileSchema,
   bucketInputSchema,
   bucketSchema,
@@ -30,7 +30,6 @@ import {
   resultMetadataSchema,
   runInputSchema,
   runSchema,
-  strategies,
   submissionSchema,
 } from '../../contract/resources.js';
 import {
@@ -40,9 +39,16 @@ import {
   runTransitions,
   type RunCommand,
 } from '../../contract/run-status.js';
-import { graphqlTypeDefs } from '../graphql/type-defs.js';
-import { resultFormats, resultMediaTypes, type ResultFormat } from '../runs/result-formats.js';
+import type { Hono, MiddlewareHandler } from 'hono';
+import {
+  describeRoute,
+  generateSpecs,
+  uniqueSymbol,
+  type DescribeRouteOptions,
+} from 'hono-openapi';
+import { itemsPerPage } from '../store/paging.js';
 import { maxDocumentBytes } from './body.js';
+import type { AppEnv } from './context.js';
 import {
   bucketKind,
   currentSessionKind,
@@ -56,9 +62,6 @@ import {
 import { resourceMediaTypes, type ResourceMediaType } from './negotiation.js';
 import { problemMediaType, problemTypes } from './problem.js';
 import type { Relationship, ResourceKind } from './representations.js';
-import { itemsPerPage } from './respond.js';
-import { extractorCollections } from './routes/extractors.js';
-import { runCollections, runFilterParameters } from './routes/runs.js';
 
 // ---------------------------------------------------------------------------------------
 // The shapes of the document (the parts of OpenAPI 3.1 this service uses)
@@ -498,7 +501,7 @@ const problemHeaders: Partial<Record<keyof typeof problemTypes, Record<string, H
 };
 
 type ProblemSlug = keyof typeof problemTypes;
-type ProblemStatus = 400 | 404 | 406 | 409 | 413 | 415 | 422;
+export type ProblemStatus = 400 | 404 | 406 | 409 | 413 | 415 | 422;
 
 function slugOfStatus(status: number): ProblemSlug {
   const slug = (Object.keys(problemTypes) as ProblemSlug[]).find(
@@ -536,10 +539,10 @@ function problemResponses(): Record<string, ResponseObject> {
 // Descriptions derived from the code's own tables
 
 /** Values as Markdown code, for descriptions: `a`, `b`. */
-const codeList = (values: readonly string[], separator = ', ') =>
+export const codeList = (values: readonly string[], separator = ', ') =>
   values.map((value) => `\`${value}\``).join(separator);
 
-function runLifecycleText(): string {
+export function runLifecycleText(): string {
   const arrows = runStatuses
     .filter((status) => runTransitions[status].length > 0)
     .map((status) => `- \`${status}\` → ${codeList(runTransitions[status])}`);
@@ -582,9 +585,10 @@ const webhookSummaries: Record<WebhookEventType, string> = {
 };
 
 // ---------------------------------------------------------------------------------------
-// Parameters
+// Operations: what a route declares about itself
 
-interface Parameter {
+/** A query or header parameter, as a route declares it. */
+export interface Parameter {
   name: string;
   in: 'query' | 'header';
   description: string;
@@ -593,7 +597,16 @@ interface Parameter {
   allowEmptyValue?: boolean;
 }
 
-const pageParameter: Parameter = {
+/** A query parameter; its value is text unless `schema` says more. */
+export function queryParameter(
+  name: string,
+  description: string,
+  schema: JsonSchema = { type: 'string' },
+): Parameter {
+  return { name, in: 'query', description, schema };
+}
+
+export const pageParameter: Parameter = {
   name: 'page',
   in: 'query',
   description:
@@ -603,68 +616,13 @@ const pageParameter: Parameter = {
   allowEmptyValue: true,
 };
 
-const extractorFilters: Parameter[] = [
-  {
-    name: 'model',
-    in: 'query',
-    description: 'Only extractors with this model (exact).',
-    schema: { type: 'string' },
-  },
-  {
-    name: 'output_instructions',
-    in: 'query',
-    description: 'Only extractors whose outputInstructions contain this text (case-insensitive).',
-    schema: { type: 'string' },
-  },
-];
-
-/** The spec lists `model` and `output_instructions` on these paths too; buckets have neither. */
-const ignoredExtractorFilters: Parameter[] = extractorFilters.map((parameter) => ({
-  ...parameter,
-  description: 'Accepted as the specification lists it; it has no effect here.',
-}));
-
-const runFilterDescriptions: Record<
-  (typeof runFilterParameters)[number]['variable'],
-  Omit<Parameter, 'name' | 'in'>
-> = {
-  result_json: {
-    description: 'Only runs whose resultJson contains this text (case-insensitive).',
-    schema: { type: 'string' },
-  },
-  partial_result_json: {
-    description: 'Only runs whose partialResultJson contains this text (case-insensitive).',
-    schema: { type: 'string' },
-  },
-  error: {
-    description: 'Only runs whose error contains this text (case-insensitive).',
-    schema: { type: 'string' },
-  },
-  model: { description: 'Only runs with this model (exact).', schema: { type: 'string' } },
-  saved_extractor_id: {
-    description: 'Only runs of this extractor: its id or IRI (exact).',
-    schema: { type: 'string' },
-  },
-  strategy: {
-    description: 'Only runs with this strategy (exact).',
-    schema: { type: 'string', enum: [...strategies] },
-  },
-  status: {
-    description: 'Only runs in this status (exact).',
-    schema: { type: 'string', enum: [...runStatuses] },
-  },
-};
-
-const runFilters: Parameter[] = runFilterParameters.map(({ variable }) => ({
-  name: variable,
-  in: 'query',
-  ...runFilterDescriptions[variable],
-}));
-
-const ignoredRunFilters: Parameter[] = runFilters.map((parameter) => ({
-  ...parameter,
-  description: 'Accepted as the specification lists it; it has no effect on a single run.',
-}));
+/** The same parameters, accepted where the specification lists them but of no effect. */
+export function ignoredParameters(parameters: readonly Parameter[], where = 'here'): Parameter[] {
+  return parameters.map((parameter) => ({
+    ...parameter,
+    description: `Accepted as the specification lists it; it has no effect ${where}.`,
+  }));
+}
 
 const pathParameterDescriptions: Record<string, { description: string; schema: JsonSchema }> = {
   id: {
@@ -678,16 +636,16 @@ const pathParameterDescriptions: Record<string, { description: string; schema: J
   },
 };
 
-// ---------------------------------------------------------------------------------------
-// The operations
+export interface TagObject {
+  name: string;
+  description: string;
+}
 
-type Tag = (typeof tags)[number]['name'];
-
-type Body =
+export type Body =
   | { input: InputResourceKey; description?: string }
   | { description: string; content: Record<string, MediaTypeObject> };
 
-type Answer =
+export type Answer =
   | { status: 200 | 201; resource: ResourceKey; description?: string }
   | { status: 200 | 201; collection: ResourceKey; description?: string }
   | { status: 204; description: string }
@@ -698,12 +656,11 @@ type Answer =
       headers?: Record<string, HeaderObject>;
     };
 
-interface OperationSpec {
-  method: HttpMethod;
-  /** Where the operation is served; the first path is canonical, the others are second names. */
-  paths: readonly string[];
+/** What a route says about itself; its method and path are the route's own. */
+export interface OperationSpec {
+  /** The operationId; on a second name of a resource, suffixed with the collection's name. */
   id: string;
-  tag: Tag;
+  tag: string;
   summary: string;
   description?: string;
   query?: readonly Parameter[];
@@ -718,600 +675,35 @@ interface OperationSpec {
   otherResponses?: Record<string, ResponseObject>;
 }
 
-const extractorPaths = (suffix = '') => extractorCollections.map((base) => `${base}${suffix}`);
-const runPaths = (suffix = '') => runCollections.map((base) => `${base}${suffix}`);
+// The answers and problems of the usual operations of a resource, declared alike.
 
-const resultSchemas: Record<ResultFormat, JsonSchema> = {
-  json: { description: "The data, shaped by the run's targetSchema." },
-  xml: { type: 'string', description: 'The data as XML.' },
-  csv: { type: 'string', description: 'The data as CSV with a header row.' },
-};
+export const listOf = (resource: ResourceKey) =>
+  ({ answer: { status: 200, collection: resource }, problems: [400, 404, 406] }) as const;
 
-const contentDisposition: HeaderObject = {
+export const readingOf = (resource: ResourceKey) =>
+  ({ answer: { status: 200, resource }, problems: [404, 406] }) as const;
+
+export const creationOf = (resource: InputResourceKey) =>
+  ({
+    body: { input: resource },
+    answer: { status: 201, resource },
+    problems: [400, 404, 406, 413, 415, 422],
+  }) as const;
+
+/** A download's file name header (RFC 6266), as results and file contents send it. */
+export const contentDispositionHeader: HeaderObject = {
   description: 'attachment, with the file name (RFC 6266).',
   schema: { type: 'string' },
 };
-
-const commandSummaries: Record<RunCommand, string> = {
-  pause: 'Pause a run',
-  resume: 'Resume a paused run',
-  cancel: 'Cancel a run',
-};
-
-const tags = [
-  {
-    name: 'Buckets',
-    description:
-      'Containers for the files a run works over. Deleting one is soft: it answers 404 ' +
-      'afterwards and leaves every list.',
-  },
-  {
-    name: 'Files',
-    description:
-      'The files of a bucket (the specification shows no upload; this is ours). Uploads stream ' +
-      'to disk; the media ' +
-      `type is judged from the bytes. Accepted: ${acceptedMediaTypes.join(', ')}.`,
-  },
-  {
-    name: 'Saved extractors',
-    description:
-      'Stored extraction configurations, at /api/extractors and /api/saved_extractors (one ' +
-      'resource under two names). ' +
-      `Strategies: ${codeList(strategies)}; the \`local\` strategy has the model \`local\`, ` +
-      'the `llm` strategy the models the service is configured with. An unknown one answers 422 ' +
-      'listing the allowed values.',
-  },
-  {
-    name: 'Extraction runs',
-    description:
-      'Runs, at /api/runs and /api/extraction_runs (one resource under two names).\n\n' +
-      runLifecycleText(),
-  },
-  {
-    name: 'Embed sessions',
-    description:
-      'Short-lived tokens for the hosted interface, minted with a personal access token. A ' +
-      'session token reads its extractor, reads and uploads to its bucket, and starts, watches, ' +
-      'controls and submits the runs of that bucket; anything else answers 404.',
-  },
-  {
-    name: 'GraphQL',
-    description:
-      'A read-only GraphQL view of the same data, with the same tokens and scopes. Its schema:' +
-      `\n\n\`\`\`graphql\n${graphqlTypeDefs}\n\`\`\``,
-  },
-  {
-    name: 'About the API',
-    description: 'This documentation and the JSON-LD contexts. They need no token.',
-  },
-] as const;
-
-/**
- * Every operation the service answers. Adding a route means adding its row here; the
- * tests compare this table with the app's routes and with real requests.
- */
-const operations: readonly OperationSpec[] = [
-  // Buckets ----------------------------------------------------------------------------
-  {
-    method: 'get',
-    paths: ['/api/buckets'],
-    id: 'listBuckets',
-    tag: 'Buckets',
-    summary: 'List buckets',
-    description: 'Newest first. Personal access tokens only.',
-    query: [pageParameter, ...ignoredExtractorFilters],
-    answer: { status: 200, collection: 'bucket' },
-    problems: [400, 404, 406],
-  },
-  {
-    method: 'post',
-    paths: ['/api/buckets'],
-    id: 'createBucket',
-    tag: 'Buckets',
-    summary: 'Create a bucket',
-    query: ignoredExtractorFilters,
-    body: { input: 'bucket' },
-    answer: { status: 201, resource: 'bucket' },
-    problems: [400, 404, 406, 413, 415, 422],
-  },
-  {
-    method: 'get',
-    paths: ['/api/buckets/{id}'],
-    id: 'getBucket',
-    tag: 'Buckets',
-    summary: 'Retrieve a bucket',
-    query: ignoredExtractorFilters,
-    answer: { status: 200, resource: 'bucket' },
-    problems: [404, 406],
-  },
-  {
-    method: 'delete',
-    paths: ['/api/buckets/{id}'],
-    id: 'deleteBucket',
-    tag: 'Buckets',
-    summary: 'Delete a bucket',
-    query: ignoredExtractorFilters,
-    answer: { status: 204, description: 'Deleted.' },
-    problems: [404],
-  },
-  // Files ------------------------------------------------------------------------------
-  {
-    method: 'post',
-    paths: ['/api/buckets/{id}/files'],
-    id: 'uploadFiles',
-    tag: 'Files',
-    summary: 'Upload files to a bucket',
-    description:
-      'One or more `file` parts. Each is streamed to disk; when one is refused, none of the ' +
-      'request is kept.',
-    body: {
-      description: 'multipart/form-data with one or more `file` parts.',
-      content: {
-        'multipart/form-data': {
-          schema: {
-            type: 'object',
-            properties: {
-              file: {
-                type: 'array',
-                items: { type: 'string', contentMediaType: 'application/octet-stream' },
-              },
-            },
-            required: ['file'],
-          },
-          encoding: { file: { contentType: acceptedMediaTypes.join(', ') } },
-        },
-      },
-    },
-    answer: {
-      status: 201,
-      collection: 'file',
-      description: 'The files as stored, in the order they were sent.',
-    },
-    problems: [400, 404, 406, 413, 415],
-  },
-  {
-    method: 'get',
-    paths: ['/api/buckets/{id}/files'],
-    id: 'listFiles',
-    tag: 'Files',
-    summary: 'List the files of a bucket',
-    query: [pageParameter],
-    answer: { status: 200, collection: 'file' },
-    problems: [400, 404, 406],
-  },
-  {
-    method: 'get',
-    paths: ['/api/buckets/{id}/files/{fileId}'],
-    id: 'getFile',
-    tag: 'Files',
-    summary: 'Retrieve a file resource',
-    answer: { status: 200, resource: 'file' },
-    problems: [404, 406],
-  },
-  {
-    method: 'delete',
-    paths: ['/api/buckets/{id}/files/{fileId}'],
-    id: 'deleteFile',
-    tag: 'Files',
-    summary: 'Remove a file from a bucket',
-    answer: { status: 204, description: 'Removed, with its bytes.' },
-    problems: [404, 409],
-  },
-  {
-    method: 'get',
-    paths: ['/api/buckets/{id}/files/{fileId}/content'],
-    id: 'getFileContent',
-    tag: 'Files',
-    summary: 'Download the bytes of a file',
-    answer: {
-      status: 200,
-      description: 'The bytes as uploaded, with the media type detected at upload.',
-      content: Object.fromEntries(
-        acceptedMediaTypes.map((type) => [type, { schema: { description: 'The file.' } }]),
-      ),
-      headers: { 'Content-Disposition': contentDisposition },
-    },
-    problems: [404],
-  },
-  // Saved extractors -------------------------------------------------------------------
-  {
-    method: 'get',
-    paths: extractorPaths(),
-    id: 'listExtractors',
-    tag: 'Saved extractors',
-    summary: 'List saved extractors',
-    description: 'Newest first. Personal access tokens only.',
-    query: [pageParameter, ...extractorFilters],
-    answer: { status: 200, collection: 'extractor' },
-    problems: [400, 404, 406],
-  },
-  {
-    method: 'post',
-    paths: extractorPaths(),
-    id: 'createExtractor',
-    tag: 'Saved extractors',
-    summary: 'Create a saved extractor',
-    description:
-      '`label` and `jsonSchema` are required; every other field has a default. The answer ' +
-      'carries `webhookSecret`, once.',
-    query: ignoredExtractorFilters,
-    body: { input: 'extractor' },
-    answer: { status: 201, resource: 'extractor' },
-    problems: [400, 404, 406, 413, 415, 422],
-  },
-  {
-    method: 'get',
-    paths: extractorPaths('/{id}'),
-    id: 'getExtractor',
-    tag: 'Saved extractors',
-    summary: 'Retrieve a saved extractor',
-    query: ignoredExtractorFilters,
-    answer: { status: 200, resource: 'extractor' },
-    problems: [404, 406],
-  },
-  {
-    method: 'put',
-    paths: extractorPaths('/{id}'),
-    id: 'replaceExtractor',
-    tag: 'Saved extractors',
-    summary: 'Replace the writable fields of a saved extractor',
-    description:
-      'A field left out takes its default, as on create. Runs already created keep the schema ' +
-      'they copied.',
-    body: { input: 'extractor' },
-    answer: { status: 200, resource: 'extractor' },
-    problems: [400, 404, 406, 413, 415, 422],
-  },
-  {
-    method: 'delete',
-    paths: extractorPaths('/{id}'),
-    id: 'deleteExtractor',
-    tag: 'Saved extractors',
-    summary: 'Delete a saved extractor',
-    query: ignoredExtractorFilters,
-    answer: { status: 204, description: 'Deleted.' },
-    problems: [404],
-  },
-  {
-    method: 'post',
-    paths: extractorPaths('/{id}/webhook_secret'),
-    id: 'rotateWebhookSecret',
-    tag: 'Saved extractors',
-    summary: 'Rotate the webhook signing secret',
-    description:
-      'The old secret stops working at once; the answer carries the new `webhookSecret`, once.',
-    answer: { status: 200, resource: 'extractor' },
-    problems: [404, 406],
-  },
-  // Extraction runs --------------------------------------------------------------------
-  {
-    method: 'get',
-    paths: runPaths(),
-    id: 'listRuns',
-    tag: 'Extraction runs',
-    summary: 'List extraction runs',
-    description:
-      'Newest first. Personal access tokens only. Filters are exact for ids and enumerations, ' +
-      'substrings for text.',
-    query: [pageParameter, ...runFilters],
-    answer: { status: 200, collection: 'run' },
-    problems: [400, 404, 406],
-  },
-  {
-    method: 'post',
-    paths: runPaths(),
-    id: 'createRun',
-    tag: 'Extraction runs',
-    summary: 'Start an extraction run',
-    description:
-      "A `queued` run of the extractor over the bucket, with the extractor's settings unless the " +
-      "body overrides them. The run copies the extractor's jsonSchema into targetSchema now. A " +
-      'bucket without files answers 422.',
-    body: { input: 'run' },
-    answer: { status: 201, resource: 'run' },
-    problems: [400, 404, 406, 413, 415, 422],
-  },
-  {
-    method: 'get',
-    paths: runPaths('/{id}'),
-    id: 'getRun',
-    tag: 'Extraction runs',
-    summary: 'Retrieve an extraction run',
-    description: 'Polling this is an alternative to the event stream.',
-    query: ignoredRunFilters,
-    answer: { status: 200, resource: 'run' },
-    problems: [404, 406],
-  },
-  ...(Object.keys(runCommands) as RunCommand[]).map((command): OperationSpec => ({
-    method: 'post',
-    paths: runPaths(`/{id}/${command}`),
-    id: `${command}Run`,
-    tag: 'Extraction runs',
-    summary: commandSummaries[command],
-    description:
-      `Moves the run to \`${runCommands[command]}\`; ` +
-      'any other status answers 409 with `currentStatus`.',
-    answer: { status: 200, resource: 'run', description: 'The run after the change.' },
-    problems: [404, 406, 409],
-  })),
-  {
-    method: 'get',
-    paths: runPaths('/{id}/results'),
-    id: 'getResults',
-    tag: 'Extraction runs',
-    summary: 'Download the results of a run',
-    description:
-      'As JSON (the data), XML (element names made valid, arrays as repeated elements) or CSV ' +
-      '(RFC 4180; nested objects as dotted columns; one row per item of the top-level array of ' +
-      'objects; cells that a spreadsheet would read as a formula are neutralised). Chosen by ' +
-      '`format`, else by Accept. 409 while the run has no results.',
-    query: [
-      {
-        name: 'format',
-        in: 'query',
-        description: 'The format; overrides Accept (where `text/xml` counts as XML).',
-        schema: { type: 'string', enum: [...resultFormats] },
-      },
-      {
-        name: 'version',
-        in: 'query',
-        description:
-          "`current` (the default): the results with a person's edits, if any; `original`: the " +
-          "machine's results.",
-        schema: { type: 'string', enum: ['current', 'original'], default: 'current' },
-      },
-    ],
-    answer: {
-      status: 200,
-      description: 'The results, as a download.',
-      content: Object.fromEntries(
-        resultFormats.map((format) => [
-          resultMediaTypes[format],
-          { schema: resultSchemas[format] },
-        ]),
-      ),
-      headers: { 'Content-Disposition': contentDisposition },
-    },
-    problems: [400, 404, 406, 409],
-  },
-  {
-    method: 'put',
-    paths: runPaths('/{id}/results'),
-    id: 'saveResults',
-    tag: 'Extraction runs',
-    summary: 'Save results edited by a person',
-    description:
-      'Validated against targetSchema (422 with a JSON pointer for each violation). The ' +
-      "machine's original stays readable as resultJson and with `?version=original`. 409 before " +
-      'the run completed or after submission.',
-    body: {
-      description: "The edited data, shaped by the run's targetSchema.",
-      content: {
-        'application/json': {
-          schema: { description: 'Any JSON value valid against targetSchema.' },
-        },
-      },
-    },
-    answer: {
-      status: 200,
-      resource: 'run',
-      description: 'The run with the edits (editedResultJson, data).',
-    },
-    problems: [400, 404, 406, 409, 413, 415, 422],
-  },
-  {
-    method: 'post',
-    paths: runPaths('/{id}/submit'),
-    id: 'submitResults',
-    tag: 'Extraction runs',
-    summary: 'Submit the results',
-    description:
-      'Once per run (again answers 409); fires `extraction_run.submitted` and answers with the ' +
-      "extractor's redirectUrl.",
-    answer: { status: 200, resource: 'submission' },
-    problems: [404, 406, 409],
-  },
-  {
-    method: 'get',
-    paths: runPaths('/{id}/events'),
-    id: 'streamRunEvents',
-    tag: 'Extraction runs',
-    summary: 'Follow a run live (Server-Sent Events)',
-    description:
-      'First a `snapshot` event with the run as it is, then the events ' +
-      `${codeList(runEventTypes)} as they happen, each with a RunEvent as \`data\` ` +
-      'and an `id` to resume after with Last-Event-ID. The stream ends once the run is final. ' +
-      'The token may come as `?access_token=` because EventSource cannot send headers.',
-    query: [
-      {
-        name: 'access_token',
-        in: 'query',
-        description: 'The bearer token, for clients that cannot send an Authorization header.',
-        schema: { type: 'string' },
-      },
-      {
-        name: 'lastEventId',
-        in: 'query',
-        description: 'Resume after this event id, for clients that cannot send Last-Event-ID.',
-        schema: { type: 'string', pattern: '^\\d{1,15}$' },
-      },
-    ],
-    headers: [
-      {
-        name: 'Last-Event-ID',
-        in: 'header',
-        description: 'Resume after this event id.',
-        schema: { type: 'string', pattern: '^\\d{1,15}$' },
-      },
-    ],
-    answer: {
-      status: 200,
-      description: 'An event stream that stays open while the run can still change.',
-      content: {
-        'text/event-stream': {
-          schema: { type: 'string', description: 'Events whose data is a RunEvent.' },
-        },
-      },
-    },
-    problems: [400, 404, 406],
-    access: 'bearer-or-query',
-  },
-  // Embed sessions ---------------------------------------------------------------------
-  {
-    method: 'post',
-    paths: ['/api/embed_sessions'],
-    id: 'createEmbedSession',
-    tag: 'Embed sessions',
-    summary: 'Mint an embed session token',
-    description:
-      'For one extractor and one bucket (a new bucket when none is named). The embeddedUrl and ' +
-      'fullPageUrl of the answer already carry the session. Personal access tokens only.',
-    body: { input: 'session' },
-    answer: { status: 201, resource: 'session' },
-    problems: [400, 404, 406, 413, 415, 422],
-  },
-  {
-    method: 'get',
-    paths: ['/api/embed_sessions/current'],
-    id: 'getCurrentEmbedSession',
-    tag: 'Embed sessions',
-    summary: 'Describe the session token in use',
-    description: 'Session tokens only; a personal access token gets 404.',
-    answer: { status: 200, resource: 'currentSession' },
-    problems: [404, 406],
-  },
-  {
-    method: 'delete',
-    paths: ['/api/embed_sessions/{id}'],
-    id: 'revokeEmbedSession',
-    tag: 'Embed sessions',
-    summary: 'Revoke an embed session token',
-    answer: { status: 204, description: 'Revoked: the token answers 401 from now on.' },
-    problems: [404],
-  },
-  // GraphQL ----------------------------------------------------------------------------
-  {
-    method: 'get',
-    paths: ['/api/graphql'],
-    id: 'graphqlGet',
-    tag: 'GraphQL',
-    summary: 'Run a GraphQL query (GET)',
-    query: [
-      {
-        name: 'query',
-        in: 'query',
-        required: true,
-        description: 'The GraphQL document.',
-        schema: { type: 'string' },
-      },
-      {
-        name: 'variables',
-        in: 'query',
-        description: 'JSON object of the variables.',
-        schema: { type: 'string' },
-      },
-      {
-        name: 'operationName',
-        in: 'query',
-        description: 'The operation to run.',
-        schema: { type: 'string' },
-      },
-    ],
-    answer: graphqlAnswer(),
-    problems: [406],
-    otherResponses: graphqlErrors(),
-  },
-  {
-    method: 'post',
-    paths: ['/api/graphql'],
-    id: 'graphqlPost',
-    tag: 'GraphQL',
-    summary: 'Run a GraphQL query (POST)',
-    body: {
-      description: 'The GraphQL request.',
-      content: { 'application/json': { schema: schemaRef('GraphqlRequest') } },
-    },
-    answer: graphqlAnswer(),
-    problems: [406, 413, 415],
-    otherResponses: graphqlErrors(),
-  },
-  // About the API ----------------------------------------------------------------------
-  {
-    method: 'get',
-    paths: ['/api/contexts/{type}'],
-    id: 'getJsonLdContext',
-    tag: 'About the API',
-    summary: 'The JSON-LD context of a resource type',
-    answer: {
-      status: 200,
-      description: 'The context that `@context` of the JSON-LD representations points to.',
-      content: { 'application/ld+json': { schema: { type: 'object', required: ['@context'] } } },
-    },
-    problems: [404],
-    access: 'public',
-  },
-  {
-    method: 'get',
-    paths: ['/api/docs.json'],
-    id: 'getOpenApiDocument',
-    tag: 'About the API',
-    summary: 'This OpenAPI document',
-    answer: {
-      status: 200,
-      description: 'The OpenAPI 3.1 document, generated from the contract schemas.',
-      content: {
-        'application/openapi+json': { schema: { type: 'object' } },
-        'application/json': { schema: { type: 'object' } },
-      },
-    },
-    problems: [406],
-    access: 'public',
-  },
-  {
-    method: 'get',
-    paths: ['/api/docs'],
-    id: 'getDocsPage',
-    tag: 'About the API',
-    summary: 'This documentation as a web page',
-    answer: {
-      status: 200,
-      description:
-        'Every operation, schema and problem type of this document, readable without JavaScript.',
-      content: { 'text/html': { schema: { type: 'string' } } },
-    },
-    problems: [406],
-    access: 'public',
-  },
-];
-
-function graphqlAnswer(): Answer {
-  return {
-    status: 200,
-    description: 'The data; errors inside resolvers (a bad page, say) come in `errors` beside it.',
-    content: {
-      'application/graphql-response+json': { schema: schemaRef('GraphqlResponse') },
-      'application/json': { schema: schemaRef('GraphqlResponse') },
-    },
-  };
-}
-
-function graphqlErrors(): Record<string, ResponseObject> {
-  return {
-    '400': {
-      description:
-        'The query cannot be parsed or does not fit the schema: `errors` says where. Clients ' +
-        'that accept only application/json get these errors with a 200, as GraphQL over HTTP ' +
-        'says for that type.',
-      content: { 'application/graphql-response+json': { schema: schemaRef('GraphqlResponse') } },
-    },
-  };
-}
 
 // ---------------------------------------------------------------------------------------
 // Assembling the document
 
 function csvDescription(fields: readonly string[], what: string): string {
-  return `A header row naming the fields (${fields.join(', ')}), then ${what} (RFC 4180).`;
+  return (
+    `A header row naming the fields (${fields.join(', ')}), then ${what} (RFC 4180). Cells ` +
+    'a spreadsheet would take for a formula are neutralised: see Representations.'
+  );
 }
 
 const htmlDescription = 'A page showing the same fields as application/json.';
@@ -1430,24 +822,19 @@ function pathParameters(path: string): ParameterObject[] {
   });
 }
 
-function operationObject(spec: OperationSpec, path: string): OperationObject {
-  const canonical = path === spec.paths[0];
-  const collection = /^\/api\/(\w+)/.exec(path)?.[1] ?? '';
+/** The operation object of a spec, without what depends on where it is served (see below). */
+function operationObject(spec: OperationSpec): OperationObject {
   const operation: OperationObject = {
-    operationId: canonical ? spec.id : `${spec.id}_${collection}`,
+    operationId: spec.id,
     summary: spec.summary,
     ...(spec.description ? { description: spec.description } : {}),
     tags: [spec.tag],
-    parameters: [
-      ...pathParameters(path),
-      ...[...(spec.query ?? []), ...(spec.headers ?? [])].map((parameter) => ({
-        required: false,
-        ...parameter,
-      })),
-    ],
+    parameters: [...(spec.query ?? []), ...(spec.headers ?? [])].map((parameter) => ({
+      required: false,
+      ...parameter,
+    })),
     responses: {},
   };
-  if (!canonical) operation['x-same-as'] = spec.id;
   if (spec.body) operation.requestBody = requestBody(spec.body);
   if (spec.access === 'public') operation.security = [];
   if (spec.access === 'bearer-or-query')
@@ -1463,6 +850,46 @@ function operationObject(spec: OperationSpec, path: string): OperationObject {
     Object.entries(responses).sort(([a], [b]) => a.localeCompare(b)),
   );
   return operation;
+}
+
+/**
+ * The route's own description, carried as its first handler (hono-openapi's
+ * `describeRoute`): the document below, the 405s, the token exemptions and the tests'
+ * route list are all read from the routes that carry one.
+ */
+export function documented(spec: OperationSpec): MiddlewareHandler {
+  return describeRoute(operationObject(spec) as DescribeRouteOptions);
+}
+
+/**
+ * `documented` for the operations of one tag: `operation(id, summary, spec)` reads as the
+ * route's first line says what it does.
+ */
+export function operationsOf(
+  tag: TagObject,
+): (
+  id: string,
+  summary: string,
+  spec: Omit<OperationSpec, 'id' | 'tag' | 'summary'>,
+) => MiddlewareHandler {
+  return (id, summary, spec) => documented({ id, tag: tag.name, summary, ...spec });
+}
+
+/** A route's operation object, if it carries one. */
+export function operationOfHandler(handler: unknown): OperationObject | undefined {
+  const marked = (handler as { [uniqueSymbol]?: { spec?: OperationObject } } | undefined)?.[
+    uniqueSymbol
+  ];
+  return marked?.spec;
+}
+
+/** Who may call an operation: anyone, the bearer of a token, or also `?access_token=`. */
+export function accessOf(operation: OperationObject): 'public' | 'bearer' | 'bearer-or-query' {
+  if (!operation.security) return 'bearer';
+  if (operation.security.length === 0) return 'public';
+  return operation.security.some((scheme) => 'accessTokenQuery' in scheme)
+    ? 'bearer-or-query'
+    : 'bearer';
 }
 
 function webhookOperations(): Record<string, PathItem> {
@@ -1525,6 +952,13 @@ function infoDescription(): string {
       'carry the identifier as `_id` and IRI references as relationships; JSON-LD carries ' +
       '`@context`, `@id` and `@type`, and collections are Hydra collections. Read-only fields ' +
       'are ignored on input.',
+    'CSV is safe to open in a spreadsheet: a cell that starts with a tab or a carriage ' +
+      'return, or whose first character after any leading blanks is `=`, `+`, `-` or `@` ' +
+      '(full-width forms such as `＝` included), is written after an apostrophe, which ' +
+      'spreadsheets show as text; so is a cell that starts with an apostrophe. A CSV body ' +
+      'drops one leading apostrophe from each cell, so that what the service writes, sent ' +
+      'back, is the same value. Results downloads (`…/results?format=csv`) are neutralised ' +
+      'the same way.',
     '## Pagination',
     `Collections take \`page\` (from 1; empty means 1) and hold ${itemsPerPage} items per page. ` +
       'A page that is not a whole number answers 400.',
@@ -1539,22 +973,74 @@ function infoDescription(): string {
   ].join('\n\n');
 }
 
-const documents = new Map<string, OpenApiDocument>();
+const documents = new Map<string, Promise<OpenApiDocument>>();
 
-/** The document for a service reached at `serverUrl` (PUBLIC_BASE_URL). */
-export function buildOpenApiDocument(serverUrl: string): OpenApiDocument {
-  const cached = documents.get(serverUrl);
-  if (cached) return cached;
-  const paths: Record<string, PathItem> = {};
-  for (const spec of operations) {
-    for (const path of spec.paths) {
-      const item = (paths[path] ??= {});
-      if (item[spec.method])
-        throw new Error(`${spec.method.toUpperCase()} ${path} is in the table twice.`);
-      item[spec.method] = operationObject(spec, path);
+/**
+ * The document of the operations `api` serves, for a service reached at `serverUrl`
+ * (PUBLIC_BASE_URL). A resource served under two names (/api/runs and
+ * /api/extraction_runs) has its operations under both; the later name's operationIds get
+ * the collection as a suffix and `x-same-as` the first's.
+ */
+export function buildOpenApiDocument(
+  api: Hono<AppEnv>,
+  tags: readonly TagObject[],
+  serverUrl: string,
+): Promise<OpenApiDocument> {
+  let document = documents.get(serverUrl);
+  if (!document) {
+    document = assembleDocument(api, tags, serverUrl);
+    documents.set(serverUrl, document);
+  }
+  return document;
+}
+
+async function assembleDocument(
+  api: Hono<AppEnv>,
+  tags: readonly TagObject[],
+  serverUrl: string,
+): Promise<OpenApiDocument> {
+  const generated = await generateSpecs(api, {
+    excludeStaticFile: false,
+    defaultValidationErrorResponse: false,
+  });
+  const served: Record<string, PathItem> = {};
+  /** Where each operation is served first, and the second names of each such path. */
+  const canonicalPath = new Map<string, string>();
+  const secondNames = new Map<string, string[]>();
+  for (const [path, item] of Object.entries(generated.paths)) {
+    for (const [method, operation] of Object.entries(item as PathItem)) {
+      const { operationId, summary, description, tags, parameters, responses, ...rest } = operation;
+      const canonical = canonicalPath.get(operationId);
+      if (canonical === undefined) canonicalPath.set(operationId, path);
+      else if (!secondNames.get(canonical)?.includes(path))
+        secondNames.set(canonical, [...(secondNames.get(canonical) ?? []), path]);
+      (served[path] ??= {})[method as HttpMethod] = {
+        operationId:
+          canonical === undefined
+            ? operationId
+            : `${operationId}_${/^\/api\/(\w+)/.exec(path)?.[1]}`,
+        summary,
+        ...(description === undefined ? {} : { description }),
+        tags,
+        parameters: [
+          ...pathParameters(path),
+          ...parameters.filter((parameter) => parameter.in !== 'path'),
+        ],
+        responses,
+        ...(canonical === undefined ? {} : { 'x-same-as': operationId }),
+        ...rest,
+      };
     }
   }
-  const document: OpenApiDocument = {
+  // Each second name right after its first, as a reader compares them.
+  const paths: Record<string, PathItem> = {};
+  const seconds = new Set([...secondNames.values()].flat());
+  for (const path of Object.keys(served)) {
+    if (seconds.has(path)) continue;
+    paths[path] = served[path]!;
+    for (const second of secondNames.get(path) ?? []) paths[second] = served[second]!;
+  }
+  return {
     openapi: '3.1.0',
     jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
     info: {
@@ -1589,6 +1075,4 @@ export function buildOpenApiDocument(serverUrl: string): OpenApiDocument {
       },
     },
   };
-  documents.set(serverUrl, document);
-  return document;
 }

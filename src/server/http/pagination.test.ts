@@ -26,26 +26,18 @@ beforeAll(async () => {
   }
   // The expected order comes from the store itself, not from the API under test.
   const { db } = service.services;
-  const bucketIds = await db
-    .selectFrom('buckets')
-    .select('id')
-    .where('deleted_at', 'is', null)
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .execute();
-  const extractorIds = await db
-    .selectFrom('extractors')
-    .select('id')
-    .where('deleted_at', 'is', null)
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .execute();
-  const runIds = await db
-    .selectFrom('runs')
-    .select('id')
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .execute();
+  const newestFirst = (table: 'buckets' | 'extractors' | 'runs') => {
+    const rows = db.selectFrom(table).select('id');
+    return (table === 'runs' ? rows : rows.where('deleted_at', 'is', null))
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .execute();
+  };
+  const [bucketIds, extractorIds, runIds] = [
+    await newestFirst('buckets'),
+    await newestFirst('extractors'),
+    await newestFirst('runs'),
+  ];
   const wires = async (base: string, rows: { id: string }[]) =>
     Promise.all(
       rows.map(

@@ -1,16 +1,23 @@
 /**
- * One error type for the whole service. Whatever goes wrong in a request ends as an
- * RFC 9457 problem document (`application/problem+json`): thrown `ProblemError`s carry
- * their status; anything else is logged and answered with a 500 that reveals nothing.
+ * One error type for the whole edge. Whatever goes wrong in a request ends as an RFC 9457
+ * problem document (`application/problem+json`): thrown `ProblemError`s carry their
+ * status, the domain's errors (errors.ts) are mapped to theirs by `problemOf`, and
+ * anything else is logged and answered with a 500 that reveals nothing.
  */
-import type { SchemaViolation } from '../../contract/json-schema.js';
+import {
+  ConflictError,
+  InputTooLargeError,
+  InvalidInputError,
+  NotFoundError,
+  UnreadableInputError,
+  UnsupportedInputError,
+  describeFieldError,
+  type FieldError,
+} from '../errors.js';
+
+export type { FieldError };
 
 export const problemMediaType = 'application/problem+json';
-
-/** One thing wrong with a request: where (a body pointer or a query parameter) and what. */
-export type FieldError =
-  | { /** JSON pointer (RFC 6901) into the request body. */ pointer: string; detail: string }
-  | { /** A query parameter's name. */ parameter: string; detail: string };
 
 interface ProblemInit {
   status: number;
@@ -132,23 +139,29 @@ export const validationError = (errors: FieldError[], detail?: string) =>
     { errors },
   );
 
-function describeFieldError(error: FieldError): string {
-  const where =
-    'parameter' in error ? `query parameter ${error.parameter}` : error.pointer || 'the body';
-  return `${where}: ${error.detail}`;
-}
-
 export const internalError = () =>
   problem('internal-error', 'Something went wrong on our side. The request was not completed.');
 
-export function fieldErrorsFromViolations(
-  violations: SchemaViolation[],
-  prefix = '',
-): FieldError[] {
-  return violations.map((violation) => ({
-    pointer: prefix + violation.pointer,
-    detail: violation.message,
-  }));
+/** The problem a domain error stands for; `undefined` for anything that is not one. */
+export function problemOf(error: unknown): ProblemError | undefined {
+  if (error instanceof ProblemError) return error;
+  if (error instanceof NotFoundError) return notFound(error.message || undefined);
+  if (error instanceof ConflictError)
+    return conflict(
+      error.message,
+      error.currentStatus === undefined ? undefined : { currentStatus: error.currentStatus },
+    );
+  if (error instanceof InvalidInputError) return validationError(error.errors);
+  if (error instanceof UnreadableInputError) return badRequest(error.message);
+  if (error instanceof InputTooLargeError) {
+    const problem = payloadTooLarge(error.message);
+    // The rest of the body is not read; the connection is closed instead.
+    if (error.abandoned) problem.headers.Connection = 'close';
+    return problem;
+  }
+  if (error instanceof UnsupportedInputError)
+    return unsupportedMediaType(error.message, error.accepted);
+  return undefined;
 }
 
 export function problemResponse(error: ProblemError, instance?: string): Response {

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Bucket, Extractor } from '../../contract/resources.js';
 import {
   createBucket,
@@ -10,18 +10,10 @@ import {
   upload,
 } from '../testing/fixtures.js';
 import { readCsv, readHtmlDefinitions, readHtmlTable } from '../testing/representations.js';
-import { startTestService, type TestService } from '../testing/test-service.js';
+import { useTestService } from '../testing/test-service.js';
 import { resourceMediaTypes } from './negotiation.js';
 
-let service: TestService;
-
-beforeAll(async () => {
-  service = await startTestService();
-});
-
-afterAll(async () => {
-  await service.dispose();
-});
+const service = useTestService();
 
 async function typeFor(accept: string | undefined): Promise<string | number> {
   const bucket = await createBucket(service);

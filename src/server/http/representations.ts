@@ -4,7 +4,7 @@
  * module turns them into JSON, JSON:API, JSON-LD/Hydra, CSV or HTML as the spec's
  * "Representations" section describes.
  */
-import { formatCsv } from './csv.js';
+import { formatCsv } from '../formats/csv.js';
 import type { ResourceMediaType } from './negotiation.js';
 
 export interface Relationship {

@@ -1,7 +1,13 @@
 /** Answering with resources: negotiation, the chosen representation, and paging input. */
-import type { Context } from 'hono';
+import type { Context, Handler, MiddlewareHandler } from 'hono';
+import { NotFoundError } from '../errors.js';
+import type { Db } from '../store/database.js';
+import { createMiddleware } from 'hono/factory';
+import { validator } from 'hono/validator';
+import { requirePersonal } from '../tokens/access.js';
 import type { AppEnv } from './context.js';
 import { negotiateOrThrow, resourceMediaTypes, type ResourceMediaType } from './negotiation.js';
+import { pageWindow, type PageWindow } from '../store/paging.js';
 import { badQuery } from './problem.js';
 import {
   representCollection,
@@ -12,11 +18,34 @@ import {
   type WireObject,
 } from './representations.js';
 
-export const itemsPerPage = 30;
-
 /** The representation the client wants; a 406 before any work is done when none fits. */
 export function chooseRepresentation(c: Context<AppEnv>): ResourceMediaType {
   return negotiateOrThrow(c.req.header('accept'), resourceMediaTypes);
+}
+
+/**
+ * The representation, chosen before anything else is read: a 406 comes before any other
+ * problem of the request. The route finds it in `c.var.mediaType`.
+ */
+export const negotiated: MiddlewareHandler<AppEnv> = createMiddleware<AppEnv>(async (c, next) => {
+  c.set('mediaType', chooseRepresentation(c));
+  await next();
+});
+
+/** Routes of personal access tokens only: a session token is told there is nothing here. */
+export const personalOnly: MiddlewareHandler<AppEnv> = createMiddleware<AppEnv>(async (c, next) => {
+  requirePersonal(c.get('principal'));
+  await next();
+});
+
+/** The DELETE of what the path's `:id` names: 204, or 404 when `remove` found nothing. */
+export function deleteById(
+  remove: (db: Db, id: string) => Promise<boolean>,
+): Handler<AppEnv, string> {
+  return async (c) => {
+    if (!(await remove(c.get('services').db, c.req.param('id')!))) throw new NotFoundError();
+    return c.body(null, 204);
+  };
 }
 
 /** A representation with its body already encoded, to be sent again and again. */
@@ -86,6 +115,19 @@ export function sendResource(
   );
 }
 
+/** A resource just created: 201, with its address in `Location`. */
+export function sendCreated(
+  c: Context<AppEnv>,
+  kind: ResourceKind,
+  resource: WireObject,
+  headers: Record<string, string> = {},
+): Response {
+  return sendResource(kind, resource, c.var.mediaType, {
+    status: 201,
+    headers: { Location: kind.iri(resource), ...headers },
+  });
+}
+
 export function sendCollection(
   kind: ResourceKind,
   resources: WireObject[],
@@ -95,19 +137,44 @@ export function sendCollection(
   return send(representCollection(kind, resources, mediaType, info), 200);
 }
 
+/**
+ * One page of a collection, in the representation `negotiated` chose, with the paging
+ * links of the request's path and query. `filters` are the query parameters the
+ * collection can be filtered by, for the Hydra search template.
+ */
+export function sendPage(
+  c: Context<AppEnv>,
+  kind: ResourceKind,
+  resources: WireObject[],
+  page: { window: PageWindow; total: number },
+  more: Pick<PageInfo, 'filters' | 'plainJsonApiArray'> = { filters: [] },
+): Response {
+  return sendCollection(kind, resources, c.var.mediaType, {
+    path: c.req.path,
+    query: queryWithoutPage(c),
+    page: page.window.page,
+    itemsPerPage: page.window.limit,
+    totalItems: page.total,
+    ...more,
+  });
+}
+
 /** `page`: 1 when absent or empty; a positive whole number otherwise, or a 400. */
-export function readPage(c: Context<AppEnv>): { page: number; offset: number; limit: number } {
-  const raw = c.req.query('page');
-  if (raw === undefined || raw === '') return { page: 1, offset: 0, limit: itemsPerPage };
+export function readPage(raw: string | undefined): PageWindow {
+  if (raw === undefined || raw === '') return pageWindow(1);
   if (!/^\d{1,9}$/.test(raw) || Number(raw) < 1) {
     throw badQuery(
       'page',
       `must be a whole number of 1 or more, not ${JSON.stringify(raw.slice(0, 40))}`,
     );
   }
-  const page = Number(raw);
-  return { page, offset: (page - 1) * itemsPerPage, limit: itemsPerPage };
+  return pageWindow(Number(raw));
 }
+
+/** The `page` of a collection request, read as `c.req.valid('query')`. */
+export const pageQuery = validator('query', (query) =>
+  readPage(typeof query.page === 'string' ? query.page : query.page?.[0]),
+);
 
 /** The query of a collection request without `page`, to carry into the paging links. */
 export function queryWithoutPage(c: Context<AppEnv>): URLSearchParams {

@@ -7,7 +7,6 @@
 import { EventEmitter } from 'node:events';
 import { iriOf } from '../../contract/iri.js';
 import type { RunEventData, RunEventType } from '../../contract/events.js';
-import type { RunStatus } from '../../contract/run-status.js';
 import type { Db } from '../store/database.js';
 import { nowIso } from '../store/ids.js';
 import type { Database } from '../store/schema.js';
@@ -23,7 +22,7 @@ export interface StoredRunEvent {
 export function runEventData(run: RunRow): RunEventData {
   return {
     run: iriOf('run', run.id),
-    status: run.status as RunStatus,
+    status: run.status,
     chunksCompleted: run.chunks_completed,
     chunksTotal: run.chunks_total,
     partialResultJson: run.partial_result_json,

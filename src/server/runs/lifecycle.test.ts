@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunStatus } from '../../contract/run-status.js';
 import { readFileSync } from 'node:fs';
 import {
   canRunCommand,
@@ -55,7 +56,7 @@ async function startRun(bucketId: string, extractor = extractorId) {
 }
 
 /** Puts a run in a status directly in the store: the worker is off in these tests. */
-async function forceStatus(runId: string, status: string, extra: Record<string, unknown> = {}) {
+async function forceStatus(runId: string, status: RunStatus, extra: Record<string, unknown> = {}) {
   await service.store.db
     .updateTable('runs')
     .set({ status, ...extra })

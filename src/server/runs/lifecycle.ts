@@ -25,17 +25,12 @@ import {
   type ExtractorRow,
 } from '../extractors/extractors.js';
 import { listFiles } from '../files/files.js';
-import { canSeeBucket, canSeeExtractor } from '../http/auth.js';
-import {
-  conflict,
-  fieldErrorsFromViolations,
-  validationError,
-  type FieldError,
-} from '../http/problem.js';
+import { ConflictError, InvalidInputError, type FieldError } from '../errors.js';
 import { databaseTime, dialectOf } from '../store/clock.js';
 import type { Db } from '../store/database.js';
 import { newId, nowIso } from '../store/ids.js';
 import type { Database } from '../store/schema.js';
+import { canSeeBucket, canSeeExtractor } from '../tokens/access.js';
 import type { Principal } from '../tokens/tokens.js';
 import { enqueueWebhook } from '../webhooks/index.js';
 import { appendRunEvent, type RunSignals } from './events.js';
@@ -112,11 +107,11 @@ export class RunLifecycle {
     if (!bucket) errors.push({ pointer: '/bucket', detail: 'bucket names no bucket' });
     if (!extractor)
       errors.push({ pointer: '/savedExtractor', detail: 'savedExtractor names no extractor' });
-    if (!bucket || !extractor) throw validationError(errors);
+    if (!bucket || !extractor) throw new InvalidInputError(errors);
 
     const files = await listFiles(db, bucket.id);
     if (files.length === 0) {
-      throw validationError([
+      throw new InvalidInputError([
         {
           pointer: '/bucket',
           detail: 'the bucket has no files; upload at least one before starting a run',
@@ -131,7 +126,7 @@ export class RunLifecycle {
         ? extractor.model
         : (allowedModels(strategy, config)[0] ?? ''));
     const settingErrors = checkRunSettings({ strategy, model }, config);
-    if (settingErrors.length > 0) throw validationError(settingErrors);
+    if (settingErrors.length > 0) throw new InvalidInputError(settingErrors);
 
     const now = nowIso();
     const run: RunRow = {
@@ -186,9 +181,10 @@ export class RunLifecycle {
         .where('id', '=', run.id)
         .executeTakeFirst();
       const status = current?.status ?? run.status;
-      throw conflict(`The run is ${status}; it cannot be ${commandVerbs[command]}.`, {
-        currentStatus: status,
-      });
+      throw new ConflictError(
+        `The run is ${status}; it cannot be ${commandVerbs[command]}.`,
+        status,
+      );
     }
     if (command === 'cancel') this.deps.signals.runCancelled(run.id);
     if (command === 'resume') this.deps.signals.runQueued();
@@ -294,18 +290,23 @@ export class RunLifecycle {
   /** Saves results a person edited; the machine's `resultJson` stays as it was. */
   async saveEdits(run: RunRow, data: unknown): Promise<RunRow> {
     if (run.status !== 'completed') {
-      throw conflict(`The run is ${run.status}; its results can be edited once it has completed.`, {
-        currentStatus: run.status,
-      });
+      throw new ConflictError(
+        `The run is ${run.status}; its results can be edited once it has completed.`,
+        run.status,
+      );
     }
     if (run.submitted_at)
-      throw conflict('The results have been submitted and can no longer be changed.', {
-        currentStatus: run.status,
-      });
+      throw new ConflictError(
+        'The results have been submitted and can no longer be changed.',
+        run.status,
+      );
     const parsed = parseTargetSchema(run.target_schema);
     if (parsed.ok) {
       const violations = validateAgainstSchema(parsed.schema, data);
-      if (violations.length > 0) throw validationError(fieldErrorsFromViolations(violations));
+      if (violations.length > 0)
+        throw new InvalidInputError(
+          violations.map(({ pointer, message }) => ({ pointer, detail: message })),
+        );
     }
     const updated = await this.deps.db.transaction().execute(async (trx) => {
       const row = await trx
@@ -320,7 +321,9 @@ export class RunLifecycle {
       return row;
     });
     if (!updated)
-      throw conflict('The results changed status while saving; reload the run and try again.');
+      throw new ConflictError(
+        'The results changed status while saving; reload the run and try again.',
+      );
     this.deps.signals.runChanged(run.id);
     return updated;
   }
@@ -328,9 +331,9 @@ export class RunLifecycle {
   /** Marks the results submitted, once, and tells the webhook. */
   async submit(run: RunRow): Promise<Submission> {
     if (run.status !== 'completed') {
-      throw conflict(
+      throw new ConflictError(
         `The run is ${run.status}; only the results of a completed run can be submitted.`,
-        { currentStatus: run.status },
+        run.status,
       );
     }
     const now = nowIso();
@@ -347,8 +350,7 @@ export class RunLifecycle {
       if (row) queuedWebhook = await recordRunEvent(trx, row, 'extraction_run.submitted');
       return row;
     });
-    if (!updated)
-      throw conflict('The results have already been submitted.', { currentStatus: run.status });
+    if (!updated) throw new ConflictError('The results have already been submitted.', run.status);
     this.deps.signals.runChanged(run.id);
     if (queuedWebhook) this.deps.signals.webhooksQueued();
     const extractor = await this.deps.db

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 // saxes is a strict, non-validating XML 1.0 parser (with namespaces); it comes with exceljs.
 import { SaxesParser } from 'saxes';
 import { describe, expect, it } from 'vitest';
-import { parseCsv } from '../http/csv.js';
+import { parseCsv } from '../formats/csv.js';
 import {
   formatResults,
   resultContentTypes,

@@ -8,7 +8,7 @@
  * - XML is well-formed XML 1.0 in UTF-8 under a `<results>` root. Property names become
  *   element names, made valid where they are not (the original kept in a `key` attribute),
  *   arrays become the property's element repeated, null becomes `xsi:nil="true"`.
- * - CSV follows RFC 4180 through http/csv.ts, formula injection neutralised there. Nested
+ * - CSV follows RFC 4180 through formats/csv.ts, formula injection neutralised there. Nested
  *   objects become dotted columns (`vendor.name`). The first array of objects, looked for
  *   level by level from the top (so `line_items` before `vendor.contacts`), gives one row per
  *   item, with every other field repeated on each row; when there are several such arrays,
@@ -18,7 +18,7 @@
  * Empty arrays leave no element in XML and an empty cell in CSV: neither format has a
  * faithful spelling of "an empty list", and the JSON download keeps it.
  */
-import { formatCsv } from '../http/csv.js';
+import { formatCsv } from '../formats/csv.js';
 
 export const resultFormats = ['json', 'xml', 'csv'] as const;
 export type ResultFormat = (typeof resultFormats)[number];

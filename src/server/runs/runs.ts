@@ -5,11 +5,13 @@ import type { RunStatus } from '../../contract/run-status.js';
 import type { Db } from '../store/database.js';
 import { containsText } from '../store/filters.js';
 import { oncePerFrozenRow } from '../store/frozen-rows.js';
+import { readByParent } from '../store/grouping.js';
+import { newestFirst, type PageOfRows, type PageWindow } from '../store/paging.js';
 import { preparedQuery } from '../store/prepared-query.js';
-import type { RunTable } from '../store/schema.js';
+import type { ContentOptionColumns, RunRow } from '../store/schema.js';
 import { formatDuration, isoDuration } from './durations.js';
 
-export type RunRow = RunTable;
+export type { RunRow };
 
 /**
  * The columns of a run that no work has touched yet: no results, progress, tokens, times
@@ -64,11 +66,11 @@ export interface RunFilters {
   bucketId?: string;
 }
 
-export async function listRuns(
+export function listRuns(
   db: Db,
   filters: RunFilters,
-  page: { offset: number; limit: number },
-): Promise<{ rows: RunRow[]; total: number }> {
+  window: PageWindow,
+): Promise<PageOfRows<RunRow>> {
   let query = db.selectFrom('runs');
   if (filters.resultJson) query = query.where(containsText('result_json', filters.resultJson));
   if (filters.partialResultJson)
@@ -79,17 +81,7 @@ export async function listRuns(
   if (filters.strategy) query = query.where('strategy', '=', filters.strategy);
   if (filters.status) query = query.where('status', '=', filters.status);
   if (filters.bucketId) query = query.where('bucket_id', '=', filters.bucketId);
-  const [rows, count] = await Promise.all([
-    query
-      .selectAll()
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .offset(page.offset)
-      .limit(page.limit)
-      .execute(),
-    query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.total) };
+  return newestFirst(query, window);
 }
 
 export function effectiveResultJson(
@@ -107,7 +99,7 @@ export const runToWire = oncePerFrozenRow((row: RunRow): Run => {
   const data = effectiveResultJson(row);
   return {
     id: row.id,
-    status: row.status as RunStatus,
+    status: row.status,
     resultJson: row.result_json,
     partialResultJson: row.partial_result_json,
     targetSchema: row.target_schema,
@@ -117,11 +109,7 @@ export const runToWire = oncePerFrozenRow((row: RunRow): Run => {
     updatedAt: row.updated_at,
     strategy: row.strategy,
     model: row.model,
-    includeText: row.include_text === 1,
-    includeEmbeddedImages: row.include_embedded_images === 1,
-    markEmbeddedImages: row.mark_embedded_images === 1,
-    includePageImages: row.include_page_images === 1,
-    markPageImages: row.mark_page_images === 1,
+    ...contentOptionsOf(row),
     startedAt: row.started_at,
     finishedAt: row.finished_at,
     chunkSize: row.chunk_size,
@@ -140,6 +128,39 @@ export const runToWire = oncePerFrozenRow((row: RunRow): Run => {
     submittedAt: row.submitted_at,
   };
 });
+
+/** IRIs of the runs of each bucket or extractor, oldest first, in one query. */
+export function runIrisOf(
+  db: Db,
+  column: 'bucket_id' | 'extractor_id',
+  ids: readonly string[],
+): Promise<Map<string, string[]>> {
+  const read = (parents: readonly string[]) =>
+    db
+      .selectFrom('runs')
+      .select(['id', column])
+      .where(column, 'in', parents)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
+  return readByParent(
+    ids,
+    read,
+    (row) => row[column],
+    (row) => iriOf('run', row.id),
+  );
+}
+
+/** The content options of an extractor or a run, as the API shows them. */
+export function contentOptionsOf(row: ContentOptionColumns) {
+  return {
+    includeText: row.include_text === 1,
+    includeEmbeddedImages: row.include_embedded_images === 1,
+    markEmbeddedImages: row.mark_embedded_images === 1,
+    includePageImages: row.include_page_images === 1,
+    markPageImages: row.mark_page_images === 1,
+  };
+}
 
 /** A run of the bucket that has not finished (queued, running or paused), if any. */
 export async function activeRunOfBucket(db: Db, bucketId: string): Promise<RunRow | undefined> {

@@ -11,7 +11,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { SaxesParser } from 'saxes';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runSchema, type Run } from '../../contract/resources.js';
-import { parseCsv } from '../http/csv.js';
+import { parseCsv } from '../formats/csv.js';
 import {
   answer,
   held,

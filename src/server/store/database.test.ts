@@ -15,6 +15,7 @@ import {
 import { createPersonalToken, revokeToken, verifyToken } from '../tokens/tokens.js';
 import type { Store } from './database.js';
 import { newId, nowIso } from './ids.js';
+import { pageWindow } from './paging.js';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -123,7 +124,7 @@ describe(`the store on ${testDialect()}`, () => {
     const event = await store.db.selectFrom('run_events').select('id').executeTakeFirstOrThrow();
     expect(typeof event.id).toBe('number');
     expect((await findRun(store.db, run.id))?.total_input_tokens).toBe(3_000_000_000);
-    const { total } = await listRuns(store.db, {}, { offset: 0, limit: 10 });
+    const { total } = await listRuns(store.db, {}, pageWindow(1));
     expect(total).toBe(1);
   });
 
@@ -146,7 +147,7 @@ describe(`the store on ${testDialect()}`, () => {
 
     await insertRunRow(store.db, { bucketId, extractorId, error: 'the model said no' });
     expect(await findRun(store.db, `${newId()}\u0000`)).toBeUndefined();
-    const filtered = await listRuns(store.db, { error: 'said\u0000' }, { offset: 0, limit: 10 });
+    const filtered = await listRuns(store.db, { error: 'said\u0000' }, pageWindow(1));
     expect(filtered).toEqual({ rows: [], total: 0 });
   });
 

@@ -2,10 +2,29 @@
  * Table shapes as Kysely sees them. Columns are chosen to mean the same on SQLite and
  * PostgreSQL: timestamps are ISO 8601 text (they sort as they should), flags are integers
  * 0/1, serialized documents are text. Repositories turn rows into domain objects.
+ *
+ * Rows as read are `Selectable<…Table>` (the `…Row` types below); an insert may leave out
+ * a column that is `Generated` or `Nullable` (it is then the database's default or null).
  */
-import type { Generated } from 'kysely';
+import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
+import type { RunEventType, WebhookEventType } from '../../contract/events.js';
+import type { BucketOrigin } from '../../contract/resources.js';
+import type { RunStatus } from '../../contract/run-status.js';
 
-export interface ExtractorTable {
+/** A column that may hold null, and holds null unless an insert names it. */
+export type Nullable<T> = ColumnType<T | null, T | null | undefined, T | null>;
+
+/** What a run reads of its documents, set on an extractor and copied to each of its runs. */
+export interface ContentOptionColumns {
+  include_text: number;
+  include_embedded_images: number;
+  mark_embedded_images: number;
+  include_page_images: number;
+  mark_page_images: number;
+  chunk_size: number;
+}
+
+export interface ExtractorTable extends ContentOptionColumns {
   id: string;
   label: string;
   strategy: string;
@@ -19,25 +38,19 @@ export interface ExtractorTable {
   webhook_url: string;
   webhook_secret: string;
   redirect_url: string;
-  include_text: number;
-  include_embedded_images: number;
-  mark_embedded_images: number;
-  include_page_images: number;
-  mark_page_images: number;
-  chunk_size: number;
   created_at: string;
   updated_at: string;
-  deleted_at: string | null;
-  last_ran_at: string | null;
+  deleted_at: Nullable<string>;
+  last_ran_at: Nullable<string>;
 }
 
 export interface BucketTable {
   id: string;
-  description: string | null;
-  created_using: string;
+  description: Nullable<string>;
+  created_using: BucketOrigin;
   created_at: string;
   updated_at: string;
-  deleted_at: string | null;
+  deleted_at: Nullable<string>;
 }
 
 export interface FileTable {
@@ -50,48 +63,42 @@ export interface FileTable {
   created_at: string;
 }
 
-export interface RunTable {
+export interface RunTable extends ContentOptionColumns {
   id: string;
   bucket_id: string;
   extractor_id: string;
-  status: string;
+  status: RunStatus;
   strategy: string;
   model: string;
   target_schema: string;
   output_instructions: string;
-  include_text: number;
-  include_embedded_images: number;
-  mark_embedded_images: number;
-  include_page_images: number;
-  mark_page_images: number;
-  chunk_size: number;
   /** JSON list of the ids of the files the run works over, fixed when it is created. */
   file_ids: string;
-  result_json: string | null;
-  edited_result_json: string | null;
-  partial_result_json: string | null;
-  result_metadata: string | null;
-  token_stats: string | null;
+  result_json: Nullable<string>;
+  edited_result_json: Nullable<string>;
+  partial_result_json: Nullable<string>;
+  result_metadata: Nullable<string>;
+  token_stats: Nullable<string>;
   total_input_tokens: number;
   total_output_tokens: number;
-  error: string | null;
-  evaluation_type: string | null;
+  error: Nullable<string>;
+  evaluation_type: Nullable<string>;
   chunks_completed: number;
-  chunks_total: number | null;
+  chunks_total: Nullable<number>;
   created_at: string;
   updated_at: string;
-  started_at: string | null;
-  finished_at: string | null;
-  submitted_at: string | null;
+  started_at: Nullable<string>;
+  finished_at: Nullable<string>;
+  submitted_at: Nullable<string>;
   /** Which worker holds the run while it is `running`, and until when (see runs/worker.ts). */
-  lease_owner: string | null;
-  lease_expires_at: string | null;
+  lease_owner: Nullable<string>;
+  lease_expires_at: Nullable<string>;
 }
 
 export interface RunEventTable {
   id: Generated<number>;
   run_id: string;
-  type: string;
+  type: RunEventType | 'snapshot';
   data: string;
   created_at: string;
 }
@@ -103,13 +110,13 @@ export interface TokenTable {
   /** SHA-256 of the token, hex. The token itself is never stored. */
   token_hash: string;
   created_at: string;
-  expires_at: string | null;
-  revoked_at: string | null;
-  last_used_at: string | null;
-  extractor_id: string | null;
-  bucket_id: string | null;
-  allowed_origins: string | null;
-  theme: string | null;
+  expires_at: Nullable<string>;
+  revoked_at: Nullable<string>;
+  last_used_at: Nullable<string>;
+  extractor_id: Nullable<string>;
+  bucket_id: Nullable<string>;
+  allowed_origins: Nullable<string>;
+  theme: Nullable<string>;
 }
 
 export interface WebhookDeliveryTable {
@@ -117,18 +124,18 @@ export interface WebhookDeliveryTable {
   id: string;
   extractor_id: string;
   run_id: string;
-  event_type: string;
+  event_type: WebhookEventType;
   payload: string;
   status: 'pending' | 'delivered' | 'failed';
   attempts: number;
   next_attempt_at: string;
-  last_attempt_at: string | null;
-  last_status_code: number | null;
-  last_error: string | null;
+  last_attempt_at: Nullable<string>;
+  last_status_code: Nullable<number>;
+  last_error: Nullable<string>;
   created_at: string;
-  delivered_at: string | null;
+  delivered_at: Nullable<string>;
   /** The delivery's place among its run's, from 1 (0: written before deliveries were numbered). */
-  run_sequence: number;
+  run_sequence: Generated<number>;
 }
 
 export interface Database {
@@ -140,3 +147,10 @@ export interface Database {
   tokens: TokenTable;
   webhook_deliveries: WebhookDeliveryTable;
 }
+
+export type ExtractorRow = Selectable<ExtractorTable>;
+export type BucketRow = Selectable<BucketTable>;
+export type FileRow = Selectable<FileTable>;
+export type RunRow = Selectable<RunTable>;
+export type NewRun = Insertable<RunTable>;
+export type TokenRow = Selectable<TokenTable>;

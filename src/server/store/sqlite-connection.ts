@@ -3,6 +3,7 @@ import type {
   SqliteDatabase as KyselySqliteDatabase,
   SqliteStatement as KyselySqliteStatement,
 } from 'kysely';
+import { atEndOfTurn } from '../end-of-turn.js';
 
 export interface CachedConnectionOptions {
   /** Compiled statements kept; the least recently used go beyond it. */
@@ -155,7 +156,7 @@ class PointReadCache {
       this.#version = version;
     }
     this.#versionChecked = true;
-    setImmediate(() => (this.#versionChecked = false));
+    atEndOfTurn(() => (this.#versionChecked = false));
   }
 
   clear(): void {

@@ -7,11 +7,13 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import type { Bucket, EmbedSession, Extractor, ExtractorInput } from '../../contract/resources.js';
+import { apiRoutes } from '../http/api.js';
 import { problemMediaType } from '../http/problem.js';
+import type { DescribedRoute } from '../http/route-table.js';
 import type { Db } from '../store/database.js';
 import { untouchedRunColumns } from '../runs/runs.js';
 import { newId, nowIso } from '../store/ids.js';
-import type { Database, RunTable } from '../store/schema.js';
+import type { Database, RunRow } from '../store/schema.js';
 import type { TestService } from './test-service.js';
 
 export const invoiceJsonSchema = JSON.stringify({
@@ -102,19 +104,19 @@ export function upload(
 /** A run row as the lifecycle would write it, in the test service; every column can be overridden. */
 export function insertRun(
   service: TestService,
-  run: { bucketId: string; extractorId: string } & Partial<RunTable>,
-): Promise<RunTable> {
+  run: { bucketId: string; extractorId: string } & Partial<RunRow>,
+): Promise<RunRow> {
   return insertRunRow(service.services.db, run);
 }
 
 /** A run row as the lifecycle would write it, in any store; every column can be overridden. */
 export async function insertRunRow(
   db: Db,
-  run: { bucketId: string; extractorId: string } & Partial<RunTable>,
-): Promise<RunTable> {
+  run: { bucketId: string; extractorId: string } & Partial<RunRow>,
+): Promise<RunRow> {
   const now = nowIso();
   const { bucketId, extractorId, ...overrides } = run;
-  const row: RunTable = {
+  const row: RunRow = {
     id: newId(),
     bucket_id: bucketId,
     extractor_id: extractorId,
@@ -220,7 +222,7 @@ export interface RouteIds {
  */
 export async function seedRouteIds(
   service: TestService,
-  run: Partial<RunTable> = {},
+  run: Partial<RunRow> = {},
 ): Promise<{ ids: RouteIds; sessionToken: string }> {
   const [bucket, extractor] = [await createBucket(service), await createExtractor(service)];
   const [file] = (await (
@@ -245,45 +247,39 @@ export async function seedRouteIds(
   };
 }
 
+/** What a route's path parameter stands for: the thing the collection before it holds. */
+const idsByCollection: Record<string, keyof RouteIds> = {
+  buckets: 'bucket',
+  files: 'file',
+  extractors: 'extractor',
+  saved_extractors: 'extractor',
+  runs: 'run',
+  extraction_runs: 'run',
+  embed_sessions: 'session',
+};
+
+function placeholders(path: string): string {
+  return path.replace(/\/(\w+)\/:\w+/g, (_whole, collection: string) => {
+    const id = idsByCollection[collection];
+    if (!id) throw new Error(`No id stands for the parameter after /${collection}/.`);
+    return `/${collection}/{${id}}`;
+  });
+}
+
+/** Whether a route answers with an event stream, which stays open while the run can change. */
+const streams = (route: DescribedRoute) =>
+  Object.values(route.operation.responses).some(
+    (response) => 'content' in response && !!response.content?.['text/event-stream'],
+  );
+
 /**
- * Every route of the API as `METHOD /path/{placeholder}`, for tests that go over all of
- * them (authentication, junk input).
+ * Every route of the API that needs a token and answers one request with one response, as
+ * `METHOD /path/{placeholder}`, for tests that go over all of them (authentication, junk
+ * input). Read from the routes themselves (http/api.ts).
  */
-export const everyRoute = [
-  'GET /api/buckets',
-  'POST /api/buckets',
-  'GET /api/buckets/{bucket}',
-  'DELETE /api/buckets/{bucket}',
-  'GET /api/buckets/{bucket}/files',
-  'POST /api/buckets/{bucket}/files',
-  'GET /api/buckets/{bucket}/files/{file}',
-  'DELETE /api/buckets/{bucket}/files/{file}',
-  'GET /api/buckets/{bucket}/files/{file}/content',
-  ...['/api/extractors', '/api/saved_extractors'].flatMap((base) => [
-    `GET ${base}`,
-    `POST ${base}`,
-    `GET ${base}/{extractor}`,
-    `PUT ${base}/{extractor}`,
-    `DELETE ${base}/{extractor}`,
-    `POST ${base}/{extractor}/webhook_secret`,
-  ]),
-  ...['/api/runs', '/api/extraction_runs'].flatMap((base) => [
-    `GET ${base}`,
-    `POST ${base}`,
-    `GET ${base}/{run}`,
-    `POST ${base}/{run}/pause`,
-    `POST ${base}/{run}/resume`,
-    `POST ${base}/{run}/cancel`,
-    `POST ${base}/{run}/submit`,
-    `GET ${base}/{run}/results`,
-    `PUT ${base}/{run}/results`,
-  ]),
-  'POST /api/embed_sessions',
-  'GET /api/embed_sessions/current',
-  'DELETE /api/embed_sessions/{session}',
-  'GET /api/graphql',
-  'POST /api/graphql',
-] as const;
+export const everyRoute: readonly string[] = apiRoutes
+  .filter((route) => route.access !== 'public' && !streams(route))
+  .map((route) => `${route.method} ${placeholders(route.path)}`);
 
 export function routePath(route: string, ids: RouteIds): { method: string; path: string } {
   const [method, template] = route.split(' ') as [string, string];

@@ -6,6 +6,7 @@
  */
 import { join } from 'node:path';
 import { pino } from 'pino';
+import { afterAll, beforeAll } from 'vitest';
 import { loadConfig, type Config } from '../config.js';
 import { createService, type Service } from '../service.js';
 import { writeStandInBuild } from './stand-in-build.js';
@@ -83,4 +84,25 @@ export async function startTestService(
       await location.dispose();
     },
   };
+}
+
+/**
+ * A test service for the tests around the call: started before them, disposed after. The
+ * object stands for the service once it runs, so tests use it as they would the service.
+ */
+export function useTestService(env: Record<string, string> = {}): TestService {
+  let current: TestService | undefined;
+  beforeAll(async () => {
+    current = await startTestService(env);
+  });
+  afterAll(async () => {
+    await current?.dispose();
+  });
+  return new Proxy({} as TestService, {
+    get(_target, key) {
+      if (!current) throw new Error('The test service starts in beforeAll; use it inside a test.');
+      const value = current[key as keyof TestService];
+      return typeof value === 'function' ? value.bind(current) : value;
+    },
+  });
 }

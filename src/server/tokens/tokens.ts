@@ -59,13 +59,6 @@ export async function createPersonalToken(
       name,
       token_hash: hashToken(token),
       created_at: nowIso(),
-      expires_at: null,
-      revoked_at: null,
-      last_used_at: null,
-      extractor_id: null,
-      bucket_id: null,
-      allowed_origins: null,
-      theme: null,
     })
     .execute();
   return { id, token };
@@ -93,13 +86,6 @@ export async function registerPersonalToken(
       name,
       token_hash: tokenHash,
       created_at: nowIso(),
-      expires_at: null,
-      revoked_at: null,
-      last_used_at: null,
-      extractor_id: null,
-      bucket_id: null,
-      allowed_origins: null,
-      theme: null,
     })
     .onConflict((conflict) => conflict.column('token_hash').doNothing())
     .executeTakeFirst();
@@ -136,8 +122,6 @@ export async function createSessionToken(
       token_hash: hashToken(token),
       created_at: nowIso(),
       expires_at: expiresAt,
-      revoked_at: null,
-      last_used_at: null,
       extractor_id: grant.extractorId,
       bucket_id: grant.bucketId,
       allowed_origins: JSON.stringify(grant.allowedOrigins),

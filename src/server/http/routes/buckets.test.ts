@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Bucket } from '../../../contract/resources.js';
 import {
   createBucket,
@@ -9,18 +9,10 @@ import {
   upload,
 } from '../../testing/fixtures.js';
 import { encodeBody, expectCollection, expectResource } from '../../testing/representations.js';
-import { startTestService, type TestService } from '../../testing/test-service.js';
+import { useTestService } from '../../testing/test-service.js';
 import { resourceMediaTypes } from '../negotiation.js';
 
-let service: TestService;
-
-beforeAll(async () => {
-  service = await startTestService();
-});
-
-afterAll(async () => {
-  await service.dispose();
-});
+const service = useTestService();
 
 async function getBucket(id: string): Promise<Bucket> {
   const response = await service.json('GET', `/api/buckets/${id}`);

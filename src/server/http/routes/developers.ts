@@ -10,10 +10,9 @@
  * what the build says. Like /api/docs, the page runs no script, and its one stylesheet is
  * allowed by hash; nothing on it is secret.
  */
-import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Hono } from 'hono';
+import { Hono } from 'hono';
 import {
   frameCommandNames,
   frameEventNames,
@@ -23,12 +22,8 @@ import {
   type FrameEventName,
 } from '../../../contract/frame-messages.js';
 import type { AppEnv } from '../context.js';
+import { pageCsp, renderPage } from '../page-layout.js';
 import { escapeHtml } from '../representations.js';
-
-export interface DevelopersOptions {
-  /** Where the build is (its sdk/custom-elements.json): config.distDir. */
-  distDir: string;
-}
 
 interface DocumentedItem {
   name: string;
@@ -370,12 +365,7 @@ const developersPageStyle = [
   'pre,th{background:#1c2029}th,td,h2{border-color:#39404d}}',
 ].join('');
 
-const styleHash = createHash('sha256').update(developersPageStyle).digest('base64');
-
-/** The page runs no script and loads nothing; its one inline stylesheet is allowed by hash. */
-export const developersPageCsp =
-  `default-src 'none'; style-src 'sha256-${styleHash}'; ` +
-  "base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+export const developersPageCsp = pageCsp(developersPageStyle);
 
 export function renderDevelopersPage(service: string, app: ElementDescription | undefined): string {
   const origin = escapeHtml(service);
@@ -392,13 +382,7 @@ export function renderDevelopersPage(service: string, app: ElementDescription | 
   const missing = app
     ? ''
     : '<p><strong>The element’s manifest has not been built yet: run <code>npm run build</code> to fill the tables of events, tokens and parts.</strong></p>';
-  return `<!doctype html>
-<html lang="en">
-<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
-<title>Extractor for partners</title><style>${developersPageStyle}</style></head>
-<body>
-<header><h1>Extractor for partners</h1>
+  const body = `<header><h1>Extractor for partners</h1>
 <p>Put document data extraction in your product: people upload their documents, check what
 was read, and submit it, without leaving your site. Service address:
 <code>${origin}</code>. The REST API is described at <a href="/api/docs">/api/docs</a>.</p>
@@ -411,25 +395,23 @@ ${renderProtocol()}
 ${renderEvents(app)}
 ${renderTheming(app)}
 ${renderCsp(service)}
-</main>
-</body>
-</html>
-`;
-}
-
-export function registerDevelopersRoutes(app: Hono<AppEnv>, options: DevelopersOptions): void {
-  const { distDir } = options;
-  app.get('/developers', async (c) => {
-    const html = renderDevelopersPage(
-      c.get('services').config.publicBaseUrl,
-      await describeApp(distDir),
-    );
-    return c.body(html, 200, {
-      'Content-Type': 'text/html; charset=utf-8',
-      'Content-Security-Policy': developersPageCsp,
-      'Referrer-Policy': 'no-referrer',
-      'X-Content-Type-Options': 'nosniff',
-      'Cache-Control': 'public, max-age=300',
-    });
+</main>`;
+  return renderPage({
+    title: 'Extractor for partners',
+    style: developersPageStyle,
+    body,
+    noReferrer: true,
   });
 }
+
+export const developersRoutes = new Hono<AppEnv>().get('/developers', async (c) => {
+  const { publicBaseUrl, distDir } = c.get('services').config;
+  const html = renderDevelopersPage(publicBaseUrl, await describeApp(distDir));
+  return c.body(html, 200, {
+    'Content-Type': 'text/html; charset=utf-8',
+    'Content-Security-Policy': developersPageCsp,
+    'Referrer-Policy': 'no-referrer',
+    'X-Content-Type-Options': 'nosniff',
+    'Cache-Control': 'public, max-age=300',
+  });
+});

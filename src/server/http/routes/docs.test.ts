@@ -1,20 +1,14 @@
 import { createHash } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { expectProblem } from '../../testing/fixtures.js';
-import { startTestService, type TestService } from '../../testing/test-service.js';
-import { buildOpenApiDocument, httpMethods, type OpenApiDocument } from '../openapi.js';
+import { useTestService } from '../../testing/test-service.js';
+import { openApiDocument } from '../api.js';
+import { httpMethods, type OpenApiDocument } from '../openapi.js';
 import { problemTypes } from '../problem.js';
 import { renderDocsPage, renderMarkdown } from './docs.js';
 
 describe('/api/docs.json and /api/docs', () => {
-  let service: TestService;
-
-  beforeAll(async () => {
-    service = await startTestService();
-  });
-  afterAll(async () => {
-    await service.dispose();
-  });
+  const service = useTestService();
 
   it('serves the OpenAPI document without a token, as JSON or application/openapi+json', async () => {
     const plain = await service.request('/api/docs.json', { token: null });
@@ -48,7 +42,7 @@ describe('/api/docs.json and /api/docs', () => {
     expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
     const page = await response.text();
 
-    const document = buildOpenApiDocument(service.config.publicBaseUrl);
+    const document = await openApiDocument(service.config.publicBaseUrl);
     for (const [path, item] of Object.entries(document.paths)) {
       for (const method of httpMethods) {
         const operation = item[method];
@@ -73,8 +67,8 @@ describe('/api/docs.json and /api/docs', () => {
     expect(policy).toContain("default-src 'none'");
   });
 
-  it('escapes every string it renders', () => {
-    const document = structuredClone(buildOpenApiDocument('http://extractor.test'));
+  it('escapes every string it renders', async () => {
+    const document = structuredClone(await openApiDocument('http://extractor.test'));
     const attack = '<img src=x onerror=alert(1)>"\'&';
     document.info.description = `Intro ${attack}\n\n- item ${attack}\n\n\`\`\`\n${attack}\n\`\`\``;
     document.info.title = attack;

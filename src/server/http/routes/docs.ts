@@ -4,13 +4,15 @@
  * without JavaScript. Problem documents link their `type` to `/api/docs#problem-<slug>`,
  * so the page has one anchor per problem type.
  */
-import { createHash } from 'node:crypto';
-import type { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import type { AppEnv } from '../context.js';
+import { resourceKinds } from '../kinds.js';
 import { negotiateOrThrow } from '../negotiation.js';
+import { pageCsp, renderPage } from '../page-layout.js';
 import {
-  buildOpenApiDocument,
+  operationsOf,
   httpMethods,
+  type TagObject,
   type JsonSchema,
   type MediaTypeObject,
   type OpenApiDocument,
@@ -19,7 +21,8 @@ import {
   type Reference,
   type ResponseObject,
 } from '../openapi.js';
-import { escapeHtml } from '../representations.js';
+import { notFound } from '../problem.js';
+import { escapeHtml, jsonLdContext } from '../representations.js';
 
 const documentMediaTypes = ['application/json', 'application/openapi+json'] as const;
 
@@ -322,12 +325,7 @@ const docsPageStyle = [
   'th,td,h2,.operation{border-color:#39404d}pre{background:#1c2029}.alias{color:#a9b0bd}}',
 ].join('');
 
-const styleHash = createHash('sha256').update(docsPageStyle).digest('base64');
-
-/** The page runs no script and loads nothing; its one inline stylesheet is allowed by hash. */
-export const docsPageCsp =
-  `default-src 'none'; style-src 'sha256-${styleHash}'; ` +
-  "base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+export const docsPageCsp = pageCsp(docsPageStyle);
 
 function renderTag(
   tag: { name: string; description: string },
@@ -413,13 +411,8 @@ export function renderDocsPage(document: OpenApiDocument): string {
     ['schemas', 'Schemas'],
   ].map(([anchor, label]) => `<li>${anchorLink(anchor!, label!)}</li>`);
 
-  const title = escapeHtml(`${document.info.title} ${document.info.version}`);
-  return `<!doctype html>
-<html lang="en">
-<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${title}</title><style>${docsPageStyle}</style></head>
-<body>
-<header><h1>${title}</h1>
+  const title = `${document.info.title} ${document.info.version}`;
+  const body = `<header><h1>${escapeHtml(title)}</h1>
 <p>OpenAPI ${escapeHtml(document.openapi)} document: <a href="/api/docs.json">/api/docs.json</a>.
 Server: ${code(document.servers[0]?.url ?? '')}</p>
 <nav aria-label="Contents"><ul>${navigation.join('')}${extraNavigation.join('')}</ul></nav>
@@ -438,39 +431,100 @@ ${problems.join('\n')}
 <section id="schemas"><h2>Schemas</h2>
 ${schemas.join('\n')}
 </section>
-</main>
-</body>
-</html>
-`;
+</main>`;
+  return renderPage({ title, style: docsPageStyle, body });
 }
 
 const pages = new WeakMap<OpenApiDocument, string>();
 
-export function registerDocsRoutes(app: Hono<AppEnv>): void {
-  app.get('/api/docs.json', (c) => {
-    const mediaType = negotiateOrThrow(c.req.header('accept'), documentMediaTypes);
-    const document = buildOpenApiDocument(c.get('services').config.publicBaseUrl);
-    return c.body(JSON.stringify(document), 200, {
-      'Content-Type': `${mediaType}; charset=utf-8`,
-      Vary: 'Accept',
-      'Cache-Control': 'no-cache',
-    });
-  });
+export const aboutTag: TagObject = {
+  name: 'About the API',
+  description: 'This documentation and the JSON-LD contexts. They need no token.',
+};
 
-  app.get('/api/docs', (c) => {
-    negotiateOrThrow(c.req.header('accept'), ['text/html'] as const);
-    const document = buildOpenApiDocument(c.get('services').config.publicBaseUrl);
-    let page = pages.get(document);
-    if (page === undefined) {
-      page = renderDocsPage(document);
-      pages.set(document, page);
-    }
-    return c.body(page, 200, {
-      'Content-Type': 'text/html; charset=utf-8',
-      'Content-Security-Policy': docsPageCsp,
-      'X-Content-Type-Options': 'nosniff',
-      'Cache-Control': 'no-cache',
-      Vary: 'Accept',
-    });
-  });
+const operation = operationsOf(aboutTag);
+
+/**
+ * The routes about the API: `/docs.json`, `/docs` and `/contexts/{type}`, to be mounted
+ * at `/api`. `document` gives the OpenAPI document of the app that serves them.
+ */
+export function docsRoutes(
+  document: (serverUrl: string) => Promise<OpenApiDocument>,
+): Hono<AppEnv> {
+  const of = (c: Context<AppEnv>) => document(c.get('services').config.publicBaseUrl);
+  return new Hono<AppEnv>()
+    .get(
+      '/contexts/:type',
+      operation('getJsonLdContext', 'The JSON-LD context of a resource type', {
+        answer: {
+          status: 200,
+          description: 'The context that `@context` of the JSON-LD representations points to.',
+          content: {
+            'application/ld+json': { schema: { type: 'object', required: ['@context'] } },
+          },
+        },
+        problems: [404],
+        access: 'public',
+      }),
+      (c) => {
+        const kind = resourceKinds.find((candidate) => candidate.type === c.req.param('type'));
+        if (!kind) throw notFound();
+        return c.body(JSON.stringify(jsonLdContext(kind)), 200, {
+          'Content-Type': 'application/ld+json',
+        });
+      },
+    )
+    .get(
+      '/docs.json',
+      operation('getOpenApiDocument', 'This OpenAPI document', {
+        answer: {
+          status: 200,
+          description: 'The OpenAPI 3.1 document, generated from the contract schemas.',
+          content: {
+            'application/openapi+json': { schema: { type: 'object' } },
+            'application/json': { schema: { type: 'object' } },
+          },
+        },
+        problems: [406],
+        access: 'public',
+      }),
+      async (c) => {
+        const mediaType = negotiateOrThrow(c.req.header('accept'), documentMediaTypes);
+        return c.body(JSON.stringify(await of(c)), 200, {
+          'Content-Type': `${mediaType}; charset=utf-8`,
+          Vary: 'Accept',
+          'Cache-Control': 'no-cache',
+        });
+      },
+    )
+    .get(
+      '/docs',
+      operation('getDocsPage', 'This documentation as a web page', {
+        answer: {
+          status: 200,
+          description:
+            'Every operation, schema and problem type of this document, readable without ' +
+            'JavaScript.',
+          content: { 'text/html': { schema: { type: 'string' } } },
+        },
+        problems: [406],
+        access: 'public',
+      }),
+      async (c) => {
+        negotiateOrThrow(c.req.header('accept'), ['text/html'] as const);
+        const openApi = await of(c);
+        let page = pages.get(openApi);
+        if (page === undefined) {
+          page = renderDocsPage(openApi);
+          pages.set(openApi, page);
+        }
+        return c.body(page, 200, {
+          'Content-Type': 'text/html; charset=utf-8',
+          'Content-Security-Policy': docsPageCsp,
+          'X-Content-Type-Options': 'nosniff',
+          'Cache-Control': 'no-cache',
+          Vary: 'Accept',
+        });
+      },
+    );
 }

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { labelNames } from '../../../contract/labels.js';
 import type { Extractor } from '../../../contract/resources.js';
 import {
@@ -11,18 +11,10 @@ import {
   storedState,
 } from '../../testing/fixtures.js';
 import { encodeBody, expectCollection, expectResource } from '../../testing/representations.js';
-import { startTestService, type TestService } from '../../testing/test-service.js';
+import { useTestService } from '../../testing/test-service.js';
 import { resourceMediaTypes } from '../negotiation.js';
 
-let service: TestService;
-
-beforeAll(async () => {
-  service = await startTestService();
-});
-
-afterAll(async () => {
-  await service.dispose();
-});
+const service = useTestService();
 
 const collections = ['/api/extractors', '/api/saved_extractors'] as const;
 type Wire = Extractor & { id: string };
@@ -198,23 +190,15 @@ describe.each(collections)('POST %s', (base) => {
   });
 
   it('answers 400 for a body that cannot be read and 415 for a body of another type', async () => {
-    await expectProblem(
-      await service.request(base, {
+    const post = (body: string, contentType?: string) =>
+      service.request(base, {
         method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
-        body: '{',
-      }),
-      400,
-    );
-    await expectProblem(
-      await service.request(base, {
-        method: 'POST',
-        headers: { 'Content-Type': 'text/plain' },
-        body: '{}',
-      }),
-      415,
-    );
-    await expectProblem(await service.request(base, { method: 'POST', body: '{}' }), 415);
+        headers: contentType ? { 'Content-Type': contentType } : {},
+        body,
+      });
+    await expectProblem(await post('{', 'application/json'), 400);
+    await expectProblem(await post('{}', 'text/plain'), 415);
+    await expectProblem(await post('{}'), 415);
   });
 });
 

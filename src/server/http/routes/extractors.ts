@@ -1,131 +1,196 @@
 /**
  * Saved extractors, served under both `/api/extractors` and `/api/saved_extractors` (one
- * resource, two names). Filters of the list: `model` (exact) and `output_instructions`
- * (case-insensitive substring).
+ * resource, two names: the app mounts these routes twice). Filters of the list: `model`
+ * (exact) and `output_instructions` (case-insensitive substring).
  */
-import type { Context, Hono } from 'hono';
-import { extractorInputSchema } from '../../../contract/resources.js';
+import { Hono, type Context } from 'hono';
+import { extractorInputSchema, strategies } from '../../../contract/resources.js';
+import { NotFoundError } from '../../errors.js';
 import {
   createExtractor,
   deleteExtractor,
   extractorToWire,
+  extractorView,
+  extractorViews,
   findExtractor,
   listExtractors,
   replaceExtractor,
   rotateWebhookSecret,
-  runIrisByExtractor,
   type ExtractorRow,
 } from '../../extractors/extractors.js';
-import { canSeeExtractor, requirePersonal } from '../auth.js';
+import { canSeeExtractor } from '../../tokens/access.js';
 import { readInput } from '../body.js';
 import type { AppEnv } from '../context.js';
 import { extractorKind } from '../kinds.js';
-import { notFound } from '../problem.js';
 import {
-  chooseRepresentation,
-  queryWithoutPage,
-  readPage,
-  sendCollection,
+  codeList,
+  operationsOf,
+  creationOf,
+  listOf,
+  readingOf,
+  ignoredParameters,
+  pageParameter,
+  queryParameter,
+  type Parameter,
+  type TagObject,
+} from '../openapi.js';
+import {
+  deleteById,
+  negotiated,
+  pageQuery,
+  personalOnly,
+  sendCreated,
+  sendPage,
   sendResource,
 } from '../respond.js';
 
-export const extractorCollections = ['/api/extractors', '/api/saved_extractors'] as const;
+export const extractorsTag: TagObject = {
+  name: 'Saved extractors',
+  description:
+    'Stored extraction configurations, at /api/extractors and /api/saved_extractors (one ' +
+    'resource under two names). ' +
+    `Strategies: ${codeList(strategies)}; the \`local\` strategy has the model \`local\`, ` +
+    'the `llm` strategy the models the service is configured with. An unknown one answers 422 ' +
+    'listing the allowed values.',
+};
 
-async function extractorWire(c: Context<AppEnv>, row: ExtractorRow) {
+const operation = operationsOf(extractorsTag);
+
+/** The filters of the list, as query parameters. */
+export const extractorFilters: Parameter[] = [
+  queryParameter('model', 'Only extractors with this model (exact).'),
+  queryParameter(
+    'output_instructions',
+    'Only extractors whose outputInstructions contain this text (case-insensitive).',
+  ),
+];
+
+const ignoredFilters = ignoredParameters(extractorFilters);
+
+function view(c: Context<AppEnv>, row: ExtractorRow) {
   const { db, config } = c.get('services');
-  const runs = await runIrisByExtractor(db, [row.id]);
-  return extractorToWire(row, runs.get(row.id) ?? [], config);
+  return extractorView(db, row, config);
 }
 
-export function registerExtractorRoutes(app: Hono<AppEnv>): void {
-  for (const base of extractorCollections) {
-    app.get(base, async (c) => {
-      requirePersonal(c);
-      const mediaType = chooseRepresentation(c);
-      const page = readPage(c);
+export const extractorRoutes = new Hono<AppEnv>()
+  .get(
+    '/',
+    operation('listExtractors', 'List saved extractors', {
+      description: 'Newest first. Personal access tokens only.',
+      query: [pageParameter, ...extractorFilters],
+      ...listOf('extractor'),
+    }),
+    personalOnly,
+    negotiated,
+    pageQuery,
+    async (c) => {
+      const page = c.req.valid('query');
       const { db, config } = c.get('services');
       const filters = {
         model: c.req.query('model'),
         outputInstructions: c.req.query('output_instructions'),
       };
       const { rows, total } = await listExtractors(db, filters, page);
-      const runs = await runIrisByExtractor(
-        db,
-        rows.map((row) => row.id),
-      );
-      return sendCollection(
+      return sendPage(
+        c,
         extractorKind,
-        rows.map((row) => extractorToWire(row, runs.get(row.id) ?? [], config)),
-        mediaType,
+        await extractorViews(db, rows, config),
+        { window: page, total },
         {
-          path: c.req.path,
-          query: queryWithoutPage(c),
-          page: page.page,
-          itemsPerPage: page.limit,
-          totalItems: total,
           filters: [
             { variable: 'model', property: 'model' },
             { variable: 'output_instructions', property: 'outputInstructions' },
           ],
         },
       );
-    });
-
-    app.post(base, async (c) => {
-      requirePersonal(c);
-      const mediaType = chooseRepresentation(c);
+    },
+  )
+  .post(
+    '/',
+    operation('createExtractor', 'Create a saved extractor', {
+      description:
+        '`label` and `jsonSchema` are required; every other field has a default. The answer ' +
+        'carries `webhookSecret`, once.',
+      query: ignoredFilters,
+      ...creationOf('extractor'),
+    }),
+    personalOnly,
+    negotiated,
+    async (c) => {
       const input = await readInput(c.req.raw, extractorInputSchema);
       const { db, config } = c.get('services');
       const { row, webhookSecret } = await createExtractor(db, input, config);
       const wire = { ...extractorToWire(row, [], config), webhookSecret };
-      return sendResource(extractorKind, wire, mediaType, {
-        status: 201,
-        headers: { Location: extractorKind.iri(wire) },
-      });
-    });
-
-    app.get(`${base}/:id`, async (c) => {
-      const mediaType = chooseRepresentation(c);
+      return sendCreated(c, extractorKind, wire);
+    },
+  )
+  .get(
+    '/:id',
+    operation('getExtractor', 'Retrieve a saved extractor', {
+      query: ignoredFilters,
+      ...readingOf('extractor'),
+    }),
+    negotiated,
+    async (c) => {
       const id = c.req.param('id');
-      if (!canSeeExtractor(c.get('principal'), id)) throw notFound();
-      const row = await findExtractor(c.get('services').db, id);
-      if (!row) throw notFound();
-      return sendResource(extractorKind, await extractorWire(c, row), mediaType);
-    });
-
-    app.put(`${base}/:id`, async (c) => {
-      requirePersonal(c);
-      const mediaType = chooseRepresentation(c);
+      const row = canSeeExtractor(c.get('principal'), id)
+        ? await findExtractor(c.get('services').db, id)
+        : undefined;
+      if (!row) throw new NotFoundError();
+      return sendResource(extractorKind, await view(c, row), c.var.mediaType);
+    },
+  )
+  .put(
+    '/:id',
+    operation('replaceExtractor', 'Replace the writable fields of a saved extractor', {
+      description:
+        'A field left out takes its default, as on create. Runs already created keep the ' +
+        'schema they copied.',
+      body: { input: 'extractor' },
+      answer: { status: 200, resource: 'extractor' },
+      problems: [400, 404, 406, 413, 415, 422],
+    }),
+    personalOnly,
+    negotiated,
+    async (c) => {
       const { db, config } = c.get('services');
       const id = c.req.param('id');
-      if (!(await findExtractor(db, id))) throw notFound();
+      if (!(await findExtractor(db, id))) throw new NotFoundError();
       const input = await readInput(c.req.raw, extractorInputSchema);
       const row = await replaceExtractor(db, id, input, config);
-      if (!row) throw notFound();
-      return sendResource(extractorKind, await extractorWire(c, row), mediaType);
-    });
-
-    app.delete(`${base}/:id`, async (c) => {
-      requirePersonal(c);
-      const deleted = await deleteExtractor(c.get('services').db, c.req.param('id'));
-      if (!deleted) throw notFound();
-      return c.body(null, 204);
-    });
-
-    /** A new webhook signing secret; the old one stops working at once. */
-    app.post(`${base}/:id/webhook_secret`, async (c) => {
-      requirePersonal(c);
-      const mediaType = chooseRepresentation(c);
+      if (!row) throw new NotFoundError();
+      return sendResource(extractorKind, await view(c, row), c.var.mediaType);
+    },
+  )
+  .delete(
+    '/:id',
+    operation('deleteExtractor', 'Delete a saved extractor', {
+      query: ignoredFilters,
+      answer: { status: 204, description: 'Deleted.' },
+      problems: [404],
+    }),
+    personalOnly,
+    deleteById(deleteExtractor),
+  )
+  .post(
+    '/:id/webhook_secret',
+    operation('rotateWebhookSecret', 'Rotate the webhook signing secret', {
+      description:
+        'The old secret stops working at once; the answer carries the new `webhookSecret`, once.',
+      ...readingOf('extractor'),
+    }),
+    personalOnly,
+    negotiated,
+    async (c) => {
       const { db } = c.get('services');
       const id = c.req.param('id');
       const webhookSecret = await rotateWebhookSecret(db, id);
       const row = webhookSecret ? await findExtractor(db, id) : undefined;
-      if (!row || !webhookSecret) throw notFound();
+      if (!row || !webhookSecret) throw new NotFoundError();
       return sendResource(
         extractorKind,
-        { ...(await extractorWire(c, row)), webhookSecret },
-        mediaType,
+        { ...(await view(c, row)), webhookSecret },
+        c.var.mediaType,
       );
-    });
-  }
-}
+    },
+  );

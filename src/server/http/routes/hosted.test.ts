@@ -7,7 +7,7 @@ import { createExtractor, createSession } from '../../testing/fixtures.js';
 import { adminToken, startTestService, type TestService } from '../../testing/test-service.js';
 import type { AppEnv } from '../context.js';
 import { ProblemError, problemResponse } from '../problem.js';
-import { registerHostedRoutes } from './hosted.js';
+import { hostedRoutes } from './hosted.js';
 import { standInIndexHtml, writeStandInBuild } from '../../testing/stand-in-build.js';
 
 let service: TestService;
@@ -17,10 +17,11 @@ let hosted: Hono<AppEnv>;
 function appOver(directory: string): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   app.use('*', async (c, next) => {
-    c.set('services', service.services);
+    const { services } = service;
+    c.set('services', { ...services, config: { ...services.config, distDir: directory } });
     await next();
   });
-  registerHostedRoutes(app, { distDir: directory });
+  app.route('/', hostedRoutes);
   app.onError((error, c) =>
     error instanceof ProblemError ? problemResponse(error, c.req.path) : c.text('failed', 500),
   );

@@ -16,7 +16,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { extname, join } from 'node:path';
-import type { Context, Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import { verifyToken } from '../../tokens/tokens.js';
 import { chooseEncoding, compressedFile, isCompressible } from '../compression.js';
 import type { AppEnv } from '../context.js';
@@ -44,11 +44,6 @@ const libraryFiles = new Set([
 ]);
 const publicFiles = new Set(['favicon.svg']);
 const assetName = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
-
-export interface HostedOptions {
-  /** Where `npm run build` put the interface (config.distDir). */
-  distDir: string;
-}
 
 export function contentSecurityPolicy(frameAncestors: readonly string[]): string {
   return [
@@ -114,12 +109,13 @@ async function framingOrigins(c: Context<AppEnv>): Promise<string[]> {
   return verification.principal.allowedOrigins;
 }
 
-export function registerHostedRoutes(app: Hono<AppEnv>, options: HostedOptions): void {
-  const { distDir } = options;
-  const appDir = join(distDir, 'app');
+/** Where `npm run build` put the interface (config.distDir), and the hosted app in it. */
+const distDirOf = (c: Context<AppEnv>) => c.get('services').config.distDir;
+const appDirOf = (c: Context<AppEnv>) => join(distDirOf(c), 'app');
 
-  const page = (layout: 'page' | 'embed') => async (c: Context<AppEnv>) => {
-    const html = await readBuilt(join(appDir, 'index.html'));
+function page(layout: 'page' | 'embed') {
+  return async (c: Context<AppEnv>) => {
+    const html = await readBuilt(join(appDirOf(c), 'index.html'));
     if (!html) return notBuilt();
     const ancestors = layout === 'embed' ? await framingOrigins(c) : [];
     let body = html.toString('utf8');
@@ -136,50 +132,64 @@ export function registerHostedRoutes(app: Hono<AppEnv>, options: HostedOptions):
     if (layout === 'page') headers['X-Frame-Options'] = 'DENY';
     return c.body(body, 200, headers);
   };
+}
 
-  app.get('/x/:extractorId', page('page'));
-  app.get('/embed/:extractorId', page('embed'));
+/**
+ * A file of the build with `headers` (X-Content-Type-Options always), or what `missing`
+ * answers when the build has no such file.
+ */
+async function serveBuilt(
+  c: Context<AppEnv>,
+  path: string,
+  headers: Record<string, string>,
+  missing: () => Response,
+): Promise<Response> {
+  const content = await readBuilt(path);
+  if (!content) return missing();
+  return sendBuiltFile(c, path, content, {
+    'Content-Type': contentTypes[extname(path)] ?? 'application/octet-stream',
+    ...headers,
+    'X-Content-Type-Options': 'nosniff',
+  });
+}
 
-  app.get('/assets/:file', async (c) => {
+const nothingHere = (): Response => {
+  throw notFound();
+};
+
+export const hostedRoutes = new Hono<AppEnv>()
+  .get('/x/:extractorId', page('page'))
+  .get('/embed/:extractorId', page('embed'))
+  .get('/assets/:file', (c) => {
     const file = c.req.param('file');
     if (!assetName.test(file)) throw notFound();
-    const path = join(appDir, 'assets', file);
-    const content = await readBuilt(path);
-    if (!content) throw notFound();
-    return sendBuiltFile(c, path, content, {
-      'Content-Type': contentTypes[extname(file)] ?? 'application/octet-stream',
-      'Cache-Control': 'public, max-age=31536000, immutable',
-      'X-Content-Type-Options': 'nosniff',
-    });
-  });
-
-  app.get('/sdk/:file', async (c) => {
+    const cache = { 'Cache-Control': 'public, max-age=31536000, immutable' };
+    return serveBuilt(c, join(appDirOf(c), 'assets', file), cache, nothingHere);
+  })
+  .get('/sdk/:file', (c) => {
     const file = c.req.param('file');
     if (!libraryFiles.has(file)) throw notFound();
-    const path = join(distDir, 'sdk', file);
-    const content = await readBuilt(path);
-    if (!content) return notBuilt();
-    return sendBuiltFile(c, path, content, {
-      'Content-Type': contentTypes[extname(file)]!,
-      // Module scripts from another origin need CORS; the library is public.
-      'Access-Control-Allow-Origin': '*',
-      'Cross-Origin-Resource-Policy': 'cross-origin',
-      // Not content-hashed: partners link this address, so a new release must reach them.
-      'Cache-Control': 'public, max-age=300',
-      'X-Content-Type-Options': 'nosniff',
-    });
+    return serveBuilt(
+      c,
+      join(distDirOf(c), 'sdk', file),
+      {
+        // Module scripts from another origin need CORS; the library is public.
+        'Access-Control-Allow-Origin': '*',
+        'Cross-Origin-Resource-Policy': 'cross-origin',
+        // Not content-hashed: partners link this address, so a new release must reach them.
+        'Cache-Control': 'public, max-age=300',
+      },
+      notBuilt,
+    );
   });
 
-  for (const file of publicFiles) {
-    app.get(`/${file}`, async (c) => {
-      const path = join(appDir, file);
-      const content = await readBuilt(path);
-      if (!content) throw notFound();
-      return sendBuiltFile(c, path, content, {
-        'Content-Type': contentTypes[extname(file)] ?? 'application/octet-stream',
-        'Cache-Control': 'public, max-age=86400',
-        'X-Content-Type-Options': 'nosniff',
-      });
-    });
-  }
+for (const file of publicFiles) {
+  hostedRoutes.get(`/${file}`, (c) =>
+    serveBuilt(
+      c,
+      join(appDirOf(c), file),
+      { 'Cache-Control': 'public, max-age=86400' },
+      nothingHere,
+    ),
+  );
 }

@@ -1,19 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Run } from '../../../contract/resources.js';
 import { createBucket, createExtractor, expectProblem, insertRun } from '../../testing/fixtures.js';
 import { expectCollection, expectResource } from '../../testing/representations.js';
-import { startTestService, type TestService } from '../../testing/test-service.js';
+import { useTestService } from '../../testing/test-service.js';
 import { resourceMediaTypes } from '../negotiation.js';
 
-let service: TestService;
-
-beforeAll(async () => {
-  service = await startTestService();
-});
-
-afterAll(async () => {
-  await service.dispose();
-});
+const service = useTestService();
 
 const collections = ['/api/runs', '/api/extraction_runs'] as const;
 type Wire = Run & { id: string };

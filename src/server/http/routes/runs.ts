@@ -1,26 +1,79 @@
 /**
- * Extraction runs, served under both `/api/runs` and `/api/extraction_runs`. The filter
- * parameters the spec lists on the single-run path have no effect there (it names one run).
+ * Extraction runs, served under both `/api/runs` and `/api/extraction_runs` (the app mounts
+ * these routes twice): the list and one run, starting and steering runs, the live event
+ * stream, the results (read, edit) and the submission. The filter parameters the spec
+ * lists on the single-run path have no effect there (it names one run).
  */
-import type { Context, Hono } from 'hono';
+import { Hono, type Context } from 'hono';
+import { streamSSE } from 'hono/streaming';
+import { runEventTypes } from '../../../contract/events.js';
 import { idFromReference } from '../../../contract/iri.js';
-import { strategies } from '../../../contract/resources.js';
-import { runStatuses, type RunStatus } from '../../../contract/run-status.js';
-import { findRun, listRuns, runToWire, type RunFilters, type RunRow } from '../../runs/runs.js';
-import { canSeeRun, requirePersonal } from '../auth.js';
-import type { AppEnv } from '../context.js';
-import { runKind } from '../kinds.js';
-import { badQuery, notFound } from '../problem.js';
+import { runInputSchema, strategies } from '../../../contract/resources.js';
 import {
-  chooseRepresentation,
-  queryWithoutPage,
-  readPage,
-  sendCollection,
+  runCommands,
+  runStatuses,
+  type RunCommand,
+  type RunStatus,
+} from '../../../contract/run-status.js';
+import { ConflictError, NotFoundError } from '../../errors.js';
+import { runEventData } from '../../runs/events.js';
+import {
+  formatResults,
+  resultContentTypes,
+  resultFormats,
+  resultMediaTypes,
+  resultsContentDisposition,
+  type ResultFormat,
+} from '../../runs/result-formats.js';
+import {
+  effectiveResultJson,
+  findRun,
+  listRuns,
+  runToWire,
+  type RunFilters,
+  type RunRow,
+} from '../../runs/runs.js';
+import { watchRun } from '../../runs/watch.js';
+import { canSeeRun } from '../../tokens/access.js';
+import { readBodyText, readInput } from '../body.js';
+import type { AppEnv } from '../context.js';
+import { runKind, submissionKind } from '../kinds.js';
+import { essence, negotiate } from '../negotiation.js';
+import {
+  codeList,
+  contentDispositionHeader,
+  operationsOf,
+  creationOf,
+  listOf,
+  readingOf,
+  ignoredParameters,
+  pageParameter,
+  queryParameter,
+  runLifecycleText,
+  type JsonSchema,
+  type Parameter,
+  type TagObject,
+} from '../openapi.js';
+import { badQuery, badRequest, notAcceptable, unsupportedMediaType } from '../problem.js';
+import {
+  negotiated,
+  pageQuery,
+  personalOnly,
+  sendCreated,
+  sendPage,
   sendResource,
 } from '../respond.js';
 
-export const runCollections = ['/api/runs', '/api/extraction_runs'] as const;
+export const runsTag: TagObject = {
+  name: 'Extraction runs',
+  description:
+    'Runs, at /api/runs and /api/extraction_runs (one resource under two names).\n\n' +
+    runLifecycleText(),
+};
 
+const operation = operationsOf(runsTag);
+
+/** The filters of the list: query parameters, and the properties they filter (Hydra). */
 export const runFilterParameters = [
   { variable: 'result_json', property: 'resultJson' },
   { variable: 'partial_result_json', property: 'partialResultJson' },
@@ -30,6 +83,25 @@ export const runFilterParameters = [
   { variable: 'strategy', property: 'strategy' },
   { variable: 'status', property: 'status' },
 ] as const;
+
+const contains = (field: string) =>
+  `Only runs whose ${field} contains this text (case-insensitive).`;
+
+const runFilters: Parameter[] = [
+  queryParameter('result_json', contains('resultJson')),
+  queryParameter('partial_result_json', contains('partialResultJson')),
+  queryParameter('error', contains('error')),
+  queryParameter('model', 'Only runs with this model (exact).'),
+  queryParameter('saved_extractor_id', 'Only runs of this extractor: its id or IRI (exact).'),
+  queryParameter('strategy', 'Only runs with this strategy (exact).', {
+    type: 'string',
+    enum: [...strategies],
+  }),
+  queryParameter('status', 'Only runs in this status (exact).', {
+    type: 'string',
+    enum: [...runStatuses],
+  }),
+];
 
 function readRunFilters(c: Context<AppEnv>): RunFilters {
   const query = (name: string) => c.req.query(name) || undefined;
@@ -58,36 +130,306 @@ function readRunFilters(c: Context<AppEnv>): RunFilters {
   };
 }
 
-/** The run named in the path, if the caller may see it; a 404 otherwise. */
-export async function visibleRun(c: Context<AppEnv>): Promise<RunRow> {
+/** The run named in the path, if the caller may see it. */
+async function visibleRun(c: Context<AppEnv>): Promise<RunRow> {
   const run = await findRun(c.get('services').db, c.req.param('id')!);
-  if (!run || !canSeeRun(c.get('principal'), run)) throw notFound();
+  if (!run || !canSeeRun(c.get('principal'), run)) throw new NotFoundError();
   return run;
 }
 
-export function registerRunReadRoutes(app: Hono<AppEnv>): void {
-  for (const base of runCollections) {
-    app.get(base, async (c) => {
-      requirePersonal(c);
-      const mediaType = chooseRepresentation(c);
-      const page = readPage(c);
+/** `?format=` wins over `Accept`; `text/xml` is read as XML too. */
+function chooseResultFormat(query: string | undefined, accept: string | undefined): ResultFormat {
+  if (query !== undefined) {
+    if (!resultFormats.includes(query as ResultFormat))
+      throw badQuery('format', `must be one of ${resultFormats.join(', ')}`);
+    return query as ResultFormat;
+  }
+  const offered = [...Object.values(resultMediaTypes), 'text/xml'] as const;
+  const chosen = negotiate(accept, offered);
+  if (!chosen) throw notAcceptable(offered);
+  if (chosen === 'text/xml') return 'xml';
+  return resultFormats.find((format) => resultMediaTypes[format] === chosen)!;
+}
+
+const resultSchemas: Record<ResultFormat, JsonSchema> = {
+  json: { description: "The data, shaped by the run's targetSchema." },
+  xml: { type: 'string', description: 'The data as XML.' },
+  csv: { type: 'string', description: 'The data as CSV with a header row.' },
+};
+
+const commandSummaries: Record<RunCommand, string> = {
+  pause: 'Pause a run',
+  resume: 'Resume a paused run',
+  cancel: 'Cancel a run',
+};
+
+export const runRoutes = new Hono<AppEnv>()
+  .get(
+    '/',
+    operation('listRuns', 'List extraction runs', {
+      description:
+        'Newest first. Personal access tokens only. Filters are exact for ids and ' +
+        'enumerations, substrings for text.',
+      query: [pageParameter, ...runFilters],
+      ...listOf('run'),
+    }),
+    personalOnly,
+    negotiated,
+    pageQuery,
+    async (c) => {
+      const page = c.req.valid('query');
       const filters = readRunFilters(c);
       const { rows, total } = await listRuns(c.get('services').db, filters, page);
-      return sendCollection(runKind, rows.map(runToWire), mediaType, {
-        path: c.req.path,
-        query: queryWithoutPage(c),
-        page: page.page,
-        itemsPerPage: page.limit,
-        totalItems: total,
-        filters: runFilterParameters,
-        plainJsonApiArray: true,
-      });
-    });
+      return sendPage(
+        c,
+        runKind,
+        rows.map(runToWire),
+        { window: page, total },
+        { filters: runFilterParameters, plainJsonApiArray: true },
+      );
+    },
+  )
+  .post(
+    '/',
+    operation('createRun', 'Start an extraction run', {
+      description:
+        "A `queued` run of the extractor over the bucket, with the extractor's settings unless " +
+        "the body overrides them. The run copies the extractor's jsonSchema into targetSchema " +
+        'now. A bucket without files answers 422.',
+      ...creationOf('run'),
+    }),
+    negotiated,
+    async (c) => {
+      const input = await readInput(c.req.raw, runInputSchema);
+      const run = await c.get('services').runs.create(input, c.get('principal'));
+      const wire = runToWire(run);
+      return sendCreated(c, runKind, wire);
+    },
+  )
+  .get(
+    '/:id',
+    operation('getRun', 'Retrieve an extraction run', {
+      description: 'Polling this is an alternative to the event stream.',
+      query: ignoredParameters(runFilters, 'on a single run'),
+      ...readingOf('run'),
+    }),
+    negotiated,
+    async (c) => sendResource(runKind, runToWire(await visibleRun(c)), c.var.mediaType),
+  );
 
-    app.get(`${base}/:id`, async (c) => {
-      const mediaType = chooseRepresentation(c);
+for (const command of Object.keys(runCommands) as RunCommand[]) {
+  runRoutes.post(
+    `/:id/${command}`,
+    operation(`${command}Run`, commandSummaries[command], {
+      description:
+        `Moves the run to \`${runCommands[command]}\`; ` +
+        'any other status answers 409 with `currentStatus`.',
+      answer: { status: 200, resource: 'run', description: 'The run after the change.' },
+      problems: [404, 406, 409],
+    }),
+    negotiated,
+    async (c) => {
       const run = await visibleRun(c);
-      return sendResource(runKind, runToWire(run), mediaType);
-    });
-  }
+      const updated = await c.get('services').runs.command(run, command);
+      return sendResource(runKind, runToWire(updated), c.var.mediaType);
+    },
+  );
 }
+
+runRoutes
+  .get(
+    '/:id/results',
+    operation('getResults', 'Download the results of a run', {
+      description:
+        'As JSON (the data), XML (element names made valid, arrays as repeated elements) or ' +
+        'CSV (RFC 4180; nested objects as dotted columns; one row per item of the top-level ' +
+        'array of objects; cells that a spreadsheet would read as a formula, after leading ' +
+        'blanks and in full-width forms too, are neutralised). ' +
+        'Chosen by `format`, else by Accept. 409 while the run has no results.',
+      query: [
+        queryParameter('format', 'The format; overrides Accept (where `text/xml` counts as XML).', {
+          type: 'string',
+          enum: [...resultFormats],
+        }),
+        queryParameter(
+          'version',
+          "`current` (the default): the results with a person's edits, if any; `original`: " +
+            "the machine's results.",
+          { type: 'string', enum: ['current', 'original'], default: 'current' },
+        ),
+      ],
+      answer: {
+        status: 200,
+        description: 'The results, as a download.',
+        content: Object.fromEntries(
+          resultFormats.map((format) => [
+            resultMediaTypes[format],
+            { schema: resultSchemas[format] },
+          ]),
+        ),
+        headers: { 'Content-Disposition': contentDispositionHeader },
+      },
+      problems: [400, 404, 406, 409],
+    }),
+    async (c) => {
+      const format = chooseResultFormat(c.req.query('format'), c.req.header('accept'));
+      const run = await visibleRun(c);
+      const version = c.req.query('version') ?? 'current';
+      if (version !== 'current' && version !== 'original') {
+        throw badQuery('version', 'must be "current" (the default) or "original"');
+      }
+      const text = version === 'original' ? run.result_json : effectiveResultJson(run);
+      if (text === null)
+        throw new ConflictError(`The run is ${run.status}; it has no results yet.`, run.status);
+      const extractor = await c
+        .get('services')
+        .db.selectFrom('extractors')
+        .select('label')
+        .where('id', '=', run.extractor_id)
+        .executeTakeFirst();
+      return new Response(formatResults(JSON.parse(text) as unknown, format), {
+        headers: {
+          'Content-Type': resultContentTypes[format],
+          'Content-Disposition': resultsContentDisposition(
+            extractor?.label ?? 'results',
+            run.id,
+            format,
+          ),
+          Vary: 'Accept',
+        },
+      });
+    },
+  )
+  .put(
+    '/:id/results',
+    operation('saveResults', 'Save results edited by a person', {
+      description:
+        'Validated against targetSchema (422 with a JSON pointer for each violation). The ' +
+        "machine's original stays readable as resultJson and with `?version=original`. 409 " +
+        'before the run completed or after submission.',
+      body: {
+        description: "The edited data, shaped by the run's targetSchema.",
+        content: {
+          'application/json': {
+            schema: { description: 'Any JSON value valid against targetSchema.' },
+          },
+        },
+      },
+      answer: {
+        status: 200,
+        resource: 'run',
+        description: 'The run with the edits (editedResultJson, data).',
+      },
+      problems: [400, 404, 406, 409, 413, 415, 422],
+    }),
+    negotiated,
+    async (c) => {
+      const run = await visibleRun(c);
+      if (essence(c.req.header('content-type')) !== 'application/json') {
+        throw unsupportedMediaType('Send the edited results as application/json.', [
+          'application/json',
+        ]);
+      }
+      const text = await readBodyText(c.req.raw);
+      let data: unknown;
+      try {
+        data = JSON.parse(text);
+      } catch (error) {
+        throw badRequest(`The body is not valid JSON: ${(error as Error).message}.`);
+      }
+      const updated = await c.get('services').runs.saveEdits(run, data);
+      return sendResource(runKind, runToWire(updated), c.var.mediaType);
+    },
+  )
+  .post(
+    '/:id/submit',
+    operation('submitResults', 'Submit the results', {
+      description:
+        'Once per run (again answers 409); fires `extraction_run.submitted` and answers with ' +
+        "the extractor's redirectUrl.",
+      answer: { status: 200, resource: 'submission' },
+      problems: [404, 406, 409],
+    }),
+    negotiated,
+    async (c) => {
+      const run = await visibleRun(c);
+      const submission = await c.get('services').runs.submit(run);
+      return sendResource(submissionKind, submission, c.var.mediaType);
+    },
+  )
+  .get(
+    '/:id/events',
+    operation('streamRunEvents', 'Follow a run live (Server-Sent Events)', {
+      description:
+        'First a `snapshot` event with the run as it is, then the events ' +
+        `${codeList(runEventTypes)} as they happen, each with a RunEvent as \`data\` ` +
+        'and an `id` to resume after with Last-Event-ID. The stream ends once the run is ' +
+        'final. The token may come as `?access_token=` because EventSource cannot send headers.',
+      query: [
+        queryParameter(
+          'access_token',
+          'The bearer token, for clients that cannot send an Authorization header.',
+        ),
+        queryParameter(
+          'lastEventId',
+          'Resume after this event id, for clients that cannot send Last-Event-ID.',
+          { type: 'string', pattern: '^\\d{1,15}$' },
+        ),
+      ],
+      headers: [
+        {
+          name: 'Last-Event-ID',
+          in: 'header',
+          description: 'Resume after this event id.',
+          schema: { type: 'string', pattern: '^\\d{1,15}$' },
+        },
+      ],
+      answer: {
+        status: 200,
+        description: 'An event stream that stays open while the run can still change.',
+        content: {
+          'text/event-stream': {
+            schema: { type: 'string', description: 'Events whose data is a RunEvent.' },
+          },
+        },
+      },
+      problems: [400, 404, 406],
+      access: 'bearer-or-query',
+    }),
+    async (c) => {
+      if (!negotiate(c.req.header('accept'), ['text/event-stream']))
+        throw notAcceptable(['text/event-stream']);
+      const run = await visibleRun(c);
+      const lastEventId = c.req.header('last-event-id') ?? c.req.query('lastEventId') ?? '0';
+      if (!/^\d{1,15}$/.test(lastEventId))
+        throw badRequest('Last-Event-ID must be the id of an earlier event.');
+      const { db, signals, logger } = c.get('services');
+      const abort = new AbortController();
+      c.req.raw.signal.addEventListener('abort', () => abort.abort(), { once: true });
+      const response = streamSSE(c, async (stream) => {
+        stream.onAbort(() => abort.abort());
+        const snapshot = JSON.stringify(runEventData(run));
+        await stream.writeSSE({ event: 'snapshot', data: snapshot, retry: 2000 });
+        try {
+          const items = watchRun(db, signals, run.id, Number(lastEventId), {
+            signal: abort.signal,
+          });
+          for await (const item of items) {
+            if (item.kind === 'idle') await stream.write(': keep-alive\n\n');
+            else {
+              const { id, type, data } = item.event;
+              await stream.writeSSE({ id: String(id), event: type, data: JSON.stringify(data) });
+            }
+          }
+        } catch (error) {
+          if (!abort.signal.aborted)
+            logger.warn({ err: error, run: run.id }, 'event stream failed');
+        }
+      });
+      // The stream's own headers: never stored by any cache, and not held back by a proxy.
+      response.headers.set('Content-Type', 'text/event-stream; charset=utf-8');
+      response.headers.set('Cache-Control', 'no-store');
+      response.headers.set('X-Accel-Buffering', 'no');
+      return response;
+    },
+  );

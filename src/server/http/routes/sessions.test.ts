@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Bucket, BucketFile, EmbedSession, Extractor } from '../../../contract/resources.js';
-import type { RunTable } from '../../store/schema.js';
+import type { RunRow } from '../../store/schema.js';
 import {
   createBucket,
   createExtractor,
@@ -13,18 +13,10 @@ import {
   upload,
 } from '../../testing/fixtures.js';
 import { encodeBody, expectResource } from '../../testing/representations.js';
-import { startTestService, type TestService } from '../../testing/test-service.js';
+import { useTestService } from '../../testing/test-service.js';
 import { resourceMediaTypes } from '../negotiation.js';
 
-let service: TestService;
-
-beforeAll(async () => {
-  service = await startTestService();
-});
-
-afterAll(async () => {
-  await service.dispose();
-});
+const service = useTestService();
 
 describe('POST /api/embed_sessions', () => {
   it.each(resourceMediaTypes)(
@@ -179,10 +171,10 @@ describe('the boundaries of a session token', () => {
   let bucket: Bucket;
   let otherBucket: Bucket;
   let session: EmbedSession;
-  let ownRun: RunTable;
+  let ownRun: RunRow;
   let ownFile: BucketFile;
   let otherFile: BucketFile;
-  const runs: Record<string, RunTable> = {};
+  const runs: Record<string, RunRow> = {};
 
   beforeAll(async () => {
     [extractor, otherExtractor] = [await createExtractor(service), await createExtractor(service)];

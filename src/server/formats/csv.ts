@@ -1,14 +1,32 @@
 /**
  * CSV as RFC 4180 says: CRLF between records, fields quoted when they hold a comma, a
- * quote or a line break, quotes doubled inside. Cells are neutralised against formula
- * injection (OWASP): one that starts with =, +, -, @, tab or carriage return is prefixed
- * with an apostrophe so a spreadsheet shows it as text instead of running it. Numbers are
- * written as they are: a negative amount is data, not a formula.
+ * quote or a line break, quotes doubled inside.
+ *
+ * Cells are neutralised against formula injection (OWASP, "CSV injection"): a cell a
+ * spreadsheet could take for a formula is written with an apostrophe before it, which
+ * spreadsheets show as text instead of running it. That is a cell that starts with tab or
+ * carriage return, or whose first character after any leading blanks is `=`, `+`, `-` or
+ * `@`, in any of their forms (the full-width `＝` and `＋` of East Asian keyboards, which
+ * spreadsheets read as `=` and `+`, included). A cell that starts with an apostrophe gets
+ * one more, so that reading the CSV back (`restoreCell`, for CSV request bodies) drops
+ * exactly the one that was added and gives back the value as it was. Numbers are written
+ * as they are: a negative amount is data, not a formula.
  */
-const formulaStart = /^[=+\-@\t\r]/;
+
+/** Whether a spreadsheet could read `text` as the start of a formula. */
+function formulaLike(text: string): boolean {
+  if (/^[\t\r]/.test(text)) return true;
+  // NFKC folds the full-width and small forms (＝, ﹢, －, ＠) into the ASCII ones.
+  return /^[=+\-@]/.test(text.normalize('NFKC').trimStart());
+}
 
 export function neutraliseCell(value: string): string {
-  return formulaStart.test(value) ? `'${value}` : value;
+  return formulaLike(value) || value.startsWith("'") ? `'${value}` : value;
+}
+
+/** The value a neutralised cell was written from: without the apostrophe it was given. */
+export function restoreCell(cell: string): string {
+  return cell.startsWith("'") ? cell.slice(1) : cell;
 }
 
 export function formatCsvCell(value: unknown): string {

@@ -1,0 +1,34 @@
+/**
+ * axe-core over a page and the frames in it: no violations of any impact, and proof that
+ * axe looked inside the elements' shadow roots (their contrast among what it checked).
+ */
+import AxeBuilder from '@axe-core/playwright';
+import { expect, type Page } from '@playwright/test';
+
+export async function expectNoViolations(page: Page, what: string): Promise<void> {
+  // Let transitions (a button's colour, a bar's width) finish so colours are read as shown;
+  // endless animations (the indeterminate bar, a spinner) never do and do not matter here.
+  await page.waitForFunction(() =>
+    document
+      .getAnimations()
+      .every(
+        (animation) =>
+          animation.playState !== 'running' ||
+          animation.effect?.getTiming().iterations === Infinity,
+      ),
+  );
+  const results = await new AxeBuilder({ page }).analyze();
+  // axe reads open shadow roots: the views' own text must be among what it checked.
+  const contrastChecked = results.passes.find((rule) => rule.id === 'color-contrast')?.nodes ?? [];
+  expect(
+    contrastChecked.some((node) => JSON.stringify(node.target).includes('-view')),
+    `${what}: axe checked the contrast inside the views`,
+  ).toBe(true);
+  const found = results.violations.map((violation) => ({
+    rule: violation.id,
+    impact: violation.impact,
+    help: violation.help,
+    nodes: violation.nodes.map((node) => `${node.target.join(' ')}: ${node.failureSummary}`),
+  }));
+  expect(found, what).toEqual([]);
+}

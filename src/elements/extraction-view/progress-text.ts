@@ -1,0 +1,79 @@
+/**
+ * What the extraction view says about a run, in the person's words: all of the view's
+ * English texts are here, to move into a catalogue with the other built-in texts.
+ *
+ * A run reports how many chunks of its documents' text it has read of how many
+ * (`chunksCompleted` of `chunksTotal`). Chunks are the service's business, not the
+ * person's, so progress is told as a share of the work. Before the total is known the
+ * service is still getting the text out of the files, which for scans means reading each
+ * page's image (OCR): the longest wait, and one the run does not count yet. Telling it page
+ * by page needs the service to report it (see `describeProgress`).
+ */
+import type { Run } from '../../contract/resources.js';
+import type { RunStatus } from '../../contract/run-status.js';
+
+export const statusNames: Record<RunStatus, string> = {
+  queued: 'Waiting to start',
+  running: 'Reading',
+  paused: 'Paused',
+  completed: 'Done',
+  failed: 'Stopped',
+  cancelled: 'Cancelled',
+};
+
+export const extractionText = {
+  progressLabel: 'Progress',
+  noRun: 'Nothing is running yet. Start when your files are ready.',
+  cancelled:
+    'This run was cancelled. Start it again to read your documents, or go back to change them.',
+  failedTitle: 'We could not finish reading your documents.',
+  failedNext:
+    'You can start again, or go back to check your files and replace any that cannot be read.',
+  found: 'Found',
+  foundSoFar: 'Found so far',
+  foundCount: (found: number, all: number) => `${found} of ${all}`,
+  elapsed: (minutes: number, seconds: number) =>
+    `${minutes}:${String(seconds).padStart(2, '0')} elapsed`,
+};
+
+/** The share of the work done, 0 to 100, or undefined while the amount of work is unknown. */
+export function percentDone(run: Run): number | undefined {
+  if (run.status === 'completed') return 100;
+  const total = run.chunksTotal ?? 0;
+  if (total <= 0) return undefined;
+  return Math.min(100, Math.floor((run.chunksCompleted / total) * 100));
+}
+
+/**
+ * What the run is doing, in a sentence. `coarse` rounds progress to quarters, for screen
+ * readers, which should hear of progress now and then rather than at every step.
+ *
+ * The service reports no progress while it gets the text out of the files, so that stage
+ * is named but not measured. For OCR page by page, a run (and its `progress` event) would
+ * need to say which stage it is in and how far: `stage: 'text'`, `pagesRead`, `pagesTotal`
+ * (over all files), then `chunksCompleted` of `chunksTotal` for finding the values. With
+ * those, this sentence becomes "Reading the scanned pages: 3 of 12".
+ */
+export function describeProgress(run: Run, coarse = false): string {
+  const percent = percentDone(run);
+  const shown =
+    percent === undefined ? undefined : coarse ? Math.floor(percent / 25) * 25 : percent;
+  switch (run.status) {
+    case 'queued':
+      return run.chunksCompleted > 0 && shown !== undefined
+        ? `Waiting to go on from ${shown}% done.`
+        : 'Waiting to start.';
+    case 'running':
+      return shown === undefined
+        ? 'Getting the text out of your documents. Scanned pages take longest.'
+        : `Finding your data: ${shown}% done.`;
+    case 'paused':
+      return shown === undefined ? 'Paused.' : `Paused at ${shown}% done.`;
+    case 'completed':
+      return run.formattedDuration ? `Done in ${run.formattedDuration}.` : 'Done.';
+    case 'failed':
+      return 'Stopped with a problem.';
+    case 'cancelled':
+      return 'Cancelled.';
+  }
+}
