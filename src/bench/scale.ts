@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import { openStore, type Store } from '../server/store/database.js';
 import { answer, startChatCompletionsServer } from '../server/testing/chat-completions-server.js';
 import { createTestDatabase, startPostgresServer } from '../server/testing/postgres-server.js';
-import { startRealServer, type RealServer } from '../server/testing/real-server.js';
+import { callServer, startRealServer, type RealServer } from '../server/testing/real-server.js';
 import type { BenchOptions, BenchResult } from './main.js';
 import { describe, emptyMeasurement, load, seedRun, token } from './http.js';
 import { cpuSeconds, format, interfaceBuild } from './processes.js';
@@ -49,21 +49,9 @@ function place(prefix: string): Place {
   return { dataDir, dispose: () => rmSync(dataDir, { recursive: true, force: true }) };
 }
 
-async function call<T>(server: RealServer, method: string, path: string, body?: unknown) {
-  const response = await fetch(`${server.baseUrl}${path}`, {
-    method,
-    headers: {
-      Authorization: `Bearer ${token}`,
-      Accept: 'application/json',
-      ...(body instanceof FormData || body === undefined
-        ? {}
-        : { 'Content-Type': 'application/json' }),
-    },
-    body: body instanceof FormData || body === undefined ? body : JSON.stringify(body),
-  });
-  if (!response.ok)
-    throw new Error(`${method} ${path} answered ${response.status}: ${await response.text()}`);
-  return (await response.json()) as T;
+/** A request to a process's API with the benchmarks' token. */
+function call<T>(server: RealServer, method: string, path: string, body?: unknown): Promise<T> {
+  return callServer<T>(server, token, method, path, body);
 }
 
 /** Waits until every run in `ids` is final; throws unless all completed. */

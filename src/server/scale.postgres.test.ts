@@ -20,7 +20,8 @@ import {
   type ChatCompletionsServer,
   type ChatRequest,
 } from './testing/chat-completions-server.js';
-import { startRealServer, type RealServer } from './testing/real-server.js';
+import { readEvents, type StreamedEvent } from './testing/event-stream.js';
+import { callServer, startRealServer, type RealServer } from './testing/real-server.js';
 import { startS3StandIn, type S3StandIn } from './testing/s3-stand-in.js';
 import {
   besideStoreLocation,
@@ -64,6 +65,11 @@ afterAll(async () => {
   await location?.dispose();
 });
 
+/** A request to a process's API with the test's token. */
+function call<T>(process: Process, method: string, path: string, body?: unknown): Promise<T> {
+  return callServer<T>(process.server, token, method, path, body);
+}
+
 async function startProcess(role: Process['role']): Promise<Process> {
   // Each process has a data directory of its own; the first is the test's location's.
   const place = processes.length === 0 ? location : besideStoreLocation(location);
@@ -89,21 +95,6 @@ async function startProcess(role: Process['role']): Promise<Process> {
   const started = { role, server, place };
   processes.push(started);
   return started;
-}
-
-async function call<T>(process: Process, method: string, path: string, body?: unknown) {
-  const response = await fetch(`${process.server.baseUrl}${path}`, {
-    method,
-    headers: {
-      Authorization: `Bearer ${token}`,
-      Accept: 'application/json',
-      ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  if (!response.ok)
-    throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
-  return (await response.json()) as T;
 }
 
 /** Four lines of about 150 characters: four chunks of 200, the number first, the total last. */
@@ -303,11 +294,11 @@ it('works forty runs over twenty buckets with two api and two worker processes, 
   expect(events.map((event) => Number(event.id))).toEqual(
     events.map((event) => Number(event.id)).sort((a, b) => a - b),
   );
-  expect(events[0]!.type).toBe('extraction_run.started');
-  expect(events.at(-1)!.type).toBe('extraction_run.completed');
+  expect(events[0]!.event).toBe('extraction_run.started');
+  expect(events.at(-1)!.event).toBe('extraction_run.completed');
   const progress = events
-    .filter((event) => event.type === 'extraction_run.progress')
-    .map((event) => (JSON.parse(event.data) as { chunksCompleted: number }).chunksCompleted);
+    .filter((event) => event.event === 'extraction_run.progress')
+    .map((event) => (event.data as { chunksCompleted: number }).chunksCompleted);
   expect(progress.at(-1)).toBe(4);
   expect(progress).toEqual([...progress].sort((a, b) => a - b));
 }, 240_000);
@@ -333,40 +324,14 @@ function finalRun(api: Process, id: string): Promise<Run> {
   }, `run ${id}`);
 }
 
-interface StreamEvent {
-  id: string;
-  type: string;
-  data: string;
-}
-
-/** Reads the run's event stream from `api` until the service ends it. */
-async function followEvents(api: Process, runId: string): Promise<StreamEvent[]> {
+/** The run's events as the stream of `api` sends them, until the service ends it. */
+async function followEvents(api: Process, runId: string): Promise<StreamedEvent[]> {
   const response = await fetch(`${api.server.baseUrl}/api/extraction_runs/${runId}/events`, {
     headers: { Authorization: `Bearer ${token}`, Accept: 'text/event-stream' },
   });
   expect(response.status).toBe(200);
-  const events: StreamEvent[] = [];
-  let buffer = '';
-  const decoder = new TextDecoder();
-  const reader = response.body!.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    buffer += decoder.decode(value, { stream: true });
-    let end: number;
-    while ((end = buffer.indexOf('\n\n')) >= 0) {
-      const block = buffer.slice(0, end);
-      buffer = buffer.slice(end + 2);
-      const field = (name: string) =>
-        block
-          .split('\n')
-          .find((line) => line.startsWith(`${name}: `))
-          ?.slice(name.length + 2);
-      const id = field('id');
-      if (id) events.push({ id, type: field('event')!, data: field('data')! });
-    }
-  }
-  return events;
+  // The snapshot that comes first is no event of the run's.
+  return (await readEvents(response)).filter((event) => event.id !== undefined);
 }
 
 interface WebhookReceiver {
