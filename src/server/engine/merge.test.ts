@@ -37,6 +37,38 @@ const extraction = (
 });
 
 describe('mergeExtractions', () => {
+  it('replaces a guess with a value a later chunk found surely enough, and nothing surer', () => {
+    const sure = (page: number, text: string, confidence: number) => ({
+      ...at(page, 0, text),
+      confidence,
+    });
+    let merged = mergeExtractions(
+      schema,
+      { data: {}, sources: {} },
+      extraction(
+        { invoice_number: 'A-1', total: 60 },
+        { '/invoice_number': sure(1, 'A-1', 0.85), '/total': sure(1, '60,00', 0.4) },
+      ),
+    );
+    merged = mergeExtractions(
+      schema,
+      merged,
+      extraction(
+        { invoice_number: 'B-2', total: 120 },
+        { '/invoice_number': sure(2, 'B-2', 0.95), '/total': sure(2, '120,00', 0.75) },
+      ),
+    );
+    expect(merged.data).toEqual({ invoice_number: 'A-1', total: 120 });
+    expect(merged.sources['/total']).toEqual(sure(2, '120,00', 0.75));
+    // A guess does not replace a guess: the first stays.
+    merged = mergeExtractions(
+      schema,
+      { data: { total: 60 }, sources: { '/total': sure(1, '60,00', 0.4) } },
+      extraction({ total: 70 }, { '/total': sure(2, '70,00', 0.5) }),
+    );
+    expect(merged.data.total).toBe(60);
+  });
+
   it('keeps the first value found and lets later chunks fill only what is missing, with its source', () => {
     let merged = mergeExtractions(
       schema,

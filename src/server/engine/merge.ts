@@ -3,7 +3,9 @@
  *
  * Merging is first-found-wins for single values: a later chunk fills only what is still
  * missing (an invoice states its number once, on the first page, and a later "Invoice
- * number" in small print must not overwrite it). Lists gather: the items of every chunk
+ * number" in small print must not overwrite it), or replaces a guess (a value below the
+ * review threshold, such as a receipt's total guessed from its figures) with a value found
+ * surely enough (the total under its label on the next page). Lists gather: the items of every chunk
  * are appended, except an item identical to one already there (a table header row repeated
  * on every page, or a model repeating a row it saw in the overlap). Each value keeps the
  * source it was found at, under its JSON pointer.
@@ -109,11 +111,19 @@ function mergeInto(
       }
     } else if (isPlainObject(existing) && isPlainObject(value)) {
       mergeInto(childSchema, root, existing, value, childPointer, incomingSources, sources);
-    } else if (isMissing(existing)) {
+    } else if (
+      isMissing(existing) ||
+      (isGuess(sources[childPointer]) && !isGuess(incomingSources[childPointer]))
+    ) {
       target[key] = structuredClone(value);
       copySources(incomingSources, childPointer, sources, childPointer);
     }
   }
+}
+
+/** A value found with a confidence below the review threshold; one without a source is not. */
+function isGuess(source: ValueSource | undefined): boolean {
+  return source?.confidence !== undefined && source.confidence < reviewThreshold;
 }
 
 /** Copies the sources at `from` and below to `to`, as a value moves in the merged data. */

@@ -15,12 +15,12 @@ import { layoutLines, type PlacedText } from './layout.js';
 /** The LSTM model, which is what tesseract.js itself picks for its default engine mode. */
 const modelDir = join(
   dirname(createRequire(import.meta.url).resolve('@tesseract.js-data/eng/package.json')),
-  '4.0.0_best_int',
+  process.env.X_MODEL ?? '4.0.0_best_int',
 );
 
 /** Tesseract reads best at about 300 dpi; smaller images (screenshots) are enlarged first. */
-const minOcrWidth = 1600;
-const targetOcrWidth = 2000;
+const minOcrWidth = Number(process.env.X_MIN ?? 1600);
+const targetOcrWidth = Number(process.env.X_TARGET ?? 2000);
 const maxUpscale = 3;
 /** Wider images are reduced to this: a phone photo or a 600 dpi scan gains nothing above it. */
 const maxOcrWidth = 2400;
@@ -276,12 +276,16 @@ function stretchContrast(image: GreyImage): void {
   if (inkPixels === 0) return;
   let ink = 0;
   for (let seen = histogram[0]!; ink < darkest && seen < inkPixels / 2; seen += histogram[++ink]!);
-  const { data } = image;
-  for (let index = 0; index < data.length; index++)
-    data[index] = Math.max(
+  // One grey in, one grey out: a table of the 256 answers costs far less than working
+  // each of a receipt's millions of pixels out again.
+  const stretched = new Uint8Array(256);
+  for (let value = 0; value < 256; value++)
+    stretched[value] = Math.max(
       0,
-      Math.min(255, Math.round(((data[index]! - ink) * 255) / (paper - ink))),
+      Math.min(255, Math.round(((value - ink) * 255) / (paper - ink))),
     );
+  const { data } = image;
+  for (let index = 0; index < data.length; index++) data[index] = stretched[data[index]!]!;
 }
 
 /**

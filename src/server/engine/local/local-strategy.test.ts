@@ -1,4 +1,5 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,6 +14,7 @@ import {
   loadInvoiceFixtures,
   type InvoiceFixture,
 } from '../testing/invoice-fixtures.js';
+import { renderTextImage } from '../testing/build-documents.js';
 import type { ChunkExtraction, PageText } from '../types.js';
 import { createLocalStrategy } from './local-strategy.js';
 
@@ -398,9 +400,210 @@ describe('local strategy on documents it has never seen', () => {
     expect(plain.data.currency).toBe('USD');
   });
 
+  it('reads labels printed without their accents', async () => {
+    const { data } = await extract(
+      demoSchema,
+      [
+        'FACTURE N° F-1',
+        "DATE D'ECHEANCE : 02/03/2022",
+        'Emise le 31/01/2022',
+        'NET A PAYER                 104,90 EUR',
+      ].join('\n'),
+    );
+    // Read as a due date, the first date is not the invoice's own.
+    expect(data).toMatchObject({ date: '2022-01-31', total: 104.9 });
+  });
+
+  it('pairs a row of total labels with the row of figures under it, in order', async () => {
+    const { data, sources } = await extract(
+      demoSchema,
+      [
+        'Pénalités de retard : trois fois le taux légal     TOTAL HT  TOTAL TVA  TOTAL TTC',
+        'Indemnité forfaitaire de recouvrement : 40 €.',
+        'Aucun escompte.                      100,00        20,00      120,00',
+        '                                                       Acompte :       20,00',
+        '                                                   NET A PAYER        100,00 EUR',
+      ].join('\n'),
+    );
+    // The right-aligned figures sit left of their labels; the order pairs them, and
+    // subtotal + tax confirms the gross total over what is left after the deposit.
+    expect(data.total).toBe(120);
+    expect(sources['/total']).toMatchObject({ text: '120,00', confidence: 0.95 });
+  });
+
+  it('does not take the date or number of the invoice a credit note refers to', async () => {
+    const { data } = await extract(
+      demoSchema,
+      [
+        'AVOIR N° : A-2022-7',
+        'Date :                          31/01/2022',
+        'N° DE FACTURE ASSOCIÉE :        F20220003',
+        'DATE DE FACTURE ASSOCIÉE :      01/01/2022',
+      ].join('\n'),
+    );
+    expect(data.date).toBe('2022-01-31');
+    expect(data.invoice_number).not.toBe('F20220003');
+  });
+
+  it('reads a total label and its qualifier however OCR spaced them', async () => {
+    const { data, sources } = await extract(
+      demoSchema,
+      ['Subtotal :          7.00', 'Total Inc!  of GST        7.00', 'Total item(s)  10'].join(
+        '\n',
+      ),
+    );
+    expect(data.total).toBe(7);
+    expect(sources['/total']!.confidence).toBeGreaterThanOrEqual(reviewThreshold);
+    const bracketed = await extract(
+      demoSchema,
+      [
+        'Total  (Excluding GST)                6.33',
+        'GST payable (6%)                      0.37',
+        'Total  (Inclusive of GST)             6.70',
+        'Total  Qty                            6',
+      ].join('\n'),
+    );
+    expect(bracketed.data.total).toBe(6.7);
+    expect(bracketed.sources['/total']!.confidence).toBe(0.95);
+  });
+
+  it('takes the total that a rounding line before it makes, whatever its label', async () => {
+    const { data, sources } = await extract(
+      demoSchema,
+      [
+        'Total                               25.44',
+        'Total Sales Inclusive GST @6 00%      544',
+        'Rounding Adjustment                  0.01',
+        'Amount To Be Paid                   25.45',
+        'Cash Received                       50.00',
+      ].join('\n'),
+    );
+    expect(data.total).toBe(25.45);
+    expect(sources['/total']!.confidence).toBe(0.95);
+    // OCR lost the rounding's minus sign: the total before it does not confirm itself.
+    const unsigned = await extract(
+      demoSchema,
+      [
+        'Total  Incl.  GST                 RM 27.27',
+        'ROUNDING ADJUSTMENT               -RM 0.02',
+        'TOTAL ROUNDED                     RM 27.25',
+      ].join('\n'),
+    );
+    expect(unsigned.data.total).toBe(27.25);
+  });
+
+  it('takes the total printed after a rounding line, even where OCR lost the rounding', async () => {
+    const { data } = await extract(
+      demoSchema,
+      [
+        'Total  (Excluding GST):              21.30',
+        'Total  (Inclusive of GST):           23.26',
+        'Rounding Adj:',
+        'TOTAL:                               23.25',
+      ].join('\n'),
+    );
+    expect(data.total).toBe(23.25);
+  });
+
+  it('reads a total whose decimal mark OCR lost as cash less change gives it', async () => {
+    const { data, sources } = await extract(
+      demoSchema,
+      [
+        'Total Sales (Inclusive of GST) :  (  742)',
+        '                        CASH :       7.42',
+        '                      Change :       0.00',
+      ].join('\n'),
+    );
+    expect(data.total).toBe(7.42);
+    expect(sources['/total']).toMatchObject({ text: '742', confidence: 0.55 });
+  });
+
+  it('reads a total OCR lost a digit of as the arithmetic gives it, for review', async () => {
+    const { data, sources } = await extract(
+      demoSchema,
+      [
+        'Total (Incl. GST)             31.47',
+        'Rounding                      -0.02',
+        'TOTAL                         31.4',
+        'CHANGE                        18.53',
+      ].join('\n'),
+    );
+    expect(data.total).toBe(31.45);
+    expect(sources['/total']).toMatchObject({ text: '31.4', confidence: 0.55 });
+    expect(valuesForReview(sources)).toContain('/total');
+  });
+
+  it('reads a total whose decimal point OCR read as a space, and RM a column away', async () => {
+    const { data } = await extract(
+      demoSchema,
+      ['Item 3      Qty 8', 'Total             41 50', 'TL :RM          41.50'].join('\n'),
+    );
+    expect(data).toMatchObject({ total: 41.5, currency: 'MYR' });
+    // Where the document writes decimal commas, a space is no decimal point.
+    const comma = await extract(demoSchema, 'Zwischensumme  12,50\nTotal   41 50');
+    expect(comma.data.total).not.toBe(41.5);
+  });
+
+  it('guesses a total no label gives from the figure a receipt repeats, for review', async () => {
+    const { data, sources } = await extract(
+      demoSchema,
+      [
+        'PASAR MINI',
+        'VEGETABLES                  2.20',
+        'FISH BALL                   8.50',
+        'SUBTOTAL:                   28',
+        'TL :RM                      28.60',
+        '6% GST                      0.07',
+        'CASH                      100.00',
+        'CHANGE                    ml. 40',
+        'GST Summary',
+        'SR           27.40          0.00',
+        'ZR           28.60          0.00',
+      ].join('\n'),
+    );
+    expect(data.total).toBe(28.6);
+    expect(sources['/total']!.confidence).toBeLessThan(reviewThreshold);
+    // Figures alone on a page of text are no total.
+    const none = await extract(demoSchema, 'Page 1 of 2\nInvoice 12');
+    expect(none.data.total).toBeUndefined();
+  });
+
   it('reads figures OCR wrote with look-alike letters when their shape is clear', async () => {
     const { data } = await extract(demoSchema, 'SUBTOTAL   1O.5O\nTOTAL      1O.5O');
     expect(data.total).toBe(10.5);
+  });
+});
+
+describe('local strategy on a receipt photographed, through OCR', () => {
+  it('reads the rounded total, its currency and the moment of sale from the picture', async () => {
+    const bytes = await renderTextImage(
+      [
+        'KEDAI RUNCIT MAJU SDN BHD',
+        'JALAN PUDU, KUALA LUMPUR',
+        '16/04/18',
+        'Total                         25.44',
+        'Rounding Adjustment            0.01',
+        'Amount To Be Paid        RM 25.45',
+        '15/04/18 08:53   #003',
+      ],
+      { width: 900, fontSize: 30, format: 'jpeg' },
+    );
+    const path = join(cacheDir, 'receipt.jpg');
+    await writeFile(path, bytes);
+    const { data, merged } = await extractWithLocalStrategy(
+      {
+        id: 'receipt',
+        name: 'receipt.jpg',
+        path,
+        mediaType: 'image/jpeg',
+        sha256: createHash('sha256').update(bytes).digest('hex'),
+      },
+      join(cacheDir, 'receipt-cache'),
+    );
+    expect(data).toMatchObject({ total: 25.45, currency: 'MYR', date: '2018-04-15' });
+    // The rounding confirms the total; the date is a guess from the time beside it.
+    expect(merged.sources['/total']!.confidence).toBe(0.95);
+    expect(valuesForReview(merged.sources)).toContain('/date');
   });
 });
 
@@ -417,6 +620,19 @@ describe('local strategy on titles and dates of documents it has never seen', ()
     expect(data).toMatchObject({ invoice_number: '210113', date: '2025-06-30' });
   });
 
+  it('reads "INVOICE:" before a number, and does not take a P.O. number for it', async () => {
+    const { data } = await extract(
+      demoSchema,
+      [
+        'CONTOSO LTD.                                  INVOICE: INV-100',
+        '                                         INVOICE DATE: 11/15/2019',
+        ' SALESPERSON        P.O. NUMBER       REQUISITIONER     TERMS',
+        '                    PO-3333',
+      ].join('\n'),
+    );
+    expect(data.invoice_number).toBe('INV-100');
+  });
+
   it('reads a title that starts its line without a number sign, and a Czech one', async () => {
     const english = await extract(
       demoSchema,
@@ -428,6 +644,29 @@ describe('local strategy on titles and dates of documents it has never seen', ()
       'Faktura            č. 198900000001\nDatum vydání   05/03/2016',
     );
     expect(czech.data).toMatchObject({ invoice_number: '198900000001', date: '2016-03-05' });
+  });
+
+  it('takes the date printed with a time of day over a bare date when no label names either', async () => {
+    const { data } = await extract(
+      demoSchema,
+      [
+        'KEDAI RUNCIT',
+        'TAXINV:003-1565455           16/04/18',
+        'TOTAL 44.90',
+        '15/04/18 08:53 #003',
+      ].join('\n'),
+    );
+    expect(data.date).toBe('2018-04-15');
+  });
+
+  it('reads numeric dates day first when the country signs say so, whatever a dollar sign says', async () => {
+    const malaysia = await extract(
+      demoSchema,
+      'KEDAI MAJU SDN BHD\nJALAN PUDU $3200, KUALA LUMPUR\nDate:  02/12/2017\nTotal RM 7.00',
+    );
+    expect(malaysia.data.date).toBe('2017-12-02');
+    const us = await extract(demoSchema, 'Date:  02/12/2017\nTotal $7.00');
+    expect(us.data.date).toBe('2017-02-12');
   });
 
   it('leaves a printed-on stamp out of the date it falls back to', async () => {

@@ -203,7 +203,8 @@ function valueNearLabel(
 ): { hit: ValueHit; distance: number } | undefined {
   const line = label.line;
   // A label right after this one with no figure between is its qualifier, not a label of
-  // its own: "Total € Incl. VAT 681.87", "Total Sales (Inclusive GST) RM 9.90".
+  // its own: "Total € Incl. VAT 681.87", "Total Sales (Inclusive GST) RM 9.90", and as
+  // OCR spaces a receipt's words, "Total  (Inclusive of GST)", "Total Inc!  of GST".
   let reach = label.end;
   const nextLabel = reading.labels.find((other) => {
     if (
@@ -215,8 +216,7 @@ function valueNearLabel(
       other.concept === label.concept
     )
       return false;
-    const between = reading.text.slice(reach, other.start);
-    if (between.length <= maxQualifierGap && !/\d|\s{2}/.test(between)) {
+    if (isQualifier(reading.text.slice(reach, other.start))) {
       reach = other.end;
       return false;
     }
@@ -246,9 +246,69 @@ function valueNearLabel(
   }
   const onLine = readValue(field, reading, label.end, end, {
     preferLastInRow: field.kind === 'amount',
+    spacedDecimals: field.kind === 'amount',
   });
   if (onLine) return { hit: onLine, distance: 0 };
-  return headsColumn ? below(field, label, reading, {}) : undefined;
+  if (!headsColumn) return undefined;
+  return (
+    (field.kind === 'amount' && figureUnder(label, reading)) || below(field, label, reading, {})
+  );
+}
+
+/** How many lines under a row of labels its row of figures may be. */
+const maxRowsToFigures = 4;
+
+/**
+ * The figure of a label in a row of amount labels ("TOTAL HT  TOTAL TVA  TOTAL TTC") over
+ * a row of as many figures a few lines down: the k-th figure belongs to the k-th label,
+ * however the columns line up (right-aligned figures sit left of their labels' ends).
+ * The row of figures is the run of amounts that ends its line with nothing but spaces
+ * and currency signs between them, so text on the left of the line does not count.
+ */
+function figureUnder(
+  label: LabelMatch,
+  reading: Reading,
+): { hit: ValueHit; distance: number } | undefined {
+  const line = label.line;
+  const heads = reading.labels.filter(
+    (other) =>
+      other.line === line &&
+      other.concept.kind === 'amount' &&
+      other.concept.scope !== 'item' &&
+      !other.bare &&
+      other.weight >= 5,
+  );
+  const index = heads.indexOf(label);
+  if (heads.length < 2 || index < 0) return undefined;
+  const gaps = heads.map((head, at) =>
+    reading.text.slice(head.end, heads[at + 1]?.start ?? line.end),
+  );
+  if (gaps.some((gap) => /[\p{L}\p{N}]/u.test(gap))) return undefined;
+  for (let down = 1; down <= maxRowsToFigures; down++) {
+    const next = reading.lines[line.index + down];
+    if (!next) break;
+    const figures = reading.amounts.filter(
+      (amount) => amount.start >= next.start && amount.end <= next.end,
+    );
+    let run = 0;
+    while (
+      run < figures.length &&
+      !/[\p{L}\p{N}]/u.test(
+        reading.text
+          .slice(
+            figures[figures.length - 1 - run]!.end,
+            figures[figures.length - run]?.start ?? next.end,
+          )
+          .replace(/[A-Z]{3}|[€$£¥₹]/gu, ''),
+      )
+    )
+      run++;
+    // A figure of a line of text in between ("frais de recouvrement : 40 €") is no row.
+    if (run !== heads.length) continue;
+    const figure = figures[figures.length - run + index]!;
+    return { hit: { value: figure.value, start: figure.start, end: figure.end }, distance: down };
+  }
+  return undefined;
 }
 
 /**
@@ -292,6 +352,26 @@ function titleCandidates(field: FieldPlan, reading: Reading): Candidate[] {
 
 /** How far after a label a qualifying word may start ("Total" … "incl. VAT"). */
 const maxQualifierGap = 12;
+/** How far it may start when the words between are a qualifier's ("(Inclusive of"). */
+const maxWordyQualifierGap = 20;
+
+/**
+ * Whether the text between a label and the next one makes the next its qualifier: a few
+ * characters without a figure or a gap between cells ("Total € Incl. VAT"), or one to
+ * three words, maybe in a bracket, however spaced ("Total  (Inclusive of GST)"). Labels
+ * with nothing but a gap between them are cells of their own ("Total  VAT  Net").
+ */
+function isQualifier(between: string): boolean {
+  if (/\d/.test(between)) return false;
+  if (between.length <= maxQualifierGap && !/\s{2}/.test(between)) return true;
+  const words = between.match(/\p{L}+/gu)?.length ?? 0;
+  return (
+    between.length <= maxWordyQualifierGap &&
+    words >= 1 &&
+    words <= 3 &&
+    /^[\s(]*[\p{L}.!'\s]*$/u.test(between)
+  );
+}
 
 function below(
   field: FieldPlan,
@@ -364,8 +444,11 @@ const crossChecked = 0.95;
 /** A value no label names, found by its position or its pattern alone. */
 const guessed = 0.5;
 
-/** Values of the amounts a concept's labels introduce ("Subtotal", "Tax", "Cash"). */
-function labelledAmounts(conceptId: string, reading: Reading): ValueHit[] {
+/**
+ * Values of the amounts a concept's labels introduce ("Subtotal", "Tax", "Cash"), only
+ * under the labels that match `only` when it is given.
+ */
+function labelledAmounts(conceptId: string, reading: Reading, only?: RegExp): ValueHit[] {
   const concept = conceptsById.get(conceptId);
   if (!concept) return [];
   const plan: FieldPlan = {
@@ -378,7 +461,7 @@ function labelledAmounts(conceptId: string, reading: Reading): ValueHit[] {
     wantsCurrencyCode: false,
   };
   return reading.labels
-    .filter((label) => label.concept === concept)
+    .filter((label) => label.concept === concept && (!only || only.test(label.label)))
     .map((label) => valueNearLabel(plan, label, reading)?.hit)
     .filter((hit): hit is ValueHit => typeof hit?.value === 'number');
 }
@@ -387,11 +470,14 @@ const cent = 0.005;
 
 /**
  * Arithmetic the document offers, to tell the total among its totals: the subtotal plus
- * the tax (each tax line or their sum), or on a till receipt the cash handed over less the
- * change. A candidate that agrees rises above labels that merely look more final ("Total
- * due" that adds a previous balance, "Zahlbetrag" after a prepayment). When no labelled
- * candidate agrees but an amount elsewhere equals subtotal plus tax, that amount is a
- * candidate of its own, ranked below every labelled one.
+ * the tax (each tax line or their sum), on a till receipt the cash handed over less the
+ * change, or another total plus its rounding ("Total 25.44", "Rounding 0.01", "Amount to
+ * be paid 25.45"). A candidate that agrees rises above labels that merely look more final
+ * ("Total due" that adds a previous balance, "Zahlbetrag" after a prepayment). When none
+ * agrees, a labelled figure that OCR lost one digit of ("TOTAL 31.4" where the rounding
+ * makes 31.45, "TOTAL 70" for 6.70) is read as the figure the arithmetic gives, with a
+ * confidence low enough for review. When there is no labelled candidate at all, an amount
+ * elsewhere that equals subtotal plus tax is one, ranked below every labelled one.
  */
 function crossCheckTotals(candidates: Candidate[], reading: Reading): void {
   const subtotals = labelledAmounts('subtotal', reading).map((hit) => hit.value as number);
@@ -405,16 +491,61 @@ function crossCheckTotals(candidates: Candidate[], reading: Reading): void {
   const tendered = paid.flatMap((cash) =>
     change.filter((given) => given >= 0 && given < cash).map((given) => cash - given),
   );
-  const agrees = (value: number) =>
-    [...sums, ...tendered].some((expected) => Math.abs(expected - value) < cent);
+  const expected: { value: number; after: number }[] = [...sums, ...tendered].map((value) => ({
+    value,
+    after: -1,
+  }));
+  // The total before the rounding line, rounded: the total after it. OCR may drop the
+  // rounding's sign ("-RM 0.02"), so either sign counts.
+  for (const rounding of labelledAmounts('adjustment', reading, /round/i)) {
+    const amount = rounding.value as number;
+    if (amount === 0 || Math.abs(amount) >= 1) continue;
+    for (const before of totalsBefore(reading, rounding.start))
+      expected.push(
+        { value: before + amount, after: rounding.end },
+        { value: before - amount, after: rounding.end },
+      );
+  }
+  // What a candidate may agree with: sums, and roundings of totals above it.
+  const agreeing = (hit: ValueHit) =>
+    typeof hit.value === 'number'
+      ? expected.filter((sum) => sum.value > 0 && hit.start > sum.after)
+      : [];
+  // A total printed after a rounding line, below another total, is the rounded one, the
+  // amount to pay, even where OCR lost the rounding's figure ("Rounding Adj:").
+  const roundingLines = reading.labels
+    .filter((label) => label.concept.id === 'adjustment' && /round/i.test(label.label))
+    .map((label) => label.line.index);
+  for (const candidate of candidates) {
+    const line = reading.lineAt(candidate.hit.start).index;
+    const rounded = roundingLines.some(
+      (rounding) =>
+        rounding < line &&
+        candidates.some((other) => reading.lineAt(other.hit.start).index < rounding),
+    );
+    if (rounded) candidate.score += 60;
+  }
   let confirmed = false;
   for (const candidate of candidates) {
-    if (typeof candidate.hit.value !== 'number' || !agrees(candidate.hit.value)) continue;
+    const value = candidate.hit.value as number;
+    if (!agreeing(candidate.hit).some((sum) => Math.abs(sum.value - value) < cent)) continue;
     candidate.score += 60;
     candidate.hit.confidence = crossChecked;
     confirmed = true;
   }
-  if (confirmed || candidates.length > 0) return;
+  if (confirmed) return;
+  for (const candidate of candidates) {
+    const written = reading.text.slice(candidate.hit.start, candidate.hit.end);
+    const meant = agreeing(candidate.hit).find((sum) => isDamaged(written, sum.value))?.value;
+    if (meant === undefined) continue;
+    candidate.hit = {
+      ...candidate.hit,
+      value: Math.round(meant * 100) / 100,
+      confidence: repaired,
+    };
+    candidate.score += 60;
+  }
+  if (candidates.length > 0) return;
   const arithmetic = reading.amounts.find((amount) =>
     [...sums, ...tendered].some((sum) => sum > 0 && Math.abs(sum - amount.value) < cent),
   );
@@ -430,11 +561,49 @@ function crossCheckTotals(candidates: Candidate[], reading: Reading): void {
     });
 }
 
+/** The last figure of each line before `offset` that a total label heads. */
+function totalsBefore(reading: Reading, offset: number): number[] {
+  const lines = new Set(
+    reading.labels
+      .filter((label) => label.concept.id === 'total' && label.line.end < offset)
+      .map((label) => label.line),
+  );
+  return [...lines].flatMap((line) => {
+    const figures = reading.amounts.filter(
+      (amount) => amount.start >= line.start && amount.end <= line.end,
+    );
+    return figures.length > 0 ? [figures[figures.length - 1]!.value] : [];
+  });
+}
+
+/** A labelled figure that OCR damaged, read as the figure the arithmetic gives. */
+const repaired = 0.55;
+
+/**
+ * Whether a figure as written is `value` as OCR damages figures: one digit lost to a
+ * faint or crowded print ("31.4" for 31.45, "70" for 6.70, "544" for 25.44), or the
+ * decimal mark lost ("742" for 7.42): its digits, the separators aside, are the value's
+ * with one taken out, or all of them without a mark. A figure with a digit changed is as
+ * likely a different figure, and does not count.
+ */
+function isDamaged(written: string, value: number): boolean {
+  const digits = written.replace(/\D/g, '');
+  const full = value.toFixed(2).replace(/\D/g, '');
+  if (digits.length === 0) return false;
+  if (digits === full) return !/[.,]/.test(written);
+  if (digits.length !== full.length - 1) return false;
+  for (let at = 0; at < full.length; at++)
+    if (full.slice(0, at) + full.slice(at + 1) === digits) return true;
+  return false;
+}
+
 // ---------------------------------------------------------------------------------------
 // Fallbacks: values that need no label
 
 function fallback(field: FieldPlan, reading: Reading): ValueHit | undefined {
   switch (field.kind) {
+    case 'amount':
+      return field.concept?.id === 'total' ? unlabelledTotal(reading) : undefined;
     case 'date':
       return field.concept?.id === 'invoiceDate' ? unclaimedDate(reading) : undefined;
     case 'email': {
@@ -453,12 +622,46 @@ function fallback(field: FieldPlan, reading: Reading): ValueHit | undefined {
   }
 }
 
+/** A total no label names, guessed from the figures alone: for review. */
+const weakGuess = 0.4;
+
+/**
+ * A total when no total label has a figure (OCR garbled it: "TL :RM 28.60"): the figure
+ * with cents printed most often in the lower half of the document, where a receipt repeats
+ * its total (total, rounded total, GST summary), else the largest of them; figures that
+ * a label claims for something else (cash, change, tax, a count, a rounding) are left
+ * out. A guess, with a confidence that puts it up for review.
+ */
+function unlabelledTotal(reading: Reading): ValueHit | undefined {
+  const claimed = new Set(
+    reading.labels
+      .filter((label) =>
+        ['paid', 'change', 'tax', 'itemCount', 'adjustment'].includes(label.concept.id),
+      )
+      .map((label) => label.line),
+  );
+  const half = reading.text.length / 2;
+  const figures = reading.amounts.filter(
+    (amount) =>
+      amount.start >= half &&
+      amount.value > 0 &&
+      /[.,]\d{2}$/.test(reading.text.slice(amount.start, amount.end)) &&
+      !claimed.has(reading.lineAt(amount.start)),
+  );
+  const count = (value: number) => figures.filter((figure) => figure.value === value).length;
+  const best = [...figures].sort((a, b) => count(b.value) - count(a.value) || b.value - a.value)[0];
+  return best && { value: best.value, start: best.start, end: best.end, confidence: weakGuess };
+}
+
 /**
  * Lines whose dates are about the paper, not the deal: a template's or a standard's
  * version, a copyright, a print or generation stamp.
  */
 const boilerplate =
   /version|©|\(c\)|copyright|stand:|printed|gedruckt|generated|erstellt am|imprimé|impreso/iu;
+
+/** A time of day right after a date: "15/04/18 08:53", "2018-04-15T08:53", "12:01 PM". */
+const timeOfDay = /^[\sT,]{1,3}\d{1,2}:\d{2}(?!\d)/;
 
 /**
  * A document's own date when no label names it ("Facture n°562044387 du 02 Juillet
@@ -490,11 +693,17 @@ function unclaimedDate(reading: Reading): ValueHit | undefined {
       );
     }
   }
-  const date = reading.dates.find(
+  const dates = reading.dates.filter(
     (candidate) =>
       !claimed.some((hit) => hit.start === candidate.start) &&
       !boilerplate.test(reading.lineAt(candidate.start).text),
   );
+  // A date with its time of day is the moment of the sale on a till receipt, where an
+  // earlier bare date may be a shift's or a printout's.
+  const date =
+    dates.find((candidate) =>
+      timeOfDay.test(reading.text.slice(candidate.end, candidate.end + 12)),
+    ) ?? dates[0];
   return date && { value: date.value, start: date.start, end: date.end, confidence: guessed };
 }
 

@@ -73,6 +73,27 @@ describe('amounts', () => {
   });
 });
 
+describe('figures as OCR writes them', () => {
+  it('closes up a figure spaced around its mark, and reads look-alikes after a ringgit sign', () => {
+    const text = 'Total RM Incl of GST   4. 00\nTOTAL RMS - OO\nCASH RMS. 00\nSub 41 .50';
+    const found = findAmounts(text, '.');
+    expect(found.map((amount) => amount.value)).toEqual([4, 5, 5, 41.5]);
+    // Offsets stay true: each figure stands where all of it was written.
+    expect(found.map((amount) => text.slice(amount.start, amount.end))).toEqual([
+      '4. 00',
+      'S - OO',
+      'S. 00',
+      '41 .50',
+    ]);
+  });
+
+  it('leaves lists, ranges and words alone', () => {
+    const text = 'pages 1, 20 and 30; 10-12 May; RMS SOLUTIONS; Rooms 5 - 10';
+    const values = findAmounts(text, '.').map((amount) => amount.value);
+    expect(values.filter((value) => !Number.isInteger(value))).toEqual([]);
+  });
+});
+
 describe('currencies, emails, IBANs, percentages', () => {
   it('finds codes, symbols and names, with how clearly each says which currency', () => {
     const found = findCurrencies(

@@ -221,8 +221,15 @@ export function dateOrderOf(text: string): DateOrder {
   const written =
     [...text.matchAll(monthDayPattern)].length - [...text.matchAll(dayMonthPattern)].length;
   if (written !== 0) return written > 0 ? 'mdy' : 'dmy';
+  // A dollar sign leans month-first, unless the document's country signs name another
+  // country ("$" is also what OCR makes of a smudge on a Malaysian receipt).
+  const countries = [...currencyCues(text).keys()];
+  if (countries.some((code) => !monthFirstCurrencies.has(code))) return 'dmy';
   return /\$\s?\d|\bUSD\b/.test(text) && !/[€£₹]/.test(text) ? 'mdy' : 'dmy';
 }
+
+/** The currencies of countries that write numeric dates month first, or often do. */
+const monthFirstCurrencies = new Set(['USD', 'CAD']);
 
 /** Every calendar date in the text, as ISO 8601 (YYYY-MM-DD). */
 export function findDates(text: string, order: DateOrder = dateOrderOf(text)): Found<string>[] {
@@ -349,18 +356,37 @@ function isCurrencyPrefix(text: string, start: number): boolean {
 }
 
 /**
- * OCR misreads a few digits as look-alike letters ("O.00", "l0.50", "1O.9O"). In a token
- * that is otherwise a figure with two decimals, those letters are read as the digits they
- * stand for; the text keeps its length, so every offset stays true.
+ * OCR misreads a few digits as look-alike letters ("O.00", "l0.50", "1O.9O"), and spaces
+ * a figure around its decimal mark ("4. 00", "41 .50"); after a ringgit sign it may do
+ * both and take the mark for a dash ("RMS - OO" for RM5.00). In a token that is otherwise
+ * a figure with two decimals, the letters are read as the digits they stand for and the
+ * figure is closed up, moved to the right end of its place: the text keeps its length,
+ * so every offset stays true.
  */
-function readableDigits(text: string): string {
-  return text.replace(
-    /(?<![\p{L}\p{N}])[\dOoIlS]{1,4}[.,][\dOoIlS]{2}(?![\p{L}\p{N}])/gu,
-    (token) =>
-      /\d/.test(token) && /[OoIlS]/.test(token)
-        ? token.replace(/[Oo]/g, '0').replace(/[Il]/g, '1').replace(/S/g, '5')
-        : token,
-  );
+function readableDigits(text: string): { text: string; closedUp: Found<string>[] } {
+  const closedUp: Found<string>[] = [];
+  const digits = (token: string) =>
+    token.replace(/[Oo]/g, '0').replace(/[Il]/g, '1').replace(/S/g, '5');
+  const closed = (whole: string, units: string, decimals: string, at: number) => {
+    const figure = `${digits(units)}.${digits(decimals)}`;
+    closedUp.push({ start: at, end: at + whole.length, value: whole });
+    return ' '.repeat(whole.length - figure.length) + figure;
+  };
+  const readable = text
+    .replace(
+      /(?<=(?<![\p{L}])RM ?)([\dOoIlS]{1,4})( ?[.,-] ?)([\dOoIlS]{2})(?![\p{L}\p{N}])/gu,
+      (whole, units: string, mark: string, decimals: string, at: number) =>
+        /[OoIlS]/.test(whole) || mark.trim() !== mark ? closed(whole, units, decimals, at) : whole,
+    )
+    .replace(
+      /(?<![\p{L}\p{N}.,])(\d{1,4})(?: ([.,])|(\.) )(\d{2})(?![\p{L}\p{N}]|[.,]\d)/gu,
+      (whole, units: string, _before, _after, decimals: string, at: number) =>
+        closed(whole, units, decimals, at),
+    )
+    .replace(/(?<![\p{L}\p{N}])[\dOoIlS]{1,4}[.,][\dOoIlS]{2}(?![\p{L}\p{N}])/gu, (token) =>
+      /\d/.test(token) && /[OoIlS]/.test(token) ? digits(token) : token,
+    );
+  return { text: readable, closedUp };
 }
 
 export interface FoundAmount extends Found<number> {
@@ -378,18 +404,21 @@ export function findAmounts(
   dates = findDates(text),
 ): FoundAmount[] {
   const found: FoundAmount[] = [];
-  for (const match of readableDigits(text).matchAll(amountPattern)) {
-    const start = match.index;
-    const end = start + match[0].length;
+  const { text: readable, closedUp } = readableDigits(text);
+  for (const match of readable.matchAll(amountPattern)) {
+    // A figure OCR spaced out stands where all of it was written ("4. 00").
+    const spaced = closedUp.find((span) => match.index >= span.start && match.index < span.end);
+    const start = spaced?.start ?? match.index;
+    const end = spaced?.end ?? match.index + match[0].length;
     if (dates.some((date) => start < date.end && end > date.start)) continue;
     const following = text.slice(end, end + 3);
     if (/^\s?%/.test(following)) continue;
     // Parts of codes and ranges: "D-4", "56/18", "3/64", "B01"; but a currency written
     // against the figure is no code ("RM7.00", "EUR12", "Rs.1939").
-    const previous = text[start - 1] ?? '';
-    const attached = /\p{L}/u.test(previous) && isCurrencyPrefix(text, start);
+    const previous = readable[match.index - 1] ?? '';
+    const attached = /\p{L}/u.test(previous) && isCurrencyPrefix(readable, match.index);
     if ((/[\p{L}/_#]/u.test(previous) && !attached) || /^[/_]/.test(following)) continue;
-    if (previous === '-' && /[\p{L}\p{N}]/u.test(text[start - 2] ?? '')) continue;
+    if (previous === '-' && /[\p{L}\p{N}]/u.test(readable[match.index - 2] ?? '')) continue;
     const value = parseAmount(match[0], mark);
     if (value === undefined) continue;
     const amount: FoundAmount = { start, end, value };
@@ -515,9 +544,10 @@ const signs: CurrencySign[] = [
     strength: currencyStrength.name,
   },
   { pattern: /(?<![\p{L}])(?:CHF|Fr\.)(?=\s?\d)/gu, code: 'CHF', strength: currencyStrength.name },
-  // The ringgit's "RM" before a figure or heading a column of them ("Amount (RM)").
+  // The ringgit's "RM" before a figure (a receipt may print it a column's width away:
+  // "TOTAL :RM      28.60") or heading a column of them ("Amount (RM)").
   {
-    pattern: /(?<![\p{L}])RM(?=\s?\d)|(?<=\()RM(?=\))/gu,
+    pattern: /(?<![\p{L}])RM(?=[ \t]*\d)|(?<=\()RM(?=\))/gu,
     code: 'MYR',
     strength: currencyStrength.name,
   },

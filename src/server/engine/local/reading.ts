@@ -148,20 +148,40 @@ function labelPattern(label: string): string {
       .replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
       .replace(/[°º]/g, '[°º]')
       .replace(/['’]/g, "['’]")
-      .replace(/^n\[°º\]$/, 'n[°ºo]\\.?'),
+      .replace(/^n\[°º\]$/, 'n[°ºo]\\.?')
+      .replace(/\p{L}/gu, accentFree),
   );
   const last = label[label.length - 1] ?? '';
   // Between words: up to three dots, hyphens or single spaces, never two spaces in a row,
-  // which would be a gap between cells (two labels side by side are not one label).
+  // which would be a gap between cells (two labels side by side are not one label); but
+  // a bracket opens the label's own qualifier however it is spaced ("Total  (Excl").
   return (
-    words.join('(?:[.\\-]|[ \\t\\u00a0](?![ \\t])){0,3}') +
-    (/\p{L}/u.test(last) ? '(?!\\p{L})' : '')
+    words
+      .map((word, index) =>
+        index === 0
+          ? word
+          : word.startsWith('\\(')
+            ? `[ \\t\\u00a0]{0,3}${word}`
+            : `(?:[.\\-]|[ \\t\\u00a0](?![ \\t])){0,3}${word}`,
+      )
+      .join('') + (/\p{L}/u.test(last) ? '(?!\\p{L})' : '')
   );
 }
 
-/** What a label match is looked up by: case, separators and look-alike signs aside. */
+/**
+ * A letter with an accent also matches without it: capitals often drop accents ("NET A
+ * PAYER", "DATE D'ECHEANCE"), and so do plain-text exports.
+ */
+function accentFree(letter: string): string {
+  const bare = letter.normalize('NFD').replace(/\p{M}/gu, '');
+  return bare !== letter && bare.length === 1 ? `[${letter}${bare}]` : letter;
+}
+
+/** What a label match is looked up by: case, accents, separators and look-alike signs aside. */
 function labelKey(text: string): string {
   return text
+    .normalize('NFD')
+    .replace(/\p{M}/gu, '')
     .toLowerCase()
     .replace(/[.\-\s\u00a0]/g, '')
     .replace(/[°º]/g, 'o')
@@ -175,6 +195,9 @@ function labelKey(text: string): string {
  */
 function compileScope(items: boolean): { pattern: RegExp; known: Map<string, KnownLabel> } {
   const known = new Map<string, KnownLabel>();
+  // Every spelling is looked for ("po number" and "p.o. number"); one entry per key says
+  // what a match means.
+  const spellings = new Set<string>();
   for (const concept of concepts) {
     if ((concept.scope === 'item') !== items) continue;
     const entries: KnownLabel[] = [
@@ -182,14 +205,13 @@ function compileScope(items: boolean): { pattern: RegExp; known: Map<string, Kno
       ...(concept.bare ?? []).map((label) => ({ concept, label, weight: 2, bare: true })),
     ];
     for (const entry of entries) {
+      spellings.add(entry.label);
       const key = labelKey(entry.label);
       const other = known.get(key);
       if (!other || entry.weight > other.weight) known.set(key, entry);
     }
   }
-  const labels = [...new Set([...known.values()].map((entry) => entry.label))].sort(
-    (a, b) => b.length - a.length,
-  );
+  const labels = [...spellings].sort((a, b) => b.length - a.length);
   return {
     pattern: new RegExp(`(?<![\\p{L}\\p{N}_])(?:${labels.map(labelPattern).join('|')})`, 'giu'),
     known,

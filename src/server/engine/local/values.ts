@@ -24,15 +24,27 @@ export interface ValueHit {
 
 /** Characters between a label and its value: colons, number signs, dashes, bars. */
 const separators = /^[\s:#.°º\-–=|*]*/u;
-/** What a weak label ("Invoice") needs before its value to be read as a number label. */
-const numberSign = /^[\s:]*(?:#|n[°ºo]\.?|nr\.?|no\.|num(?:ber)?\.?)/iu;
+/**
+ * What a weak label ("Invoice") needs before its value to be read as a number label: a
+ * number sign, or a colon before a word with a digit in it ("INVOICE: INV-100").
+ */
+const numberSign =
+  /^[\s:]*(?:#|n[°ºo]\.?|nr\.?|no\.|num(?:ber)?\.?)|^[ \t]*:(?=[ \t]*[\p{L}\p{N}/-]*\d)/iu;
 
 export interface ReadOptions {
   /** The value must be introduced by a number sign ("# 123", "No. 123"). */
   needsNumberSign?: boolean;
   /** A table row: several amounts mean the last one is the row's total. */
   preferLastInRow?: boolean;
+  /**
+   * A figure whose decimal point OCR read as a space ("Total   41 50") is read as one
+   * figure, when it is all the stretch holds and the document writes decimal points.
+   */
+  spacedDecimals?: boolean;
 }
+
+/** Whole units, one space, two digits, and nothing else: "41 50", "RM 6 70". */
+const spacedDecimal = /^[^\p{L}\p{N}]*(?:RM|Rs\.?|[A-Z]{3})?[^\p{L}\p{N}]*?(\d{1,5}) (\d{2})\s*$/u;
 
 /** The first value of `plan`'s kind in text[start, end), or undefined. */
 export function readValue(
@@ -62,6 +74,18 @@ export function readValue(
     case 'number':
     case 'integer': {
       const amounts = inRange(reading.amounts);
+      const spaced =
+        options.spacedDecimals &&
+        reading.decimalMark === '.' &&
+        spacedDecimal.exec(text.slice(from, end));
+      if (spaced && amounts.every((amount) => Number.isInteger(amount.value))) {
+        const at = from + spaced.index + spaced[0].lastIndexOf(`${spaced[1]} ${spaced[2]}`);
+        return {
+          value: Number(`${spaced[1]}.${spaced[2]}`),
+          start: at,
+          end: at + spaced[1]!.length + 3,
+        };
+      }
       if (amounts.length === 0) return undefined;
       let chosen = amounts[0]!;
       if (options.preferLastInRow && amounts.length > 1 && isNumericRow(text.slice(from, end)))
