@@ -83,3 +83,18 @@ export function createApp(services: Services): App {
 
   return app;
 }
+
+/**
+ * The whole HTTP app of a worker process (SERVICE_ROLE=worker): its health checks, for
+ * whatever runs it to know it is alive and can reach what it needs, and nothing else.
+ */
+export function createHealthApp(services: Services): App {
+  const app = new Hono<AppEnv>();
+  app.use('*', async (c, next) => {
+    c.set('services', services);
+    await next();
+  });
+  app.route('/', healthRoutes);
+  app.notFound((c) => problemResponse(notFound(), c.req.path));
+  return app;
+}

@@ -8,6 +8,7 @@ import {
   type RunCommand,
 } from '../../contract/run-status.js';
 import { runSchema, submissionSchema } from '../../contract/resources.js';
+import { readEvents } from '../testing/event-stream.js';
 import { startTestService, type TestService } from '../testing/test-service.js';
 
 const orlen = readFileSync(new URL('../../../e2e/fixtures/invoices/Orlen.txt', import.meta.url));
@@ -306,43 +307,6 @@ describe('results and submission', () => {
 });
 
 describe('the event stream', () => {
-  async function readEvents(
-    response: Response,
-    until: (events: { id?: string; event: string; data: unknown }[]) => boolean,
-  ) {
-    const reader = response.body!.getReader();
-    const decoder = new TextDecoder();
-    let buffer = '';
-    const events: { id?: string; event: string; data: unknown }[] = [];
-    while (!until(events)) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      buffer += decoder.decode(value, { stream: true });
-      let end: number;
-      while ((end = buffer.indexOf('\n\n')) >= 0) {
-        const block = buffer.slice(0, end);
-        buffer = buffer.slice(end + 2);
-        const fields = Object.fromEntries(
-          block
-            .split('\n')
-            .filter((line) => line && !line.startsWith(':'))
-            .map((line) => [
-              line.slice(0, line.indexOf(':')),
-              line.slice(line.indexOf(':') + 1).trim(),
-            ]),
-        );
-        if (fields.event)
-          events.push({
-            id: fields.id,
-            event: fields.event,
-            data: JSON.parse(fields.data ?? 'null'),
-          });
-      }
-    }
-    await reader.cancel();
-    return events;
-  }
-
   it('sends a snapshot, then each change, ends at a final status and replays from Last-Event-ID', async () => {
     const run = await startRun(await bucketWithFile());
     await forceStatus(run.id, 'running');

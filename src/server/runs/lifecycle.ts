@@ -4,7 +4,7 @@
  * still in a status the change may start from, appends the run event and queues the
  * webhook; the signals go out after the commit.
  */
-import type { Kysely, Transaction } from 'kysely';
+import type { Kysely, RawBuilder, Transaction } from 'kysely';
 import type { WebhookEventType } from '../../contract/events.js';
 import { idFromReference, iriOf } from '../../contract/iri.js';
 import { parseTargetSchema, validateAgainstSchema } from '../../contract/json-schema.js';
@@ -26,6 +26,7 @@ import {
 } from '../extractors/extractors.js';
 import { listFiles } from '../files/files.js';
 import { ConflictError, InvalidInputError, type FieldError } from '../errors.js';
+import { databaseTime, dialectOf } from '../store/clock.js';
 import type { Db } from '../store/database.js';
 import { newId, nowIso } from '../store/ids.js';
 import type { Database } from '../store/schema.js';
@@ -40,12 +41,12 @@ type Executor = Kysely<Database> | Transaction<Database>;
 export interface LifecycleDeps {
   db: Db;
   config: Config;
+  /** Told after each commit: the run changed, was queued or cancelled, webhooks were queued. */
   signals: RunSignals;
-  /** Called after a commit that queued webhook deliveries. */
-  onWebhooksQueued(): void;
-  /** Stops the work in flight on a run that was cancelled. */
-  onCancelled(runId: string): void;
 }
+
+/** New values for a run's columns; a value may be computed by the database (its clock). */
+export type RunPatch = { [Column in keyof RunRow]?: RunRow[Column] | RawBuilder<RunRow[Column]> };
 
 const webhookTypes: ReadonlySet<RunEventType> = new Set<WebhookEventType>([
   'extraction_run.started',
@@ -185,41 +186,105 @@ export class RunLifecycle {
         status,
       );
     }
-    if (command === 'cancel') this.deps.onCancelled(run.id);
+    if (command === 'cancel') this.deps.signals.runCancelled(run.id);
     if (command === 'resume') this.deps.signals.runQueued();
     return updated;
   }
 
   /**
-   * Updates a run if its status is one of `from`, records the event, and signals after the
-   * commit. `undefined` when the run was in another status.
+   * Updates a run if its status is one of `from` (and, with `leaseOwner`, only while that
+   * worker holds it), records the event, and signals after the commit. `undefined` when the
+   * run was in another status or held by another worker.
    */
   async change(
     runId: string,
     from: readonly RunStatus[],
-    patch: Partial<RunRow>,
+    patch: RunPatch,
     event?: RunEventType,
-    extra?: (trx: Transaction<Database>, run: RunRow) => Promise<void>,
+    options: { leaseOwner?: string } = {},
   ): Promise<RunRow | undefined> {
-    let queuedWebhook = false;
-    const updated = await this.deps.db.transaction().execute(async (trx) => {
-      const row = await trx
-        .updateTable('runs')
-        .set(patch)
-        .where('id', '=', runId)
-        .where('status', 'in', [...from])
-        .returningAll()
-        .executeTakeFirst();
-      if (!row) return undefined;
-      if (event) queuedWebhook = await recordRunEvent(trx, row, event);
-      await extra?.(trx, row);
-      return row;
+    return this.#changeInTransaction(async (trx) =>
+      this.#update(trx, runId, from, patch, event, options.leaseOwner),
+    );
+  }
+
+  /**
+   * Gives the oldest queued run to the worker `owner`, leased for `leaseMs` by the database's
+   * clock, and records `extraction_run.started` the first time. On PostgreSQL the candidate
+   * is locked with SKIP LOCKED, so workers claiming at once each take a different run
+   * instead of queueing behind one row; SQLite has one writer at a time and needs no lock.
+   * `skip` names runs the caller must not be given (its own, still winding down).
+   */
+  async claimNext(
+    owner: string,
+    leaseMs: number,
+    skip: readonly string[] = [],
+  ): Promise<RunRow | undefined> {
+    return this.#changeInTransaction(async (trx) => {
+      let candidates = trx
+        .selectFrom('runs')
+        .select(['id', 'started_at'])
+        .where('status', '=', 'queued')
+        .orderBy('created_at')
+        .orderBy('id')
+        .limit(1);
+      if (skip.length > 0) candidates = candidates.where('id', 'not in', [...skip]);
+      if (dialectOf(trx) === 'postgres') candidates = candidates.forUpdate().skipLocked();
+      const candidate = await candidates.executeTakeFirst();
+      if (!candidate) return { row: undefined, queuedWebhook: false };
+      const now = nowIso();
+      return this.#update(
+        trx,
+        candidate.id,
+        ['queued'],
+        {
+          status: 'running',
+          lease_owner: owner,
+          lease_expires_at: databaseTime(trx, leaseMs),
+          started_at: candidate.started_at ?? now,
+          updated_at: now,
+        },
+        candidate.started_at === null ? 'extraction_run.started' : undefined,
+      );
     });
-    if (updated) {
-      this.deps.signals.runChanged(runId);
-      if (queuedWebhook) this.deps.onWebhooksQueued();
+  }
+
+  /**
+   * The run's update, its event and its webhook, in the caller's transaction. The run row
+   * is updated first: that locks it, so the events of one run are numbered in the order
+   * their transactions commit (any other writer of run events must do the same).
+   */
+  async #update(
+    trx: Transaction<Database>,
+    runId: string,
+    from: readonly RunStatus[],
+    patch: RunPatch,
+    event: RunEventType | undefined,
+    leaseOwner?: string,
+  ): Promise<{ row: RunRow | undefined; queuedWebhook: boolean }> {
+    let update = trx
+      .updateTable('runs')
+      .set(patch)
+      .where('id', '=', runId)
+      .where('status', 'in', [...from]);
+    if (leaseOwner !== undefined) update = update.where('lease_owner', '=', leaseOwner);
+    const row = await update.returningAll().executeTakeFirst();
+    if (!row || !event) return { row, queuedWebhook: false };
+    return { row, queuedWebhook: await recordRunEvent(trx, row, event) };
+  }
+
+  /** Runs `work` in a transaction and sends the signals its outcome calls for after the commit. */
+  async #changeInTransaction(
+    work: (
+      trx: Transaction<Database>,
+    ) => Promise<{ row: RunRow | undefined; queuedWebhook: boolean }>,
+  ): Promise<RunRow | undefined> {
+    const { row, queuedWebhook } = await this.deps.db.transaction().execute(work);
+    if (row) {
+      this.deps.signals.runChanged(row.id);
+      if (queuedWebhook) this.deps.signals.webhooksQueued();
     }
-    return updated;
+    return row;
   }
 
   /** Saves results a person edited; the machine's `resultJson` stays as it was. */
@@ -287,7 +352,7 @@ export class RunLifecycle {
     });
     if (!updated) throw new ConflictError('The results have already been submitted.', run.status);
     this.deps.signals.runChanged(run.id);
-    if (queuedWebhook) this.deps.onWebhooksQueued();
+    if (queuedWebhook) this.deps.signals.webhooksQueued();
     const extractor = await this.deps.db
       .selectFrom('extractors')
       .select('redirect_url')

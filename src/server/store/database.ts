@@ -57,11 +57,11 @@ export function databaseFile(config: { dataDir: string }): string {
 
 /** The store the configuration names: PostgreSQL at DATABASE_URL, else SQLite under DATA_DIR. */
 export function openStore(
-  config: { dataDir: string; databaseUrl: string | undefined },
+  config: { dataDir: string; databaseUrl: string | undefined; databasePoolSize?: number },
   options: { onError?: (error: Error) => void } = {},
 ): Promise<Store> {
   return config.databaseUrl
-    ? openPostgresStore(config.databaseUrl, options)
+    ? openPostgresStore(config.databaseUrl, { ...options, poolSize: config.databasePoolSize })
     : openSqliteStore(databaseFile(config));
 }
 

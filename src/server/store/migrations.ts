@@ -231,6 +231,41 @@ const migrationsFor = (dialect: Dialect): Record<string, Migration> => ({
       await db.schema.alterTable('extractors').dropColumn('checks').execute();
     },
   },
+  '0003_webhook_order': {
+    // A run's deliveries were ordered by their ids, whose leading milliseconds come from the
+    // clock of the process that wrote them: with an API process and a worker on different
+    // machines writing events of one run, a later event could sort first. `run_sequence`
+    // numbers a run's deliveries as they are written, under the lock on the run's row that
+    // every writer of run events takes first (runs/lifecycle.ts). Deliveries from before
+    // keep 0 and their ids' order, and go before any numbered one.
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .alterTable('webhook_deliveries')
+        .addColumn('run_sequence', 'integer', (col) => col.notNull().defaultTo(0))
+        .execute();
+      await db.schema.dropIndex('webhook_deliveries_run').execute();
+      await db.schema
+        .createIndex('webhook_deliveries_run_order')
+        .on('webhook_deliveries')
+        .columns(['run_id', 'status', 'run_sequence', 'id'])
+        .execute();
+      await db.schema
+        .createIndex('webhook_deliveries_run_sequence')
+        .on('webhook_deliveries')
+        .columns(['run_id', 'run_sequence'])
+        .execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.dropIndex('webhook_deliveries_run_sequence').execute();
+      await db.schema.dropIndex('webhook_deliveries_run_order').execute();
+      await db.schema
+        .createIndex('webhook_deliveries_run')
+        .on('webhook_deliveries')
+        .columns(['run_id', 'status', 'id'])
+        .execute();
+      await db.schema.alterTable('webhook_deliveries').dropColumn('run_sequence').execute();
+    },
+  },
 });
 
 export function migrationProvider(dialect: Dialect): MigrationProvider {

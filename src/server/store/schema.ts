@@ -138,6 +138,8 @@ export interface WebhookDeliveryTable {
   last_error: Nullable<string>;
   created_at: string;
   delivered_at: Nullable<string>;
+  /** The delivery's place among its run's, from 1 (0: written before deliveries were numbered). */
+  run_sequence: Generated<number>;
 }
 
 export interface Database {
