@@ -104,7 +104,10 @@ describe('<extractor-app>', () => {
     const session = await mintSession(extractor);
     const { app, events } = await mountApp({ session: session.token });
     expect(await heading(app)).toBe('Hello');
-    expect(events.map((event) => event.type)).toEqual(['extractor-session-loaded']);
+    // Fired once the first view shows with its colours checked (a chunk loaded apart).
+    await vi.waitFor(() =>
+      expect(events.map((event) => event.type)).toEqual(['extractor-session-loaded']),
+    );
     expect($(app, '[part~="steps"]').textContent).toContain('Step 1 of 4');
 
     await userEvent.click(
