@@ -255,6 +255,58 @@ describe('GraphQL at /api/graphql', () => {
     expect(later.body.data!.savedExtractors).toEqual({ totalItems: 1, items: [] });
   });
 
+  it("shows a session none of the partner's settings and no run of another bucket", async () => {
+    const extractor = await createExtractor(service, {
+      outputInstructions: 'Partner instructions',
+      webhookUrl: 'http://127.0.0.1:9/partner-hook',
+      enableWebhook: true,
+    });
+    const [bucket, otherBucket] = [await createBucket(service), await createBucket(service)];
+    const session = await createSession(service, {
+      savedExtractor: extractor.id,
+      bucket: bucket.id,
+    });
+    const own = await insertRun(service, { bucketId: bucket.id, extractorId: extractor.id });
+    const elsewhere = await insertRun(service, {
+      bucketId: otherBucket.id,
+      extractorId: extractor.id,
+    });
+    await service.services.db
+      .updateTable('extractors')
+      .set({ last_ran_at: elsewhere.created_at })
+      .where('id', '=', extractor.id)
+      .execute();
+    const fields = 'outputInstructions webhookUrl runs lastRanAt';
+    const query = `{
+      savedExtractor(id: "${extractor.id}") { ${fields} }
+      savedExtractors { items { ${fields} } }
+      bucket(id: "${bucket.id}") { runs }
+      buckets { items { runs } }
+    }`;
+    const seen = {
+      outputInstructions: null,
+      webhookUrl: null,
+      runs: [`/api/runs/${own.id}`],
+      lastRanAt: own.created_at,
+    };
+    const asSession = await graphql(query, undefined, session.token);
+    expect(asSession.body).toEqual({
+      data: {
+        savedExtractor: seen,
+        savedExtractors: { items: [seen] },
+        bucket: { runs: [`/api/runs/${own.id}`] },
+        buckets: { items: [{ runs: [`/api/runs/${own.id}`] }] },
+      },
+    });
+    const asPartner = await graphql(`{ savedExtractor(id: "${extractor.id}") { ${fields} } }`);
+    expect(asPartner.body.data!.savedExtractor).toEqual({
+      outputInstructions: 'Partner instructions',
+      webhookUrl: 'http://127.0.0.1:9/partner-hook',
+      runs: [`/api/runs/${own.id}`, `/api/runs/${elsewhere.id}`],
+      lastRanAt: elsewhere.created_at,
+    });
+  });
+
   it('answers mistakes with GraphQL errors, never a 500', async () => {
     const syntax = await graphql('{ savedExtractors { ');
     expect(syntax.status).toBe(400);

@@ -2,9 +2,16 @@
  * What each token may see. A personal access token sees everything; an embed session
  * sees its extractor, its bucket and that bucket's runs of its extractor, and nothing
  * else. Whatever lies outside is reported exactly as a missing thing is (NotFoundError),
- * so ids cannot be probed.
+ * so ids cannot be probed. The views of an extractor and a bucket that REST and GraphQL
+ * share are built here, for the token that asks.
  */
+import type { Bucket, Extractor } from '../../contract/resources.js';
+import { bucketViews, type BucketRow } from '../buckets/buckets.js';
+import type { Config } from '../config.js';
 import { NotFoundError } from '../errors.js';
+import { extractorViews, type ExtractorRow } from '../extractors/extractors.js';
+import type { RunScope } from '../runs/runs.js';
+import type { Db } from '../store/database.js';
 import type { Principal } from './tokens.js';
 
 export type PersonalPrincipal = Extract<Principal, { kind: 'personal' }>;
@@ -31,4 +38,48 @@ export function canSeeRun(
   run: { bucket_id: string; extractor_id: string },
 ): boolean {
   return canSeeBucket(principal, run.bucket_id) && canSeeExtractor(principal, run.extractor_id);
+}
+
+/** The runs a token sees listed in a bucket or an extractor; `undefined`: all of them. */
+export function runScopeOf(principal: Principal): RunScope | undefined {
+  return isPersonal(principal)
+    ? undefined
+    : { bucketId: principal.bucketId, extractorId: principal.extractorId };
+}
+
+/**
+ * The settings of an extractor that concern the partner's server, not the person in the
+ * browser: where its webhooks go and what signs them, and the instructions its model
+ * gets. A session's views leave them out (absent, not null: in every representation the
+ * field is simply not there; GraphQL, which answers every field asked for, gives null).
+ */
+export const fieldsHiddenFromSessions = [
+  'webhookUrl',
+  'webhookSecret',
+  'outputInstructions',
+] as const satisfies readonly (keyof Extractor)[];
+
+/** Extractors as `principal` may see them. */
+export async function extractorViewsFor(
+  principal: Principal,
+  db: Db,
+  rows: readonly ExtractorRow[],
+  config: Config,
+): Promise<Extractor[]> {
+  const views = await extractorViews(db, rows, config, runScopeOf(principal));
+  if (isPersonal(principal)) return views;
+  return views.map((view) => {
+    const visible: Partial<Extractor> = { ...view };
+    for (const field of fieldsHiddenFromSessions) delete visible[field];
+    return visible as Extractor;
+  });
+}
+
+/** Buckets as `principal` may see them. */
+export function bucketViewsFor(
+  principal: Principal,
+  db: Db,
+  rows: readonly BucketRow[],
+): Promise<Bucket[]> {
+  return bucketViews(db, rows, runScopeOf(principal));
 }

@@ -10,7 +10,6 @@ import {
   createExtractor,
   deleteExtractor,
   extractorToWire,
-  extractorView,
   extractorViews,
   findExtractor,
   listExtractors,
@@ -18,7 +17,7 @@ import {
   rotateWebhookSecret,
   type ExtractorRow,
 } from '../../extractors/extractors.js';
-import { canSeeExtractor } from '../../tokens/access.js';
+import { canSeeExtractor, extractorViewsFor } from '../../tokens/access.js';
 import { readInput } from '../body.js';
 import type { AppEnv } from '../context.js';
 import { extractorKind } from '../kinds.js';
@@ -67,9 +66,11 @@ export const extractorFilters: Parameter[] = [
 
 const ignoredFilters = ignoredParameters(extractorFilters);
 
-function view(c: Context<AppEnv>, row: ExtractorRow) {
+/** One extractor as the caller may see it. */
+async function view(c: Context<AppEnv>, row: ExtractorRow) {
   const { db, config } = c.get('services');
-  return extractorView(db, row, config);
+  const [view] = await extractorViewsFor(c.get('principal'), db, [row], config);
+  return view!;
 }
 
 export const extractorRoutes = new Hono<AppEnv>()

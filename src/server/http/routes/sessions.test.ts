@@ -176,8 +176,15 @@ describe('the boundaries of a session token', () => {
   let otherFile: BucketFile;
   const runs: Record<string, RunRow> = {};
 
+  // The partner's settings that a session must never read.
+  const secrets = {
+    outputInstructions: 'Partner instructions: be thorough',
+    webhookUrl: 'http://127.0.0.1:9/partner-hook',
+  };
+
   beforeAll(async () => {
-    [extractor, otherExtractor] = [await createExtractor(service), await createExtractor(service)];
+    extractor = await createExtractor(service, { ...secrets, enableWebhook: true });
+    otherExtractor = await createExtractor(service);
     [bucket, otherBucket] = [await createBucket(service), await createBucket(service)];
     session = await createSession(service, { savedExtractor: extractor.id, bucket: bucket.id });
     ownRun = await insertRun(service, {
@@ -194,6 +201,12 @@ describe('the boundaries of a session token', () => {
       bucketId: otherBucket.id,
       extractorId: extractor.id,
     });
+    // As the lifecycle keeps it: the extractor last ran in the other bucket.
+    await service.services.db
+      .updateTable('extractors')
+      .set({ last_ran_at: runs['of its extractor in another bucket'].created_at })
+      .where('id', '=', extractor.id)
+      .execute();
     ownFile = (
       (await (
         await upload(service, bucket.id, [{ name: 'own.txt', bytes: 'own\n' }])
@@ -209,30 +222,43 @@ describe('the boundaries of a session token', () => {
   const asSession = (path: string, init: RequestInit = {}) =>
     service.request(path, { ...init, token: session.token });
 
+  /** What the session may see of its extractor and bucket: the personal token's view, narrowed. */
+  async function sessionViews(): Promise<{ extractor: Extractor; bucket: Bucket }> {
+    const full = (await (
+      await service.json('GET', `/api/extractors/${extractor.id}`)
+    ).json()) as Extractor;
+    const { outputInstructions, webhookUrl, ...visible } = full;
+    expect({ outputInstructions, webhookUrl }).toEqual(secrets);
+    expect(full.runs).toHaveLength(2);
+    expect(full.lastRanAt).toBe(runs['of its extractor in another bucket']!.created_at);
+    const fullBucket = (await (
+      await service.json('GET', `/api/buckets/${bucket.id}`)
+    ).json()) as Bucket;
+    expect(fullBucket.runs).toHaveLength(2);
+    const ownRuns = [`/api/runs/${ownRun.id}`];
+    return {
+      extractor: { ...visible, runs: ownRuns, lastRanAt: ownRun.created_at },
+      bucket: { ...fullBucket, runs: ownRuns },
+    };
+  }
+
   it.each(resourceMediaTypes)(
     'reads its extractor, its bucket, its files and its runs, in %s',
     async (mediaType) => {
+      const expected = await sessionViews();
       for (const base of ['/api/extractors', '/api/saved_extractors']) {
         const response = await asSession(`${base}/${extractor.id}`, {
           headers: { Accept: mediaType },
         });
         expect(response.status).toBe(200);
-        await expectResource(
-          response,
-          mediaType,
-          'extractor',
-          (await (
-            await service.json('GET', `/api/extractors/${extractor.id}`)
-          ).json()) as Extractor,
-        );
+        const text = await expectResource(response, mediaType, 'extractor', expected.extractor);
+        for (const hidden of [...Object.values(secrets), 'webhookUrl', 'outputInstructions'])
+          expect(text).not.toContain(hidden);
+        for (const run of Object.values(runs)) expect(text).not.toContain(run.id);
       }
       const own = await asSession(`/api/buckets/${bucket.id}`, { headers: { Accept: mediaType } });
-      await expectResource(
-        own,
-        mediaType,
-        'bucket',
-        (await (await service.json('GET', `/api/buckets/${bucket.id}`)).json()) as Bucket,
-      );
+      const text = await expectResource(own, mediaType, 'bucket', expected.bucket);
+      for (const run of Object.values(runs)) expect(text).not.toContain(run.id);
       expect(
         (await asSession(`/api/buckets/${bucket.id}/files`, { headers: { Accept: mediaType } }))
           .status,
