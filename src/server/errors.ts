@@ -32,6 +32,19 @@ export class ConflictError extends DomainError {
   }
 }
 
+/**
+ * The caller may not set what the input sets (and may know that such a thing exists,
+ * unlike NotFoundError): one entry for each field it may not set.
+ */
+export class ForbiddenInputError extends DomainError {
+  constructor(
+    detail: string,
+    readonly errors: FieldError[],
+  ) {
+    super(detail);
+  }
+}
+
 /** The input could be read, but its values break the rules: one entry for each. */
 export class InvalidInputError extends DomainError {
   constructor(readonly errors: FieldError[]) {

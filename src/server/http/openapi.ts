@@ -432,6 +432,13 @@ const problemExplanations: Record<keyof typeof problemTypes, { when: string; exa
       'expired or revoked. The answer carries `WWW-Authenticate: Bearer`.',
     example: 'This request needs an access token: send "Authorization: Bearer <token>".',
   },
+  forbidden: {
+    when:
+      'The token may not set what the body sets: an embed session token starting a run with ' +
+      "settings of its own, where the extractor's apply. `errors` names each field.",
+    example:
+      "An embed session runs with the extractor's settings; it may not set strategy, chunkSize.",
+  },
   'not-found': {
     when:
       'Nothing is at this address, the resource was deleted, or it lies outside what the token ' +
@@ -501,7 +508,7 @@ const problemHeaders: Partial<Record<keyof typeof problemTypes, Record<string, H
 };
 
 type ProblemSlug = keyof typeof problemTypes;
-export type ProblemStatus = 400 | 404 | 406 | 409 | 413 | 415 | 422;
+export type ProblemStatus = 400 | 403 | 404 | 406 | 409 | 413 | 415 | 422;
 
 function slugOfStatus(status: number): ProblemSlug {
   const slug = (Object.keys(problemTypes) as ProblemSlug[]).find(

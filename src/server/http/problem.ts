@@ -6,6 +6,7 @@
  */
 import {
   ConflictError,
+  ForbiddenInputError,
   InputTooLargeError,
   InvalidInputError,
   NotFoundError,
@@ -67,6 +68,7 @@ export class ProblemError extends Error {
 export const problemTypes = {
   'bad-request': { status: 400, title: 'Bad request' },
   unauthorized: { status: 401, title: 'Unauthorized' },
+  forbidden: { status: 403, title: 'Forbidden' },
   'not-found': { status: 404, title: 'Not found' },
   'method-not-allowed': { status: 405, title: 'Method not allowed' },
   'not-acceptable': { status: 406, title: 'Not acceptable' },
@@ -100,6 +102,9 @@ export const unauthorized = (detail: string) =>
   problem('unauthorized', detail, {
     headers: { 'WWW-Authenticate': 'Bearer realm="extractor"' },
   });
+
+export const forbidden = (detail: string, errors?: FieldError[]) =>
+  problem('forbidden', detail, { errors });
 
 export const notFound = (detail = 'There is nothing at this address.') =>
   problem('not-found', detail);
@@ -152,6 +157,7 @@ export function problemOf(error: unknown): ProblemError | undefined {
       error.currentStatus === undefined ? undefined : { currentStatus: error.currentStatus },
     );
   if (error instanceof InvalidInputError) return validationError(error.errors);
+  if (error instanceof ForbiddenInputError) return forbidden(error.message, error.errors);
   if (error instanceof UnreadableInputError) return badRequest(error.message);
   if (error instanceof InputTooLargeError) {
     const problem = payloadTooLarge(error.message);

@@ -5,10 +5,10 @@
  * so ids cannot be probed. The views of an extractor and a bucket that REST and GraphQL
  * share are built here, for the token that asks.
  */
-import type { Bucket, Extractor } from '../../contract/resources.js';
+import type { Bucket, Extractor, RunInput } from '../../contract/resources.js';
 import { bucketViews, type BucketRow } from '../buckets/buckets.js';
 import type { Config } from '../config.js';
-import { NotFoundError } from '../errors.js';
+import { ForbiddenInputError, NotFoundError } from '../errors.js';
 import { extractorViews, type ExtractorRow } from '../extractors/extractors.js';
 import type { RunScope } from '../runs/runs.js';
 import type { Db } from '../store/database.js';
@@ -82,4 +82,34 @@ export function bucketViewsFor(
   rows: readonly BucketRow[],
 ): Promise<Bucket[]> {
   return bucketViews(db, rows, runScopeOf(principal));
+}
+
+/**
+ * What a run may set beyond its bucket and extractor. A personal token may choose each;
+ * an embed session's runs take the extractor's, since the strategy, the model, the chunk
+ * size and the page images decide what a run costs and how long it works.
+ */
+export const runSettings = [
+  'strategy',
+  'model',
+  'chunkSize',
+  'includeText',
+  'includeEmbeddedImages',
+  'markEmbeddedImages',
+  'includePageImages',
+  'markPageImages',
+] as const satisfies readonly (keyof RunInput)[];
+
+/** Refuses a run input that sets what `principal` may not set. */
+export function checkRunSettingsAllowed(principal: Principal, input: RunInput): void {
+  if (isPersonal(principal)) return;
+  const set = runSettings.filter((field) => input[field] !== undefined);
+  if (set.length === 0) return;
+  throw new ForbiddenInputError(
+    `An embed session runs with the extractor's settings; it may not set ${set.join(', ')}.`,
+    set.map((field) => ({
+      pointer: `/${field}`,
+      detail: `${field} is the extractor's to choose; leave it out`,
+    })),
+  );
 }

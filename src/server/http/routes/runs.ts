@@ -195,8 +195,10 @@ export const runRoutes = new Hono<AppEnv>()
       description:
         "A `queued` run of the extractor over the bucket, with the extractor's settings unless " +
         "the body overrides them. The run copies the extractor's jsonSchema into targetSchema " +
-        'now. A bucket without files answers 422.',
+        'now. A bucket without files answers 422. An embed session token runs with the ' +
+        "extractor's settings: setting any of them answers 403 naming each.",
       ...creationOf('run'),
+      problems: [...creationOf('run').problems, 403],
     }),
     negotiated,
     async (c) => {

@@ -13,7 +13,7 @@ import {
   upload,
 } from '../../testing/fixtures.js';
 import { encodeBody, expectResource } from '../../testing/representations.js';
-import { useTestService } from '../../testing/test-service.js';
+import { adminToken, useTestService } from '../../testing/test-service.js';
 import { resourceMediaTypes } from '../negotiation.js';
 
 const service = useTestService();
@@ -479,6 +479,62 @@ describe('the boundaries of a session token', () => {
       404,
     );
     expect(await storedState(service)).toEqual(before);
+  });
+});
+
+describe("a session's runs", () => {
+  it("take the extractor's settings; setting any of them answers 403 naming each, and stores nothing", async () => {
+    const extractor = await createExtractor(service, { chunkSize: 900, markPageImages: true });
+    const bucket = await createBucket(service);
+    await upload(service, bucket.id, [{ name: 'a.txt', bytes: 'Invoice 1\n' }]);
+    const session = await createSession(service, {
+      savedExtractor: extractor.id,
+      bucket: bucket.id,
+    });
+    const start = (settings: Record<string, unknown>, token: string | null = session.token) =>
+      service.json(
+        'POST',
+        '/api/extraction_runs',
+        { bucket: bucket.id, savedExtractor: extractor.id, ...settings },
+        token,
+      );
+
+    const before = await storedState(service);
+    const overrides = {
+      strategy: 'llm',
+      model: 'gpt-4o-mini',
+      chunkSize: 200,
+      includeText: false,
+      includeEmbeddedImages: true,
+      markEmbeddedImages: true,
+      includePageImages: true,
+      markPageImages: false,
+    };
+    const all = await expectProblem(await start(overrides), 403);
+    expect(all.errors!.map((error) => error.pointer)).toEqual(
+      Object.keys(overrides).map((field) => `/${field}`),
+    );
+    for (const [field, value] of Object.entries(overrides)) {
+      const one = await expectProblem(await start({ [field]: value }), 403);
+      expect(one.detail).toContain(field);
+      expect(one.errors).toEqual([
+        { pointer: `/${field}`, detail: expect.stringContaining(field) },
+      ]);
+    }
+    expect(await storedState(service)).toEqual(before);
+
+    const own = await start({});
+    expect(own.status).toBe(201);
+    expect(await own.json()).toMatchObject({
+      strategy: 'local',
+      chunkSize: 900,
+      markPageImages: true,
+      includePageImages: false,
+    });
+    // A personal access token may still choose.
+    const chosen = await start({ chunkSize: 200, includePageImages: true }, adminToken);
+    expect(chosen.status).toBe(201);
+    expect(await chosen.json()).toMatchObject({ chunkSize: 200, includePageImages: true });
   });
 });
 
