@@ -1077,7 +1077,9 @@ async function assembleDocument(
           type: 'apiKey',
           in: 'query',
           name: 'access_token',
-          description: 'The same tokens as a query parameter; only on the event stream.',
+          description:
+            'An embed session token (`xses_…`) as a query parameter, only on the event ' +
+            'stream; a personal access token there is refused (401).',
         },
       },
     },

@@ -257,7 +257,7 @@ function renderResponses(responses: OperationObject['responses']): string {
 function accessText(operation: OperationObject): string {
   if (!operation.security) return 'Needs a bearer token.';
   if (operation.security.length === 0) return 'Public: no token needed.';
-  return `Needs a bearer token, in the Authorization header or as ${code('?access_token=')}.`;
+  return `Needs a bearer token, in the Authorization header or (an embed session token) as ${code('?access_token=')}.`;
 }
 
 function operationHeading(method: string, path: string): string {

@@ -10,13 +10,14 @@ import { runEventTypes } from '../../../contract/events.js';
 import { idFromReference } from '../../../contract/iri.js';
 import { runInputSchema, strategies } from '../../../contract/resources.js';
 import {
+  isFinalRunStatus,
   runCommands,
   runStatuses,
   type RunCommand,
   type RunStatus,
 } from '../../../contract/run-status.js';
 import { ConflictError, NotFoundError } from '../../errors.js';
-import { runEventData } from '../../runs/events.js';
+import { runEventData, runEventsAfter } from '../../runs/events.js';
 import {
   formatResults,
   resultContentTypes,
@@ -35,6 +36,7 @@ import {
 } from '../../runs/runs.js';
 import { watchRun } from '../../runs/watch.js';
 import { canSeeRun } from '../../tokens/access.js';
+import { tokenEnd } from '../../tokens/tokens.js';
 import { readBodyText, readInput } from '../body.js';
 import type { AppEnv } from '../context.js';
 import { runKind, submissionKind } from '../kinds.js';
@@ -366,11 +368,15 @@ runRoutes
         'First a `snapshot` event with the run as it is, then the events ' +
         `${codeList(runEventTypes)} as they happen, each with a RunEvent as \`data\` ` +
         'and an `id` to resume after with Last-Event-ID. The stream ends once the run is ' +
-        'final. The token may come as `?access_token=` because EventSource cannot send headers.',
+        'final, and when the token is revoked or expires (within five seconds). Resuming ' +
+        'after the last event of a final run answers 204, which tells EventSource to stop ' +
+        'reconnecting. An embed session token may come as `?access_token=` because ' +
+        'EventSource cannot send headers; a personal access token may not.',
       query: [
         queryParameter(
           'access_token',
-          'The bearer token, for clients that cannot send an Authorization header.',
+          'An embed session token, for clients that cannot send an Authorization header ' +
+            '(EventSource); never a personal access token.',
         ),
         queryParameter(
           'lastEventId',
@@ -396,6 +402,13 @@ runRoutes
         },
       },
       problems: [400, 404, 406],
+      otherResponses: {
+        '204': {
+          description:
+            'The run is final and nothing happened after Last-Event-ID: there is nothing more ' +
+            'to follow.',
+        },
+      },
       access: 'bearer-or-query',
     }),
     async (c) => {
@@ -406,8 +419,23 @@ runRoutes
       if (!/^\d{1,15}$/.test(lastEventId))
         throw badRequest('Last-Event-ID must be the id of an earlier event.');
       const { db, signals, logger } = c.get('services');
+      // An EventSource reconnects whenever a stream ends: after the end of a run, this
+      // answer is what stops it, rather than a new snapshot every few seconds forever.
+      const resuming = (c.req.header('last-event-id') ?? c.req.query('lastEventId')) !== undefined;
+      if (
+        resuming &&
+        isFinalRunStatus(run.status) &&
+        (await runEventsAfter(db, run.id, Number(lastEventId), 1)).length === 0
+      )
+        return c.body(null, 204);
       const abort = new AbortController();
       c.req.raw.signal.addEventListener('abort', () => abort.abort(), { once: true });
+      // A stream outlives no token: revoking it, or its expiry, ends the stream.
+      tokenEnd(db, c.get('principal').tokenId, abort.signal).addEventListener(
+        'abort',
+        () => abort.abort(),
+        { once: true },
+      );
       const response = streamSSE(c, async (stream) => {
         stream.onAbort(() => abort.abort());
         const snapshot = JSON.stringify(runEventData(run));
@@ -426,6 +454,8 @@ runRoutes
         } catch (error) {
           if (!abort.signal.aborted)
             logger.warn({ err: error, run: run.id }, 'event stream failed');
+        } finally {
+          abort.abort();
         }
       });
       // The stream's own headers: never stored by any cache, and not held back by a proxy.

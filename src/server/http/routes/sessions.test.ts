@@ -539,6 +539,58 @@ describe("a session's runs", () => {
 });
 
 describe('the end of a session', () => {
+  /**
+   * Opens the event stream of a running run of a new session, as EventSource does (the
+   * token in the address), and reads its snapshot.
+   */
+  async function openStream() {
+    const extractor = await createExtractor(service);
+    const session = await createSession(service, { savedExtractor: extractor.id });
+    const run = await insertRun(service, {
+      bucketId: session.bucket.split('/').at(-1)!,
+      extractorId: extractor.id,
+      status: 'running',
+    });
+    const response = await service.request(
+      `/api/extraction_runs/${run.id}/events?access_token=${session.token}`,
+      { token: null, headers: { Accept: 'text/event-stream' } },
+    );
+    expect(response.status).toBe(200);
+    const reader = response.body!.getReader();
+    const first = new TextDecoder().decode((await reader.read()).value);
+    expect(first).toContain('event: snapshot');
+    return { session, reader };
+  }
+
+  /** Whether the stream ends within `ms`: reads on until it is done, or gives up. */
+  async function endsWithin(reader: ReadableStreamDefaultReader<Uint8Array>, ms: number) {
+    const deadline = new Promise<false>((resolve) => setTimeout(() => resolve(false), ms));
+    const done = (async () => {
+      while (!(await reader.read()).done);
+      return true;
+    })();
+    const ended = await Promise.race([done, deadline]);
+    if (!ended) await reader.cancel();
+    return ended;
+  }
+
+  it('ends the open event streams of a revoked session within five seconds', async () => {
+    const { session, reader } = await openStream();
+    const revoke = await service.request(`/api/embed_sessions/${session.id}`, { method: 'DELETE' });
+    expect(revoke.status).toBe(204);
+    expect(await endsWithin(reader, 5_000)).toBe(true);
+  });
+
+  it('ends the open event streams of a session within five seconds of its expiry', async () => {
+    const { session, reader } = await openStream();
+    await service.services.db
+      .updateTable('tokens')
+      .set({ expires_at: new Date(Date.now() + 500).toISOString() })
+      .where('id', '=', session.id)
+      .execute();
+    expect(await endsWithin(reader, 5_500)).toBe(true);
+  });
+
   it('answers 401 with a Bearer challenge once the session has expired', async () => {
     const extractor = await createExtractor(service);
     const session = await createSession(service, { savedExtractor: extractor.id });
