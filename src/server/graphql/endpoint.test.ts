@@ -367,6 +367,60 @@ describe('GraphQL at /api/graphql', () => {
     await expectProblem(huge, 413);
   });
 
+  it('refuses a document past its limits with a GraphQL error before running any of it', async () => {
+    const many = (count: number, field: (index: number) => string) =>
+      Array.from({ length: count }, (_, index) => field(index)).join(' ');
+    // Each fragment spreads the one before twice: 2^14 copies of the extractors query.
+    const doubling = [
+      'fragment F0 on Query { savedExtractors { items { id label } } }',
+      ...Array.from({ length: 14 }, (_, n) => `fragment F${n + 1} on Query { ...F${n} ...F${n} }`),
+    ].join('\n');
+    const refused: [string, string, RegExp][] = [
+      ['12,000 aliases', `{ ${many(12_000, (i) => `a${i}: __typename`)} }`, /Token limit of 1000/],
+      [
+        '16 aliases',
+        `{ ${many(16, (i) => `a${i}: savedExtractors { totalItems }`)} }`,
+        /Aliases limit of 15/,
+      ],
+      ['depth 7', '{ a { b { c { d { e { f { g } } } } } } }', /depth limit of 6/],
+      [
+        '51 directives',
+        `{ __typename ${many(51, () => '@skip(if: false)')} }`,
+        /Directives limit of 50/,
+      ],
+      ['a cost of 2^14 queries', `{ ...F14 }\n${doubling}`, /Query Cost limit of 5000/],
+    ];
+    for (const [name, query, message] of refused) {
+      const viaPost = await graphql(query);
+      expect(viaPost.status, name).toBe(400);
+      expect(viaPost.body.data, name).toBeUndefined();
+      expect(viaPost.body.errors![0]!.message, name).toMatch(message);
+    }
+    // The same limits hold for GET.
+    const viaGet = await service.request(
+      `/api/graphql?query=${encodeURIComponent(refused[1]![1])}`,
+      { headers: { Accept: 'application/graphql-response+json' } },
+    );
+    expect(viaGet.status).toBe(400);
+    expect(((await viaGet.json()) as GraphqlResponse).errors![0]!.message).toMatch(/Aliases/);
+
+    // Up to each limit, and introspection, are answered.
+    const atLimits = await graphql(
+      `{ ${many(15, (i) => `a${i}: savedExtractors { totalItems }`)} __schema { types { name fields { name type { name ofType { name ofType { name ofType { name } } } } } } } }`,
+    );
+    expect(atLimits.status).toBe(200);
+    expect(atLimits.body.errors).toBeUndefined();
+    expect(atLimits.body.data!.a14).toEqual(atLimits.body.data!.a0);
+    const everything = Object.keys(extractorSchema.shape).filter(
+      (field) => field !== 'webhookSecret',
+    );
+    const wide = await graphql(
+      `{ ${many(15, (i) => `a${i}: savedExtractors { totalItems items { ${everything.join(' ')} } }`)} }`,
+    );
+    expect(wide.status).toBe(200);
+    expect(wide.body.errors).toBeUndefined();
+  });
+
   it('answers queries sent with GET', async () => {
     const extractor = await createExtractor(service, { label: 'Asked with GET' });
     const query = `{ savedExtractor(id: "${extractor.id}") { id label } }`;
