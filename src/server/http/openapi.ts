@@ -47,7 +47,7 @@ import {
   type DescribeRouteOptions,
 } from 'hono-openapi';
 import { itemsPerPage } from '../store/paging.js';
-import { maxDocumentBytes } from './body.js';
+import { maxBodyBytes, maxJsonDepth } from './body.js';
 import type { AppEnv } from './context.js';
 import {
   bucketKind,
@@ -468,7 +468,7 @@ const problemExplanations: Record<keyof typeof problemTypes, { when: string; exa
   'payload-too-large': {
     when:
       'An upload is larger than MAX_UPLOAD_BYTES (nothing of it is kept), or another body is ' +
-      `larger than ${maxDocumentBytes} bytes.`,
+      `larger than its media type allows: ${mediaTypeLimits()}.`,
     example: 'The request body is larger than 1048576 bytes.',
   },
   'unsupported-media-type': {
@@ -808,12 +808,20 @@ function answerResponse(answer: Answer): ResponseObject {
   return { description: answer.description };
 }
 
+/** The largest body of each media type, in words. */
+function mediaTypeLimits(): string {
+  return Object.entries(maxBodyBytes)
+    .map(([type, bytes]) => `${bytes / 1024} KiB of ${type}`)
+    .join(', ');
+}
+
 function requestBody(body: Body): RequestBodyObject {
   if ('input' in body) {
     return {
       description:
         body.description ??
-        `The writable fields; read-only fields are ignored. At most ${maxDocumentBytes} bytes.`,
+        `The writable fields; read-only fields are ignored. At most ${mediaTypeLimits()}; ` +
+          `JSON nested at most ${maxJsonDepth} levels deep.`,
       required: true,
       content: inputContent(body.input),
     };

@@ -37,7 +37,7 @@ import {
 import { watchRun } from '../../runs/watch.js';
 import { canSeeRun } from '../../tokens/access.js';
 import { tokenEnd } from '../../tokens/tokens.js';
-import { readBodyText, readInput } from '../body.js';
+import { parseJsonBody, readBodyText, readInput } from '../body.js';
 import type { AppEnv } from '../context.js';
 import { runKind, submissionKind } from '../kinds.js';
 import { essence, negotiate } from '../negotiation.js';
@@ -334,13 +334,7 @@ runRoutes
           'application/json',
         ]);
       }
-      const text = await readBodyText(c.req.raw);
-      let data: unknown;
-      try {
-        data = JSON.parse(text);
-      } catch (error) {
-        throw badRequest(`The body is not valid JSON: ${(error as Error).message}.`);
-      }
+      const data = parseJsonBody(await readBodyText(c.req.raw));
       const updated = await c.get('services').runs.saveEdits(run, data);
       return sendResource(runKind, runToWire(updated), c.var.mediaType);
     },
