@@ -42,13 +42,19 @@ export function createApp(services: Services): App {
     // Behind node (main.ts) the id goes straight onto node's response, whose writeHead
     // merges it with the app's headers: touching `c.res.headers` would turn a response's
     // plain headers into a Headers object only for the adapter to take it apart again.
+    // With it goes nosniff: no answer (an uploaded file, results, a problem document
+    // quoting what was sent) is ever to be read by a browser as another type than it says.
     const outgoing = (c.env as Partial<HttpBindings> | undefined)?.outgoing;
     outgoing?.setHeader('X-Request-Id', requestId);
+    outgoing?.setHeader('X-Content-Type-Options', 'nosniff');
     await next();
-    // In-process (tests) there is no node response: the id goes on the Response itself.
+    // In-process (tests) there is no node response: the headers go on the Response itself.
     // Not c.header(): after the handler it would rebuild the response around a web
     // stream of its body.
-    if (!outgoing) c.res.headers.set('X-Request-Id', requestId);
+    if (!outgoing) {
+      c.res.headers.set('X-Request-Id', requestId);
+      c.res.headers.set('X-Content-Type-Options', 'nosniff');
+    }
     // The query is left out: it can carry an access token or a session.
     services.logger.info(
       {

@@ -521,7 +521,6 @@ export function docsRoutes(
         return c.body(page, 200, {
           'Content-Type': 'text/html; charset=utf-8',
           'Content-Security-Policy': docsPageCsp,
-          'X-Content-Type-Options': 'nosniff',
           'Cache-Control': 'no-cache',
           Vary: 'Accept',
         });

@@ -185,7 +185,6 @@ export const fileRoutes = new Hono<AppEnv>()
           'Content-Type': file.media_type,
           'Content-Length': String(file.size),
           'Content-Disposition': contentDisposition(file.name),
-          'X-Content-Type-Options': 'nosniff',
           // Uploaded HTML must never run as a page of this origin.
           'Content-Security-Policy': "sandbox; default-src 'none'",
         },

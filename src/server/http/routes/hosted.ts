@@ -124,7 +124,6 @@ function page(layout: 'page' | 'embed') {
       'Content-Type': 'text/html; charset=utf-8',
       'Content-Security-Policy': contentSecurityPolicy(ancestors),
       'Referrer-Policy': 'no-referrer',
-      'X-Content-Type-Options': 'nosniff',
       // The address carries a session: nothing may keep the page.
       'Cache-Control': 'no-store',
     };
@@ -134,10 +133,7 @@ function page(layout: 'page' | 'embed') {
   };
 }
 
-/**
- * A file of the build with `headers` (X-Content-Type-Options always), or what `missing`
- * answers when the build has no such file.
- */
+/** A file of the build with `headers`, or what `missing` answers when the build has no such file. */
 async function serveBuilt(
   c: Context<AppEnv>,
   path: string,
@@ -149,7 +145,6 @@ async function serveBuilt(
   return sendBuiltFile(c, path, content, {
     'Content-Type': contentTypes[extname(path)] ?? 'application/octet-stream',
     ...headers,
-    'X-Content-Type-Options': 'nosniff',
   });
 }
 
