@@ -216,10 +216,35 @@ describe('file names and paths', () => {
     expect(sanitiseFileName('.htaccess')).toBe('htaccess');
     expect(sanitiseFileName('..')).toBe('file');
     expect(sanitiseFileName('a\u0000b\u001fc<>:"|?*.txt')).toBe('abc.txt');
+    // Bidirectional controls, C1 controls and separators, which make a name show as another.
+    expect(sanitiseFileName('invoice\u202Efdp.exe')).toBe('invoicefdp.exe');
+    expect(
+      sanitiseFileName(
+        'a\u202Ab\u202Bc\u202Cd\u202De\u2066f\u2067g\u2068h\u2069i\u200Ej\u200Fk\u061Cl.txt',
+      ),
+    ).toBe('abcdefghijkl.txt');
+    expect(sanitiseFileName('a\u0085b\u009fc\u2028d\u2029e.txt')).toBe('abcde.txt');
+    // Letters of right-to-left scripts and joiners in emoji stay.
+    expect(sanitiseFileName('فاتورة \u{1F468}\u200D\u{1F469}.pdf')).toBe(
+      'فاتورة \u{1F468}\u200D\u{1F469}.pdf',
+    );
     expect(sanitiseFileName('  many   spaces \t.txt ')).toBe('many spaces .txt');
     expect(sanitiseFileName('Rechnung Mu\u0308ller.pdf')).toBe('Rechnung Müller.pdf');
     expect(sanitiseFileName(undefined)).toBe('file');
     expect([...sanitiseFileName(`${'€'.repeat(300)}.txt`)]).toHaveLength(200);
+  });
+
+  it('shows a name without the right-to-left override that disguised it', async () => {
+    const bucket = await createBucket(service);
+    const response = await upload(service, bucket.id, [
+      { name: 'scan\u202Etxt.exe', bytes: 'Invoice 7\n' },
+    ]);
+    expect(response.status).toBe(201);
+    const [file] = (await response.json()) as { name: string; contentUrl: string }[];
+    expect(file!.name).toBe('scantxt.exe');
+    const content = await service.request(file!.contentUrl);
+    expect(content.headers.get('content-disposition')).not.toMatch(/%E2%80%AE/i);
+    await content.body?.cancel();
   });
 
   it('stores a file under its id whatever it is called, and shows the sanitised name', async () => {

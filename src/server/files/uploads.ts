@@ -29,13 +29,15 @@ export interface ReceivedFile {
 
 /**
  * A file name fit to show and to offer as a download name: the last path segment, no
- * control or reserved characters, no leading dots, at most 200 characters.
+ * control or reserved characters, no leading dots, at most 200 characters. The controls
+ * include the bidirectional ones, with which `invoice\u202Efdp.exe` shows as
+ * `invoiceexe.pdf`, and the line and paragraph separators.
  */
 export function sanitiseFileName(raw: string | undefined): string {
   const lastSegment = (raw ?? '').split(/[\\/]/).pop() ?? '';
   const cleaned = lastSegment
     .normalize('NFC')
-    .replace(/[\u0000-\u001f\u007f<>:"|?*]/g, '')
+    .replace(/[\p{Cc}\p{Bidi_Control}\u2028\u2029<>:"|?*]/gu, '')
     .replace(/\s+/g, ' ')
     .replace(/^[.\s]+/, '')
     .trim();
