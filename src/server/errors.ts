@@ -65,6 +65,12 @@ export class InputTooLargeError extends DomainError {
   }
 }
 
+/**
+ * The input arrived too slowly to wait for (body-pace.ts). The rest of it is not read, so
+ * the connection it came on is closed.
+ */
+export class InputTooSlowError extends DomainError {}
+
 /** The input (or a file in it) is of a type the service does not take; `accepted` lists those it does. */
 export class UnsupportedInputError extends DomainError {
   constructor(

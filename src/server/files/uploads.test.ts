@@ -393,6 +393,46 @@ describe('uploads over a real socket', () => {
     expect(readdirSync(join(dataDir, 'tmp'))).toEqual([]);
   });
 
+  it('answers 408 to an upload that trickles in, closes its connection, and keeps nothing', async () => {
+    const started = Date.now();
+    const outcome = await new Promise<{ status: number; body: string; closed: boolean }>(
+      (resolve) => {
+        const request = httpRequest(`${server.baseUrl}${filesPath}`, {
+          method: 'POST',
+          headers: {
+            Authorization: `Bearer ${token}`,
+            'Content-Type': 'multipart/form-data; boundary=x',
+          },
+        });
+        request.write(head);
+        // A byte every half second: a connection held for next to nothing.
+        const trickle = setInterval(() => request.write('a'), 500);
+        request.on('error', () => clearInterval(trickle));
+        request.on('response', (response) => {
+          clearInterval(trickle);
+          let body = '';
+          response.on('data', (chunk: Buffer) => (body += chunk.toString()));
+          response.on('end', () =>
+            response.socket.once('close', () =>
+              resolve({ status: response.statusCode!, body, closed: true }),
+            ),
+          );
+        });
+      },
+    );
+    expect(outcome.status).toBe(408);
+    expect(JSON.parse(outcome.body)).toMatchObject({
+      status: 408,
+      title: 'Request timeout',
+      detail: expect.stringContaining('arrived too slowly'),
+    });
+    expect(outcome.closed).toBe(true);
+    // The grace period and a check, well short of node's five minutes.
+    expect(Date.now() - started).toBeLessThan(20_000);
+    expect(await listFiles()).toEqual([]);
+    expect(readdirSync(join(dataDir, 'tmp'))).toEqual([]);
+  });
+
   it('stores an upload within the limit, byte for byte', async () => {
     const outcome = await send(512 * 1024);
     expect(outcome).toMatchObject({ status: 201 });

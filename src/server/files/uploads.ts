@@ -11,7 +11,13 @@ import { finished, pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import busboy from 'busboy';
 import { acceptedMediaTypes, type AcceptedMediaType } from '../../contract/resources.js';
-import { InputTooLargeError, UnreadableInputError, UnsupportedInputError } from '../errors.js';
+import { watchBodyPace } from '../body-pace.js';
+import {
+  InputTooLargeError,
+  UnreadableInputError,
+  UnsupportedInputError,
+  type InputTooSlowError,
+} from '../errors.js';
 import { sniffMediaType } from './media-type.js';
 import type { FileStore } from './storage.js';
 
@@ -123,6 +129,7 @@ export async function receiveUpload(
   }
 
   const source = incoming ?? Readable.fromWeb(request.body as WebReadableStream);
+  let tooSlow: InputTooSlowError | undefined;
   /**
    * Stops reading and fails the parse. The socket's own stream is left open, not destroyed,
    * so the 413 or 400 still reaches the client (with `Connection: close`); the server
@@ -167,8 +174,13 @@ export async function receiveUpload(
   });
 
   const cleanUp = () => Promise.all(temporaries.map((path) => storage.discard(path)));
+  const pace = watchBodyPace((error) => {
+    tooSlow = error;
+    stopReading(error);
+  });
   try {
     // pipe(), not pipeline(): pipeline would destroy the socket's stream on a parse error.
+    source.on('data', (chunk: Buffer) => pace.received(chunk.length));
     source.on('error', stopReading);
     source.once('close', () => {
       if (!source.readableEnded)
@@ -187,10 +199,13 @@ export async function receiveUpload(
     stopReading(error as Error);
     await Promise.allSettled(writes);
     await cleanUp();
+    if (tooSlow) throw tooSlow;
     if (error instanceof SizeLimitError || budget.remaining < 0) throw tooLarge(maxBytes);
     throw new UnreadableInputError(
       `The multipart body cannot be read: ${(error as Error).message}.`,
     );
+  } finally {
+    pace.stop();
   }
 
   try {

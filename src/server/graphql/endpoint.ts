@@ -203,7 +203,7 @@ export const graphqlRoutes = new Hono<AppEnv>()
         content: { 'application/json': { schema: schemaRef('GraphqlRequest') } },
       },
       answer: graphqlAnswer,
-      problems: [406, 413, 415],
+      problems: [406, 408, 413, 415],
       otherResponses: graphqlErrors,
     }),
     answerGraphql,

@@ -81,6 +81,37 @@ describe('the size of a body', () => {
   );
 });
 
+describe('the pace of a body', () => {
+  it('answers 408 to a body that trickles in, and closes the connection', async () => {
+    let timer: ReturnType<typeof setInterval> | undefined;
+    let cancelled = false;
+    // A byte every half second, never ending.
+    const trickle = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode('{"description":"'));
+        timer = setInterval(() => controller.enqueue(new TextEncoder().encode('a')), 500);
+      },
+      cancel() {
+        cancelled = true;
+        clearInterval(timer);
+      },
+    });
+    const before = await storedState(service);
+    const response = await service.request('/api/buckets', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: trickle,
+      duplex: 'half',
+    } as RequestInit);
+    clearInterval(timer);
+    const problem = await expectProblem(response, 408);
+    expect(problem.detail).toMatch(/arrived too slowly/);
+    expect(response.headers.get('connection')).toBe('close');
+    expect(cancelled).toBe(true);
+    expect(await storedState(service)).toEqual(before);
+  });
+});
+
 describe('the nesting of a JSON body', () => {
   const nested = (depth: number, inner = '1') => '['.repeat(depth) + inner + ']'.repeat(depth);
 

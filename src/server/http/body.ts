@@ -5,6 +5,8 @@
  */
 import * as z from 'zod/mini';
 import { en } from 'zod/locales';
+import { watchBodyPace } from '../body-pace.js';
+import type { InputTooSlowError } from '../errors.js';
 import { parseCsv, restoreCell } from '../formats/csv.js';
 import { readDefinitions } from '../formats/html.js';
 import { essence, resourceMediaTypes, type ResourceMediaType } from './negotiation.js';
@@ -54,15 +56,27 @@ export async function readBodyText(request: Request, maxBytes = maxDocumentBytes
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > maxBytes) {
-      await reader.cancel();
-      throw payloadTooLarge(`The request body is larger than ${maxBytes} bytes.`);
+  let tooSlow: InputTooSlowError | undefined;
+  // Cancelling ends the read that waits: it comes back done.
+  const pace = watchBodyPace((error) => {
+    tooSlow = error;
+    void reader.cancel();
+  });
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (tooSlow) throw tooSlow;
+      if (done) break;
+      total += value.byteLength;
+      pace.received(value.byteLength);
+      if (total > maxBytes) {
+        await reader.cancel();
+        throw payloadTooLarge(`The request body is larger than ${maxBytes} bytes.`);
+      }
+      chunks.push(value);
     }
-    chunks.push(value);
+  } finally {
+    pace.stop();
   }
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(chunks));
@@ -82,7 +96,8 @@ function nestsDeeperThan(text: string, max: number): boolean {
   for (let index = 0; index < text.length; index++) {
     const code = text.charCodeAt(index);
     if (inString) {
-      if (code === 0x5c) index++; // a backslash: the next character is escaped
+      if (code === 0x5c)
+        index++; // a backslash: the next character is escaped
       else if (code === 0x22) inString = false;
     } else if (code === 0x22) inString = true;
     else if (code === 0x5b || code === 0x7b) {

@@ -47,6 +47,7 @@ import {
   type DescribeRouteOptions,
 } from 'hono-openapi';
 import { itemsPerPage } from '../store/paging.js';
+import { bodyPace } from '../body-pace.js';
 import { maxBodyBytes, maxJsonDepth } from './body.js';
 import type { AppEnv } from './context.js';
 import {
@@ -458,6 +459,15 @@ const problemExplanations: Record<keyof typeof problemTypes, { when: string; exa
     example:
       'None of the requested media types can be produced. Available: application/json, text/csv.',
   },
+  'request-timeout': {
+    when:
+      `A body arrived too slowly: after ${bodyPace.graceMs / 1000} s it has to bring ` +
+      `${bodyPace.minBytesPerSecond / 1024} KiB a second on average. Nothing of it is kept, ` +
+      'and the connection is closed.',
+    example:
+      'The request body arrived too slowly: 12 bytes in 11 s. After the first 10 s a body ' +
+      'has to bring 8 KiB a second on average.',
+  },
   conflict: {
     when:
       'The resource is in a state that does not allow the request: a run command its status does ' +
@@ -508,7 +518,7 @@ const problemHeaders: Partial<Record<keyof typeof problemTypes, Record<string, H
 };
 
 type ProblemSlug = keyof typeof problemTypes;
-export type ProblemStatus = 400 | 403 | 404 | 406 | 409 | 413 | 415 | 422;
+export type ProblemStatus = 400 | 403 | 404 | 406 | 408 | 409 | 413 | 415 | 422;
 
 function slugOfStatus(status: number): ProblemSlug {
   const slug = (Object.keys(problemTypes) as ProblemSlug[]).find(
@@ -694,7 +704,7 @@ export const creationOf = (resource: InputResourceKey) =>
   ({
     body: { input: resource },
     answer: { status: 201, resource },
-    problems: [400, 404, 406, 413, 415, 422],
+    problems: [400, 404, 406, 408, 413, 415, 422],
   }) as const;
 
 /** A download's file name header (RFC 6266), as results and file contents send it. */

@@ -8,6 +8,7 @@ import {
   ConflictError,
   ForbiddenInputError,
   InputTooLargeError,
+  InputTooSlowError,
   InvalidInputError,
   NotFoundError,
   UnreadableInputError,
@@ -72,6 +73,7 @@ export const problemTypes = {
   'not-found': { status: 404, title: 'Not found' },
   'method-not-allowed': { status: 405, title: 'Method not allowed' },
   'not-acceptable': { status: 406, title: 'Not acceptable' },
+  'request-timeout': { status: 408, title: 'Request timeout' },
   conflict: { status: 409, title: 'Conflict' },
   'payload-too-large': { status: 413, title: 'Payload too large' },
   'unsupported-media-type': { status: 415, title: 'Unsupported media type' },
@@ -123,6 +125,10 @@ export const notAcceptable = (offered: readonly string[]) =>
     },
   );
 
+/** The body came too slowly; the rest of it is not read, so the connection is closed. */
+export const requestTimeout = (detail: string) =>
+  problem('request-timeout', detail, { headers: { Connection: 'close' } });
+
 export const conflict = (detail: string, extensions?: Record<string, unknown>) =>
   problem('conflict', detail, { extensions });
 
@@ -165,6 +171,7 @@ export function problemOf(error: unknown): ProblemError | undefined {
     if (error.abandoned) problem.headers.Connection = 'close';
     return problem;
   }
+  if (error instanceof InputTooSlowError) return requestTimeout(error.message);
   if (error instanceof UnsupportedInputError)
     return unsupportedMediaType(error.message, error.accepted);
   return undefined;

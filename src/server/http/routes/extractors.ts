@@ -149,7 +149,7 @@ export const extractorRoutes = new Hono<AppEnv>()
         'schema they copied.',
       body: { input: 'extractor' },
       answer: { status: 200, resource: 'extractor' },
-      problems: [400, 404, 406, 413, 415, 422],
+      problems: [400, 404, 406, 408, 413, 415, 422],
     }),
     personalOnly,
     negotiated,

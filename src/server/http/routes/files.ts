@@ -93,7 +93,7 @@ export const fileRoutes = new Hono<AppEnv>()
         collection: 'file',
         description: 'The files as stored, in the order they were sent.',
       },
-      problems: [400, 404, 406, 413, 415],
+      problems: [400, 404, 406, 408, 413, 415],
     }),
     negotiated,
     async (c) => {

@@ -324,7 +324,7 @@ runRoutes
         resource: 'run',
         description: 'The run with the edits (editedResultJson, data).',
       },
-      problems: [400, 404, 406, 409, 413, 415, 422],
+      problems: [400, 404, 406, 408, 409, 413, 415, 422],
     }),
     negotiated,
     async (c) => {
