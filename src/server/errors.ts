@@ -45,6 +45,9 @@ export class ForbiddenInputError extends DomainError {
   }
 }
 
+/** The caller may see the thing, but not do this with it (a session, a download its extractor forbids). */
+export class NotAllowedError extends DomainError {}
+
 /** The input could be read, but its values break the rules: one entry for each. */
 export class InvalidInputError extends DomainError {
   constructor(readonly errors: FieldError[]) {

@@ -435,8 +435,9 @@ const problemExplanations: Record<keyof typeof problemTypes, { when: string; exa
   },
   forbidden: {
     when:
-      'The token may not set what the body sets: an embed session token starting a run with ' +
-      "settings of its own, where the extractor's apply. `errors` names each field.",
+      'The token may not do this: an embed session token starting a run with settings of its ' +
+      "own, where the extractor's apply (`errors` names each field), or downloading the " +
+      'results of an extractor whose allowDownload is off.',
     example:
       "An embed session runs with the extractor's settings; it may not set strategy, chunkSize.",
   },

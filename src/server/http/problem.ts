@@ -10,6 +10,7 @@ import {
   InputTooLargeError,
   InputTooSlowError,
   InvalidInputError,
+  NotAllowedError,
   NotFoundError,
   UnreadableInputError,
   UnsupportedInputError,
@@ -164,6 +165,7 @@ export function problemOf(error: unknown): ProblemError | undefined {
     );
   if (error instanceof InvalidInputError) return validationError(error.errors);
   if (error instanceof ForbiddenInputError) return forbidden(error.message, error.errors);
+  if (error instanceof NotAllowedError) return forbidden(error.message);
   if (error instanceof UnreadableInputError) return badRequest(error.message);
   if (error instanceof InputTooLargeError) {
     const problem = payloadTooLarge(error.message);

@@ -8,7 +8,7 @@
 import type { Bucket, Extractor, RunInput } from '../../contract/resources.js';
 import { bucketViews, type BucketRow } from '../buckets/buckets.js';
 import type { Config } from '../config.js';
-import { ForbiddenInputError, NotFoundError } from '../errors.js';
+import { ForbiddenInputError, NotAllowedError, NotFoundError } from '../errors.js';
 import { extractorViews, type ExtractorRow } from '../extractors/extractors.js';
 import type { RunScope } from '../runs/runs.js';
 import type { Db } from '../store/database.js';
@@ -111,5 +111,19 @@ export function checkRunSettingsAllowed(principal: Principal, input: RunInput): 
       pointer: `/${field}`,
       detail: `${field} is the extractor's to choose; leave it out`,
     })),
+  );
+}
+
+/**
+ * Refuses an embed session the download of results that its extractor does not allow
+ * (`allowDownload: false`): hiding the buttons is the interface's part, this the service's.
+ */
+export function checkDownloadAllowed(
+  principal: Principal,
+  extractor: Pick<ExtractorRow, 'allow_download'> | undefined,
+): void {
+  if (isPersonal(principal) || extractor?.allow_download === 1) return;
+  throw new NotAllowedError(
+    "This extractor's results cannot be downloaded in an embed session (allowDownload is off).",
   );
 }

@@ -35,7 +35,7 @@ import {
   type RunRow,
 } from '../../runs/runs.js';
 import { watchRun } from '../../runs/watch.js';
-import { canSeeRun } from '../../tokens/access.js';
+import { canSeeRun, checkDownloadAllowed } from '../../tokens/access.js';
 import { tokenEnd } from '../../tokens/tokens.js';
 import { parseJsonBody, readBodyText, readInput } from '../body.js';
 import type { AppEnv } from '../context.js';
@@ -249,7 +249,8 @@ runRoutes
         'CSV (RFC 4180; nested objects as dotted columns; one row per item of the top-level ' +
         'array of objects; cells that a spreadsheet would read as a formula, after leading ' +
         'blanks and in full-width forms too, are neutralised). ' +
-        'Chosen by `format`, else by Accept. 409 while the run has no results.',
+        'Chosen by `format`, else by Accept. 409 while the run has no results; 403 to an ' +
+        "embed session token when the extractor's allowDownload is off.",
       query: [
         queryParameter('format', 'The format; overrides Accept (where `text/xml` counts as XML).', {
           type: 'string',
@@ -273,7 +274,7 @@ runRoutes
         ),
         headers: { 'Content-Disposition': contentDispositionHeader },
       },
-      problems: [400, 404, 406, 409],
+      problems: [400, 403, 404, 406, 409],
     }),
     async (c) => {
       const format = chooseResultFormat(c.req.query('format'), c.req.header('accept'));
@@ -288,9 +289,10 @@ runRoutes
       const extractor = await c
         .get('services')
         .db.selectFrom('extractors')
-        .select('label')
+        .select(['label', 'allow_download'])
         .where('id', '=', run.extractor_id)
         .executeTakeFirst();
+      checkDownloadAllowed(c.get('principal'), extractor);
       return new Response(formatResults(JSON.parse(text) as unknown, format), {
         headers: {
           'Content-Type': resultContentTypes[format],

@@ -538,6 +538,49 @@ describe("a session's runs", () => {
   });
 });
 
+describe("a session's downloads", () => {
+  it("are refused with 403 when the extractor's allowDownload is off, in every format", async () => {
+    const bucket = await createBucket(service);
+    const results = { result_json: '{"invoice_number":"INV-1","total":3}' };
+    const runOf = async (allowDownload: boolean) => {
+      const extractor = await createExtractor(service, { allowDownload });
+      const run = await insertRun(service, {
+        bucketId: bucket.id,
+        extractorId: extractor.id,
+        status: 'completed',
+        ...results,
+      });
+      const session = await createSession(service, {
+        savedExtractor: extractor.id,
+        bucket: bucket.id,
+      });
+      return { run, session };
+    };
+    const download = (runId: string, format: string, token?: string) =>
+      service.request(`/api/extraction_runs/${runId}/results?format=${format}`, { token });
+
+    const closed = await runOf(false);
+    for (const format of ['json', 'xml', 'csv']) {
+      const problem = await expectProblem(
+        await download(closed.run.id, format, closed.session.token),
+        403,
+      );
+      expect(problem.detail).toMatch(/allowDownload/);
+      // The partner's own token may, and the session still reads the results to edit them.
+      expect((await download(closed.run.id, format)).status).toBe(200);
+    }
+    const read = await service.request(`/api/extraction_runs/${closed.run.id}`, {
+      token: closed.session.token,
+    });
+    expect(((await read.json()) as { resultJson: string }).resultJson).toBe(results.result_json);
+
+    const open = await runOf(true);
+    const allowed = await download(open.run.id, 'json', open.session.token);
+    expect(allowed.status).toBe(200);
+    expect(await allowed.json()).toEqual({ invoice_number: 'INV-1', total: 3 });
+  });
+});
+
 describe('the end of a session', () => {
   /**
    * Opens the event stream of a running run of a new session, as EventSource does (the
