@@ -130,12 +130,20 @@ export async function receiveUpload(
 
   const source = incoming ?? Readable.fromWeb(request.body as WebReadableStream);
   let tooSlow: InputTooSlowError | undefined;
+  const pace = watchBodyPace((error) => {
+    tooSlow = error;
+    stopReading(error);
+  });
+  const count = (chunk: Buffer) => pace.received(chunk.length);
   /**
    * Stops reading and fails the parse. The socket's own stream is left open, not destroyed,
    * so the 413 or 400 still reaches the client (with `Connection: close`); the server
    * drains or closes it after the answer.
    */
   const stopReading = (error: Error) => {
+    pace.stop();
+    // Counting would keep the stream flowing, reading on what nobody wants.
+    source.off('data', count);
     source.unpipe(parser);
     if (source !== incoming) source.destroy();
     parser.destroy(error);
@@ -174,13 +182,9 @@ export async function receiveUpload(
   });
 
   const cleanUp = () => Promise.all(temporaries.map((path) => storage.discard(path)));
-  const pace = watchBodyPace((error) => {
-    tooSlow = error;
-    stopReading(error);
-  });
   try {
     // pipe(), not pipeline(): pipeline would destroy the socket's stream on a parse error.
-    source.on('data', (chunk: Buffer) => pace.received(chunk.length));
+    source.on('data', count);
     source.on('error', stopReading);
     source.once('close', () => {
       if (!source.readableEnded)
@@ -206,6 +210,7 @@ export async function receiveUpload(
     );
   } finally {
     pace.stop();
+    source.off('data', count);
   }
 
   try {
