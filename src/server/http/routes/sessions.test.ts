@@ -605,23 +605,33 @@ describe('the end of a session', () => {
     return { session, reader };
   }
 
-  /** Whether the stream ends within `ms`: reads on until it is done, or gives up. */
-  async function endsWithin(reader: ReadableStreamDefaultReader<Uint8Array>, ms: number) {
+  /** Settles once the stream is done: reads on until then. */
+  async function end(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<true> {
+    while (!(await reader.read()).done);
+    return true;
+  }
+
+  /** Whether `ended` settles within `ms`. */
+  function within(ended: Promise<true>, ms: number): Promise<boolean> {
     const deadline = new Promise<false>((resolve) => setTimeout(() => resolve(false), ms));
-    const done = (async () => {
-      while (!(await reader.read()).done);
-      return true;
-    })();
-    const ended = await Promise.race([done, deadline]);
+    return Promise.race([ended, deadline]);
+  }
+
+  /** Whether the stream ends within `ms`; it is cancelled when it does not. */
+  async function endsWithin(reader: ReadableStreamDefaultReader<Uint8Array>, ms: number) {
+    const ended = await within(end(reader), ms);
     if (!ended) await reader.cancel();
     return ended;
   }
 
-  it('ends the open event streams of a revoked session within five seconds', async () => {
+  it('ends the open event streams of a revoked session within five seconds, and only then', async () => {
     const { session, reader } = await openStream();
+    const ended = end(reader);
+    // Past a check of the token (every two seconds), a live session's stream stays open.
+    expect(await within(ended, 2_500)).toBe(false);
     const revoke = await service.request(`/api/embed_sessions/${session.id}`, { method: 'DELETE' });
     expect(revoke.status).toBe(204);
-    expect(await endsWithin(reader, 5_000)).toBe(true);
+    expect(await within(ended, 5_000)).toBe(true);
   });
 
   it('ends the open event streams of a session within five seconds of its expiry', async () => {
