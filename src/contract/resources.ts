@@ -53,7 +53,14 @@ export const bucketSchema = z.object({
           '(id, bucket, name, size, mediaType, sha256, createdAt, contentUrl), oldest first.',
       ),
     ),
-  runs: z.array(iri).check(z.describe('IRI references of the runs over the bucket, oldest first.')),
+  runs: z
+    .array(iri)
+    .check(
+      z.describe(
+        'IRI references of the runs over the bucket, oldest first. An embed session token sees ' +
+          'only the runs of its extractor.',
+      ),
+    ),
 });
 export type Bucket = z.infer<typeof bucketSchema>;
 
@@ -198,14 +205,25 @@ export const extractorSchema = z.object({
   jsonSchema: z.string(),
   strategy: z.string(),
   model: z.string(),
-  outputInstructions: z.string(),
+  outputInstructions: z
+    .optional(z.string())
+    .check(
+      z.describe(
+        'Instructions for the `llm` strategy. Left out for an embed session token: they are ' +
+          "the partner's, not the person's.",
+      ),
+    ),
   ...(Object.fromEntries(labelNames.map((name) => [name, z.string()])) as Record<
     LabelName,
     z.ZodMiniString
   >),
   allowDownload: z.boolean(),
   enableWebhook: z.boolean(),
-  webhookUrl: z.string(),
+  webhookUrl: z
+    .optional(z.string())
+    .check(
+      z.describe('Where the webhooks go. Left out for an embed session token, as is the secret.'),
+    ),
   redirectUrl: z.string(),
   includeText: z.boolean(),
   includeEmbeddedImages: z.boolean(),
@@ -221,7 +239,14 @@ export const extractorSchema = z.object({
           "the failures are in its resultMetadata's `checks`.",
       ),
     ),
-  runs: z.array(iri).check(z.describe('IRI references of the runs it made, oldest first.')),
+  runs: z
+    .array(iri)
+    .check(
+      z.describe(
+        'IRI references of the runs it made, oldest first. An embed session token sees only ' +
+          'the runs over its bucket.',
+      ),
+    ),
   deletedAt: nullableDateTime,
   createdAt: nullableDateTime,
   updatedAt: nullableDateTime,
@@ -229,7 +254,8 @@ export const extractorSchema = z.object({
     .nullable(z.string())
     .check(
       z.describe(
-        'When a run with this extractor last started (date-time); null when it never ran.',
+        'When a run with this extractor last started (date-time); null when it never ran. For ' +
+          'an embed session token, the last of the runs over its bucket.',
       ),
     ),
   typedSchema: z

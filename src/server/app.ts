@@ -40,8 +40,11 @@ export function createApp(services: Services): App {
     c.set('requestId', requestId);
     await next();
     // Not c.header(): after the handler it would rebuild the response around a web
-    // stream of its body.
+    // stream of its body. With the id goes nosniff: no answer (an uploaded file, results,
+    // a problem document quoting what was sent) is ever to be read by a browser as another
+    // type than it says.
     c.res.headers.set('X-Request-Id', requestId);
+    c.res.headers.set('X-Content-Type-Options', 'nosniff');
     // The query is left out: it can carry an access token or a session.
     services.logger.info(
       {

@@ -15,7 +15,7 @@ import { newId, nowIso } from '../store/ids.js';
 import { newestFirst, type PageOfRows, type PageWindow } from '../store/paging.js';
 import type { ExtractorRow } from '../store/schema.js';
 import { findLive, notDeleted, softDelete } from '../store/soft-delete.js';
-import { contentOptionsOf, runIrisOf } from '../runs/runs.js';
+import { contentOptionsOf, runIris, runsOf, type RunScope } from '../runs/runs.js';
 import { webhookUrlProblem } from '../webhooks/address-policy.js';
 import { typeNameFor, typeScriptFromSchema } from './typed-schema.js';
 
@@ -183,24 +183,28 @@ export function deleteExtractor(db: Db, id: string): Promise<boolean> {
   return softDelete(db, 'extractors', id);
 }
 
-/** Extractors as the APIs show them, with their runs, in one query for all. */
+/**
+ * Extractors as the APIs show them, with their runs, in one query for all. With a `scope`,
+ * only the runs within it are listed, and `lastRanAt` is the start of the last of those
+ * (what an embed session may see).
+ */
 export async function extractorViews(
   db: Db,
   rows: readonly ExtractorRow[],
   config: Config,
+  scope?: RunScope,
 ): Promise<Extractor[]> {
-  const runs = await runIrisOf(
+  const runs = await runsOf(
     db,
     'extractor_id',
     rows.map((row) => row.id),
+    scope,
   );
-  return rows.map((row) => extractorToWire(row, runs.get(row.id) ?? [], config));
-}
-
-/** One extractor as the APIs show it. */
-export async function extractorView(db: Db, row: ExtractorRow, config: Config): Promise<Extractor> {
-  const [view] = await extractorViews(db, [row], config);
-  return view!;
+  return rows.map((row) => {
+    const listed = runs.get(row.id) ?? [];
+    const wire = extractorToWire(row, runIris(listed), config);
+    return scope ? { ...wire, lastRanAt: listed.at(-1)?.createdAt ?? null } : wire;
+  });
 }
 
 export function extractorLabels(row: ExtractorRow): Record<LabelName, string> {

@@ -47,7 +47,8 @@ import {
   type DescribeRouteOptions,
 } from 'hono-openapi';
 import { itemsPerPage } from '../store/paging.js';
-import { maxDocumentBytes } from './body.js';
+import { bodyPace } from '../body-pace.js';
+import { maxBodyBytes, maxJsonDepth } from './body.js';
 import type { AppEnv } from './context.js';
 import {
   bucketKind,
@@ -432,6 +433,14 @@ const problemExplanations: Record<keyof typeof problemTypes, { when: string; exa
       'expired or revoked. The answer carries `WWW-Authenticate: Bearer`.',
     example: 'This request needs an access token: send "Authorization: Bearer <token>".',
   },
+  forbidden: {
+    when:
+      'The token may not do this: an embed session token starting a run with settings of its ' +
+      "own, where the extractor's apply (`errors` names each field), or downloading the " +
+      'results of an extractor whose allowDownload is off.',
+    example:
+      "An embed session runs with the extractor's settings; it may not set strategy, chunkSize.",
+  },
   'not-found': {
     when:
       'Nothing is at this address, the resource was deleted, or it lies outside what the token ' +
@@ -451,6 +460,15 @@ const problemExplanations: Record<keyof typeof problemTypes, { when: string; exa
     example:
       'None of the requested media types can be produced. Available: application/json, text/csv.',
   },
+  'request-timeout': {
+    when:
+      `A body arrived too slowly: after ${bodyPace.graceMs / 1000} s it has to bring ` +
+      `${bodyPace.minBytesPerSecond / 1024} KiB a second on average. Nothing of it is kept, ` +
+      'and the connection is closed.',
+    example:
+      'The request body arrived too slowly: 12 bytes in 11 s. After the first 10 s a body ' +
+      'has to bring 8 KiB a second on average.',
+  },
   conflict: {
     when:
       'The resource is in a state that does not allow the request: a run command its status does ' +
@@ -461,7 +479,7 @@ const problemExplanations: Record<keyof typeof problemTypes, { when: string; exa
   'payload-too-large': {
     when:
       'An upload is larger than MAX_UPLOAD_BYTES (nothing of it is kept), or another body is ' +
-      `larger than ${maxDocumentBytes} bytes.`,
+      `larger than its media type allows: ${mediaTypeLimits()}.`,
     example: 'The request body is larger than 1048576 bytes.',
   },
   'unsupported-media-type': {
@@ -521,7 +539,7 @@ const problemHeaders: Partial<Record<keyof typeof problemTypes, Record<string, H
 };
 
 type ProblemSlug = keyof typeof problemTypes;
-export type ProblemStatus = 400 | 404 | 406 | 409 | 413 | 415 | 422;
+export type ProblemStatus = 400 | 403 | 404 | 406 | 408 | 409 | 413 | 415 | 422;
 
 function slugOfStatus(status: number): ProblemSlug {
   const slug = (Object.keys(problemTypes) as ProblemSlug[]).find(
@@ -711,7 +729,7 @@ export const creationOf = (resource: InputResourceKey) =>
   ({
     body: { input: resource },
     answer: { status: 201, resource },
-    problems: [400, 404, 406, 413, 415, 422],
+    problems: [400, 404, 406, 408, 413, 415, 422],
   }) as const;
 
 /** A download's file name header (RFC 6266), as results and file contents send it. */
@@ -825,12 +843,20 @@ function answerResponse(answer: Answer): ResponseObject {
   return { description: answer.description };
 }
 
+/** The largest body of each media type, in words. */
+function mediaTypeLimits(): string {
+  return Object.entries(maxBodyBytes)
+    .map(([type, bytes]) => `${bytes / 1024} KiB of ${type}`)
+    .join(', ');
+}
+
 function requestBody(body: Body): RequestBodyObject {
   if ('input' in body) {
     return {
       description:
         body.description ??
-        `The writable fields; read-only fields are ignored. At most ${maxDocumentBytes} bytes.`,
+        `The writable fields; read-only fields are ignored. At most ${mediaTypeLimits()}; ` +
+          `JSON nested at most ${maxJsonDepth} levels deep.`,
       required: true,
       content: inputContent(body.input),
     };
@@ -1097,7 +1123,9 @@ async function assembleDocument(
           type: 'apiKey',
           in: 'query',
           name: 'access_token',
-          description: 'The same tokens as a query parameter; only on the event stream.',
+          description:
+            'An embed session token (`xses_…`) as a query parameter, only on the event ' +
+            'stream; a personal access token there is refused (401).',
         },
       },
     },

@@ -6,8 +6,11 @@
  */
 import {
   ConflictError,
+  ForbiddenInputError,
   InputTooLargeError,
+  InputTooSlowError,
   InvalidInputError,
+  NotAllowedError,
   NotFoundError,
   UnreadableInputError,
   UnsupportedInputError,
@@ -67,9 +70,11 @@ export class ProblemError extends Error {
 export const problemTypes = {
   'bad-request': { status: 400, title: 'Bad request' },
   unauthorized: { status: 401, title: 'Unauthorized' },
+  forbidden: { status: 403, title: 'Forbidden' },
   'not-found': { status: 404, title: 'Not found' },
   'method-not-allowed': { status: 405, title: 'Method not allowed' },
   'not-acceptable': { status: 406, title: 'Not acceptable' },
+  'request-timeout': { status: 408, title: 'Request timeout' },
   conflict: { status: 409, title: 'Conflict' },
   'payload-too-large': { status: 413, title: 'Payload too large' },
   'unsupported-media-type': { status: 415, title: 'Unsupported media type' },
@@ -103,6 +108,9 @@ export const unauthorized = (detail: string) =>
     headers: { 'WWW-Authenticate': 'Bearer realm="extractor"' },
   });
 
+export const forbidden = (detail: string, errors?: FieldError[]) =>
+  problem('forbidden', detail, { errors });
+
 export const notFound = (detail = 'There is nothing at this address.') =>
   problem('not-found', detail);
 
@@ -119,6 +127,10 @@ export const notAcceptable = (offered: readonly string[]) =>
       extensions: { allowed: [...offered] },
     },
   );
+
+/** The body came too slowly; the rest of it is not read, so the connection is closed. */
+export const requestTimeout = (detail: string) =>
+  problem('request-timeout', detail, { headers: { Connection: 'close' } });
 
 export const conflict = (detail: string, extensions?: Record<string, unknown>) =>
   problem('conflict', detail, { extensions });
@@ -164,6 +176,8 @@ export function problemOf(error: unknown): ProblemError | undefined {
       error.currentStatus === undefined ? undefined : { currentStatus: error.currentStatus },
     );
   if (error instanceof InvalidInputError) return validationError(error.errors);
+  if (error instanceof ForbiddenInputError) return forbidden(error.message, error.errors);
+  if (error instanceof NotAllowedError) return forbidden(error.message);
   if (error instanceof UnreadableInputError) return badRequest(error.message);
   if (error instanceof InputTooLargeError) {
     const problem = payloadTooLarge(error.message);
@@ -171,6 +185,7 @@ export function problemOf(error: unknown): ProblemError | undefined {
     if (error.abandoned) problem.headers.Connection = 'close';
     return problem;
   }
+  if (error instanceof InputTooSlowError) return requestTimeout(error.message);
   if (error instanceof UnsupportedInputError)
     return unsupportedMediaType(error.message, error.accepted);
   return undefined;

@@ -335,20 +335,67 @@ describe('the event stream', () => {
     expect(rest.map((event) => event.event)).toEqual(['snapshot', 'extraction_run.cancelled']);
   });
 
-  it('accepts the token as access_token for EventSource, and only on this path', async () => {
+  it('answers 204 to a reconnect after the last event of a final run, so EventSource stops', async () => {
+    const run = await startRun(await bucketWithFile());
+    await forceStatus(run.id, 'running');
+    await service.json('POST', `/api/extraction_runs/${run.id}/cancel`);
+    const first = await service.request(`/api/extraction_runs/${run.id}/events`, {
+      headers: { Accept: 'text/event-stream' },
+    });
+    const events = await readEvents(first, () => false);
+    expect(events.map((event) => event.event)).toEqual(['snapshot', 'extraction_run.cancelled']);
+    const last = events.at(-1)!.id!;
+    const resumes: [string, Record<string, string>][] = [
+      ['', { 'Last-Event-ID': last }],
+      [`?lastEventId=${last}`, {}],
+    ];
+    for (const [query, headers] of resumes) {
+      const reconnect = await service.request(`/api/extraction_runs/${run.id}/events${query}`, {
+        headers: { Accept: 'text/event-stream', ...headers },
+      });
+      expect(reconnect.status).toBe(204);
+      expect(await reconnect.text()).toBe('');
+    }
+    // Resuming from earlier still replays what was missed.
+    const earlier = await service.request(`/api/extraction_runs/${run.id}/events`, {
+      headers: { Accept: 'text/event-stream', 'Last-Event-ID': String(Number(last) - 1) },
+    });
+    expect(earlier.status).toBe(200);
+    expect((await readEvents(earlier, () => false)).map((event) => event.event)).toEqual([
+      'snapshot',
+      'extraction_run.cancelled',
+    ]);
+  });
+
+  it('accepts an embed session token as access_token, only on this path, and never a personal token', async () => {
     const run = await startRun(await bucketWithFile());
     await forceStatus(run.id, 'cancelled');
     const { adminToken } = await import('../testing/test-service.js');
+    const minted = await service.json('POST', '/api/embed_sessions', {
+      savedExtractor: `/api/extractors/${extractorId}`,
+      bucket: run.bucket,
+    });
+    expect(minted.status).toBe(201);
+    const session = (await minted.json()) as { token: string };
     const viaQuery = await service.request(
-      `/api/extraction_runs/${run.id}/events?access_token=${adminToken}`,
+      `/api/extraction_runs/${run.id}/events?access_token=${session.token}`,
       { token: null },
     );
     expect(viaQuery.status).toBe(200);
     await viaQuery.body?.cancel();
     const elsewhere = await service.request(
-      `/api/extraction_runs/${run.id}?access_token=${adminToken}`,
+      `/api/extraction_runs/${run.id}?access_token=${session.token}`,
       { token: null },
     );
     expect(elsewhere.status).toBe(401);
+    const personal = await service.request(
+      `/api/extraction_runs/${run.id}/events?access_token=${adminToken}`,
+      { token: null },
+    );
+    expect(personal.status).toBe(401);
+    expect(personal.headers.get('content-type')).toBe('application/problem+json');
+    expect(((await personal.json()) as { detail: string }).detail).toMatch(
+      /personal access token is not accepted in access_token/,
+    );
   });
 });

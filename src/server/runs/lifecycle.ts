@@ -30,7 +30,7 @@ import { databaseTime, dialectOf } from '../store/clock.js';
 import type { Db } from '../store/database.js';
 import { newId, nowIso } from '../store/ids.js';
 import type { Database } from '../store/schema.js';
-import { canSeeBucket, canSeeExtractor } from '../tokens/access.js';
+import { canSeeBucket, canSeeExtractor, checkRunSettingsAllowed } from '../tokens/access.js';
 import type { Principal } from '../tokens/tokens.js';
 import { enqueueWebhook } from '../webhooks/index.js';
 import { appendRunEvent, type RunSignals } from './events.js';
@@ -92,6 +92,7 @@ export class RunLifecycle {
 
   /** Starts a run of an extractor over a bucket: a `queued` run the worker will pick up. */
   async create(input: RunInput, principal: Principal): Promise<RunRow> {
+    checkRunSettingsAllowed(principal, input);
     const { db, config } = this.deps;
     const errors: FieldError[] = [];
     const bucketId = idFromReference('bucket', input.bucket);

@@ -210,3 +210,45 @@ export async function revokeToken(db: Db, id: string, kind?: TokenTable['kind'])
   const result = await query.executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
 }
+
+const tokenLifeById = preparedQuery(
+  (db, { id }: { id: string }) =>
+    db.selectFrom('tokens').select(['revoked_at', 'expires_at']).where('id', '=', id),
+  ['id'],
+);
+
+/** Whether the token is still good: neither revoked nor expired (nor gone). */
+export async function isTokenLive(db: Db, tokenId: string): Promise<boolean> {
+  const [row] = await tokenLifeById(db, { id: tokenId });
+  return !!row && !row.revoked_at && !(row.expires_at && row.expires_at <= nowIso());
+}
+
+/**
+ * A signal that aborts once the token is revoked or expires, for what outlives the
+ * request that checked it (an event stream). The token is looked at every `checkMs`:
+ * a revocation may come from another process (the token CLI). Watching stops when
+ * `until` aborts.
+ */
+export function tokenEnd(
+  db: Db,
+  tokenId: string,
+  until: AbortSignal,
+  checkMs = 2_000,
+): AbortSignal {
+  const ended = new AbortController();
+  const check = () => {
+    void isTokenLive(db, tokenId).then(
+      (live) => {
+        if (!live) ended.abort();
+      },
+      // A store that cannot answer now is asked again at the next check.
+      () => undefined,
+    );
+  };
+  const timer = setInterval(check, checkMs);
+  timer.unref();
+  const stop = () => clearInterval(timer);
+  ended.signal.addEventListener('abort', stop, { once: true });
+  until.addEventListener('abort', stop, { once: true });
+  return ended.signal;
+}

@@ -413,7 +413,6 @@ export const developersRoutes = new Hono<AppEnv>().get('/developers', async (c) 
     'Content-Type': 'text/html; charset=utf-8',
     'Content-Security-Policy': developersPageCsp,
     'Referrer-Policy': 'no-referrer',
-    'X-Content-Type-Options': 'nosniff',
     'Cache-Control': 'public, max-age=300',
   });
 });

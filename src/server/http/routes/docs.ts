@@ -220,7 +220,7 @@ function renderResponses(responses: OperationObject['responses']): Markup {
 function accessText(operation: OperationObject): Markup | string {
   if (!operation.security) return 'Needs a bearer token.';
   if (operation.security.length === 0) return 'Public: no token needed.';
-  return markup`Needs a bearer token, in the Authorization header or as ${code('?access_token=')}.`;
+  return markup`Needs a bearer token, in the Authorization header or (an embed session token) as ${code('?access_token=')}.`;
 }
 
 function operationHeading(method: string, path: string): Markup {
@@ -492,7 +492,6 @@ export function docsRoutes(
         return c.body(page, 200, {
           'Content-Type': 'text/html; charset=utf-8',
           'Content-Security-Policy': docsPageCsp,
-          'X-Content-Type-Options': 'nosniff',
           'Cache-Control': 'no-cache',
           Vary: 'Accept',
         });

@@ -11,7 +11,6 @@ import {
   createExtractor,
   deleteExtractor,
   extractorToWire,
-  extractorView,
   extractorViews,
   findExtractor,
   listExtractors,
@@ -20,7 +19,7 @@ import {
   type ExtractorRow,
 } from '../../extractors/extractors.js';
 import { pageWindow } from '../../store/paging.js';
-import { canSeeExtractor } from '../../tokens/access.js';
+import { canSeeExtractor, extractorViewsFor } from '../../tokens/access.js';
 import { readInput, validateQuery } from '../body.js';
 import type { AppEnv } from '../context.js';
 import { extractorKind } from '../kinds.js';
@@ -69,9 +68,11 @@ export const extractorFilters: Parameter[] = [
 
 const ignoredFilters = ignoredParameters(extractorFilters);
 
-function view(c: Context<AppEnv>, row: ExtractorRow) {
+/** One extractor as the caller may see it. */
+async function view(c: Context<AppEnv>, row: ExtractorRow) {
   const { db, config } = c.get('services');
-  return extractorView(db, row, config);
+  const [view] = await extractorViewsFor(c.get('principal'), db, [row], config);
+  return view!;
 }
 
 /** The query of `GET /api/extractors`: the page and the filters. */
@@ -154,7 +155,7 @@ export const extractorRoutes = new Hono<AppEnv>()
         'schema they copied.',
       body: { input: 'extractor' },
       answer: { status: 200, resource: 'extractor' },
-      problems: [400, 404, 406, 413, 415, 422],
+      problems: [400, 404, 406, 408, 413, 415, 422],
     }),
     personalOnly,
     negotiated,

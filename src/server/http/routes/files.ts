@@ -197,7 +197,7 @@ export const fileRoutes = new Hono<AppEnv>()
         collection: 'file',
         description: 'The files as stored, in the order they were sent.',
       },
-      problems: [400, 404, 406, 413, 415],
+      problems: [400, 404, 406, 408, 413, 415],
     }),
     negotiated,
     async (c) => {
@@ -289,7 +289,6 @@ export const fileRoutes = new Hono<AppEnv>()
           'Content-Type': file.media_type,
           'Content-Length': String(file.size),
           'Content-Disposition': contentDisposition(file.name),
-          'X-Content-Type-Options': 'nosniff',
           // Uploaded HTML must never run as a page of this origin.
           'Content-Security-Policy': "sandbox; default-src 'none'",
         },

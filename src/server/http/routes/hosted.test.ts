@@ -68,7 +68,6 @@ describe('the hosted full page /x/{id}', () => {
       /unsafe-inline|unsafe-eval/,
     );
     expect(response.headers.get('referrer-policy')).toBe('no-referrer');
-    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
     expect(response.headers.get('x-frame-options')).toBe('DENY');
     expect(response.headers.get('cache-control')).toBe('no-store');
   });
@@ -106,7 +105,6 @@ describe('the hosted iframe page /embed/{id}', () => {
       /unsafe-inline|unsafe-eval|\*/,
     );
     expect(response.headers.get('referrer-policy')).toBe('no-referrer');
-    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
     expect(response.headers.get('cache-control')).toBe('no-store');
   });
 

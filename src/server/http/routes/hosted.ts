@@ -102,7 +102,6 @@ function page(layout: 'page' | 'embed') {
       'Content-Type': 'text/html; charset=utf-8',
       'Content-Security-Policy': contentSecurityPolicy(ancestors),
       'Referrer-Policy': 'no-referrer',
-      'X-Content-Type-Options': 'nosniff',
       // The address carries a session: nothing may keep the page.
       'Cache-Control': 'no-store',
     };
@@ -122,7 +121,7 @@ function builtFiles(folder: (c: Context<AppEnv>) => string): MiddlewareHandler<A
 }
 
 /**
- * A found file of the build with `headers` (X-Content-Type-Options always), compressed
+ * A found file of the build with `headers`, compressed
  * when the client accepts it and it is text (see compression.ts). `Vary` tells caches that
  * the answer depends on Accept-Encoding.
  */
@@ -133,7 +132,6 @@ function builtFileHeaders(headers: Record<string, string>): MiddlewareHandler<Ap
     const contentType = contentTypes[extname(c.req.path)];
     if (contentType) c.header('Content-Type', contentType);
     for (const [name, value] of Object.entries(headers)) c.header(name, value);
-    c.header('X-Content-Type-Options', 'nosniff');
     if (!isCompressible(c.res.headers.get('Content-Type') ?? '')) return;
     c.header('Vary', 'Accept-Encoding', { append: true });
     const encoding = chooseEncoding(c.req.header('accept-encoding'));

@@ -10,9 +10,15 @@ import * as z from 'zod/mini';
 import { runEventTypes } from '../../../contract/events.js';
 import { idFromReference } from '../../../contract/iri.js';
 import { runInputSchema, strategies } from '../../../contract/resources.js';
-import { runCommands, runStatuses, type RunCommand } from '../../../contract/run-status.js';
+import {
+  isFinalRunStatus,
+  runCommands,
+  runStatuses,
+  type RunCommand,
+  type RunStatus,
+} from '../../../contract/run-status.js';
 import { ConflictError, NotFoundError } from '../../errors.js';
-import { runEventData } from '../../runs/events.js';
+import { runEventData, runEventsAfter } from '../../runs/events.js';
 import {
   formatResults,
   resultContentTypes,
@@ -31,8 +37,9 @@ import {
 } from '../../runs/runs.js';
 import { watchRun } from '../../runs/watch.js';
 import { pageWindow, type PageWindow } from '../../store/paging.js';
-import { canSeeRun } from '../../tokens/access.js';
-import { readBodyText, readInput, validateQuery } from '../body.js';
+import { canSeeRun, checkDownloadAllowed } from '../../tokens/access.js';
+import { tokenEnd } from '../../tokens/tokens.js';
+import { parseJsonBody, readBodyText, readInput, validateQuery } from '../body.js';
 import { contentDisposition } from '../content-disposition.js';
 import type { AppEnv } from '../context.js';
 import { runKind, submissionKind } from '../kinds.js';
@@ -213,8 +220,10 @@ export const runRoutes = new Hono<AppEnv>()
       description:
         "A `queued` run of the extractor over the bucket, with the extractor's settings unless " +
         "the body overrides them. The run copies the extractor's jsonSchema into targetSchema " +
-        'now. A bucket without files answers 422.',
+        'now. A bucket without files answers 422. An embed session token runs with the ' +
+        "extractor's settings: setting any of them answers 403 naming each.",
       ...creationOf('run'),
+      problems: [...creationOf('run').problems, 403],
     }),
     negotiated,
     async (c) => {
@@ -263,7 +272,8 @@ runRoutes
         'CSV (RFC 4180; nested objects as dotted columns; one row per item of the top-level ' +
         'array of objects; cells that a spreadsheet would read as a formula, after leading ' +
         'blanks and in full-width forms too, are neutralised). ' +
-        'Chosen by `format`, else by Accept. 409 while the run has no results.',
+        'Chosen by `format`, else by Accept. 409 while the run has no results; 403 to an ' +
+        "embed session token when the extractor's allowDownload is off.",
       query: [
         queryParameter('format', 'The format; overrides Accept (where `text/xml` counts as XML).', {
           type: 'string',
@@ -287,7 +297,7 @@ runRoutes
         ),
         headers: { 'Content-Disposition': contentDispositionHeader },
       },
-      problems: [400, 404, 406, 409],
+      problems: [400, 403, 404, 406, 409],
     }),
     async (c) => {
       const format = chooseResultFormat(c);
@@ -299,9 +309,10 @@ runRoutes
       const extractor = await c
         .get('services')
         .db.selectFrom('extractors')
-        .select('label')
+        .select(['label', 'allow_download'])
         .where('id', '=', run.extractor_id)
         .executeTakeFirst();
+      checkDownloadAllowed(c.get('principal'), extractor);
       const label = extractor?.label ?? 'results';
       const { name, asciiName } = resultsDownloadName(label, run.id, format);
       return new Response(formatResults(JSON.parse(text) as unknown, format), {
@@ -333,7 +344,7 @@ runRoutes
         resource: 'run',
         description: 'The run with the edits (editedResultJson, data).',
       },
-      problems: [400, 404, 406, 409, 413, 415, 422],
+      problems: [400, 404, 406, 408, 409, 413, 415, 422],
     }),
     negotiated,
     async (c) => {
@@ -343,13 +354,7 @@ runRoutes
           'application/json',
         ]);
       }
-      const text = await readBodyText(c.req.raw);
-      let data: unknown;
-      try {
-        data = JSON.parse(text);
-      } catch (error) {
-        throw badRequest(`The body is not valid JSON: ${(error as Error).message}.`);
-      }
+      const data = parseJsonBody(await readBodyText(c.req.raw));
       const updated = await c.get('services').runs.saveEdits(run, data);
       return sendResource(runKind, runToWire(updated), c.var.mediaType);
     },
@@ -377,11 +382,15 @@ runRoutes
         'First a `snapshot` event with the run as it is, then the events ' +
         `${codeList(runEventTypes)} as they happen, each with a RunEvent as \`data\` ` +
         'and an `id` to resume after with Last-Event-ID. The stream ends once the run is ' +
-        'final. The token may come as `?access_token=` because EventSource cannot send headers.',
+        'final, and when the token is revoked or expires (within five seconds). Resuming ' +
+        'after the last event of a final run answers 204, which tells EventSource to stop ' +
+        'reconnecting. An embed session token may come as `?access_token=` because ' +
+        'EventSource cannot send headers; a personal access token may not.',
       query: [
         queryParameter(
           'access_token',
-          'The bearer token, for clients that cannot send an Authorization header.',
+          'An embed session token, for clients that cannot send an Authorization header ' +
+            '(EventSource); never a personal access token.',
         ),
         queryParameter(
           'lastEventId',
@@ -407,6 +416,13 @@ runRoutes
         },
       },
       problems: [400, 404, 406],
+      otherResponses: {
+        '204': {
+          description:
+            'The run is final and nothing happened after Last-Event-ID: there is nothing more ' +
+            'to follow.',
+        },
+      },
       access: 'bearer-or-query',
     }),
     async (c) => {
@@ -416,8 +432,23 @@ runRoutes
       if (!/^\d{1,15}$/.test(lastEventId))
         throw badRequest('Last-Event-ID must be the id of an earlier event.');
       const { db, signals, logger } = c.get('services');
+      // An EventSource reconnects whenever a stream ends: after the end of a run, this
+      // answer is what stops it, rather than a new snapshot every few seconds forever.
+      const resuming = (c.req.header('last-event-id') ?? c.req.query('lastEventId')) !== undefined;
+      if (
+        resuming &&
+        isFinalRunStatus(run.status) &&
+        (await runEventsAfter(db, run.id, Number(lastEventId), 1)).length === 0
+      )
+        return c.body(null, 204);
       const abort = new AbortController();
       c.req.raw.signal.addEventListener('abort', () => abort.abort(), { once: true });
+      // A stream outlives no token: revoking it, or its expiry, ends the stream.
+      tokenEnd(db, c.get('principal').tokenId, abort.signal).addEventListener(
+        'abort',
+        () => abort.abort(),
+        { once: true },
+      );
       const response = streamSSE(c, async (stream) => {
         stream.onAbort(() => abort.abort());
         const snapshot = JSON.stringify(runEventData(run));
@@ -436,6 +467,8 @@ runRoutes
         } catch (error) {
           if (!abort.signal.aborted)
             logger.warn({ err: error, run: run.id }, 'event stream failed');
+        } finally {
+          abort.abort();
         }
       });
       // The stream's own headers: never stored by any cache, and not held back by a proxy.
