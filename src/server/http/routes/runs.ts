@@ -15,7 +15,6 @@ import {
   runCommands,
   runStatuses,
   type RunCommand,
-  type RunStatus,
 } from '../../../contract/run-status.js';
 import { ConflictError, NotFoundError } from '../../errors.js';
 import { runEventData, runEventsAfter } from '../../runs/events.js';
