@@ -50,6 +50,8 @@ export default defineConfig({
             'src/contract/**/*.test.ts',
             'src/tools/**/*.test.ts',
           ],
+          // What only several processes on one PostgreSQL database can show.
+          exclude: ['src/server/**/*.postgres.test.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },
@@ -67,12 +69,11 @@ export default defineConfig({
           include: [
             'src/server/*.test.ts',
             'src/server/{http,runs,webhooks,graphql,files,cli,store,buckets,extractors,tokens}/**/*.test.ts',
+            'src/server/**/*.postgres.test.ts',
           ],
           exclude: [
             // SQLite's own connection and caches.
             'src/server/store/sqlite-connection.test.ts',
-            // Hands a killed process's run back by lease expiry on PostgreSQL: not yet.
-            'src/server/runs/worker-crash.test.ts',
           ],
           testTimeout: 30_000,
           hookTimeout: 60_000,

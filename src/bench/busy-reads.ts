@@ -15,7 +15,7 @@ import { closeSync, mkdtempSync, openSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildPdf, renderTextImage } from '../server/engine/testing/build-documents.js';
-import { startRealServer, type RealServer } from '../server/testing/real-server.js';
+import { callServer, startRealServer, type RealServer } from '../server/testing/real-server.js';
 import { percentile, seedRun, token } from './http.js';
 import type { BenchResult } from './main.js';
 import { format, interfaceBuild } from './processes.js';
@@ -61,23 +61,9 @@ interface RunState {
   error: string | null;
 }
 
-async function api<T>(
-  server: RealServer,
-  method: string,
-  path: string,
-  body?: unknown,
-): Promise<T> {
-  const response = await fetch(`${server.baseUrl}${path}`, {
-    method,
-    headers: {
-      Authorization: `Bearer ${token}`,
-      Accept: 'application/json',
-      ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}`);
-  return (await response.json()) as T;
+/** A request to the service's API with the benchmarks' token. */
+function api<T>(server: RealServer, method: string, path: string, body?: unknown): Promise<T> {
+  return callServer<T>(server, token, method, path, body);
 }
 
 async function startHeavyRun(server: RealServer, name: string, bytes: Uint8Array): Promise<string> {

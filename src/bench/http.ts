@@ -20,7 +20,7 @@ import { loadConfig } from '../server/config.js';
 import { demoExtractor } from '../server/extractors/demo.js';
 import { createExtractor } from '../server/extractors/extractors.js';
 import { newDocumentRows, runColumnsOf, type RunDocumentRow } from '../server/runs/documents.js';
-import { databaseFile, openSqliteStore } from '../server/store/database.js';
+import { openStore } from '../server/store/database.js';
 import { newId } from '../server/store/ids.js';
 import { startRealServer } from '../server/testing/real-server.js';
 import type { RecordedAnswer } from './bare-server.js';
@@ -34,9 +34,12 @@ const warmUpSeconds = 3;
 const rounds = 5;
 const calibrationMicroseconds = 15;
 
-/** A completed run as the worker leaves it: results, token counts, where values were found. */
-export async function seedRun(dataDir: string): Promise<string> {
-  const store = await openSqliteStore(databaseFile({ dataDir }));
+/**
+ * A completed run as the worker leaves it: results, token counts, where values were found;
+ * in the SQLite store under `dataDir`, or in the PostgreSQL database at `databaseUrl`.
+ */
+export async function seedRun(dataDir: string, databaseUrl?: string): Promise<string> {
+  const store = await openStore({ dataDir, databaseUrl });
   try {
     const config = loadConfig({ DATA_DIR: dataDir });
     const bucket = await createBucket(store.db, { description: 'Benchmark' }, 'api');
@@ -113,7 +116,7 @@ export async function seedRun(dataDir: string): Promise<string> {
   }
 }
 
-interface Measurement {
+export interface Measurement {
   answers: number;
   seconds: number;
   /** CPU time the server used while it was measured, in seconds. */
@@ -123,7 +126,7 @@ interface Measurement {
   failures: number;
 }
 
-const emptyMeasurement = (): Measurement => ({
+export const emptyMeasurement = (): Measurement => ({
   answers: 0,
   seconds: 0,
   cpu: 0,
@@ -131,7 +134,8 @@ const emptyMeasurement = (): Measurement => ({
   failures: 0,
 });
 
-function load(url: string, duration: number, into: Measurement): Promise<void> {
+/** `duration` seconds of reads of `url` with the benchmarks' token, counted into `into`. */
+export function load(url: string, duration: number, into: Measurement): Promise<void> {
   return new Promise((resolve, reject) => {
     const instance = autocannon(
       { url, connections, duration, headers: { authorization: `Bearer ${token}` } },
@@ -156,12 +160,12 @@ export function percentile(sorted: Float64Array, fraction: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))] ?? NaN;
 }
 
-interface Described {
+export interface Described {
   perSecond: number;
   line: string;
 }
 
-function describe(label: string, measurement: Measurement): Described {
+export function describe(label: string, measurement: Measurement): Described {
   const perSecond = measurement.answers / measurement.seconds;
   const sorted = Float64Array.from(measurement.latencies).sort();
   const cpuPerAnswer = (measurement.cpu / measurement.answers) * 1e6;

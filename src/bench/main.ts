@@ -24,6 +24,7 @@ const benches = [
   'accuracy',
   'lighthouse',
   'table-render',
+  'scale',
 ] as const;
 
 async function main(): Promise<void> {

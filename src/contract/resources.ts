@@ -7,6 +7,7 @@
  * schemas to validate input and to generate its OpenAPI document.
  */
 import * as z from 'zod/mini';
+import { checkFailureSchema, checksSchema, savedCheckSchema } from './checks.js';
 import { labelNames, type LabelName } from './labels.js';
 import { parseTargetSchema } from './json-schema.js';
 import { documentStatuses, runStatuses } from './run-status.js';
@@ -52,7 +53,14 @@ export const bucketSchema = z.object({
           '(id, bucket, name, size, mediaType, sha256, createdAt, contentUrl), oldest first.',
       ),
     ),
-  runs: z.array(iri).check(z.describe('IRI references of the runs over the bucket, oldest first.')),
+  runs: z
+    .array(iri)
+    .check(
+      z.describe(
+        'IRI references of the runs over the bucket, oldest first. An embed session token sees ' +
+          'only the runs of its extractor.',
+      ),
+    ),
 });
 export type Bucket = z.infer<typeof bucketSchema>;
 
@@ -99,6 +107,9 @@ export const acceptedExtensions = [
   '.xlsx',
 ] as const;
 
+export const pageKinds = ['image', 'text'] as const;
+export type PageKind = (typeof pageKinds)[number];
+
 export const bucketFileSchema = z.object({
   id: z.string(),
   bucket: iri,
@@ -108,6 +119,23 @@ export const bucketFileSchema = z.object({
   sha256: z.string(),
   createdAt: dateTime,
   contentUrl: z.string(),
+  pageCount: z
+    .nullable(z.int())
+    .check(
+      z.describe(
+        'How many pages the service reads in the file (a PDF page, a visible XLSX sheet, a ' +
+          'form-feed page of plain text; 1 for an image and the other text formats), counted at ' +
+          'upload. Null when the file could not be opened (…/pages/1 then says why).',
+      ),
+    ),
+  pageKind: z
+    .enum(pageKinds)
+    .check(
+      z.describe(
+        'How …/pages/{n} shows the file: `image` (PDFs and images: a picture of the page) or ' +
+          "`text` (the page as the text the service read, where sources' offsets point).",
+      ),
+    ),
 });
 export type BucketFile = z.infer<typeof bucketFileSchema>;
 
@@ -137,9 +165,10 @@ const labelFields = Object.fromEntries(labelNames.map((name) => [name, text(500)
 
 /**
  * The writable fields of a saved extractor. POST creates with them and PUT replaces them:
- * a field left out takes its default. `label` and `jsonSchema` are required.
+ * a field left out takes its default. `label` and `jsonSchema` are required. (Marked pure:
+ * the interface never writes an extractor, and its first view leaves this out.)
  */
-export const extractorInputSchema = z.object({
+export const extractorInputSchema = /* @__PURE__ */ z.object({
   label: z.string().check(z.trim(), z.minLength(1, 'label must not be empty'), z.maxLength(200)),
   jsonSchema: jsonSchemaText,
   strategy: z._default(z.enum(strategies), 'local'),
@@ -160,6 +189,20 @@ export const extractorInputSchema = z.object({
     defaultChunkSize,
   ),
   combineFiles: flag(false),
+  checks: z
+    ._default(checksSchema, [])
+    .check(
+      z.describe(
+        'Checks over the results\' values, such as `{"left": {"sum": "/line_items/*/amount"}, ' +
+          '"op": "<=", "right": "/total", "tolerance": 0.01}`: two operands compared with `op`; ' +
+          'an operand is a JSON pointer into the results, a number, `{value}` (a literal), ' +
+          '`{sum}` (a pointer with `*` for every item of a list), or `{add}`, `{subtract}`, ' +
+          '`{multiply}` over those. A pointer with `*` outside a sum checks item by item. ' +
+          'Checked against jsonSchema on save (a 422 points at the check); evaluated when each ' +
+          "document completes against that document's record, failures in its entry of the " +
+          "run's resultMetadata.documents (`checks` and `review`). README: Checks.",
+      ),
+    ),
 });
 export type ExtractorInput = z.infer<typeof extractorInputSchema>;
 
@@ -169,14 +212,25 @@ export const extractorSchema = z.object({
   jsonSchema: z.string(),
   strategy: z.string(),
   model: z.string(),
-  outputInstructions: z.string(),
+  outputInstructions: z
+    .optional(z.string())
+    .check(
+      z.describe(
+        'Instructions for the `llm` strategy. Left out for an embed session token: they are ' +
+          "the partner's, not the person's.",
+      ),
+    ),
   ...(Object.fromEntries(labelNames.map((name) => [name, z.string()])) as Record<
     LabelName,
     z.ZodMiniString
   >),
   allowDownload: z.boolean(),
   enableWebhook: z.boolean(),
-  webhookUrl: z.string(),
+  webhookUrl: z
+    .optional(z.string())
+    .check(
+      z.describe('Where the webhooks go. Left out for an embed session token, as is the secret.'),
+    ),
   redirectUrl: z.string(),
   includeText: z.boolean(),
   includeEmbeddedImages: z.boolean(),
@@ -185,7 +239,22 @@ export const extractorSchema = z.object({
   markPageImages: z.boolean(),
   chunkSize: z.int().check(z.describe('Characters per chunk of text; chunks never split words.')),
   combineFiles: z.boolean().check(z.describe(combineFilesDescription)),
-  runs: z.array(iri).check(z.describe('IRI references of the runs it made, oldest first.')),
+  checks: z
+    .array(savedCheckSchema)
+    .check(
+      z.describe(
+        "Checks over the results' values (README: Checks), evaluated when each document " +
+          "completes: the failures are in that document's entry of resultMetadata.documents.",
+      ),
+    ),
+  runs: z
+    .array(iri)
+    .check(
+      z.describe(
+        'IRI references of the runs it made, oldest first. An embed session token sees only ' +
+          'the runs over its bucket.',
+      ),
+    ),
   deletedAt: nullableDateTime,
   createdAt: nullableDateTime,
   updatedAt: nullableDateTime,
@@ -193,7 +262,8 @@ export const extractorSchema = z.object({
     .nullable(z.string())
     .check(
       z.describe(
-        'When a run with this extractor last started (date-time); null when it never ran.',
+        'When a run with this extractor last started (date-time); null when it never ran. For ' +
+          'an embed session token, the last of the runs over its bucket.',
       ),
     ),
   typedSchema: z
@@ -440,6 +510,16 @@ export const runInputSchema = z.object({
 });
 export type RunInput = z.infer<typeof runInputSchema>;
 
+/** A place on a page, in fractions of the page (0 to 1 from its top-left corner). */
+export const sourceBoxSchema = z.object({
+  page: z.int().check(z.describe('The page, from 1.')),
+  x: z.number(),
+  y: z.number(),
+  width: z.number(),
+  height: z.number(),
+});
+export type SourceBox = z.infer<typeof sourceBoxSchema>;
+
 /** Where each value of one document was found, and how its record measures up to the schema. */
 export const documentMetadataSchema = z.object({
   sources: z.record(
@@ -448,7 +528,11 @@ export const documentMetadataSchema = z.object({
       file: z.string(),
       fileId: z.string(),
       page: z.number(),
-      offset: z.number(),
+      offset: z
+        .number()
+        .check(
+          z.describe("Where the value's text starts in the page's text (…/pages/{n} as text)."),
+        ),
       text: z.string(),
       confidence: z.optional(
         z
@@ -462,16 +546,38 @@ export const documentMetadataSchema = z.object({
             ),
           ),
       ),
+      boxes: z.optional(
+        z
+          .array(sourceBoxSchema)
+          .check(
+            z.describe(
+              'Where the value is printed on a page that is a picture (PDFs, images): one box ' +
+                'per line of it, in fractions of the page (0 to 1 from the top-left corner). ' +
+                'Text documents have none: their values are found by offset and text.',
+            ),
+          ),
+      ),
     }),
   ),
   violations: z.array(z.object({ pointer: z.string(), message: z.string() })),
+  checks: z.optional(
+    z
+      .array(checkFailureSchema)
+      .check(
+        z.describe(
+          "The extractor's checks that this document's record fails, one entry per failure (per " +
+            'item for a check that goes item by item); empty when every check holds or had its ' +
+            'values missing.',
+        ),
+      ),
+  ),
   review: z.optional(
     z
       .array(z.string())
       .check(
         z.describe(
-          'JSON pointers of the values whose confidence is below reviewThreshold (0.6): ' +
-            'a person should look at them before trusting them.',
+          'JSON pointers of the values a person should look at before trusting them: those ' +
+            'whose confidence is below reviewThreshold (0.6) and those a failed check involves.',
         ),
       ),
   ),

@@ -2,7 +2,6 @@
  * The HTTP app: a pure `(Request) => Promise<Response>` (Hono). Tests call `app.fetch`
  * in-process; main.ts binds it to a port.
  */
-import type { HttpBindings } from '@hono/node-server';
 import { Hono } from 'hono';
 import { randomUUID } from 'node:crypto';
 import { api, apiRoutes } from './http/api.js';
@@ -39,16 +38,13 @@ export function createApp(services: Services): App {
     const requestId = c.req.header('x-request-id')?.slice(0, 64) || randomUUID();
     c.set('services', services);
     c.set('requestId', requestId);
-    // Behind node (main.ts) the id goes straight onto node's response, whose writeHead
-    // merges it with the app's headers: touching `c.res.headers` would turn a response's
-    // plain headers into a Headers object only for the adapter to take it apart again.
-    const outgoing = (c.env as Partial<HttpBindings> | undefined)?.outgoing;
-    outgoing?.setHeader('X-Request-Id', requestId);
     await next();
-    // In-process (tests) there is no node response: the id goes on the Response itself.
     // Not c.header(): after the handler it would rebuild the response around a web
-    // stream of its body.
-    if (!outgoing) c.res.headers.set('X-Request-Id', requestId);
+    // stream of its body. With the id goes nosniff: no answer (an uploaded file, results,
+    // a problem document quoting what was sent) is ever to be read by a browser as another
+    // type than it says.
+    c.res.headers.set('X-Request-Id', requestId);
+    c.res.headers.set('X-Content-Type-Options', 'nosniff');
     // The query is left out: it can carry an access token or a session.
     services.logger.info(
       {
@@ -88,5 +84,20 @@ export function createApp(services: Services): App {
     return problemResponse(internalError(), c.req.path);
   });
 
+  return app;
+}
+
+/**
+ * The whole HTTP app of a worker process (SERVICE_ROLE=worker): its health checks, for
+ * whatever runs it to know it is alive and can reach what it needs, and nothing else.
+ */
+export function createHealthApp(services: Services): App {
+  const app = new Hono<AppEnv>();
+  app.use('*', async (c, next) => {
+    c.set('services', services);
+    await next();
+  });
+  app.route('/', healthRoutes);
+  app.notFound((c) => problemResponse(notFound(), c.req.path));
   return app;
 }

@@ -36,3 +36,47 @@ describe('DATABASE_URL and FILES_URL', () => {
     expect(() => loadConfig({ [name]: value })).toThrow(name);
   });
 });
+
+describe('SERVICE_ROLE and the variables of several processes', () => {
+  const postgres = { DATABASE_URL: 'postgres://db.internal/extractor' };
+
+  it('runs API and worker in one process by default, with a minute-long lease', () => {
+    const config = loadConfig({});
+    expect(config.role).toBe('all');
+    expect(config.workerLeaseMs).toBe(60_000);
+    expect(config.shutdownGraceMs).toBe(10_000);
+    expect(config.databasePoolSize).toBe(10);
+  });
+
+  it('takes api and worker on PostgreSQL, with their lease, grace and pool', () => {
+    expect(loadConfig({ ...postgres, SERVICE_ROLE: 'api' }).role).toBe('api');
+    const worker = loadConfig({
+      ...postgres,
+      SERVICE_ROLE: 'worker',
+      WORKER_LEASE_SECONDS: '15',
+      SHUTDOWN_GRACE_SECONDS: '0',
+      DATABASE_POOL_SIZE: '4',
+    });
+    expect(worker).toMatchObject({
+      role: 'worker',
+      workerLeaseMs: 15_000,
+      shutdownGraceMs: 0,
+      databasePoolSize: 4,
+    });
+  });
+
+  it.each([
+    [{ SERVICE_ROLE: 'scheduler', ...postgres }, 'SERVICE_ROLE must be one of all, api, worker'],
+    [{ SERVICE_ROLE: 'api' }, 'SERVICE_ROLE=api needs DATABASE_URL'],
+    [{ SERVICE_ROLE: 'worker' }, 'SERVICE_ROLE=worker needs DATABASE_URL'],
+    [
+      { SERVICE_ROLE: 'worker', WORKER_CONCURRENCY: '0', ...postgres },
+      'SERVICE_ROLE=worker needs WORKER_CONCURRENCY of at least 1',
+    ],
+    [{ WORKER_LEASE_SECONDS: '0' }, 'WORKER_LEASE_SECONDS'],
+    [{ DATABASE_POOL_SIZE: '0' }, 'DATABASE_POOL_SIZE'],
+  ])('refuses %o, saying why', (env, message) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(message);
+  });
+});

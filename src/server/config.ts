@@ -6,11 +6,21 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defaultDocumentLimits, type DocumentLimits } from './engine/isolation/limits.js';
 
+/**
+ * What one process does (README "Deployment"): `all` answers requests and works runs, `api`
+ * only answers requests, `worker` only works runs (and answers its health checks).
+ */
+export const serviceRoles = ['all', 'api', 'worker'] as const;
+export type ServiceRole = (typeof serviceRoles)[number];
+
 export interface Config {
+  role: ServiceRole;
   port: number;
   dataDir: string;
   /** PostgreSQL's address (`postgres://…`); without it the store is SQLite under dataDir. */
   databaseUrl: string | undefined;
+  /** Connections this process keeps open to PostgreSQL, besides the one that listens. */
+  databasePoolSize: number;
   /** Where uploaded files are kept: a directory, or an S3 bucket and key prefix. */
   files: FilesLocation;
   /** Where `npm run build` put the interface (dist/ at the project root by default). */
@@ -21,6 +31,13 @@ export interface Config {
   workerConcurrency: number;
   /** How often the worker looks for queued runs when nothing wakes it (other processes). */
   workerPollMs: number;
+  /**
+   * How long a worker's claim on a run lasts unless renewed (it is, every third of this):
+   * after a worker dies, its runs wait this long before another worker continues them.
+   */
+  workerLeaseMs: number;
+  /** How long SIGTERM lets the chunks in flight finish before their runs are handed back. */
+  shutdownGraceMs: number;
   /** What one document may cost to read (the README's "Limits"). */
   documents: DocumentLimits;
   llm: {
@@ -82,6 +99,22 @@ function filesLocation(env: NodeJS.ProcessEnv, dataDir: string): FilesLocation {
   return { kind: 's3', bucket: match[1]!, prefix: (match[2] ?? '').replace(/^\/+|\/+$/g, '') };
 }
 
+function serviceRole(env: NodeJS.ProcessEnv, databaseUrl: string | undefined): ServiceRole {
+  const raw = env.SERVICE_ROLE?.trim() || 'all';
+  if (!(serviceRoles as readonly string[]).includes(raw))
+    throw new ConfigError(
+      `SERVICE_ROLE must be one of ${serviceRoles.join(', ')}; it is "${raw}".`,
+    );
+  const role = raw as ServiceRole;
+  // SQLite is one process's store: a second process on its file would take the first's
+  // running runs for abandoned ones, and neither would hear of the other's changes.
+  if (role !== 'all' && !databaseUrl)
+    throw new ConfigError(
+      `SERVICE_ROLE=${role} needs DATABASE_URL: processes of separate roles share one PostgreSQL database, not a SQLite file.`,
+    );
+  return role;
+}
+
 export const defaultLlmModels = ['gpt-4o-mini', 'gpt-4o', 'gpt-4.1-mini', 'gpt-4.1'];
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -96,17 +129,26 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError('EXTRACTOR_ADMIN_TOKEN must be at least 16 characters long.');
   }
   const dataDir = resolve(env.DATA_DIR || './data');
+  const database = databaseUrl(env);
+  const role = serviceRole(env, database);
+  const workerConcurrency = integer(env, 'WORKER_CONCURRENCY', 2, 0);
+  if (role === 'worker' && workerConcurrency === 0)
+    throw new ConfigError('SERVICE_ROLE=worker needs WORKER_CONCURRENCY of at least 1.');
   return {
+    role,
     port,
     dataDir,
-    databaseUrl: databaseUrl(env),
+    databaseUrl: database,
+    databasePoolSize: integer(env, 'DATABASE_POOL_SIZE', 10, 1),
     files: filesLocation(env, dataDir),
     distDir: resolve(env.DIST_DIR || fileURLToPath(new URL('../../dist', import.meta.url))),
     publicBaseUrl,
     adminToken,
     maxUploadBytes: integer(env, 'MAX_UPLOAD_BYTES', 50 * 1024 * 1024, 1),
-    workerConcurrency: integer(env, 'WORKER_CONCURRENCY', 2, 0),
+    workerConcurrency,
     workerPollMs: integer(env, 'WORKER_POLL_MS', 1000, 10),
+    workerLeaseMs: integer(env, 'WORKER_LEASE_SECONDS', 60, 1) * 1000,
+    shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_SECONDS', 10, 0) * 1000,
     documents: {
       memoryMb: integer(env, 'DOCUMENT_MEMORY_MB', defaultDocumentLimits.memoryMb, 64),
       timeMs:

@@ -32,6 +32,22 @@ export class ConflictError extends DomainError {
   }
 }
 
+/**
+ * The caller may not set what the input sets (and may know that such a thing exists,
+ * unlike NotFoundError): one entry for each field it may not set.
+ */
+export class ForbiddenInputError extends DomainError {
+  constructor(
+    detail: string,
+    readonly errors: FieldError[],
+  ) {
+    super(detail);
+  }
+}
+
+/** The caller may see the thing, but not do this with it (a session, a download its extractor forbids). */
+export class NotAllowedError extends DomainError {}
+
 /** The input could be read, but its values break the rules: one entry for each. */
 export class InvalidInputError extends DomainError {
   constructor(readonly errors: FieldError[]) {
@@ -51,6 +67,12 @@ export class InputTooLargeError extends DomainError {
     super(detail);
   }
 }
+
+/**
+ * The input arrived too slowly to wait for (body-pace.ts). The rest of it is not read, so
+ * the connection it came on is closed.
+ */
+export class InputTooSlowError extends DomainError {}
 
 /** The input (or a file in it) is of a type the service does not take; `accepted` lists those it does. */
 export class UnsupportedInputError extends DomainError {

@@ -64,6 +64,31 @@ describe('GET /healthz and /readyz', () => {
     expect((await running.request('/healthz', { token: null })).status).toBe(200);
   });
 
+  it('link their 503 to a problem type the documentation and the OpenAPI document describe', async () => {
+    const running = await service();
+    rmSync(join(running.dataDir, 'files'), { recursive: true, force: true });
+    const response = await running.request('/readyz', { token: null });
+    expect(response.headers.get('retry-after')).toBe('5');
+    const problem = await expectProblem(response, 503);
+    expect(problem).toMatchObject({ type: '/api/docs#problem-not-ready', title: 'Not ready' });
+
+    const docs = await running.request('/api/docs', {
+      token: null,
+      headers: { Accept: 'text/html' },
+    });
+    expect(await docs.text()).toContain('id="problem-not-ready"');
+    const openApi = (await (await running.request('/api/docs.json', { token: null })).json()) as {
+      components: { responses: Record<string, { content: Record<string, { example: unknown }> }> };
+    };
+    expect(
+      openApi.components.responses['not-ready']?.content['application/problem+json']?.example,
+    ).toMatchObject({
+      type: '/api/docs#problem-not-ready',
+      status: 503,
+      title: 'Not ready',
+    });
+  });
+
   it('find the database failing once it cannot be queried', async () => {
     const running = await service();
     // A connection of its own, closed: the service's stays up for its own shutdown.

@@ -9,6 +9,7 @@ import { sql } from 'kysely';
 import type { Logger } from 'pino';
 import type { FileStore } from './files/storage.js';
 import type { Db } from './store/database.js';
+import { within } from './time-limit.js';
 
 export type ReadinessCheck = 'database' | 'files';
 
@@ -19,18 +20,6 @@ export interface Readiness {
 
 /** A check that has not answered by then has failed: a hung database must not hang the probe. */
 const checkTimeoutMs = 3_000;
-
-async function within<T>(work: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
-  });
-  try {
-    return await Promise.race([work, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 export async function checkReadiness(
   deps: { db: Db; storage: FileStore; logger: Logger },

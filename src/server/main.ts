@@ -8,10 +8,13 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const service = await createService(config);
   const server = serve({ fetch: answerAtEndOfTurn(service.app.fetch), port: config.port }, () => {
-    const lines = [
-      `Extractor is running at ${config.publicBaseUrl}`,
-      `  API:  ${config.publicBaseUrl}/api  (docs: ${config.publicBaseUrl}/api/docs)`,
-    ];
+    const lines =
+      config.role === 'worker'
+        ? [`Extractor worker is running (health: http://localhost:${config.port}/healthz)`]
+        : [
+            `Extractor is running at ${config.publicBaseUrl}${config.role === 'api' ? ' (API only: runs are worked by worker processes)' : ''}`,
+            `  API:  ${config.publicBaseUrl}/api  (docs: ${config.publicBaseUrl}/api/docs)`,
+          ];
     if (service.firstToken) {
       lines.push(
         '',
@@ -23,15 +26,35 @@ async function main(): Promise<void> {
     }
     process.stdout.write(lines.join('\n') + '\n');
   });
-  const shutdown = (signal: string) => {
+  let shuttingDown = false;
+  /**
+   * Takes no new connections, hands back the work in progress (the chunks in flight get
+   * SHUTDOWN_GRACE_SECONDS to finish), lets the requests under way end, then closes what is
+   * open. Event streams do not end by themselves: they are cut once the work is handed
+   * back, and their clients reconnect elsewhere with Last-Event-ID.
+   */
+  const shutdown = async (signal: string) => {
+    if (shuttingDown) return;
+    shuttingDown = true;
     service.services.logger.info({ signal }, 'shutting down');
-    server.close(() => {
-      void service.close().then(() => process.exit(0));
-    });
-    setTimeout(() => process.exit(0), 10_000).unref();
+    // Whatever hangs past the grace and a little more is not waited for.
+    setTimeout(() => process.exit(1), config.shutdownGraceMs + 15_000).unref();
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    if ('closeIdleConnections' in server) server.closeIdleConnections();
+    await service.stopWork();
+    const requestsEnded = await Promise.race([
+      closed.then(() => true),
+      new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 2_000).unref()),
+    ]);
+    if (!requestsEnded && 'closeAllConnections' in server) {
+      server.closeAllConnections();
+      await closed;
+    }
+    await service.close();
+    process.exit(0);
   };
-  process.on('SIGINT', () => shutdown('SIGINT'));
-  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
 }
 
 main().catch((error: unknown) => {

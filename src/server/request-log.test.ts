@@ -64,6 +64,9 @@ describe('request ids and request logs, on the real server', () => {
     expect(fresh.status).toBe(404);
     const freshId = fresh.headers.get('x-request-id')!;
     expect(freshId).toMatch(/^[0-9a-f-]{36}$/);
+    // Node's response carries the app's other header too (app.test.ts has every route).
+    for (const response of [given, fresh])
+      expect(response.headers.get('x-content-type-options')).toBe('nosniff');
 
     // The service is quiet now: the batch still comes out within a second or so.
     const [first, second] = await waitFor(() => {

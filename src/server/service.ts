@@ -1,22 +1,27 @@
 /**
  * Builds the running service from its configuration: the store, the files, the first-start
- * seed and the background workers. main.ts binds the result to a port; tests build it on
- * a temporary directory and call the app in-process.
+ * seed and the background work, as the process's role asks (SERVICE_ROLE, README
+ * "Deployment"): `api` answers requests, `worker` works runs and sends webhooks, `all` does
+ * both. main.ts binds the result to a port; tests build it on a temporary directory and call
+ * the app in-process.
  */
+import { sql } from 'kysely';
 import type { Logger } from 'pino';
-import { createApp, type App } from './app.js';
-import { ConfigError, type Config } from './config.js';
+import { createApp, createHealthApp, type App } from './app.js';
+import type { Config } from './config.js';
 import { terminateOcr } from './engine/index.js';
 import { createExtractor } from './extractors/extractors.js';
 import { demoExtractor } from './extractors/demo.js';
 import { knownFileKeys } from './files/files.js';
+import { FilePages } from './files/pages.js';
 import { createLogger } from './logging.js';
-import { DirectoryFileStore, type FileStorage, type FileStore } from './files/storage.js';
+import type { FileStore } from './files/storage.js';
 import { createFileStore } from './files/create-file-store.js';
 import type { Services } from './http/context.js';
-import { openStore, type Store } from './store/database.js';
+import { openStore, type Db, type Store } from './store/database.js';
 import { RunSignals } from './runs/events.js';
 import { RunLifecycle } from './runs/lifecycle.js';
+import { openSignalChannel, type SignalChannel } from './runs/signal-channel.js';
 import { RunWorker } from './runs/worker.js';
 import {
   createPersonalToken,
@@ -26,12 +31,18 @@ import {
 import { startWebhookDispatcher, type WebhookDispatcher } from './webhooks/index.js';
 
 export interface Service {
+  /** The HTTP app: the whole API, or a worker's health checks alone. */
   app: App;
   services: Services;
   store: Store;
   /** Set on the first start only: the personal access token created for the owner. */
   firstToken: string | undefined;
-  worker: RunWorker;
+  /**
+   * Takes no more work: the worker lets the chunks in flight finish for up to
+   * SHUTDOWN_GRACE_SECONDS and hands its runs back to the queue, the webhook dispatcher
+   * finishes the attempts it started. The app still answers; `close` follows.
+   */
+  stopWork(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -41,40 +52,54 @@ export interface ServiceOptions {
   seed?: boolean;
 }
 
+/** How often a process that works runs looks for files no bucket knows. */
+const sweepIntervalMs = 6 * 3_600_000;
+
 /**
  * The first start is told by what the store has never held, not by whether it is empty:
  * a token made with `npm run token` before the first `npm start` must not cost the demo
  * extractor, and deletions are soft, so a deleted demo is not seeded again.
  */
-async function firstStartNeeds(store: Store): Promise<{ demo: boolean; token: boolean }> {
+async function firstStartNeeds(db: Db): Promise<{ demo: boolean; token: boolean }> {
   const [extractor, personalToken] = await Promise.all([
-    store.db.selectFrom('extractors').select('id').limit(1).executeTakeFirst(),
-    store.db
-      .selectFrom('tokens')
-      .select('id')
-      .where('kind', '=', 'personal')
-      .limit(1)
-      .executeTakeFirst(),
+    db.selectFrom('extractors').select('id').limit(1).executeTakeFirst(),
+    db.selectFrom('tokens').select('id').where('kind', '=', 'personal').limit(1).executeTakeFirst(),
   ]);
   return { demo: !extractor, token: !personalToken };
 }
 
 /**
- * The files as the run worker reads them today: paths on this machine (storage.ts). An
- * object store has none, so a process on one must not work runs until the worker reads
- * through `FileStore.localCopy`; an API-only process (WORKER_CONCURRENCY=0) is fine.
+ * Seeds a store that has never been started on: the demo extractor and a first token. API
+ * processes started together on a new PostgreSQL database take turns (an advisory lock
+ * held by the transaction), so exactly one of them seeds and prints the token.
  */
-function filesForWorker(storage: FileStore, config: Config): FileStorage {
-  if (storage instanceof DirectoryFileStore) return storage;
-  if (config.workerConcurrency > 0)
-    throw new ConfigError(
-      'FILES_URL=s3://… serves API processes only for now (WORKER_CONCURRENCY=0): the run worker does not yet read documents from an object store.',
-    );
-  return {
-    pathOf() {
-      throw new Error('This process works no runs (WORKER_CONCURRENCY=0).');
-    },
-  };
+async function seedFirstStart(store: Store, config: Config): Promise<string | undefined> {
+  return store.db.transaction().execute(async (trx) => {
+    if (store.dialect === 'postgres')
+      await sql`select pg_advisory_xact_lock(hashtext('extractor first start'))`.execute(trx);
+    const needs = await firstStartNeeds(trx);
+    if (needs.demo) await createExtractor(trx, demoExtractor, config);
+    // The owner holds a token already when one was made with `npm run token`.
+    if (needs.token) return (await createPersonalToken(trx, 'first start')).token;
+    return undefined;
+  });
+}
+
+/**
+ * Removes files no bucket knows: left by a crash between storing a file and recording it,
+ * or by a bucket deleted while its upload was under way. Only files older than the store's
+ * grace period go, so a file another process is about to record is left alone.
+ */
+async function sweepOrphanFiles(store: Store, storage: FileStore, logger: Logger): Promise<void> {
+  try {
+    const known = await knownFileKeys(store.db);
+    const swept = await storage.sweep((bucketId, fileId) => known.has(`${bucketId}/${fileId}`));
+    if (swept > 0) logger.warn({ swept }, 'removed files that no bucket knows');
+  } catch (error) {
+    // An object store that is down for a moment must not keep the service from starting:
+    // GET /readyz says it is not ready, and the next sweep looks again.
+    logger.warn({ err: error }, 'could not look for files that no bucket knows');
+  }
 }
 
 export async function createService(
@@ -82,31 +107,17 @@ export async function createService(
   options: ServiceOptions = {},
 ): Promise<Service> {
   const logger = options.logger ?? createLogger(config.logLevel);
-  // Settled before anything is opened, so that a configuration refused here leaves nothing open.
+  const answersRequests = config.role !== 'worker';
+  const worksRuns = config.role !== 'api';
   const storage = await createFileStore(config);
-  const workerFiles = filesForWorker(storage, config);
   const store = await openStore(config, {
     onError: (error) => logger.error({ err: error }, 'a database connection failed'),
   });
   await storage.init();
-  const known = await knownFileKeys(store.db);
-  try {
-    const swept = await storage.sweep((bucketId, fileId) => known.has(`${bucketId}/${fileId}`));
-    if (swept > 0) logger.warn({ swept }, 'removed files that no bucket knows');
-  } catch (error) {
-    // An object store that is down for a moment must not keep the service from starting:
-    // GET /readyz says it is not ready, and the next start sweeps again.
-    logger.warn({ err: error }, 'could not look for files that no bucket knows');
-  }
 
   let firstToken: string | undefined;
-  if (options.seed ?? true) {
-    const needs = await firstStartNeeds(store);
-    if (needs.demo) await createExtractor(store.db, demoExtractor, config);
-    // The owner holds a token already when one was made with `npm run token`.
-    if (needs.token) firstToken = (await createPersonalToken(store.db, 'first start')).token;
-  }
-  if (config.adminToken) {
+  if (answersRequests && (options.seed ?? true)) firstToken = await seedFirstStart(store, config);
+  if (answersRequests && config.adminToken) {
     const registration = await registerPersonalToken(
       store.db,
       config.adminToken,
@@ -117,47 +128,67 @@ export async function createService(
   }
 
   const signals = new RunSignals();
-  let dispatcher: WebhookDispatcher | undefined;
-  let worker: RunWorker | undefined;
-  const runs = new RunLifecycle({
+  let channel: SignalChannel | undefined;
+  if (config.databaseUrl) {
+    try {
+      channel = await openSignalChannel({ url: config.databaseUrl, db: store.db, signals, logger });
+    } catch (error) {
+      await store.close();
+      storage.close();
+      throw error;
+    }
+  }
+  const pages = new FilePages({
     db: store.db,
-    config,
-    signals,
     storage,
-    onWebhooksQueued: () => dispatcher?.kick(),
-    onCancelled: (runId) => worker?.abort(runId),
+    dataDir: config.dataDir,
+    limits: config.documents,
   });
-  worker = new RunWorker({
-    db: store.db,
-    config,
-    logger,
-    storage: workerFiles,
-    signals,
-    lifecycle: runs,
-    soleProcess: store.dialect === 'sqlite',
-  });
-  await worker.start();
-  dispatcher = startWebhookDispatcher({ db: store.db, config, logger });
+  const runs = new RunLifecycle({ db: store.db, config, signals, storage, pages });
+  let worker: RunWorker | undefined;
+  let dispatcher: WebhookDispatcher | undefined;
+  const stopListening: (() => void)[] = [];
+  let sweeper: NodeJS.Timeout | undefined;
+  if (worksRuns) {
+    await sweepOrphanFiles(store, storage, logger);
+    sweeper = setInterval(() => void sweepOrphanFiles(store, storage, logger), sweepIntervalMs);
+    sweeper.unref();
+    worker = new RunWorker({ db: store.db, config, logger, storage, signals, lifecycle: runs });
+    await worker.start();
+    const started = startWebhookDispatcher({ db: store.db, config, logger });
+    stopListening.push(signals.onWebhooksQueued(() => started.kick()));
+    dispatcher = started;
+  }
 
   const services: Services = {
     config,
     db: store.db,
     storage,
+    pages,
     logger,
     recordTokenUse: createUsageRecorder(store.db),
     runs,
     signals,
   };
-  const app = createApp(services);
+  const app = answersRequests ? createApp(services) : createHealthApp(services);
+  let stopping: Promise<void> | undefined;
+  const stopWork = () =>
+    (stopping ??= (async () => {
+      clearInterval(sweeper);
+      for (const stop of stopListening.splice(0)) stop();
+      await worker?.stop(config.shutdownGraceMs);
+      await dispatcher?.stop();
+    })());
   return {
     app,
     services,
     store,
     firstToken,
-    worker,
+    stopWork,
     async close() {
-      await worker.stop();
-      await dispatcher.stop();
+      await stopWork();
+      await pages.close();
+      await channel?.close();
       await terminateOcr();
       await store.close();
       storage.close();

@@ -14,6 +14,12 @@ import type { ExtractorEventName } from '../events.js';
 import { $ } from '../testing/mount.js';
 import type { ExtractorApp } from './app.js';
 
+/**
+ * A step is known once the app has heard from the real service (the session, the bucket,
+ * its runs): on a loaded machine that takes longer than waitFor's default second.
+ */
+const serviceAnswered = { timeout: 10_000 };
+
 const apps: ExtractorApp[] = [];
 
 afterEach(() => {
@@ -98,7 +104,10 @@ describe('<extractor-app>', () => {
     const session = await mintSession(extractor);
     const { app, events } = await mountApp({ session: session.token });
     expect(await heading(app)).toBe('Hello');
-    expect(events.map((event) => event.type)).toEqual(['extractor-session-loaded']);
+    // Fired once the first view shows with its colours checked (a chunk loaded apart).
+    await vi.waitFor(() =>
+      expect(events.map((event) => event.type)).toEqual(['extractor-session-loaded']),
+    );
     expect($(app, '[part~="steps"]').textContent).toContain('Step 1 of 4');
 
     await userEvent.click(
@@ -119,7 +128,7 @@ describe('<extractor-app>', () => {
     await userEvent.click(
       bucketView.shadowRoot!.querySelector<HTMLElement>('[part~="begin-button"]')!,
     );
-    await vi.waitFor(() => expect(app.step).toBe('extraction'));
+    await vi.waitFor(() => expect(app.step).toBe('extraction'), serviceAnswered);
     await vi.waitFor(
       () => expect(events.some((event) => event.type === 'extractor-run-completed')).toBe(true),
       { timeout: 15_000 },
@@ -152,23 +161,23 @@ describe('<extractor-app>', () => {
 
     const working = await workingRun();
     const running = await mountApp({ session: working.session.token });
-    await vi.waitFor(() => expect(running.app.step).toBe('extraction'));
+    await vi.waitFor(() => expect(running.app.step).toBe('extraction'), serviceAnswered);
     running.app.remove();
 
     // A person who went back to the files sees the files again after a reload.
     const again = await mountApp({ session: session.token });
-    await vi.waitFor(() => expect(again.app.step).toBe('results'));
+    await vi.waitFor(() => expect(again.app.step).toBe('results'), serviceAnswered);
     await again.app.goToStep('bucket');
     again.app.remove();
     const reloaded = await mountApp({ session: session.token });
-    await vi.waitFor(() => expect(reloaded.app.step).toBe('bucket'));
+    await vi.waitFor(() => expect(reloaded.app.step).toBe('bucket'), serviceAnswered);
     expect(reloaded.events[0]?.detail.step).toBe('bucket');
   });
 
   it('follows a run live and tells the page when it completes', async () => {
     const working = await workingRun();
     const { app, events } = await mountApp({ session: working.session.token });
-    await vi.waitFor(() => expect(app.step).toBe('extraction'));
+    await vi.waitFor(() => expect(app.step).toBe('extraction'), serviceAnswered);
     const view = await currentView(app);
     await vi.waitFor(
       () => expect(view.shadowRoot!.querySelector('.badge')?.textContent?.trim()).toBe('Done'),
@@ -181,7 +190,7 @@ describe('<extractor-app>', () => {
     const done = await completedRun();
     const first = await mintSession(done.extractor, { bucket: done.run.bucket });
     const { app } = await mountApp({ session: first.token });
-    await vi.waitFor(() => expect(app.step).toBe('results'));
+    await vi.waitFor(() => expect(app.step).toBe('results'), serviceAnswered);
     const view = await currentView(app);
     const second = await mintSession(done.extractor, { bucket: done.run.bucket });
     app.session = second.token;

@@ -5,8 +5,8 @@ import { newId, nowIso } from '../store/ids.js';
 import { newestFirst, type PageOfRows, type PageWindow } from '../store/paging.js';
 import type { BucketRow } from '../store/schema.js';
 import { findLive, notDeleted, softDelete } from '../store/soft-delete.js';
-import { runIrisOf } from '../runs/runs.js';
-import { fileToWire, listFiles, listFilesOfBuckets, type FileRow } from '../files/files.js';
+import { runIris, runsOf, type RunScope } from '../runs/runs.js';
+import { fileToWire, listFilesOfBuckets, type FileRow } from '../files/files.js';
 
 export type { BucketRow };
 
@@ -40,23 +40,21 @@ export function deleteBucket(db: Db, id: string): Promise<boolean> {
   return softDelete(db, 'buckets', id);
 }
 
-/** Buckets as the APIs show them, with their runs and files, in two queries for all. */
-export async function bucketViews(db: Db, rows: readonly BucketRow[]): Promise<Bucket[]> {
+/**
+ * Buckets as the APIs show them, with their runs and files, in two queries for all. With
+ * a `scope`, only the runs within it are listed (what an embed session may see).
+ */
+export async function bucketViews(
+  db: Db,
+  rows: readonly BucketRow[],
+  scope?: RunScope,
+): Promise<Bucket[]> {
   const ids = rows.map((row) => row.id);
   const [runs, files] = await Promise.all([
-    runIrisOf(db, 'bucket_id', ids),
+    runsOf(db, 'bucket_id', ids, scope),
     listFilesOfBuckets(db, ids),
   ]);
-  return rows.map((row) => bucketToWire(row, runs.get(row.id) ?? [], files.get(row.id) ?? []));
-}
-
-/** One bucket as the APIs show it. */
-export async function bucketView(db: Db, row: BucketRow): Promise<Bucket> {
-  const [runs, files] = await Promise.all([
-    runIrisOf(db, 'bucket_id', [row.id]),
-    listFiles(db, row.id),
-  ]);
-  return bucketToWire(row, runs.get(row.id) ?? [], files);
+  return rows.map((row) => bucketToWire(row, runIris(runs.get(row.id)), files.get(row.id) ?? []));
 }
 
 export function bucketToWire(row: BucketRow, runs: string[], files: FileRow[]): Bucket {

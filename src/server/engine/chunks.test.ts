@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { chunkPages } from './chunks.js';
-import type { Chunk, PageImage, PageText } from './types.js';
+import { sourceOf } from './sources.js';
+import type { Chunk, PageImage, PageText, TextBox } from './types.js';
 
 const page = (text: string, number = 1, fileId = 'file-1', images?: PageImage[]): PageText => ({
   fileId,
@@ -111,6 +112,56 @@ describe('chunkPages', () => {
         },
       ),
       { numRuns: 150 },
+    );
+  });
+
+  it('gives each span the boxes of its stretch, so a word found in a chunk has its own box', () => {
+    const word = fc.stringMatching(/^[A-Za-z0-9]{1,10}$/);
+    fc.assert(
+      fc.property(
+        fc.array(fc.array(word, { minLength: 1, maxLength: 40 }), { minLength: 1, maxLength: 4 }),
+        fc.integer({ min: 12, max: 200 }),
+        (pageWords, size) => {
+          // Each word a box of its own, one word after the other down the page.
+          const pages = pageWords.map((words, index) => {
+            const boxes: TextBox[] = [];
+            let text = '';
+            for (const [position, word] of words.entries()) {
+              if (text !== '') text += position % 5 === 0 ? '\n' : ' ';
+              const y = Math.round((position / words.length) * 10_000) / 10_000;
+              boxes.push({
+                start: text.length,
+                end: text.length + word.length,
+                x: 0.1,
+                y,
+                width: 0.2,
+                height: 0.01,
+              });
+              text += word;
+            }
+            return { ...page(text, index + 1), boxes };
+          });
+          for (const chunk of chunkPages(pages, size)) {
+            for (const [index, span] of chunk.spans.entries()) {
+              const boxes = pages[span.page - 1]!.boxes;
+              expect(chunk.boxes![index]).toEqual(
+                boxes.filter(
+                  (box) => box.end > span.pageStart && box.start < span.pageStart + span.length,
+                ),
+              );
+              for (const box of chunk.boxes![index]!) {
+                // A word a chunk holds whole: its source is the word's own box.
+                const start = span.chunkStart + box.start - span.pageStart;
+                if (box.start < span.pageStart || box.end > span.pageStart + span.length) continue;
+                expect(sourceOf(chunk, start, start + box.end - box.start)?.boxes).toEqual([
+                  { page: span.page, x: box.x, y: box.y, width: box.width, height: box.height },
+                ]);
+              }
+            }
+          }
+        },
+      ),
+      { numRuns: 100 },
     );
   });
 

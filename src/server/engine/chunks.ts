@@ -10,13 +10,16 @@
  *   a whole chunk, such as a pasted base64 blob, has to be cut inside.)
  * - Each chunk records which stretch of which page each part of its text is (`spans`), so
  *   an offset in a chunk leads back to file, page and offset in the page.
+ * - Each span takes the boxes of its stretch of the page (`Chunk.boxes`), where the page
+ *   has them, so a value's source can say where on the page it is printed.
  * - Pictures go with the chunk that holds their place in the page's text, and each counts
  *   as `imageCharacterCost` characters, so a chunk does not collect every page picture of
  *   a long document.
  *
  * The result depends only on the pages and the size, so a resumed run gets the same chunks.
  */
-import type { Chunk, ChunkSpan, PageImage, PageText } from './types.js';
+import { boxesBetween } from './geometry.js';
+import type { Chunk, ChunkSpan, PageImage, PageText, TextBox } from './types.js';
 
 export const imageCharacterCost = 1000;
 const pageSeparator = '\n\n';
@@ -24,19 +27,22 @@ const pageSeparator = '\n\n';
 export function chunkPages(pages: readonly PageText[], chunkSize: number): Chunk[] {
   const size = Math.max(1, Math.floor(chunkSize));
   const chunks: Chunk[] = [];
-  let current: { text: string; spans: ChunkSpan[]; images: PageImage[]; cost: number } = {
+  const empty = () => ({
     text: '',
-    spans: [],
-    images: [],
+    spans: [] as ChunkSpan[],
+    images: [] as PageImage[],
+    boxes: [] as (TextBox[] | undefined)[],
     cost: 0,
-  };
+  });
+  let current = empty();
 
   const flush = () => {
     if (current.spans.length === 0) return;
     const chunk: Chunk = { index: chunks.length, text: current.text, spans: current.spans };
     if (current.images.length > 0) chunk.images = current.images;
+    if (current.boxes.some(Boolean)) chunk.boxes = current.boxes;
     chunks.push(chunk);
-    current = { text: '', spans: [], images: [], cost: 0 };
+    current = empty();
   };
 
   const append = (page: PageText, pageStart: number, length: number, images: PageImage[]) => {
@@ -50,6 +56,7 @@ export function chunkPages(pages: readonly PageText[], chunkSize: number): Chunk
       length,
     });
     current.text += page.text.slice(pageStart, pageStart + length);
+    current.boxes.push(page.boxes && boxesBetween(page.boxes, pageStart, pageStart + length));
     current.images.push(...images);
     current.cost = current.text.length + current.images.length * imageCharacterCost;
   };

@@ -15,6 +15,7 @@ import {
   imageDimensions,
   type DocumentLimits,
 } from './isolation/limits.js';
+import { shiftBoxes } from './geometry.js';
 import { pageImageMarker } from './markers.js';
 import { readDocx, readXlsx } from './office.js';
 import { recognizeImage } from './ocr.js';
@@ -26,13 +27,17 @@ import {
   type PageImage,
   type PageText,
   type SourceFile,
+  type TextBox,
 } from './types.js';
+
+/** A page as a reader gives it; pages that are pictures (images) know where their words are. */
+type ReadPage = TextPage & { boxes?: TextBox[] };
 
 /**
  * Bump when a change to the readers changes what they produce, so cached pages from the
  * older readers are not reused.
  */
-const readerVersion = 3;
+const readerVersion = 4;
 
 export interface ReadIo {
   cacheDir: string;
@@ -119,6 +124,7 @@ async function readFileContent(
   const pages = await readByType(bytes, file, options, limits, signal);
   return pages.map((page, index) => {
     let text = options.includeText ? page.text : '';
+    let boxes = page.boxes;
     let images = page.images.filter(
       (image) => image.kind === 'page' || options.includeEmbeddedImages,
     );
@@ -133,9 +139,11 @@ async function readFileContent(
       images = images.map((image) =>
         image.kind === 'page' ? image : { ...image, offset: image.offset + marker.length + 1 },
       );
+      if (boxes) boxes = shiftBoxes(boxes, marker.length + 1);
     }
     const result: PageText = { fileId: file.id, fileName: file.name, page: index + 1, text };
     if (images.length > 0) result.images = images;
+    if (boxes) result.boxes = boxes;
     return result;
   });
 }
@@ -146,7 +154,7 @@ async function readByType(
   options: ContentOptions,
   limits: DocumentLimits,
   signal?: AbortSignal,
-): Promise<TextPage[]> {
+): Promise<ReadPage[]> {
   const text = () => {
     const decoded = bytes.toString('utf8');
     checkCharacters(file.name, decoded.length, limits);
@@ -188,11 +196,12 @@ async function readImage(
   options: ContentOptions,
   limits: DocumentLimits,
   signal?: AbortSignal,
-): Promise<TextPage> {
+): Promise<ReadPage> {
   checkImage(file.name, bytes, limits);
   let text = '';
+  let boxes: TextBox[] = [];
   if (options.includeText) {
-    text = (await recognizeImage(bytes, signal)).text;
+    ({ text, boxes } = await recognizeImage(bytes, signal));
     if (text.trim() === '')
       throw new ExtractionError(`${file.name} is a picture and OCR found no text in it`);
   }
@@ -208,7 +217,7 @@ async function readImage(
       offset: 0,
     });
   }
-  return { text, images };
+  return { text, images, boxes };
 }
 
 /**

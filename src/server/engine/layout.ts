@@ -14,6 +14,19 @@ export interface PlacedText {
   y: number;
   width: number;
   height: number;
+  /**
+   * Where the ink is, top and bottom, when it is not the height around the centre: a PDF's
+   * text sits on its baseline, with the font's ascent above and its descent below.
+   */
+  top?: number;
+  bottom?: number;
+}
+
+/** Where one piece landed in the laid-out text: text [start, end) is the piece's. */
+export interface LaidOutPiece {
+  piece: PlacedText;
+  start: number;
+  end: number;
 }
 
 /** Pieces whose centres are closer than this share of their height sit on one line. */
@@ -34,10 +47,22 @@ export interface LayoutOptions {
 }
 
 export function layoutLines(pieces: readonly PlacedText[], options: LayoutOptions = {}): string {
+  return layoutPage(pieces, options).text;
+}
+
+/**
+ * The laid-out text and where each visible piece went in it, which is what turns an
+ * offset in a page's text back into a place on the page (`boxesOfPieces`).
+ */
+export function layoutPage(
+  pieces: readonly PlacedText[],
+  options: LayoutOptions = {},
+): { text: string; placed: LaidOutPiece[] } {
+  const placed: LaidOutPiece[] = [];
   const visible = pieces.filter(
     (piece) => piece.text.trim() !== '' && Number.isFinite(piece.x + piece.y),
   );
-  if (visible.length === 0) return '';
+  if (visible.length === 0) return { text: '', placed };
   const left = Math.min(...visible.map((piece) => piece.x));
   const right = Math.max(...visible.map((piece) => piece.x + piece.width));
   const charWidth = Math.max(medianCharWidth(visible), (right - left) / maxColumns);
@@ -57,30 +82,45 @@ export function layoutLines(pieces: readonly PlacedText[], options: LayoutOption
     }
   }
 
-  return lines
-    .map(({ pieces: line }) => {
-      line.sort((a, b) => a.x - b.x);
-      let text = '';
-      let end = left;
-      let previous: PlacedText | undefined;
-      for (const piece of line) {
-        const column = Math.round((piece.x - left) / charWidth);
-        const gap = piece.x - end;
-        // Measured in this line's own letters: the gap between two words of a big heading
-        // is wider than a small font's character, and is still one space.
-        const ownWidth = Math.max(letterWidth(piece), letterWidth(previous ?? piece));
-        if (text === '') text = ' '.repeat(Math.max(0, column));
-        else if (options.separateWords || gap > ownWidth * joinShare) {
-          text +=
-            gap <= ownWidth * wordGapShare ? ' ' : ' '.repeat(Math.max(2, column - text.length));
-        }
-        text += piece.text.replace(/\s+/g, ' ');
-        end = Math.max(end, piece.x + piece.width);
-        previous = piece;
+  let page = '';
+  for (const [index, { pieces: line }] of lines.entries()) {
+    line.sort((a, b) => a.x - b.x);
+    const lineStart = page.length + (index > 0 ? 1 : 0);
+    const linePlaced: LaidOutPiece[] = [];
+    let text = '';
+    let end = left;
+    let previous: PlacedText | undefined;
+    for (const piece of line) {
+      const column = Math.round((piece.x - left) / charWidth);
+      const gap = piece.x - end;
+      // Measured in this line's own letters: the gap between two words of a big heading
+      // is wider than a small font's character, and is still one space.
+      const ownWidth = Math.max(letterWidth(piece), letterWidth(previous ?? piece));
+      if (text === '') text = ' '.repeat(Math.max(0, column));
+      else if (options.separateWords || gap > ownWidth * joinShare) {
+        text +=
+          gap <= ownWidth * wordGapShare ? ' ' : ' '.repeat(Math.max(2, column - text.length));
       }
-      return text.trimEnd();
-    })
-    .join('\n');
+      const start = text.length;
+      text += piece.text.replace(/\s+/g, ' ');
+      linePlaced.push({ piece, start, end: text.length });
+      end = Math.max(end, piece.x + piece.width);
+      previous = piece;
+    }
+    text = text.trimEnd();
+    for (const laid of linePlaced) {
+      // The line's trailing spaces went; so does a piece's share of them.
+      const pieceEnd = Math.min(laid.end, text.length);
+      if (pieceEnd > laid.start)
+        placed.push({
+          piece: laid.piece,
+          start: lineStart + laid.start,
+          end: lineStart + pieceEnd,
+        });
+    }
+    page += (index > 0 ? '\n' : '') + text;
+  }
+  return { text: page, placed };
 }
 
 function letterWidth(piece: PlacedText): number {

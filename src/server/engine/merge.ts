@@ -145,12 +145,18 @@ function copySources(
  */
 export const reviewThreshold = 0.6;
 
-/** The JSON pointers of the values a person should check, in document order of pointer. */
-export function valuesForReview(sources: Record<string, ValueSource>): string[] {
-  return Object.entries(sources)
+/**
+ * The JSON pointers of the values a person should check, in order of pointer: those found
+ * with little confidence, and those a failed check of the extractor involves.
+ */
+export function valuesForReview(
+  sources: Record<string, ValueSource>,
+  failedChecks: readonly { pointers: readonly string[] }[] = [],
+): string[] {
+  const unsure = Object.entries(sources)
     .filter(([, source]) => source.confidence !== undefined && source.confidence < reviewThreshold)
-    .map(([pointer]) => pointer)
-    .sort();
+    .map(([pointer]) => pointer);
+  return [...new Set([...unsure, ...failedChecks.flatMap((failure) => failure.pointers)])].sort();
 }
 
 /**

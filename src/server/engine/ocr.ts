@@ -10,17 +10,20 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type Tesseract from 'tesseract.js';
-import { layoutLines, type PlacedText } from './layout.js';
+import { boxesOfPieces } from './geometry.js';
+import { imageDimensions } from './isolation/limits.js';
+import { layoutPage, type PlacedText } from './layout.js';
+import type { TextBox } from './types.js';
 
 /** The LSTM model, which is what tesseract.js itself picks for its default engine mode. */
 const modelDir = join(
   dirname(createRequire(import.meta.url).resolve('@tesseract.js-data/eng/package.json')),
-  process.env.X_MODEL ?? '4.0.0_best_int',
+  '4.0.0_best_int',
 );
 
 /** Tesseract reads best at about 300 dpi; smaller images (screenshots) are enlarged first. */
-const minOcrWidth = Number(process.env.X_MIN ?? 1600);
-const targetOcrWidth = Number(process.env.X_TARGET ?? 2000);
+const minOcrWidth = 1600;
+const targetOcrWidth = 2000;
 const maxUpscale = 3;
 /** Wider images are reduced to this: a phone photo or a 600 dpi scan gains nothing above it. */
 const maxOcrWidth = 2400;
@@ -105,6 +108,19 @@ export interface OcrResult {
   text: string;
   /** Mean word confidence, 0–100. */
   confidence: number;
+  /** Where each word of the text is, in fractions of the image as given (turned upright). */
+  boxes: TextBox[];
+}
+
+/**
+ * How the image tesseract read relates to the image as given, upright: the same picture
+ * `width` × `height`, turned `angle` degrees (anticlockwise, to level its lines) onto a
+ * larger canvas. Filled in by `prepareForOcr`; empty when it left the image as it was.
+ */
+interface OcrPlacement {
+  width?: number;
+  height?: number;
+  angle?: number;
 }
 
 /**
@@ -114,7 +130,8 @@ export interface OcrResult {
  */
 export async function recognizeImage(bytes: Uint8Array, signal?: AbortSignal): Promise<OcrResult> {
   signal?.throwIfAborted();
-  const prepared = await prepareForOcr(bytes);
+  const placement: OcrPlacement = {};
+  const prepared = await prepareForOcr(bytes, placement);
   const result = await withWorker((ocr) =>
     ocr.recognize(Buffer.from(prepared), {}, { text: true, blocks: true }),
   );
@@ -142,7 +159,31 @@ export async function recognizeImage(bytes: Uint8Array, signal?: AbortSignal): P
   const confidence = confidences.length
     ? confidences.reduce((sum, value) => sum + value, 0) / confidences.length
     : 0;
-  return { text: layoutLines(pieces, { separateWords: true }), confidence };
+  const { text, placed } = layoutPage(pieces, { separateWords: true });
+  return { text, confidence, boxes: wordBoxes(placed, prepared, placement) };
+}
+
+/** The words' boxes in fractions of the upright image, undoing the levelling turn. */
+function wordBoxes(
+  placed: Parameters<typeof boxesOfPieces>[0],
+  prepared: Uint8Array,
+  placement: OcrPlacement,
+): TextBox[] {
+  const read = imageDimensions(prepared);
+  if (!read) return [];
+  const width = placement.width ?? read.width;
+  const height = placement.height ?? read.height;
+  const radians = ((placement.angle ?? 0) * Math.PI) / 180;
+  if (radians === 0) return boxesOfPieces(placed, width, height);
+  // The turn was about the centre, onto a canvas grown to hold the corners: a point of the
+  // read image goes back by turning it the other way about the centres.
+  const cos = Math.cos(radians);
+  const sin = Math.sin(radians);
+  return boxesOfPieces(placed, width, height, (x, y) => {
+    const dx = x - read.width / 2;
+    const dy = y - read.height / 2;
+    return [width / 2 + dx * cos - dy * sin, height / 2 + dx * sin + dy * cos];
+  });
 }
 
 /**
@@ -154,7 +195,10 @@ export async function recognizeImage(bytes: Uint8Array, signal?: AbortSignal): P
  * slope. Transparency is flattened onto white. Bytes sharp cannot decode go to tesseract
  * as they are, which reports what it makes of them.
  */
-export async function prepareForOcr(bytes: Uint8Array): Promise<Uint8Array> {
+export async function prepareForOcr(
+  bytes: Uint8Array,
+  placement: OcrPlacement = {},
+): Promise<Uint8Array> {
   const { default: sharp } = await import('sharp');
   try {
     const source = sharp(bytes, { limitInputPixels: maxInputPixels });
@@ -177,7 +221,9 @@ export async function prepareForOcr(bytes: Uint8Array): Promise<Uint8Array> {
     const image = { data, width: info.width, height: info.height };
     await evenLighting(image);
     const angle = skewAngle(image);
+    const upright = { width: image.width, height: image.height, angle: 0 };
     if (Math.abs(angle) >= minDeskewDegrees) {
+      upright.angle = angle;
       const rotated = await sharp(image.data, {
         raw: { width: image.width, height: image.height, channels: 1 },
       })
@@ -191,6 +237,7 @@ export async function prepareForOcr(bytes: Uint8Array): Promise<Uint8Array> {
         height: rotated.info.height,
       });
     }
+    Object.assign(placement, upright);
     stretchContrast(image);
     // Stored, not compressed: tesseract decodes it at once, and nobody keeps it.
     return await sharp(image.data, {

@@ -10,7 +10,8 @@ import {
   defaultDocumentLimits,
   type DocumentLimits,
 } from './isolation/limits.js';
-import { layoutLines, type PlacedText } from './layout.js';
+import { boxesOfPieces, shiftBoxes } from './geometry.js';
+import { layoutPage, type PlacedText } from './layout.js';
 import { recognizeImage } from './ocr.js';
 import { embeddedImageMarker, pageImageMarker } from './markers.js';
 import {
@@ -19,9 +20,10 @@ import {
   type PageImage,
   type PageText,
   type SourceFile,
+  type TextBox,
 } from './types.js';
 
-type PdfDocument = Awaited<ReturnType<typeof getDocumentProxy>>;
+export type PdfDocument = Awaited<ReturnType<typeof getDocumentProxy>>;
 type PdfPage = Awaited<ReturnType<PdfDocument['getPage']>>;
 type Matrix = [number, number, number, number, number, number];
 
@@ -56,8 +58,8 @@ if (typeof arrayBufferPrototype.transferToFixedLength !== 'function') {
 // pdf.js and the canvas are loaded at the first PDF, not with the service: together they
 // are tens of megabytes that a process which never reads a PDF (an API-only one) would
 // carry for nothing. Node caches the modules after that first import.
-const loadUnpdf = () => import('unpdf');
-const canvasImport = () => import('@napi-rs/canvas');
+export const loadUnpdf = () => import('unpdf');
+export const canvasImport = () => import('@napi-rs/canvas');
 
 export async function readPdf(
   bytes: Uint8Array,
@@ -87,7 +89,7 @@ export async function readPdf(
   }
 }
 
-async function openPdf(
+export async function openPdf(
   bytes: Uint8Array,
   name: string,
   limits: DocumentLimits,
@@ -139,6 +141,11 @@ async function readPage(
       if (!('str' in item) || item.str.trim() === '') continue;
       const [, , c, d, x, baseline] = Util.transform(viewport.transform, item.transform) as Matrix;
       const height = Math.hypot(c, d) || item.height || 10;
+      // The font says how far its letters reach above and below the baseline (as the
+      // text layer pdf.js draws in a browser takes it); most fonts about 0.8 and 0.2.
+      const style = content.styles[item.fontName];
+      const ascent = style?.ascent || 0.8;
+      const descent = style?.descent || -0.2;
       // The transform gives the baseline; a line's centre sits about a third of the font above it.
       pieces.push({
         text: withoutNulls(item.str),
@@ -146,10 +153,14 @@ async function readPage(
         y: baseline - height * 0.35,
         width: item.width * viewport.scale,
         height,
+        top: baseline - height * Math.max(ascent, 0.5),
+        bottom: baseline - height * Math.min(descent, 0),
       });
     }
   }
-  let text = layoutLines(pieces);
+  const laidOut = layoutPage(pieces);
+  let text = laidOut.text;
+  let boxes: TextBox[] = boxesOfPieces(laidOut.placed, viewport.width, viewport.height);
   let hasText = text.trim() !== '';
   let readByOcr = false;
   if (options.includeText && alphanumerics(text) < minTextLayer) {
@@ -157,9 +168,10 @@ async function readPage(
     signal?.throwIfAborted();
     renderedPixels(ocrRenderWidth);
     const rendered = await renderPageAsImage(pdf, number, { canvasImport, width: ocrRenderWidth });
-    const recognised = (await recognizeImage(new Uint8Array(rendered), signal)).text;
-    if (alphanumerics(recognised) > alphanumerics(text)) {
-      text = recognised;
+    const recognised = await recognizeImage(new Uint8Array(rendered), signal);
+    if (alphanumerics(recognised.text) > alphanumerics(text)) {
+      // The rendered page is the whole page, so the words' boxes are the page's.
+      ({ text, boxes } = recognised);
       readByOcr = true;
     }
     hasText = text.trim() !== '';
@@ -197,9 +209,14 @@ async function readPage(
     if (markers.length > 0) {
       // Markers go where the pictures sit among the text lines; a scan's text came from
       // OCR, which knows nothing of them, so they follow it.
-      text = readByOcr
-        ? [text, ...markers.map((marker) => marker.text)].filter(Boolean).join('\n')
-        : layoutLines([...pieces, ...markers]);
+      if (readByOcr) {
+        text = [text, ...markers.map((marker) => marker.text)].filter(Boolean).join('\n');
+      } else {
+        const withMarkers = layoutPage([...pieces, ...markers]);
+        text = withMarkers.text;
+        const words = withMarkers.placed.filter((laid) => !markers.includes(laid.piece));
+        boxes = boxesOfPieces(words, viewport.width, viewport.height);
+      }
       for (const image of images)
         image.offset = Math.max(0, text.indexOf(embeddedImageMarker(image.label)));
     }
@@ -209,6 +226,7 @@ async function readPage(
     const marker = pageImageMarker(`${file.name}, page ${number}`);
     text = text === '' ? marker : `${marker}\n${text}`;
     for (const image of images) image.offset += marker.length + 1;
+    boxes = shiftBoxes(boxes, marker.length + 1);
   }
   if (options.includePageImages) {
     renderedPixels(pageImageWidth);
@@ -226,7 +244,7 @@ async function readPage(
     });
   }
   page.cleanup();
-  const pageText: PageText = { fileId: file.id, fileName: file.name, page: number, text };
+  const pageText: PageText = { fileId: file.id, fileName: file.name, page: number, text, boxes };
   if (images.length > 0) pageText.images = images;
   return { text: pageText, hasText };
 }

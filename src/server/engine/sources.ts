@@ -1,4 +1,5 @@
 /** From a place in a chunk's text back to the file, page and offset it came from. */
+import { boxesOfRange } from './geometry.js';
 import type { Chunk, ValueSource } from './types.js';
 
 /**
@@ -6,15 +7,22 @@ import type { Chunk, ValueSource } from './types.js';
  * spans two pages: pages are joined by a blank line, and values are read within a line).
  */
 export function sourceOf(chunk: Chunk, start: number, end: number): ValueSource | undefined {
-  const span = chunk.spans.find(
+  const index = chunk.spans.findIndex(
     (candidate) => start >= candidate.chunkStart && start < candidate.chunkStart + candidate.length,
   );
+  const span = chunk.spans[index];
   if (!span) return undefined;
-  return {
+  const text = chunk.text.slice(start, Math.min(end, span.chunkStart + span.length));
+  const offset = span.pageStart + (start - span.chunkStart);
+  const source: ValueSource = {
     file: span.fileName,
     fileId: span.fileId,
     page: span.page,
-    offset: span.pageStart + (start - span.chunkStart),
-    text: chunk.text.slice(start, Math.min(end, span.chunkStart + span.length)),
+    offset,
+    text,
   };
+  // Pages that are pictures say where the value is printed; text formats do not.
+  const boxes = chunk.boxes?.[index];
+  if (boxes) source.boxes = boxesOfRange(boxes, span.page, offset, offset + text.length);
+  return source;
 }

@@ -5,11 +5,11 @@
  * so that the local strategy reads tables of every format alike.
  *
  * Every reader is linear in its input: Markdown and HTML go through maintained parsers
- * (markdown-it, htmlparser2), never through regular expressions over the whole text, which
+ * (markdown-it, parse5's tokenizer), never through regular expressions over the whole text, which
  * a hostile file can make quadratic (a 240 KB Markdown file once took half a minute).
  */
-import { Parser } from 'htmlparser2';
 import MarkdownIt, { type Token } from 'markdown-it';
+import { scanHtml } from '../formats/html.js';
 import { embeddedImageMarker } from './markers.js';
 import type { ContentOptions, PageImage } from './types.js';
 
@@ -326,8 +326,8 @@ class LineBuilder {
  * HTML as the text a browser shows: scripts, styles and the head are dropped, block
  * elements and `<br>` end lines, table cells are separated by tabs and rows by lines,
  * list items start with "- ", and whitespace collapses as it does on screen (except in
- * `<pre>`). Pictures given inline as data: URLs are embedded images. htmlparser2 reads the
- * markup and decodes character references, in one pass.
+ * `<pre>`). Pictures given inline as data: URLs are embedded images. The markup is read,
+ * and character references decoded, in one pass (formats/html.ts, `scanHtml`).
  */
 export function readHtml(source: string, fileName: string, options: ContentOptions): TextPage[] {
   const lines: string[] = [];
@@ -363,73 +363,69 @@ export function readHtml(source: string, fileName: string, options: ContentOptio
       else if (!isWhitespace(lastChar())) line.append(' ');
     }
   };
-  const parser = new Parser(
-    {
-      onopentag(name, attributes) {
-        if (skipping) return;
-        if (skippedElements.has(name)) {
-          skipping = name;
-          return;
+  scanHtml(normaliseNewlines(source), {
+    onOpenTag(name, attributes) {
+      if (skipping) return;
+      if (skippedElements.has(name)) {
+        skipping = name;
+        return;
+      }
+      if (name === 'pre') preDepth++;
+      if (name === 'td' || name === 'th') {
+        if (cellInRow > 0) {
+          line.trimEnd(' ');
+          line.append('\t');
         }
-        if (name === 'pre') preDepth++;
-        if (name === 'td' || name === 'th') {
-          if (cellInRow > 0) {
-            line.trimEnd(' ');
-            line.append('\t');
-          }
-          cellInRow++;
-          cellDepth++;
-        } else if (name === 'li') {
-          newline();
-          line.append('- ');
-        } else if (name === 'img') {
-          imageCount++;
-          const alt = (attributes.alt ?? '').trim();
-          const label = `${fileName}, image ${imageCount}${alt ? ` (${alt})` : ''}`;
-          if (options.markEmbeddedImages) line.append(` ${embeddedImageMarker(label)} `);
-          else if (alt) line.append(` ${alt} `);
-          const inline = dataImage.exec(attributes.src ?? '');
-          if (options.includeEmbeddedImages && inline) {
-            images.push({
-              kind: 'embedded',
-              label,
-              mediaType: inline[1]!.toLowerCase() as PageImage['mediaType'],
-              data: inline[2]!.replace(/\s+/g, ''),
-              width: 0,
-              height: 0,
-              offset: linesLength + line.length,
-            });
-          }
-        } else block(name);
-      },
-      onclosetag(name) {
-        if (skipping) {
-          if (name === skipping) skipping = undefined;
-          return;
-        }
-        if (name === 'pre') preDepth = Math.max(0, preDepth - 1);
-        if (name === 'td' || name === 'th') cellDepth = Math.max(0, cellDepth - 1);
-        else if (name !== 'br' && name !== 'li' && name !== 'img') block(name);
-      },
-      ontext(raw) {
-        if (skipping || raw === '') return;
-        // Collapsing as browsers do: ASCII whitespace only, a no-break space stays.
-        const text = preDepth > 0 ? raw : raw.replace(/[ \t\n\f\r]+/g, ' ');
-        if (preDepth > 0) {
-          // Line by line, so the lines of a <pre> are lines here too.
-          const parts = text.split('\n');
-          parts.forEach((part, index) => {
-            if (index > 0) newline();
-            line.append(part);
+        cellInRow++;
+        cellDepth++;
+      } else if (name === 'li') {
+        newline();
+        line.append('- ');
+      } else if (name === 'img') {
+        imageCount++;
+        const alt = (attributes.alt ?? '').trim();
+        const label = `${fileName}, image ${imageCount}${alt ? ` (${alt})` : ''}`;
+        if (options.markEmbeddedImages) line.append(` ${embeddedImageMarker(label)} `);
+        else if (alt) line.append(` ${alt} `);
+        const inline = dataImage.exec(attributes.src ?? '');
+        if (options.includeEmbeddedImages && inline) {
+          images.push({
+            kind: 'embedded',
+            label,
+            mediaType: inline[1]!.toLowerCase() as PageImage['mediaType'],
+            data: inline[2]!.replace(/\s+/g, ''),
+            width: 0,
+            height: 0,
+            offset: linesLength + line.length,
           });
-        } else if (text.startsWith(' ') && (lastChar() === undefined || isWhitespace(lastChar())))
-          line.append(text.slice(1));
-        else line.append(text);
-      },
+        }
+      } else block(name);
     },
-    { decodeEntities: true, recognizeSelfClosing: true, lowerCaseTags: true },
-  );
-  parser.end(normaliseNewlines(source));
+    onCloseTag(name) {
+      if (skipping) {
+        if (name === skipping) skipping = undefined;
+        return;
+      }
+      if (name === 'pre') preDepth = Math.max(0, preDepth - 1);
+      if (name === 'td' || name === 'th') cellDepth = Math.max(0, cellDepth - 1);
+      else if (name !== 'br' && name !== 'li' && name !== 'img') block(name);
+    },
+    onText(raw) {
+      if (skipping || raw === '') return;
+      // Collapsing as browsers do: ASCII whitespace only, a no-break space stays.
+      const text = preDepth > 0 ? raw : raw.replace(/[ \t\n\f\r]+/g, ' ');
+      if (preDepth > 0) {
+        // Line by line, so the lines of a <pre> are lines here too.
+        const parts = text.split('\n');
+        parts.forEach((part, index) => {
+          if (index > 0) newline();
+          line.append(part);
+        });
+      } else if (text.startsWith(' ') && (lastChar() === undefined || isWhitespace(lastChar())))
+        line.append(text.slice(1));
+      else line.append(text);
+    },
+  });
   newline();
 
   // Tidy the lines: trim each, squeeze blank runs, then find each image's marker again.

@@ -39,6 +39,20 @@ export interface PageImage {
   offset: number;
 }
 
+/**
+ * Where a stretch of a page's text is printed: page text [start, end) lies in the box x, y,
+ * width, height, in fractions of the page (0 to 1, from its top-left corner). A PDF's text
+ * item or an OCR word is one box; within a box, characters are taken as equally wide.
+ */
+export interface TextBox {
+  start: number;
+  end: number;
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
 /** One page of text (1-based page; formats without pages are one page, or one per sheet for XLSX). */
 export interface PageText {
   fileId: string;
@@ -46,6 +60,11 @@ export interface PageText {
   page: number;
   text: string;
   images?: PageImage[];
+  /**
+   * Where the text is printed, in the order of the text, for pages that are pictures (PDFs
+   * and images); text formats have none.
+   */
+  boxes?: TextBox[];
 }
 
 /** A stretch of a chunk's text that comes from one page: chunk text [chunkStart, chunkStart+length) = page text [pageStart, pageStart+length). */
@@ -63,6 +82,21 @@ export interface Chunk {
   text: string;
   spans: ChunkSpan[];
   images?: PageImage[];
+  /**
+   * Where each span's text is printed: `boxes[i]` are the boxes of span i's page that hold
+   * its stretch (offsets in the page's text, as in `PageText.boxes`); absent for text formats.
+   */
+  boxes?: (TextBox[] | undefined)[];
+}
+
+/** A place on a page, in fractions of the page (0 to 1, from its top-left corner). */
+export interface SourceBox {
+  /** The page, from 1. */
+  page: number;
+  x: number;
+  y: number;
+  width: number;
+  height: number;
 }
 
 /** Where a value was found; `offset` is a character offset in that page's text. */
@@ -78,6 +112,12 @@ export interface ValueSource {
    * tell leaves it out.
    */
   confidence?: number;
+  /**
+   * Where the value is printed: one box per line of it (words on one line side by side
+   * make one box), on pages that are pictures (PDFs and images). Text formats have none;
+   * their values are shown by `offset` and `text` alone.
+   */
+  boxes?: SourceBox[];
 }
 
 export interface ChunkExtraction {

@@ -87,4 +87,24 @@ export const demoExtractor: ExtractorInput = {
   markPageImages: false,
   chunkSize: 4000,
   combineFiles: false,
+  // What an invoice's own arithmetic says; a value that breaks it is marked for review. The
+  // total may hold taxes and shipping that the lines do not, so the lines may add up to
+  // less; a unit price may be rounded, so a line may be off by a little.
+  checks: [
+    {
+      left: { sum: '/line_items/*/amount' },
+      op: '<=',
+      right: '/total',
+      tolerance: 0.01,
+      message: 'The line items add up to more than the total.',
+    },
+    {
+      left: { multiply: ['/line_items/*/quantity', '/line_items/*/unit_price'] },
+      op: '<=',
+      right: '/line_items/*/amount',
+      tolerance: 2,
+      message: 'Quantity times unit price is more than the amount of this line.',
+    },
+    { left: '/total', op: '>=', right: 0, message: 'The total is negative.' },
+  ],
 };

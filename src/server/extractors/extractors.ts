@@ -4,6 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { labelNames, type LabelName } from '../../contract/labels.js';
+import { checkProblems, type Check } from '../../contract/checks.js';
 import { parseTargetSchema } from '../../contract/json-schema.js';
 import type { Extractor, ExtractorInput, Strategy } from '../../contract/resources.js';
 import type { Config } from '../config.js';
@@ -14,7 +15,7 @@ import { newId, nowIso } from '../store/ids.js';
 import { newestFirst, type PageOfRows, type PageWindow } from '../store/paging.js';
 import type { ExtractorRow } from '../store/schema.js';
 import { findLive, notDeleted, softDelete } from '../store/soft-delete.js';
-import { contentOptionsOf, runIrisOf } from '../runs/runs.js';
+import { contentOptionsOf, runIris, runsOf, type RunScope } from '../runs/runs.js';
 import { webhookUrlProblem } from '../webhooks/address-policy.js';
 import { typeNameFor, typeScriptFromSchema } from './typed-schema.js';
 
@@ -51,6 +52,15 @@ function checkExtractorInput(input: ExtractorInput, config: Config): void {
       pointer: '/webhookUrl',
       detail: 'webhookUrl is required when enableWebhook is true',
     });
+  }
+  // The checks must fit the schema they check (the contract has checked their shape).
+  const schema = parseTargetSchema(input.jsonSchema);
+  if (schema.ok) {
+    for (const problem of checkProblems(input.checks, schema.schema))
+      errors.push({
+        pointer: `/checks${problem.pointer}`,
+        detail: `check ${problem.pointer.split('/')[1]}: ${problem.message}`,
+      });
   }
   if (input.redirectUrl) {
     let protocol = '';
@@ -94,6 +104,7 @@ function columnsFrom(input: ExtractorInput) {
     mark_page_images: Number(input.markPageImages),
     chunk_size: input.chunkSize,
     combine_files: Number(input.combineFiles),
+    checks: JSON.stringify(input.checks),
   };
 }
 
@@ -173,24 +184,28 @@ export function deleteExtractor(db: Db, id: string): Promise<boolean> {
   return softDelete(db, 'extractors', id);
 }
 
-/** Extractors as the APIs show them, with their runs, in one query for all. */
+/**
+ * Extractors as the APIs show them, with their runs, in one query for all. With a `scope`,
+ * only the runs within it are listed, and `lastRanAt` is the start of the last of those
+ * (what an embed session may see).
+ */
 export async function extractorViews(
   db: Db,
   rows: readonly ExtractorRow[],
   config: Config,
+  scope?: RunScope,
 ): Promise<Extractor[]> {
-  const runs = await runIrisOf(
+  const runs = await runsOf(
     db,
     'extractor_id',
     rows.map((row) => row.id),
+    scope,
   );
-  return rows.map((row) => extractorToWire(row, runs.get(row.id) ?? [], config));
-}
-
-/** One extractor as the APIs show it. */
-export async function extractorView(db: Db, row: ExtractorRow, config: Config): Promise<Extractor> {
-  const [view] = await extractorViews(db, [row], config);
-  return view!;
+  return rows.map((row) => {
+    const listed = runs.get(row.id) ?? [];
+    const wire = extractorToWire(row, runIris(listed), config);
+    return scope ? { ...wire, lastRanAt: listed.at(-1)?.createdAt ?? null } : wire;
+  });
 }
 
 export function extractorLabels(row: ExtractorRow): Record<LabelName, string> {
@@ -199,6 +214,11 @@ export function extractorLabels(row: ExtractorRow): Record<LabelName, string> {
     LabelName,
     string
   >;
+}
+
+/** An extractor's checks over its results; see src/contract/checks.ts. */
+export function checksOf(row: Pick<ExtractorRow, 'checks'>): Check[] {
+  return JSON.parse(row.checks) as Check[];
 }
 
 export function typedSchemaOf(row: Pick<ExtractorRow, 'json_schema' | 'label'>): string {
@@ -222,6 +242,7 @@ export function extractorToWire(row: ExtractorRow, runs: string[], config: Confi
     ...contentOptionsOf(row),
     chunkSize: row.chunk_size,
     combineFiles: row.combine_files === 1,
+    checks: checksOf(row),
     runs,
     deletedAt: row.deleted_at,
     createdAt: row.created_at,

@@ -5,6 +5,7 @@ import type { Db } from '../store/database.js';
 import { newId, nowIso } from '../store/ids.js';
 import { readByParent } from '../store/grouping.js';
 import type { FileRow } from '../store/schema.js';
+import { pageKindOf, type FilePages } from './pages.js';
 import type { FileStore } from './storage.js';
 import type { ReceivedFile } from './uploads.js';
 
@@ -20,19 +21,26 @@ export function fileToWire(row: FileRow): BucketFile {
     sha256: row.sha256,
     createdAt: row.created_at,
     contentUrl: `${iriOf('bucket', row.bucket_id)}/files/${row.id}/content`,
+    pageCount: row.page_count,
+    pageKind: pageKindOf(row.media_type),
   };
 }
 
-/** Moves received files into the bucket and records them; the rows exist only once the bytes do. */
+/**
+ * Moves received files into the bucket and records them, each with its pages counted (from
+ * the received copy, before it goes to the store); the rows exist only once the bytes do.
+ */
 export async function addFiles(
   db: Db,
   storage: FileStore,
+  pages: Pick<FilePages, 'countAtUpload'>,
   bucketId: string,
   files: ReceivedFile[],
 ): Promise<FileRow[]> {
   const rows: FileRow[] = [];
   for (const file of files) {
     const id = newId();
+    const pageCount = await pages.countAtUpload(file);
     await storage.commit(file.tempPath, bucketId, id);
     rows.push({
       id,
@@ -42,6 +50,7 @@ export async function addFiles(
       media_type: file.mediaType,
       sha256: file.sha256,
       created_at: nowIso(),
+      page_count: pageCount,
     });
   }
   await db.transaction().execute(async (trx) => {

@@ -5,13 +5,21 @@
  * way growing this process's memory by anything like its size.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { createReadStream, createWriteStream, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import {
+  createReadStream,
+  createWriteStream,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+} from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import {
+  DeleteObjectCommand,
   GetObjectCommand,
   HeadObjectCommand,
   ListObjectsV2Command,
@@ -246,12 +254,57 @@ describe('the service on FILES_URL=s3://…', () => {
     }
   });
 
-  it('refuses to start a process that would work runs from it, saying why', async () => {
-    await expect(
-      startTestService({
-        FILES_URL: `s3://${standIn.bucket}/service-test`,
-        WORKER_CONCURRENCY: '1',
-      }),
-    ).rejects.toThrow(/WORKER_CONCURRENCY=0/);
+  it('works runs from its documents, leaving no local copy, and names a file that is gone', async () => {
+    const service = await startTestService({
+      FILES_URL: `s3://${standIn.bucket}/worker-test`,
+      WORKER_CONCURRENCY: '1',
+      WORKER_POLL_MS: '50',
+    });
+    try {
+      const extractors = (await (await service.json('GET', '/api/extractors')).json()) as {
+        id: string;
+      }[];
+      const run = async (bucketId: string) => {
+        const created = await service.json('POST', '/api/extraction_runs', {
+          bucket: bucketId,
+          savedExtractor: extractors[0]!.id,
+        });
+        expect(created.status).toBe(201);
+        const { id } = (await created.json()) as { id: string };
+        const deadline = Date.now() + 30_000;
+        for (;;) {
+          const current = (await (await service.json('GET', `/api/runs/${id}`)).json()) as {
+            status: string;
+            error: string | null;
+            resultJson: string | null;
+          };
+          if (!['queued', 'running'].includes(current.status) || Date.now() > deadline)
+            return current;
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+      };
+      const bucket = await createBucket(service);
+      const text = 'Invoice number: S3-4711\nDate: 2024-03-01\nTotal: 12.50 EUR\n';
+      const uploaded = await upload(service, bucket.id, [{ name: 'invoice.txt', bytes: text }]);
+      const [file] = (await uploaded.json()) as BucketFile[];
+
+      const done = await run(bucket.id);
+      expect(done).toMatchObject({ status: 'completed', error: null });
+      expect(JSON.parse(done.resultJson!)).toMatchObject({ invoice_number: 'S3-4711' });
+      // The download the reader worked from was removed once it was read.
+      expect(readdirSync(join(service.dataDir, 'tmp'))).toEqual([]);
+
+      await store.client.send(
+        new DeleteObjectCommand({
+          Bucket: standIn.bucket,
+          Key: `worker-test/${bucket.id}/${file!.id}`,
+        }),
+      );
+      const failed = await run(bucket.id);
+      expect(failed.status).toBe('failed');
+      expect(failed.error).toBe('invoice.txt is missing from the file store.');
+    } finally {
+      await service.dispose();
+    }
   });
 });

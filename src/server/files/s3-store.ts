@@ -26,6 +26,7 @@ import {
 import { Upload } from '@aws-sdk/lib-storage';
 import {
   assertStorageId,
+  defaultSweepGraceMs,
   isStorageId,
   resetTemporaryDirectory,
   type FileStore,
@@ -35,11 +36,6 @@ import {
 /** S3's smallest part; the most memory one upload holds is this times `queueSize`. */
 const partSize = 5 * 1024 * 1024;
 const queueSize = 2;
-/**
- * An object younger than this is not swept even if no row knows it: with several processes
- * on one bucket, another may have just stored it and be about to insert its row.
- */
-const defaultSweepGraceMs = 60 * 60_000;
 
 export interface S3FileStoreOptions {
   bucket: string;

@@ -10,7 +10,17 @@
  * itself for a directory, a temporary download for S3, removed when the read is done.
  */
 import { createReadStream, type ReadStream } from 'node:fs';
-import { access, constants, copyFile, mkdir, open, readdir, rename, rm } from 'node:fs/promises';
+import {
+  access,
+  constants,
+  copyFile,
+  mkdir,
+  open,
+  readdir,
+  rename,
+  rm,
+  stat,
+} from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
@@ -48,22 +58,15 @@ export interface FileStore {
   localCopy(bucketId: string, fileId: string, signal?: AbortSignal): Promise<LocalCopy>;
   /**
    * Removes files no row knows about: left behind by a crash between the commit and the
-   * insert, or by a bucket deleted while its upload was under way. Returns how many.
+   * insert, or by a bucket deleted while its upload was under way. Returns how many. A file
+   * younger than the store's grace period (an hour) stays even so: another process may have
+   * just stored it and be about to insert its row.
    */
   sweep(isKnown: (bucketId: string, fileId: string) => boolean): Promise<number>;
   /** Throws when the store cannot be reached or written to (GET /readyz). */
   check(): Promise<void>;
   /** Lets go of connections; the store is not used after. */
   close(): void;
-}
-
-/**
- * What the run worker reads documents through today: a path on this machine, which only a
- * directory has. It is to move to `FileStore.localCopy`, which every store has; until then
- * a process that works runs needs a directory (service.ts says so at start).
- */
-export interface FileStorage {
-  pathOf(bucketId: string, fileId: string): string;
 }
 
 async function syncDirectory(path: string): Promise<void> {
@@ -75,15 +78,19 @@ async function syncDirectory(path: string): Promise<void> {
   }
 }
 
+/** How old a file no row knows must be before a sweep removes it. */
+export const defaultSweepGraceMs = 60 * 60_000;
+
 /**
  * Files on disk under {filesDir}/{bucketId}/{fileId}. A file is written to the temporary
  * directory first, flushed to disk, then renamed into place, and the directory entry is
  * flushed too: once the service answers 201 the bytes survive a crash.
  */
-export class DirectoryFileStore implements FileStore, FileStorage {
+export class DirectoryFileStore implements FileStore {
   constructor(
     readonly filesDir: string,
     readonly tmpDir: string,
+    readonly sweepGraceMs = defaultSweepGraceMs,
   ) {}
 
   async init(): Promise<void> {
@@ -142,14 +149,20 @@ export class DirectoryFileStore implements FileStore, FileStorage {
   }
 
   async sweep(isKnown: (bucketId: string, fileId: string) => boolean): Promise<number> {
+    const settledBefore = Date.now() - this.sweepGraceMs;
     let removed = 0;
     for (const bucket of await readdir(this.filesDir)) {
       if (!idShape.test(bucket)) continue;
       for (const file of await readdir(join(this.filesDir, bucket))) {
-        if (idShape.test(file) && !isKnown(bucket, file)) {
-          await rm(join(this.filesDir, bucket, file), { force: true });
-          removed++;
-        }
+        if (!idShape.test(file) || isKnown(bucket, file)) continue;
+        const path = join(this.filesDir, bucket, file);
+        const modified = await stat(path).then(
+          (stats) => stats.mtimeMs,
+          () => Date.now(),
+        );
+        if (modified >= settledBefore) continue;
+        await rm(path, { force: true });
+        removed++;
       }
     }
     return removed;

@@ -216,10 +216,35 @@ describe('file names and paths', () => {
     expect(sanitiseFileName('.htaccess')).toBe('htaccess');
     expect(sanitiseFileName('..')).toBe('file');
     expect(sanitiseFileName('a\u0000b\u001fc<>:"|?*.txt')).toBe('abc.txt');
+    // Bidirectional controls, C1 controls and separators, which make a name show as another.
+    expect(sanitiseFileName('invoice\u202Efdp.exe')).toBe('invoicefdp.exe');
+    expect(
+      sanitiseFileName(
+        'a\u202Ab\u202Bc\u202Cd\u202De\u2066f\u2067g\u2068h\u2069i\u200Ej\u200Fk\u061Cl.txt',
+      ),
+    ).toBe('abcdefghijkl.txt');
+    expect(sanitiseFileName('a\u0085b\u009fc\u2028d\u2029e.txt')).toBe('abcde.txt');
+    // Letters of right-to-left scripts and joiners in emoji stay.
+    expect(sanitiseFileName('فاتورة \u{1F468}\u200D\u{1F469}.pdf')).toBe(
+      'فاتورة \u{1F468}\u200D\u{1F469}.pdf',
+    );
     expect(sanitiseFileName('  many   spaces \t.txt ')).toBe('many spaces .txt');
     expect(sanitiseFileName('Rechnung Mu\u0308ller.pdf')).toBe('Rechnung Müller.pdf');
     expect(sanitiseFileName(undefined)).toBe('file');
     expect([...sanitiseFileName(`${'€'.repeat(300)}.txt`)]).toHaveLength(200);
+  });
+
+  it('shows a name without the right-to-left override that disguised it', async () => {
+    const bucket = await createBucket(service);
+    const response = await upload(service, bucket.id, [
+      { name: 'scan\u202Etxt.exe', bytes: 'Invoice 7\n' },
+    ]);
+    expect(response.status).toBe(201);
+    const [file] = (await response.json()) as { name: string; contentUrl: string }[];
+    expect(file!.name).toBe('scantxt.exe');
+    const content = await service.request(file!.contentUrl);
+    expect(content.headers.get('content-disposition')).not.toMatch(/%E2%80%AE/i);
+    await content.body?.cancel();
   });
 
   it('stores a file under its id whatever it is called, and shows the sanitised name', async () => {
@@ -365,6 +390,46 @@ describe('uploads over a real socket', () => {
     expect(((await response.json()) as { detail: string }).detail).toContain('Malformed');
     expect(await listFiles()).toEqual([]);
     await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(readdirSync(join(dataDir, 'tmp'))).toEqual([]);
+  });
+
+  it('answers 408 to an upload that trickles in, closes its connection, and keeps nothing', async () => {
+    const started = Date.now();
+    const outcome = await new Promise<{ status: number; body: string; closed: boolean }>(
+      (resolve) => {
+        const request = httpRequest(`${server.baseUrl}${filesPath}`, {
+          method: 'POST',
+          headers: {
+            Authorization: `Bearer ${token}`,
+            'Content-Type': 'multipart/form-data; boundary=x',
+          },
+        });
+        request.write(head);
+        // A byte every half second: a connection held for next to nothing.
+        const trickle = setInterval(() => request.write('a'), 500);
+        request.on('error', () => clearInterval(trickle));
+        request.on('response', (response) => {
+          clearInterval(trickle);
+          let body = '';
+          response.on('data', (chunk: Buffer) => (body += chunk.toString()));
+          response.on('end', () =>
+            response.socket.once('close', () =>
+              resolve({ status: response.statusCode!, body, closed: true }),
+            ),
+          );
+        });
+      },
+    );
+    expect(outcome.status).toBe(408);
+    expect(JSON.parse(outcome.body)).toMatchObject({
+      status: 408,
+      title: 'Request timeout',
+      detail: expect.stringContaining('arrived too slowly'),
+    });
+    expect(outcome.closed).toBe(true);
+    // The grace period and a check, well short of node's five minutes.
+    expect(Date.now() - started).toBeLessThan(20_000);
+    expect(await listFiles()).toEqual([]);
     expect(readdirSync(join(dataDir, 'tmp'))).toEqual([]);
   });
 

@@ -11,7 +11,13 @@ import { finished, pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import busboy from 'busboy';
 import { acceptedMediaTypes, type AcceptedMediaType } from '../../contract/resources.js';
-import { InputTooLargeError, UnreadableInputError, UnsupportedInputError } from '../errors.js';
+import { watchBodyPace } from '../body-pace.js';
+import {
+  InputTooLargeError,
+  UnreadableInputError,
+  UnsupportedInputError,
+  type InputTooSlowError,
+} from '../errors.js';
 import { sniffMediaType } from './media-type.js';
 import type { FileStore } from './storage.js';
 
@@ -29,13 +35,15 @@ export interface ReceivedFile {
 
 /**
  * A file name fit to show and to offer as a download name: the last path segment, no
- * control or reserved characters, no leading dots, at most 200 characters.
+ * control or reserved characters, no leading dots, at most 200 characters. The controls
+ * include the bidirectional ones, with which `invoice\u202Efdp.exe` shows as
+ * `invoiceexe.pdf`, and the line and paragraph separators.
  */
 export function sanitiseFileName(raw: string | undefined): string {
   const lastSegment = (raw ?? '').split(/[\\/]/).pop() ?? '';
   const cleaned = lastSegment
     .normalize('NFC')
-    .replace(/[\u0000-\u001f\u007f<>:"|?*]/g, '')
+    .replace(/[\p{Cc}\p{Bidi_Control}\u2028\u2029<>:"|?*]/gu, '')
     .replace(/\s+/g, ' ')
     .replace(/^[.\s]+/, '')
     .trim();
@@ -121,12 +129,21 @@ export async function receiveUpload(
   }
 
   const source = incoming ?? Readable.fromWeb(request.body as WebReadableStream);
+  let tooSlow: InputTooSlowError | undefined;
+  const pace = watchBodyPace((error) => {
+    tooSlow = error;
+    stopReading(error);
+  });
+  const count = (chunk: Buffer) => pace.received(chunk.length);
   /**
    * Stops reading and fails the parse. The socket's own stream is left open, not destroyed,
    * so the 413 or 400 still reaches the client (with `Connection: close`); the server
    * drains or closes it after the answer.
    */
   const stopReading = (error: Error) => {
+    pace.stop();
+    // Counting would keep the stream flowing, reading on what nobody wants.
+    source.off('data', count);
     source.unpipe(parser);
     if (source !== incoming) source.destroy();
     parser.destroy(error);
@@ -167,6 +184,7 @@ export async function receiveUpload(
   const cleanUp = () => Promise.all(temporaries.map((path) => storage.discard(path)));
   try {
     // pipe(), not pipeline(): pipeline would destroy the socket's stream on a parse error.
+    source.on('data', count);
     source.on('error', stopReading);
     source.once('close', () => {
       if (!source.readableEnded)
@@ -185,10 +203,14 @@ export async function receiveUpload(
     stopReading(error as Error);
     await Promise.allSettled(writes);
     await cleanUp();
+    if (tooSlow) throw tooSlow;
     if (error instanceof SizeLimitError || budget.remaining < 0) throw tooLarge(maxBytes);
     throw new UnreadableInputError(
       `The multipart body cannot be read: ${(error as Error).message}.`,
     );
+  } finally {
+    pace.stop();
+    source.off('data', count);
   }
 
   try {

@@ -93,15 +93,20 @@ describe('GraphQL at /api/graphql', () => {
       label: 'Every field',
       outputInstructions: 'Dates as ISO',
     });
-    const fields = Object.keys(extractorSchema.shape).filter((field) => field !== 'webhookSecret');
+    // Not the signing secret, and not the checks (structured: REST shows them).
+    const fields = Object.keys(extractorSchema.shape).filter(
+      (field) => field !== 'webhookSecret' && field !== 'checks',
+    );
     const { body } = await graphql(
       `query One($id: ID!) { savedExtractor(id: $id) { ${fields.join(' ')} } }`,
       { id: extractor.id },
     );
     expect(body.errors).toBeUndefined();
-    const { webhookSecret: _secret, ...shown } = await rest<Extractor>(
-      `/api/saved_extractors/${extractor.id}`,
-    );
+    const {
+      webhookSecret: _secret,
+      checks: _checks,
+      ...shown
+    } = await rest<Extractor>(`/api/saved_extractors/${extractor.id}`);
     expect(body.data!.savedExtractor).toEqual(shown);
 
     const missing = await graphql('{ savedExtractor(id: "no-such-id") { id } }');
@@ -270,6 +275,58 @@ describe('GraphQL at /api/graphql', () => {
     expect(later.body.data!.savedExtractors).toEqual({ totalItems: 1, items: [] });
   });
 
+  it("shows a session none of the partner's settings and no run of another bucket", async () => {
+    const extractor = await createExtractor(service, {
+      outputInstructions: 'Partner instructions',
+      webhookUrl: 'http://127.0.0.1:9/partner-hook',
+      enableWebhook: true,
+    });
+    const [bucket, otherBucket] = [await createBucket(service), await createBucket(service)];
+    const session = await createSession(service, {
+      savedExtractor: extractor.id,
+      bucket: bucket.id,
+    });
+    const own = await insertRun(service, { bucketId: bucket.id, extractorId: extractor.id });
+    const elsewhere = await insertRun(service, {
+      bucketId: otherBucket.id,
+      extractorId: extractor.id,
+    });
+    await service.services.db
+      .updateTable('extractors')
+      .set({ last_ran_at: elsewhere.created_at })
+      .where('id', '=', extractor.id)
+      .execute();
+    const fields = 'outputInstructions webhookUrl runs lastRanAt';
+    const query = `{
+      savedExtractor(id: "${extractor.id}") { ${fields} }
+      savedExtractors { items { ${fields} } }
+      bucket(id: "${bucket.id}") { runs }
+      buckets { items { runs } }
+    }`;
+    const seen = {
+      outputInstructions: null,
+      webhookUrl: null,
+      runs: [`/api/runs/${own.id}`],
+      lastRanAt: own.created_at,
+    };
+    const asSession = await graphql(query, undefined, session.token);
+    expect(asSession.body).toEqual({
+      data: {
+        savedExtractor: seen,
+        savedExtractors: { items: [seen] },
+        bucket: { runs: [`/api/runs/${own.id}`] },
+        buckets: { items: [{ runs: [`/api/runs/${own.id}`] }] },
+      },
+    });
+    const asPartner = await graphql(`{ savedExtractor(id: "${extractor.id}") { ${fields} } }`);
+    expect(asPartner.body.data!.savedExtractor).toEqual({
+      outputInstructions: 'Partner instructions',
+      webhookUrl: 'http://127.0.0.1:9/partner-hook',
+      runs: [`/api/runs/${own.id}`, `/api/runs/${elsewhere.id}`],
+      lastRanAt: elsewhere.created_at,
+    });
+  });
+
   it('answers mistakes with GraphQL errors, never a 500', async () => {
     const syntax = await graphql('{ savedExtractors { ');
     expect(syntax.status).toBe(400);
@@ -328,6 +385,61 @@ describe('GraphQL at /api/graphql', () => {
       body: JSON.stringify({ query: `{ __typename }${' '.repeat(1024 * 1024)}` }),
     });
     await expectProblem(huge, 413);
+  });
+
+  it('refuses a document past its limits with a GraphQL error before running any of it', async () => {
+    const many = (count: number, field: (index: number) => string) =>
+      Array.from({ length: count }, (_, index) => field(index)).join(' ');
+    // Each fragment spreads the one before twice: 2^14 copies of the extractors query.
+    const doubling = [
+      'fragment F0 on Query { savedExtractors { items { id label } } }',
+      ...Array.from({ length: 14 }, (_, n) => `fragment F${n + 1} on Query { ...F${n} ...F${n} }`),
+    ].join('\n');
+    const refused: [string, string, RegExp][] = [
+      ['12,000 aliases', `{ ${many(12_000, (i) => `a${i}: __typename`)} }`, /Token limit of 1000/],
+      [
+        '16 aliases',
+        `{ ${many(16, (i) => `a${i}: savedExtractors { totalItems }`)} }`,
+        /Aliases limit of 15/,
+      ],
+      ['depth 7', '{ a { b { c { d { e { f { g } } } } } } }', /depth limit of 6/],
+      [
+        '51 directives',
+        `{ __typename ${many(51, () => '@skip(if: false)')} }`,
+        /Directives limit of 50/,
+      ],
+      ['a cost of 2^14 queries', `{ ...F14 }\n${doubling}`, /Query Cost limit of 5000/],
+    ];
+    for (const [name, query, message] of refused) {
+      const viaPost = await graphql(query);
+      expect(viaPost.status, name).toBe(400);
+      expect(viaPost.body.data, name).toBeUndefined();
+      expect(viaPost.body.errors![0]!.message, name).toMatch(message);
+    }
+    // The same limits hold for GET.
+    const viaGet = await service.request(
+      `/api/graphql?query=${encodeURIComponent(refused[1]![1])}`,
+      { headers: { Accept: 'application/graphql-response+json' } },
+    );
+    expect(viaGet.status).toBe(400);
+    expect(((await viaGet.json()) as GraphqlResponse).errors![0]!.message).toMatch(/Aliases/);
+
+    // Up to each limit, and introspection, are answered.
+    const atLimits = await graphql(
+      `{ ${many(15, (i) => `a${i}: savedExtractors { totalItems }`)} __schema { types { name fields { name type { name ofType { name ofType { name ofType { name } } } } } } } }`,
+    );
+    expect(atLimits.status).toBe(200);
+    expect(atLimits.body.errors).toBeUndefined();
+    expect(atLimits.body.data!.a14).toEqual(atLimits.body.data!.a0);
+    // Every field GraphQL offers: not the secret, nor the checks (their format is REST's).
+    const everything = Object.keys(extractorSchema.shape).filter(
+      (field) => field !== 'webhookSecret' && field !== 'checks',
+    );
+    const wide = await graphql(
+      `{ ${many(15, (i) => `a${i}: savedExtractors { totalItems items { ${everything.join(' ')} } }`)} }`,
+    );
+    expect(wide.status).toBe(200);
+    expect(wide.body.errors).toBeUndefined();
   });
 
   it('answers queries sent with GET', async () => {

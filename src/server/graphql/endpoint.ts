@@ -9,7 +9,7 @@ import type { YogaServerInstance } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import { readBodyText } from '../http/body.js';
 import type { AppEnv, Services } from '../http/context.js';
-import { essence, negotiateOrThrow, parseAccept } from '../http/negotiation.js';
+import { essence, namesMediaRange, negotiateOrThrow } from '../http/negotiation.js';
 import {
   operationsOf,
   queryParameter,
@@ -40,6 +40,24 @@ function yogaLogger(logger: Logger) {
   return { debug: write('debug'), info: write('info'), warn: write('warn'), error: write('error') };
 }
 
+/**
+ * What one GraphQL document may ask for. Every limit is checked before anything runs (the
+ * tokens while the document is parsed, the rest while it is validated), so a hostile
+ * document costs milliseconds: 12,000 aliases took 14 s of everyone's time without them.
+ * The schema has no cycles, so no honest query comes near: selecting every field of every
+ * query costs well under the budget.
+ */
+export const graphqlLimits = {
+  /** Names, punctuation and values together. */
+  tokens: 1000,
+  /** Fields within fields (a fragment adds no level); introspection is exempt. */
+  depth: 6,
+  aliases: 15,
+  directives: 50,
+  /** Graphql-armor's cost: 2 for an object, 1 for a scalar, times 1.5 for each level. */
+  cost: 5000,
+} as const;
+
 const yogas = new WeakMap<Services, Promise<Yoga>>();
 
 /**
@@ -56,10 +74,36 @@ function yogaFor(services: Services): Promise<Yoga> {
 }
 
 async function createYogaFor(services: Services): Promise<Yoga> {
-  const [{ createYoga }, { graphqlSchema }] = await Promise.all([
+  const [
+    { createYoga, createGraphQLError },
+    { graphqlSchema },
+    { maxTokensPlugin },
+    { maxDepthPlugin },
+    { maxAliasesPlugin },
+    { maxDirectivesPlugin },
+    { costLimitPlugin },
+  ] = await Promise.all([
     import('graphql-yoga'),
     import('./schema.js'),
+    import('@escape.tech/graphql-armor-max-tokens'),
+    import('@escape.tech/graphql-armor-max-depth'),
+    import('@escape.tech/graphql-armor-max-aliases'),
+    import('@escape.tech/graphql-armor-max-directives'),
+    import('@escape.tech/graphql-armor-cost-limit'),
   ]);
+  // A limit stops the parse or the validation at once, with an error answered as Yoga
+  // answers a document that breaks the schema (400; 200 to a client that accepts only
+  // application/json). Thrown as it is, Yoga would answer 200 whatever the client accepts,
+  // and call every limit a syntax error.
+  const refusal = {
+    onReject: [
+      (_context: unknown, error: Error) => {
+        throw createGraphQLError(error.message.replace(/^Syntax Error: /, ''), {
+          extensions: { code: 'LIMIT_EXCEEDED', http: { spec: true, status: 400 } },
+        });
+      },
+    ],
+  };
   return createYoga<GraphqlContext, object>({
     schema: graphqlSchema,
     graphqlEndpoint: graphqlPath,
@@ -71,6 +115,13 @@ async function createYogaFor(services: Services): Promise<Yoga> {
     multipart: false,
     logging: yogaLogger(services.logger),
     maskedErrors: true,
+    plugins: [
+      maxTokensPlugin({ n: graphqlLimits.tokens, ...refusal }),
+      maxDepthPlugin({ n: graphqlLimits.depth, flattenFragments: true, ...refusal }),
+      maxAliasesPlugin({ n: graphqlLimits.aliases, ...refusal }),
+      maxDirectivesPlugin({ n: graphqlLimits.directives, ...refusal }),
+      costLimitPlugin({ maxCost: graphqlLimits.cost, flattenFragments: true, ...refusal }),
+    ],
   });
 }
 
@@ -95,9 +146,11 @@ const graphqlAnswer: Answer = {
 const graphqlErrors: Record<string, ResponseObject> = {
   '400': {
     description:
-      'The query cannot be parsed or does not fit the schema: `errors` says where. Clients ' +
-      'that accept only application/json get these errors with a 200, as GraphQL over HTTP ' +
-      'says for that type.',
+      'The query cannot be parsed, does not fit the schema, or passes a limit (' +
+      `${graphqlLimits.tokens} tokens, depth ${graphqlLimits.depth}, ${graphqlLimits.aliases} ` +
+      `aliases, ${graphqlLimits.directives} directives, cost ${graphqlLimits.cost}; code ` +
+      'LIMIT_EXCEEDED): `errors` says which. Clients that accept only application/json get ' +
+      'these errors with a 200, as GraphQL over HTTP says for that type.',
     content: { 'application/graphql-response+json': { schema: schemaRef('GraphqlResponse') } },
   },
 };
@@ -107,7 +160,7 @@ async function answerGraphql(c: Context<AppEnv>): Promise<Response> {
   // HEAD comes here as GET does; GraphQL over HTTP answers GET and POST alone.
   if (method !== 'GET' && method !== 'POST') throw methodNotAllowed(['GET', 'POST']);
   // Yoga answers these two with an empty body; the API's errors are problem documents.
-  const accept = negotiateOrThrow(c.req.header('accept'), graphqlMediaTypes);
+  const accept = negotiateOrThrow(c, graphqlMediaTypes);
   if (method === 'POST' && essence(c.req.header('content-type')) !== 'application/json') {
     throw unsupportedMediaType('Send the GraphQL request as application/json.', [
       'application/json',
@@ -118,7 +171,7 @@ async function answerGraphql(c: Context<AppEnv>): Promise<Response> {
   // type (`Accept: x`, `application/json; charset=latin1`): it gets the type chosen here,
   // or no Accept when the client named no media range, so that Yoga answers plain JSON.
   const headers = new Headers(c.req.raw.headers);
-  if (parseAccept(c.req.header('accept') ?? '').length === 0) headers.delete('Accept');
+  if (!namesMediaRange(c)) headers.delete('Accept');
   else headers.set('Accept', accept);
   // The same bound as every other document body: a query is never megabytes long.
   const body = method === 'POST' ? await readBodyText(c.req.raw) : undefined;
@@ -150,7 +203,7 @@ export const graphqlRoutes = new Hono<AppEnv>()
         content: { 'application/json': { schema: schemaRef('GraphqlRequest') } },
       },
       answer: graphqlAnswer,
-      problems: [406, 413, 415],
+      problems: [406, 408, 413, 415],
       otherResponses: graphqlErrors,
     }),
     answerGraphql,

@@ -14,12 +14,18 @@ import { createGraphQLError, createSchema } from 'graphql-yoga';
 import { idFromReference } from '../../contract/iri.js';
 import type { DocumentSummary, Run, RunResults } from '../../contract/resources.js';
 import type { RunStatus } from '../../contract/run-status.js';
-import { bucketView, bucketViews, findBucket, listBuckets } from '../buckets/buckets.js';
-import { extractorViews, findExtractor, listExtractors } from '../extractors/extractors.js';
+import { findBucket, listBuckets } from '../buckets/buckets.js';
+import { findExtractor, listExtractors } from '../extractors/extractors.js';
 import type { Services } from '../http/context.js';
 import { findRun, listRuns, runToWire, type RunFilters } from '../runs/runs.js';
 import { itemsPerPage, pageWindow as windowOfPage, type PageWindow } from '../store/paging.js';
-import { canSeeBucket, canSeeExtractor, canSeeRun } from '../tokens/access.js';
+import {
+  bucketViewsFor,
+  canSeeBucket,
+  canSeeExtractor,
+  canSeeRun,
+  extractorViewsFor,
+} from '../tokens/access.js';
 import type { Principal } from '../tokens/tokens.js';
 import { graphqlTypeDefs } from './type-defs.js';
 
@@ -99,34 +105,39 @@ const queryResolvers: Record<string, Resolver<never>> = {
     const window = pageWindow(args.page);
     if (principal.kind === 'session') {
       const row = await findExtractor(services.db, principal.extractorId);
-      const [wire] = row ? await extractorViews(services.db, [row], services.config) : [];
+      const [wire] = row
+        ? await extractorViewsFor(principal, services.db, [row], services.config)
+        : [];
       return sessionPage(wire, window.page);
     }
     const { rows, total } = await listExtractors(services.db, {}, window);
-    return pageOf(await extractorViews(services.db, rows, services.config), total, window.page);
+    const views = await extractorViewsFor(principal, services.db, rows, services.config);
+    return pageOf(views, total, window.page);
   }) satisfies Resolver<{ page: number | null }>,
 
   savedExtractor: (async (_source, args, { principal, services }) => {
     if (!canSeeExtractor(principal, args.id)) return null;
     const row = await findExtractor(services.db, args.id);
-    return row ? (await extractorViews(services.db, [row], services.config))[0] : null;
+    return row
+      ? (await extractorViewsFor(principal, services.db, [row], services.config))[0]
+      : null;
   }) satisfies Resolver<{ id: string }>,
 
   buckets: (async (_source, args, { principal, services }) => {
     const window = pageWindow(args.page);
     if (principal.kind === 'session') {
       const row = await findBucket(services.db, principal.bucketId);
-      const [wire] = row ? await bucketViews(services.db, [row]) : [];
+      const [wire] = row ? await bucketViewsFor(principal, services.db, [row]) : [];
       return sessionPage(wire, window.page);
     }
     const { rows, total } = await listBuckets(services.db, window);
-    return pageOf(await bucketViews(services.db, rows), total, window.page);
+    return pageOf(await bucketViewsFor(principal, services.db, rows), total, window.page);
   }) satisfies Resolver<{ page: number | null }>,
 
   bucket: (async (_source, args, { principal, services }) => {
     if (!canSeeBucket(principal, args.id)) return null;
     const row = await findBucket(services.db, args.id);
-    return row ? bucketView(services.db, row) : null;
+    return row ? (await bucketViewsFor(principal, services.db, [row]))[0] : null;
   }) satisfies Resolver<{ id: string }>,
 
   runs: (async (_source, args, { principal, services }) => {

@@ -99,8 +99,9 @@ export const graphqlTypeDefs = [
     'SavedExtractor',
     'A stored extraction configuration (REST: /api/saved_extractors/{id}).',
     extractorSchema,
-    // The signing secret is shown once, in the REST answer that creates or rotates it.
-    ['webhookSecret'],
+    // The signing secret is shown once, in the REST answer that creates or rotates it. The
+    // checks are structured (operands of several shapes): REST and the interface read them.
+    ['webhookSecret', 'checks'],
   ),
   objectTypeSdl(
     'ExtractionBucket',

@@ -1,7 +1,7 @@
 /**
  * Bearer authentication for `/api`: who is asking. The routes say which paths need no
  * token (the documentation and the JSON-LD contexts) and where EventSource, which cannot
- * send headers, may pass it as `access_token` (the event stream). What each token may
+ * send headers, may pass an embed session token as `access_token` (the event stream). What each token may
  * then see is tokens/access.ts.
  */
 import type { Context, MiddlewareHandler } from 'hono';
@@ -10,14 +10,18 @@ import type { AppEnv } from './context.js';
 import { unauthorized } from './problem.js';
 import type { DescribedRoute } from './route-table.js';
 
-function bearerToken(c: Context<AppEnv>, queryAllowed: boolean): string | undefined {
+/** The bearer token of the request, and whether it came in the address. */
+function bearerToken(
+  c: Context<AppEnv>,
+  queryAllowed: boolean,
+): { token: string | undefined; inQuery: boolean } {
   const header = c.req.header('authorization');
   if (header) {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-    return match?.[1];
+    return { token: match?.[1], inQuery: false };
   }
-  if (queryAllowed) return c.req.query('access_token') || undefined;
-  return undefined;
+  if (queryAllowed) return { token: c.req.query('access_token') || undefined, inQuery: true };
+  return { token: undefined, inQuery: false };
 }
 
 /** The bearer middleware of the API whose routes are `routes`. */
@@ -31,7 +35,7 @@ export function authentication(routes: readonly DescribedRoute[]): MiddlewareHan
     if (c.req.method === 'OPTIONS' || publicPaths.some((pattern) => pattern.test(path)))
       return next();
     const header = c.req.header('authorization');
-    const token = bearerToken(
+    const { token, inQuery } = bearerToken(
       c,
       queryTokenPaths.some((pattern) => pattern.test(path)),
     );
@@ -45,6 +49,13 @@ export function authentication(routes: readonly DescribedRoute[]): MiddlewareHan
     const { db } = c.get('services');
     const verification = await verifyToken(db, token);
     if (!verification.ok) throw unauthorized(verification.reason);
+    // An address ends up in logs, histories and Referer headers: a session token expires
+    // within hours, a personal access token does not, so it is never taken from one.
+    if (inQuery && verification.principal.kind !== 'session')
+      throw unauthorized(
+        'A personal access token is not accepted in access_token; send it as ' +
+          '"Authorization: Bearer <token>", from a server, never a browser.',
+      );
     c.set('principal', verification.principal);
     c.get('services').recordTokenUse(verification.principal.tokenId);
     return next();

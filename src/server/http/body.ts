@@ -5,10 +5,13 @@
  */
 import * as z from 'zod/mini';
 import { en } from 'zod/locales';
+import { watchBodyPace } from '../body-pace.js';
+import type { InputTooSlowError } from '../errors.js';
 import { parseCsv, restoreCell } from '../formats/csv.js';
 import { readDefinitions } from '../formats/html.js';
 import { essence, resourceMediaTypes, type ResourceMediaType } from './negotiation.js';
 import {
+  badQuery,
   badRequest,
   payloadTooLarge,
   unsupportedMediaType,
@@ -24,6 +27,27 @@ z.config(en());
 /** Bodies other than uploads are small documents; anything larger is refused unread. */
 export const maxDocumentBytes = 1024 * 1024;
 
+/**
+ * The largest body of each media type. JSON is parsed in a few milliseconds a megabyte;
+ * HTML takes a parser a thousand times as long (some 5 s a megabyte of `<b>`s on a busy
+ * machine, all of it on the event loop), so an HTML body is held to what an extractor
+ * written as `<dl>` needs.
+ */
+export const maxBodyBytes: Readonly<Record<ResourceMediaType, number>> = {
+  'application/json': maxDocumentBytes,
+  'application/ld+json': maxDocumentBytes,
+  'application/vnd.api+json': maxDocumentBytes,
+  'text/csv': 256 * 1024,
+  'text/html': 64 * 1024,
+};
+
+/**
+ * How deep arrays and objects may nest in a JSON body. Resources and results are a few
+ * levels deep; what walks a value (the results' validation, JSON.stringify) recurses, and a
+ * value nested a hundred thousand deep would overflow its stack.
+ */
+export const maxJsonDepth = 64;
+
 export async function readBodyText(request: Request, maxBytes = maxDocumentBytes): Promise<string> {
   const declared = Number(request.headers.get('content-length'));
   if (Number.isFinite(declared) && declared > maxBytes) {
@@ -33,15 +57,27 @@ export async function readBodyText(request: Request, maxBytes = maxDocumentBytes
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > maxBytes) {
-      await reader.cancel();
-      throw payloadTooLarge(`The request body is larger than ${maxBytes} bytes.`);
+  let tooSlow: InputTooSlowError | undefined;
+  // Cancelling ends the read that waits: it comes back done.
+  const pace = watchBodyPace((error) => {
+    tooSlow = error;
+    void reader.cancel();
+  });
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (tooSlow) throw tooSlow;
+      if (done) break;
+      total += value.byteLength;
+      pace.received(value.byteLength);
+      if (total > maxBytes) {
+        await reader.cancel();
+        throw payloadTooLarge(`The request body is larger than ${maxBytes} bytes.`);
+      }
+      chunks.push(value);
     }
-    chunks.push(value);
+  } finally {
+    pace.stop();
   }
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(chunks));
@@ -54,7 +90,28 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function parseJsonText(text: string): unknown {
+/** Whether arrays and objects in JSON text nest deeper than `max`: one pass, no parse. */
+function nestsDeeperThan(text: string, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (inString) {
+      if (code === 0x5c)
+        index++; // a backslash: the next character is escaped
+      else if (code === 0x22) inString = false;
+    } else if (code === 0x22) inString = true;
+    else if (code === 0x5b || code === 0x7b) {
+      if (++depth > max) return true;
+    } else if (code === 0x5d || code === 0x7d) depth--;
+  }
+  return false;
+}
+
+/** A JSON body's value: a 400 when it is not JSON or nests deeper than `maxJsonDepth`. */
+export function parseJsonBody(text: string): unknown {
+  if (nestsDeeperThan(text, maxJsonDepth))
+    throw badRequest(`The body nests arrays and objects deeper than ${maxJsonDepth} levels.`);
   try {
     return JSON.parse(text);
   } catch (error) {
@@ -129,12 +186,12 @@ export async function decodeBody(request: Request): Promise<DecodedBody> {
       resourceMediaTypes,
     );
   }
-  const text = await readBodyText(request);
+  const text = await readBodyText(request, maxBodyBytes[type as ResourceMediaType]);
   if (!text.trim()) throw badRequest('A request body is required.');
   switch (type as ResourceMediaType) {
     case 'application/json':
     case 'application/ld+json': {
-      const value = parseJsonText(text);
+      const value = parseJsonBody(text);
       if (!isRecord(value)) throw badRequest('The body must be a JSON object.');
       const record = Object.fromEntries(
         Object.entries(value).filter(([key]) => !key.startsWith('@')),
@@ -142,7 +199,7 @@ export async function decodeBody(request: Request): Promise<DecodedBody> {
       return { record, textual: false };
     }
     case 'application/vnd.api+json':
-      return { record: fromJsonApi(parseJsonText(text)), textual: false };
+      return { record: fromJsonApi(parseJsonBody(text)), textual: false };
     case 'text/csv':
       return { record: fromCsv(text), textual: true };
     case 'text/html':
@@ -205,7 +262,7 @@ function coerceTextValues(
       result[name] = Number.isFinite(number) ? number : raw;
     } else if (field.kind === 'array' || field.kind === 'object') {
       try {
-        result[name] = JSON.parse(text);
+        result[name] = parseJsonBody(text);
       } catch {
         result[name] = raw;
       }
@@ -238,4 +295,24 @@ export async function readInput<T extends z.ZodMiniType>(
 ): Promise<z.infer<T>> {
   const { record, textual } = await decodeBody(request);
   return validateInput(schema, textual ? coerceTextValues(record, schema) : record);
+}
+
+/**
+ * Validates a request's query with a schema, as bodies are validated: each parameter's
+ * first value, an empty one read as absent. What breaks the schema is a 400 naming the
+ * first parameter that does (the schema's own message says what it must be).
+ */
+export function validateQuery<T extends z.ZodMiniType>(
+  schema: T,
+  query: Record<string, string | string[] | undefined>,
+): z.infer<T> {
+  const values: Record<string, string> = {};
+  for (const [name, value] of Object.entries(query)) {
+    const first = Array.isArray(value) ? value[0] : value;
+    if (first) values[name] = first;
+  }
+  const result = schema.safeParse(values);
+  if (result.success) return result.data as z.infer<T>;
+  const issue = result.error.issues[0]!;
+  throw badQuery(String(issue.path[0]), issue.message);
 }

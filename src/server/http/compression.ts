@@ -6,6 +6,8 @@
  * answers are not compressed: each is new, so each would cost a compression per request.
  */
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { parseAccept } from 'hono/utils/accept';
+import { qualityOf } from './negotiation.js';
 
 export const contentEncodings = ['br', 'gzip'] as const;
 export type ContentEncoding = (typeof contentEncodings)[number];
@@ -13,18 +15,13 @@ export type ContentEncoding = (typeof contentEncodings)[number];
 /**
  * The encoding to send for an `Accept-Encoding` header (RFC 9110 §12.5.3): the first of
  * ours, in our order of preference, that the header accepts with a q-value above 0,
- * by name or through `*`.
+ * by name or through `*`. Read with Hono's parser, and q-values as negotiation reads them.
  */
 export function chooseEncoding(acceptEncoding: string | undefined): ContentEncoding | undefined {
   if (!acceptEncoding) return undefined;
   const weights = new Map<string, number>();
-  for (const entry of acceptEncoding.split(',')) {
-    const [name, ...parameters] = entry.split(';').map((part) => part.trim().toLowerCase());
-    if (!name) continue;
-    const q = parameters.find((parameter) => parameter.startsWith('q='));
-    const weight = q === undefined ? 1 : Number(q.slice(2));
-    weights.set(name, Number.isFinite(weight) ? weight : 0);
-  }
+  for (const coding of parseAccept(acceptEncoding))
+    weights.set(coding.type.toLowerCase(), qualityOf(coding));
   return contentEncodings.find((encoding) => (weights.get(encoding) ?? weights.get('*') ?? 0) > 0);
 }
 

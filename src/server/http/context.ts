@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
+import type { FilePages } from '../files/pages.js';
 import type { FileStore } from '../files/storage.js';
 import type { Db } from '../store/database.js';
 import type { RunSignals } from '../runs/events.js';
@@ -12,6 +13,8 @@ export interface Services {
   config: Config;
   db: Db;
   storage: FileStore;
+  /** The files' pages for review: counts, pictures, texts (files/pages.ts). */
+  pages: FilePages;
   logger: Logger;
   recordTokenUse(tokenId: string): void;
   runs: RunLifecycle;

@@ -299,6 +299,7 @@ const junkRequest = fc.record({
     extractor: fc.constant(null).chain(() => pathId(ids.extractor)),
     run: fc.constant(null).chain(() => pathId(ids.run)),
     session: fc.constant(null).chain(() => pathId(ids.session)),
+    page: fc.constantFrom('1', '2', '0', '-1', '1e3', '99999999999', '%00'),
   }),
   method: fc.oneof(
     { weight: 4, arbitrary: fc.constant(undefined) },

@@ -52,6 +52,7 @@ export const extractorKind: ResourceKind = {
     'markPageImages',
     'chunkSize',
     'combineFiles',
+    'checks',
     'runs',
     'deletedAt',
     'createdAt',

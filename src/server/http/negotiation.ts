@@ -1,9 +1,15 @@
 /**
- * Media-type negotiation in one place. `Accept` is read with its q-values (RFC 9110 §12.5.1):
- * the most specific range that matches an offered type decides that type's quality, and
- * the offered type with the highest quality wins, ties going to the earlier offer. No
- * `Accept` (or `*\/*`) gives the first offer, which is always JSON.
+ * Media-type negotiation in one place, through Hono's `accepts` and its Accept parser. The
+ * choice is RFC 9110's (§12.5.1), which Hono's default match is not: the most specific range
+ * that matches an offered type decides that type's quality (so `application/json;q=0,
+ * *\/*;q=0.1` refuses JSON, where a match on `*\/*` alone would give it), and the offered
+ * type with the highest quality wins, ties going to the earlier offer. No Accept, or one
+ * that names no media range, gives the first offer, which is always JSON.
  */
+import type { Context } from 'hono';
+import { accepts } from 'hono/accepts';
+import type { Accept } from 'hono/utils/accept';
+import { parseAccept } from 'hono/utils/accept';
 import { notAcceptable } from './problem.js';
 
 export const resourceMediaTypes = [
@@ -15,29 +21,27 @@ export const resourceMediaTypes = [
 ] as const;
 export type ResourceMediaType = (typeof resourceMediaTypes)[number];
 
+/**
+ * The q-value of an entry of an Accept-like header (RFC 9110 §12.4.2). One that is not a
+ * number counts as 0, where Hono's parser reads it as 1: a value the client did not
+ * write must not make a type (or an encoding) acceptable.
+ */
+export function qualityOf(entry: Accept): number {
+  const written = entry.params.q ?? entry.params.Q;
+  if (written === undefined) return 1;
+  const q = Number(written);
+  return Number.isFinite(q) ? Math.min(Math.max(q, 0), 1) : 0;
+}
+
 interface MediaRange {
   type: string;
   subtype: string;
   q: number;
 }
 
-export function parseAccept(header: string): MediaRange[] {
-  const ranges: MediaRange[] = [];
-  for (const part of header.split(',')) {
-    const [range, ...params] = part.trim().split(';');
-    const [type, subtype] = (range ?? '').trim().toLowerCase().split('/');
-    if (!type || !subtype) continue;
-    let q = 1;
-    for (const param of params) {
-      const [name, value] = param.split('=').map((piece) => piece.trim());
-      if (name?.toLowerCase() === 'q') {
-        const parsed = Number(value);
-        q = Number.isFinite(parsed) ? Math.min(Math.max(parsed, 0), 1) : 0;
-      }
-    }
-    ranges.push({ type, subtype, q });
-  }
-  return ranges;
+function mediaRangeOf(entry: Accept): MediaRange | undefined {
+  const [type, subtype] = entry.type.toLowerCase().split('/');
+  return type && subtype ? { type, subtype, q: qualityOf(entry) } : undefined;
 }
 
 function specificity(range: MediaRange, type: string, subtype: string): number {
@@ -47,17 +51,13 @@ function specificity(range: MediaRange, type: string, subtype: string): number {
   return 0;
 }
 
-/** The offered type to answer with, or `undefined` when the client accepts none of them. */
-export function negotiate<T extends string>(
-  accept: string | null | undefined,
-  offered: readonly T[],
-): T | undefined {
-  if (!accept || !accept.trim()) return offered[0];
-  const ranges = parseAccept(accept);
-  if (ranges.length === 0) return offered[0];
-  let best: T | undefined;
+/** `accepts`' match: the best of `supports`, '' when none is acceptable. */
+function bestOffer(entries: Accept[], { supports }: { supports: string[] }): string {
+  const ranges = entries.map(mediaRangeOf).filter((range) => range !== undefined);
+  if (ranges.length === 0) return supports[0]!;
+  let best = '';
   let bestQ = 0;
-  for (const candidate of offered) {
+  for (const candidate of supports) {
     const [type, subtype] = candidate.split('/') as [string, string];
     let matchQ = -1;
     let matchSpecificity = 0;
@@ -76,13 +76,26 @@ export function negotiate<T extends string>(
   return best;
 }
 
-export function negotiateOrThrow<T extends string>(
-  accept: string | null | undefined,
-  offered: readonly T[],
-): T {
-  const chosen = negotiate(accept, offered);
+/** The offered type to answer with, or `undefined` when the client accepts none of them. */
+export function negotiate<T extends string>(c: Context, offered: readonly T[]): T | undefined {
+  const chosen = accepts(c, {
+    header: 'Accept',
+    supports: [...offered],
+    default: offered[0]!,
+    match: bestOffer,
+  });
+  return chosen === '' ? undefined : (chosen as T);
+}
+
+export function negotiateOrThrow<T extends string>(c: Context, offered: readonly T[]): T {
+  const chosen = negotiate(c, offered);
   if (!chosen) throw notAcceptable(offered);
   return chosen;
+}
+
+/** Whether the request's Accept names any media range at all (`x` or `;;` name none). */
+export function namesMediaRange(c: Context): boolean {
+  return parseAccept(c.req.header('accept') ?? '').some((entry) => mediaRangeOf(entry));
 }
 
 /** The bare media type of a Content-Type header: lower case, without parameters. */

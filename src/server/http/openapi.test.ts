@@ -214,6 +214,7 @@ describe('the OpenAPI document', () => {
       '401',
       '404',
       '406',
+      '408',
       '413',
       '415',
       '422',
@@ -314,7 +315,7 @@ describe('the OpenAPI document against the running app', () => {
       return { id: (await createExtractor(service)).id };
     };
     const existing = (path: string): Record<string, string> => {
-      if (path.startsWith('/api/buckets')) return { id: bucket.id, fileId: file!.id };
+      if (path.startsWith('/api/buckets')) return { id: bucket.id, fileId: file!.id, n: '1' };
       if (/^\/api\/(extractors|saved_extractors)/.test(path)) return { id: extractor.id };
       if (/^\/api\/(runs|extraction_runs)/.test(path)) return { id: run.id, fileId: file!.id };
       if (path.startsWith('/api/embed_sessions')) return { id: session.id };

@@ -51,7 +51,8 @@ import {
   type DescribeRouteOptions,
 } from 'hono-openapi';
 import { itemsPerPage } from '../store/paging.js';
-import { maxDocumentBytes } from './body.js';
+import { bodyPace } from '../body-pace.js';
+import { maxBodyBytes, maxJsonDepth } from './body.js';
 import type { AppEnv } from './context.js';
 import {
   bucketKind,
@@ -438,6 +439,14 @@ const problemExplanations: Record<keyof typeof problemTypes, { when: string; exa
       'expired or revoked. The answer carries `WWW-Authenticate: Bearer`.',
     example: 'This request needs an access token: send "Authorization: Bearer <token>".',
   },
+  forbidden: {
+    when:
+      'The token may not do this: an embed session token starting a run with settings of its ' +
+      "own, where the extractor's apply (`errors` names each field), or downloading the " +
+      'results of an extractor whose allowDownload is off.',
+    example:
+      "An embed session runs with the extractor's settings; it may not set strategy, chunkSize.",
+  },
   'not-found': {
     when:
       'Nothing is at this address, the resource was deleted, or it lies outside what the token ' +
@@ -457,6 +466,15 @@ const problemExplanations: Record<keyof typeof problemTypes, { when: string; exa
     example:
       'None of the requested media types can be produced. Available: application/json, text/csv.',
   },
+  'request-timeout': {
+    when:
+      `A body arrived too slowly: after ${bodyPace.graceMs / 1000} s it has to bring ` +
+      `${bodyPace.minBytesPerSecond / 1024} KiB a second on average. Nothing of it is kept, ` +
+      'and the connection is closed.',
+    example:
+      'The request body arrived too slowly: 12 bytes in 11 s. After the first 10 s a body ' +
+      'has to bring 8 KiB a second on average.',
+  },
   conflict: {
     when:
       'The resource is in a state that does not allow the request: a run command its status does ' +
@@ -467,7 +485,7 @@ const problemExplanations: Record<keyof typeof problemTypes, { when: string; exa
   'payload-too-large': {
     when:
       'An upload is larger than MAX_UPLOAD_BYTES (nothing of it is kept), or another body is ' +
-      `larger than ${maxDocumentBytes} bytes.`,
+      `larger than its media type allows: ${mediaTypeLimits()}.`,
     example: 'The request body is larger than 1048576 bytes.',
   },
   'unsupported-media-type': {
@@ -483,11 +501,25 @@ const problemExplanations: Record<keyof typeof problemTypes, { when: string; exa
       'the allowed values.',
     example: '/chunkSize: Too small: expected number to be >=200',
   },
+  'unreadable-document': {
+    when:
+      'A file cannot be shown (GET …/files/{fileId}/pages/{n}): it is damaged, protected by a ' +
+      'password, or passes one of the limits of one document (pages, pixels, memory, time). The ' +
+      'detail names the file and the limit, as a run that reads it would fail.',
+    example: 'scan.pdf has 5,000 pages; the limit is 1,000 pages',
+  },
   'internal-error': {
     when:
       'Something failed on the server. The request was not completed; nothing about the failure ' +
       'is revealed.',
     example: 'Something went wrong on our side. The request was not completed.',
+  },
+  'not-ready': {
+    when:
+      'Only from `GET /readyz`, outside the API: the process cannot reach the database or the ' +
+      'file store now. `checks` says which part is `ok` and which is `failing`; the answer ' +
+      'carries `Retry-After`.',
+    example: 'This process cannot serve requests now: the database cannot be reached.',
   },
 };
 
@@ -504,10 +536,16 @@ const problemHeaders: Partial<Record<keyof typeof problemTypes, Record<string, H
   'unsupported-media-type': {
     'Accept-Post': { description: 'The media types a body may have.', schema: { type: 'string' } },
   },
+  'not-ready': {
+    'Retry-After': {
+      description: 'Seconds until it is worth asking again.',
+      schema: { type: 'string' },
+    },
+  },
 };
 
 type ProblemSlug = keyof typeof problemTypes;
-export type ProblemStatus = 400 | 404 | 406 | 409 | 413 | 415 | 422;
+export type ProblemStatus = 400 | 403 | 404 | 406 | 408 | 409 | 413 | 415 | 422;
 
 function slugOfStatus(status: number): ProblemSlug {
   const slug = (Object.keys(problemTypes) as ProblemSlug[]).find(
@@ -650,6 +688,7 @@ const pathParameterDescriptions: Record<string, { description: string; schema: J
     schema: { type: 'string' },
   },
   fileId: { description: 'The id of a file of the bucket.', schema: { type: 'string' } },
+  n: { description: 'A page of the file, from 1.', schema: { type: 'integer', minimum: 1 } },
   type: {
     description: 'A resource type, as in `@type`.',
     schema: { type: 'string', enum: resourceKinds.map((kind) => kind.type) },
@@ -687,8 +726,11 @@ export interface OperationSpec {
   headers?: readonly Parameter[];
   body?: Body;
   answer: Answer;
-  /** Problem statuses besides 401, which every operation that needs a token can answer. */
-  problems: readonly ProblemStatus[];
+  /**
+   * Problem statuses besides 401, which every operation that needs a token can answer; a
+   * problem type's slug where its status has more than one (422).
+   */
+  problems: readonly (ProblemStatus | ProblemSlug)[];
   /** `public`: no token; `bearer-or-query`: also `?access_token=` (EventSource sends no headers). */
   access?: 'public' | 'bearer-or-query';
   /** Answers that are not problem documents (GraphQL reports its own errors). */
@@ -707,7 +749,7 @@ export const creationOf = (resource: InputResourceKey) =>
   ({
     body: { input: resource },
     answer: { status: 201, resource },
-    problems: [400, 404, 406, 413, 415, 422],
+    problems: [400, 404, 406, 408, 413, 415, 422],
   }) as const;
 
 /** A download's file name header (RFC 6266), as results and file contents send it. */
@@ -821,12 +863,20 @@ function answerResponse(answer: Answer): ResponseObject {
   return { description: answer.description };
 }
 
+/** The largest body of each media type, in words. */
+function mediaTypeLimits(): string {
+  return Object.entries(maxBodyBytes)
+    .map(([type, bytes]) => `${bytes / 1024} KiB of ${type}`)
+    .join(', ');
+}
+
 function requestBody(body: Body): RequestBodyObject {
   if ('input' in body) {
     return {
       description:
         body.description ??
-        `The writable fields; read-only fields are ignored. At most ${maxDocumentBytes} bytes.`,
+        `The writable fields; read-only fields are ignored. At most ${mediaTypeLimits()}; ` +
+          `JSON nested at most ${maxJsonDepth} levels deep.`,
       required: true,
       content: inputContent(body.input),
     };
@@ -863,8 +913,11 @@ function operationObject(spec: OperationSpec): OperationObject {
   const responses: Record<string, ResponseObject | Reference> = {
     [String(spec.answer.status)]: answerResponse(spec.answer),
   };
-  const statuses: number[] = [...spec.problems, ...(spec.access === 'public' ? [] : [401])];
-  for (const status of statuses) responses[String(status)] = responseRef(slugOfStatus(status));
+  const problems = [...spec.problems, ...(spec.access === 'public' ? [] : [401])];
+  for (const problem of problems) {
+    const slug = typeof problem === 'number' ? slugOfStatus(problem) : problem;
+    responses[String(problemTypes[slug].status)] = responseRef(slug);
+  }
   Object.assign(responses, spec.otherResponses);
   operation.responses = Object.fromEntries(
     Object.entries(responses).sort(([a], [b]) => a.localeCompare(b)),
@@ -1090,7 +1143,9 @@ async function assembleDocument(
           type: 'apiKey',
           in: 'query',
           name: 'access_token',
-          description: 'The same tokens as a query parameter; only on the event stream.',
+          description:
+            'An embed session token (`xses_…`) as a query parameter, only on the event ' +
+            'stream; a personal access token there is refused (401).',
         },
       },
     },

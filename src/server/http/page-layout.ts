@@ -1,31 +1,59 @@
 /**
- * The one layout of the service's own pages, `/api/docs` and `/developers`: written with
- * Hono's `html`, which escapes what it is given. The pages run no script and load
- * nothing; their one inline stylesheet is allowed by its hash (`pageCsp`).
+ * The one layout of the service's own pages, `/api/docs` and `/developers`, and what they
+ * are written with: Hono's `html`, which escapes every value it is given, and markdown-it
+ * for the Markdown of descriptions, with HTML in it shown as text. The pages run no
+ * script and load nothing; their one inline stylesheet is allowed by its hash (`pageCsp`).
  */
 import { createHash } from 'node:crypto';
 import { html, raw } from 'hono/html';
+import type { HtmlEscapedString } from 'hono/utils/html';
+import MarkdownIt from 'markdown-it';
+
+/** Markup whose every text is escaped already. */
+export type Markup = HtmlEscapedString;
+
+/**
+ * Hono's `html`, for markup without a promise in it, which it returns as it is (it awaits
+ * promises only when it is given one).
+ */
+export const markup = html as (strings: TemplateStringsArray, ...values: unknown[]) => Markup;
+
+const markdownIt = new MarkdownIt({ html: false, linkify: false, typographer: false });
+// Links go nowhere but this site: a path or an anchor, never `//host` or a scheme.
+markdownIt.validateLink = (url) => /^(\/(?![/\\])|#)/.test(url);
+// A description's headings sit inside the page's own sections, which are <h2>.
+markdownIt.core.ruler.push('headings_under_sections', (state) => {
+  for (const token of state.tokens) {
+    if (token.type === 'heading_open' || token.type === 'heading_close')
+      token.tag = `h${Math.min(Number(token.tag.slice(1)) + 1, 6)}`;
+  }
+});
+
+/** Markdown as blocks (paragraphs, lists, code, headings). */
+export const markdown = (text: string): Markup => raw(markdownIt.render(text));
+
+/** Markdown within a line (`code`, [links](/path), emphasis). */
+export const markdownInline = (text: string): Markup => raw(markdownIt.renderInline(text));
 
 export interface StaticPage {
   title: string;
   /** The page's stylesheet; it must be the one its `pageCsp` allows. */
   style: string;
-  /** The marked-up content of `<body>`, every text in it escaped already. */
-  body: string;
+  body: Markup;
   /** Whether the page asks browsers to send no Referer from its links. */
   noReferrer?: boolean;
 }
 
 export function renderPage(page: StaticPage): string {
-  const referrer = page.noReferrer ? raw('<meta name="referrer" content="no-referrer">\n') : '';
+  const referrer = page.noReferrer && markup`<meta name="referrer" content="no-referrer">\n`;
   // Sent as written: Prettier would reflow the markup.
   // prettier-ignore
-  return String(html`<!doctype html>
+  return String(markup`<!doctype html>
 <html lang="en">
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 ${referrer}<title>${page.title}</title><style>${raw(page.style)}</style></head>
 <body>
-${raw(page.body)}
+${page.body}
 </body>
 </html>
 `);

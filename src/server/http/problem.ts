@@ -6,8 +6,11 @@
  */
 import {
   ConflictError,
+  ForbiddenInputError,
   InputTooLargeError,
+  InputTooSlowError,
   InvalidInputError,
+  NotAllowedError,
   NotFoundError,
   UnreadableInputError,
   UnsupportedInputError,
@@ -67,14 +70,18 @@ export class ProblemError extends Error {
 export const problemTypes = {
   'bad-request': { status: 400, title: 'Bad request' },
   unauthorized: { status: 401, title: 'Unauthorized' },
+  forbidden: { status: 403, title: 'Forbidden' },
   'not-found': { status: 404, title: 'Not found' },
   'method-not-allowed': { status: 405, title: 'Method not allowed' },
   'not-acceptable': { status: 406, title: 'Not acceptable' },
+  'request-timeout': { status: 408, title: 'Request timeout' },
   conflict: { status: 409, title: 'Conflict' },
   'payload-too-large': { status: 413, title: 'Payload too large' },
   'unsupported-media-type': { status: 415, title: 'Unsupported media type' },
   'validation-error': { status: 422, title: 'Validation error' },
+  'unreadable-document': { status: 422, title: 'Document cannot be shown' },
   'internal-error': { status: 500, title: 'Internal server error' },
+  'not-ready': { status: 503, title: 'Not ready' },
 } as const;
 
 type ProblemSlug = keyof typeof problemTypes;
@@ -101,6 +108,9 @@ export const unauthorized = (detail: string) =>
     headers: { 'WWW-Authenticate': 'Bearer realm="extractor"' },
   });
 
+export const forbidden = (detail: string, errors?: FieldError[]) =>
+  problem('forbidden', detail, { errors });
+
 export const notFound = (detail = 'There is nothing at this address.') =>
   problem('not-found', detail);
 
@@ -117,6 +127,10 @@ export const notAcceptable = (offered: readonly string[]) =>
       extensions: { allowed: [...offered] },
     },
   );
+
+/** The body came too slowly; the rest of it is not read, so the connection is closed. */
+export const requestTimeout = (detail: string) =>
+  problem('request-timeout', detail, { headers: { Connection: 'close' } });
 
 export const conflict = (detail: string, extensions?: Record<string, unknown>) =>
   problem('conflict', detail, { extensions });
@@ -139,6 +153,16 @@ export const validationError = (errors: FieldError[], detail?: string) =>
     { errors },
   );
 
+/** A file that cannot be read or drawn: damaged, or past one of the document limits. */
+export const unreadableDocument = (detail: string) => problem('unreadable-document', detail);
+
+/** GET /readyz when a part the process needs cannot be reached; `checks` says which. */
+export const notReady = (detail: string, checks: Record<string, string>) =>
+  problem('not-ready', detail, {
+    headers: { 'Cache-Control': 'no-store', 'Retry-After': '5' },
+    extensions: { checks },
+  });
+
 export const internalError = () =>
   problem('internal-error', 'Something went wrong on our side. The request was not completed.');
 
@@ -152,6 +176,8 @@ export function problemOf(error: unknown): ProblemError | undefined {
       error.currentStatus === undefined ? undefined : { currentStatus: error.currentStatus },
     );
   if (error instanceof InvalidInputError) return validationError(error.errors);
+  if (error instanceof ForbiddenInputError) return forbidden(error.message, error.errors);
+  if (error instanceof NotAllowedError) return forbidden(error.message);
   if (error instanceof UnreadableInputError) return badRequest(error.message);
   if (error instanceof InputTooLargeError) {
     const problem = payloadTooLarge(error.message);
@@ -159,6 +185,7 @@ export function problemOf(error: unknown): ProblemError | undefined {
     if (error.abandoned) problem.headers.Connection = 'close';
     return problem;
   }
+  if (error instanceof InputTooSlowError) return requestTimeout(error.message);
   if (error instanceof UnsupportedInputError)
     return unsupportedMediaType(error.message, error.accepted);
   return undefined;

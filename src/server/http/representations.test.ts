@@ -61,9 +61,12 @@ describe('Accept negotiation', () => {
       extractor: extractor.id,
       run: run.id,
       session: 'none',
+      page: '1',
     };
+    // Not the file's bytes, its pages (pictures or text), results, nor GraphQL: those are
+    // not resources in the five representations.
     const negotiated = everyRoute.filter(
-      (route) => route.startsWith('GET') && !/content|results|current|graphql/.test(route),
+      (route) => route.startsWith('GET') && !/content|pages|results|current|graphql/.test(route),
     );
     for (const route of negotiated) {
       const { path } = routePath(route, ids);

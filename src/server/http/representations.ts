@@ -55,11 +55,15 @@ const contentTypes: Record<ResourceMediaType, string> = {
 /**
  * The kind's fields in order, then any the resource has beyond them (the webhook secret
  * that only a create or a rotation answers with), so every representation shows the
- * same fields as JSON.
+ * same fields as JSON: a field the resource leaves out (what an embed session may not
+ * see) is left out of every representation too.
  */
 function fieldsOf(kind: ResourceKind, resource: WireObject): readonly string[] {
-  const extra = Object.keys(resource).filter((field) => !kind.fields.includes(field));
-  return extra.length === 0 ? kind.fields : [...kind.fields, ...extra];
+  const keys = Object.keys(resource);
+  if (keys.length === kind.fields.length && kind.fields.every((field) => field in resource))
+    return kind.fields;
+  const extra = keys.filter((field) => !kind.fields.includes(field));
+  return [...kind.fields.filter((field) => field in resource), ...extra];
 }
 
 export function contextIri(kind: ResourceKind): string {

@@ -4,11 +4,13 @@ import { NotFoundError } from '../errors.js';
 import type { Db } from '../store/database.js';
 import { createMiddleware } from 'hono/factory';
 import { validator } from 'hono/validator';
+import * as z from 'zod/mini';
 import { requirePersonal } from '../tokens/access.js';
+import { validateQuery } from './body.js';
 import type { AppEnv } from './context.js';
 import { negotiateOrThrow, resourceMediaTypes, type ResourceMediaType } from './negotiation.js';
 import { pageWindow, type PageWindow } from '../store/paging.js';
-import { badQuery } from './problem.js';
+import { oncePerStoredRow } from '../store/stored-rows.js';
 import {
   representCollection,
   representResource,
@@ -20,7 +22,7 @@ import {
 
 /** The representation the client wants; a 406 before any work is done when none fits. */
 export function chooseRepresentation(c: Context<AppEnv>): ResourceMediaType {
-  return negotiateOrThrow(c.req.header('accept'), resourceMediaTypes);
+  return negotiateOrThrow(c, resourceMediaTypes);
 }
 
 /**
@@ -71,30 +73,21 @@ function send(
   });
 }
 
-/**
- * Representations of wire objects that cannot change (frozen: see
- * store/frozen-rows.ts), by media type, encoded once and kept as long as the object is.
- */
-const representationsOfFrozen = new WeakMap<
-  WireObject,
-  Partial<Record<ResourceMediaType, EncodedRepresentation>>
->();
 const encoder = new TextEncoder();
 
-function representOnce(
-  kind: ResourceKind,
-  resource: WireObject,
-  mediaType: ResourceMediaType,
-): Representation | EncodedRepresentation {
-  if (!Object.isFrozen(resource)) return representResource(kind, resource, mediaType);
-  let byMediaType = representationsOfFrozen.get(resource);
-  if (!byMediaType) representationsOfFrozen.set(resource, (byMediaType = {}));
-  return (byMediaType[mediaType] ??= encoded(representResource(kind, resource, mediaType)));
-}
-
-function encoded(representation: Representation): EncodedRepresentation {
-  return { ...representation, body: encoder.encode(representation.body) };
-}
+/**
+ * The representation of a resource in each media type, encoded once for a resource the
+ * store computed once (store/stored-rows.ts) and kept as long as it is.
+ */
+const representedOnce = Object.fromEntries(
+  resourceMediaTypes.map((mediaType) => [
+    mediaType,
+    oncePerStoredRow((resource: WireObject, kind: ResourceKind): EncodedRepresentation => {
+      const representation = representResource(kind, resource, mediaType);
+      return { ...representation, body: encoder.encode(representation.body) };
+    }),
+  ]),
+) as Record<ResourceMediaType, (resource: WireObject, kind: ResourceKind) => EncodedRepresentation>;
 
 export function sendResource(
   kind: ResourceKind,
@@ -109,7 +102,7 @@ export function sendResource(
   return send(
     options.included
       ? representResource(kind, resource, mediaType, options.included)
-      : representOnce(kind, resource, mediaType),
+      : representedOnce[mediaType](resource, kind),
     options.status ?? 200,
     options.headers,
   );
@@ -159,22 +152,26 @@ export function sendPage(
   });
 }
 
-/** `page`: 1 when absent or empty; a positive whole number otherwise, or a 400. */
-export function readPage(raw: string | undefined): PageWindow {
-  if (raw === undefined || raw === '') return pageWindow(1);
-  if (!/^\d{1,9}$/.test(raw) || Number(raw) < 1) {
-    throw badQuery(
-      'page',
-      `must be a whole number of 1 or more, not ${JSON.stringify(raw.slice(0, 40))}`,
-    );
-  }
-  return pageWindow(Number(raw));
+/** `page`: 1 when absent or empty; a positive whole number otherwise. */
+export const pageNumber = z.pipe(
+  z.string().check(
+    z.refine((raw) => /^\d{1,9}$/.test(raw) && Number(raw) >= 1, {
+      error: (issue) =>
+        `must be a whole number of 1 or more, not ${JSON.stringify(String(issue.input).slice(0, 40))}`,
+    }),
+  ),
+  z.transform((raw) => pageWindow(Number(raw))),
+);
+
+const pageOnly = z.object({ page: z.optional(pageNumber) });
+
+/** The page of a collection request's query, 1 when it names none. */
+export function readPage(query: Record<string, string | string[] | undefined>): PageWindow {
+  return validateQuery(pageOnly, query).page ?? pageWindow(1);
 }
 
 /** The `page` of a collection request, read as `c.req.valid('query')`. */
-export const pageQuery = validator('query', (query) =>
-  readPage(typeof query.page === 'string' ? query.page : query.page?.[0]),
-);
+export const pageQuery = validator('query', readPage);
 
 /** The query of a collection request without `page`, to carry into the paging links. */
 export function queryWithoutPage(c: Context<AppEnv>): URLSearchParams {

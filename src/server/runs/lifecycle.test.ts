@@ -8,6 +8,7 @@ import {
   type RunCommand,
 } from '../../contract/run-status.js';
 import { runSchema, submissionSchema, type Run } from '../../contract/resources.js';
+import { readEvents } from '../testing/event-stream.js';
 import { startTestService, type TestService } from '../testing/test-service.js';
 import { listDocuments, runColumnsOf } from './documents.js';
 
@@ -380,43 +381,6 @@ describe('results and submission', () => {
 });
 
 describe('the event stream', () => {
-  async function readEvents(
-    response: Response,
-    until: (events: { id?: string; event: string; data: unknown }[]) => boolean,
-  ) {
-    const reader = response.body!.getReader();
-    const decoder = new TextDecoder();
-    let buffer = '';
-    const events: { id?: string; event: string; data: unknown }[] = [];
-    while (!until(events)) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      buffer += decoder.decode(value, { stream: true });
-      let end: number;
-      while ((end = buffer.indexOf('\n\n')) >= 0) {
-        const block = buffer.slice(0, end);
-        buffer = buffer.slice(end + 2);
-        const fields = Object.fromEntries(
-          block
-            .split('\n')
-            .filter((line) => line && !line.startsWith(':'))
-            .map((line) => [
-              line.slice(0, line.indexOf(':')),
-              line.slice(line.indexOf(':') + 1).trim(),
-            ]),
-        );
-        if (fields.event)
-          events.push({
-            id: fields.id,
-            event: fields.event,
-            data: JSON.parse(fields.data ?? 'null'),
-          });
-      }
-    }
-    await reader.cancel();
-    return events;
-  }
-
   it('sends a snapshot, then each change, ends at a final status and replays from Last-Event-ID', async () => {
     const run = await startRun(await bucketWithFile());
     await forceStatus(run.id, 'running');
@@ -445,20 +409,67 @@ describe('the event stream', () => {
     expect(rest.map((event) => event.event)).toEqual(['snapshot', 'extraction_run.cancelled']);
   });
 
-  it('accepts the token as access_token for EventSource, and only on this path', async () => {
+  it('answers 204 to a reconnect after the last event of a final run, so EventSource stops', async () => {
+    const run = await startRun(await bucketWithFile());
+    await forceStatus(run.id, 'running');
+    await service.json('POST', `/api/extraction_runs/${run.id}/cancel`);
+    const first = await service.request(`/api/extraction_runs/${run.id}/events`, {
+      headers: { Accept: 'text/event-stream' },
+    });
+    const events = await readEvents(first, () => false);
+    expect(events.map((event) => event.event)).toEqual(['snapshot', 'extraction_run.cancelled']);
+    const last = events.at(-1)!.id!;
+    const resumes: [string, Record<string, string>][] = [
+      ['', { 'Last-Event-ID': last }],
+      [`?lastEventId=${last}`, {}],
+    ];
+    for (const [query, headers] of resumes) {
+      const reconnect = await service.request(`/api/extraction_runs/${run.id}/events${query}`, {
+        headers: { Accept: 'text/event-stream', ...headers },
+      });
+      expect(reconnect.status).toBe(204);
+      expect(await reconnect.text()).toBe('');
+    }
+    // Resuming from earlier still replays what was missed.
+    const earlier = await service.request(`/api/extraction_runs/${run.id}/events`, {
+      headers: { Accept: 'text/event-stream', 'Last-Event-ID': String(Number(last) - 1) },
+    });
+    expect(earlier.status).toBe(200);
+    expect((await readEvents(earlier, () => false)).map((event) => event.event)).toEqual([
+      'snapshot',
+      'extraction_run.cancelled',
+    ]);
+  });
+
+  it('accepts an embed session token as access_token, only on this path, and never a personal token', async () => {
     const run = await startRun(await bucketWithFile());
     await forceStatus(run.id, 'cancelled');
     const { adminToken } = await import('../testing/test-service.js');
+    const minted = await service.json('POST', '/api/embed_sessions', {
+      savedExtractor: `/api/extractors/${extractorId}`,
+      bucket: run.bucket,
+    });
+    expect(minted.status).toBe(201);
+    const session = (await minted.json()) as { token: string };
     const viaQuery = await service.request(
-      `/api/extraction_runs/${run.id}/events?access_token=${adminToken}`,
+      `/api/extraction_runs/${run.id}/events?access_token=${session.token}`,
       { token: null },
     );
     expect(viaQuery.status).toBe(200);
     await viaQuery.body?.cancel();
     const elsewhere = await service.request(
-      `/api/extraction_runs/${run.id}?access_token=${adminToken}`,
+      `/api/extraction_runs/${run.id}?access_token=${session.token}`,
       { token: null },
     );
     expect(elsewhere.status).toBe(401);
+    const personal = await service.request(
+      `/api/extraction_runs/${run.id}/events?access_token=${adminToken}`,
+      { token: null },
+    );
+    expect(personal.status).toBe(401);
+    expect(personal.headers.get('content-type')).toBe('application/problem+json');
+    expect(((await personal.json()) as { detail: string }).detail).toMatch(
+      /personal access token is not accepted in access_token/,
+    );
   });
 });

@@ -5,7 +5,7 @@
  * and the run's columns made from them (documents.ts), appends the run event and queues the
  * webhook; the signals go out after the commit.
  */
-import type { Kysely, Transaction } from 'kysely';
+import type { Kysely, RawBuilder, Transaction } from 'kysely';
 import type { WebhookEventType } from '../../contract/events.js';
 import { fileIdFromReference, idFromReference, iriOf } from '../../contract/iri.js';
 import { parseTargetSchema, validateAgainstSchema } from '../../contract/json-schema.js';
@@ -29,13 +29,15 @@ import {
   type ExtractorRow,
 } from '../extractors/extractors.js';
 import { addFiles, deleteFile, listFiles, type FileRow } from '../files/files.js';
+import type { FilePages } from '../files/pages.js';
 import type { FileStore } from '../files/storage.js';
 import type { ReceivedFile } from '../files/uploads.js';
 import { ConflictError, InvalidInputError, NotFoundError, type FieldError } from '../errors.js';
+import { databaseTime, dialectOf } from '../store/clock.js';
 import type { Db } from '../store/database.js';
 import { newId, nowIso } from '../store/ids.js';
 import type { Database, RunDocumentRow } from '../store/schema.js';
-import { canSeeBucket, canSeeExtractor } from '../tokens/access.js';
+import { canSeeBucket, canSeeExtractor, checkRunSettingsAllowed } from '../tokens/access.js';
 import type { Principal } from '../tokens/tokens.js';
 import { enqueueWebhook } from '../webhooks/index.js';
 import {
@@ -53,14 +55,15 @@ type Executor = Kysely<Database> | Transaction<Database>;
 export interface LifecycleDeps {
   db: Db;
   config: Config;
+  /** Told after each commit: the run changed, was queued or cancelled, webhooks were queued. */
   signals: RunSignals;
-  /** Where a replacement file goes (POST …/documents/{fileId}/replace). */
+  /** Where a replacement file goes (POST …/documents/{fileId}/replace), its pages counted. */
   storage: FileStore;
-  /** Called after a commit that queued webhook deliveries. */
-  onWebhooksQueued(): void;
-  /** Stops the work in flight on a run that was cancelled. */
-  onCancelled(runId: string): void;
+  pages: Pick<FilePages, 'countAtUpload'>;
 }
+
+/** New values for a run's columns; a value may be computed by the database (its clock). */
+export type RunPatch = { [Column in keyof RunRow]?: RunRow[Column] | RawBuilder<RunRow[Column]> };
 
 const webhookTypes: ReadonlySet<RunEventType> = new Set<WebhookEventType>([
   'extraction_run.started',
@@ -108,6 +111,19 @@ export interface DocumentChange {
 /** A document was not in a status its change allows; the transaction is rolled back. */
 class DocumentMoved extends Error {}
 
+/** What RunLifecycle.change does beyond the run's own columns. */
+export interface ChangeOptions {
+  /** Only while this worker holds the run's lease. */
+  leaseOwner?: string;
+  documents?: readonly DocumentChange[];
+  /** The file of the document the event is about. */
+  document?: string;
+  /** Only while the results have not been submitted. */
+  unsubmitted?: boolean;
+  /** A change to every document in one of `from` statuses, whichever they are. */
+  documentsIn?: { from: readonly DocumentStatus[]; patch: Partial<RunDocumentRow> };
+}
+
 const commandVerbs: Record<RunCommand, string> = {
   pause: 'paused',
   resume: 'resumed',
@@ -124,6 +140,7 @@ export class RunLifecycle {
 
   /** Starts a run of an extractor over a bucket: a `queued` run the worker will pick up. */
   async create(input: RunInput, principal: Principal): Promise<RunRow> {
+    checkRunSettingsAllowed(principal, input);
     const { db, config } = this.deps;
     const errors: FieldError[] = [];
     const bucketId = idFromReference('bucket', input.bucket);
@@ -227,85 +244,148 @@ export class RunLifecycle {
         status,
       );
     }
-    if (command === 'cancel') this.deps.onCancelled(run.id);
+    if (command === 'cancel') this.deps.signals.runCancelled(run.id);
     if (command === 'resume') this.deps.signals.runQueued();
     return updated;
   }
 
   /**
-   * Updates a run if its status is one of `from`, changes its documents (and rewrites the
-   * run's columns made from them), records the event, and signals after the commit.
-   * `undefined` when the run was in another status, or a document in a status its change
-   * does not allow; then nothing changed.
+   * Updates a run if its status is one of `from` (and, with `leaseOwner`, only while that
+   * worker holds it), changes its documents (and rewrites the run's columns made from them),
+   * records the event, and signals after the commit. `undefined` when the run was in another
+   * status or held by another worker, or a document in a status its change does not allow;
+   * then nothing changed.
    */
   async change(
     runId: string,
     from: readonly RunStatus[],
-    patch: Partial<RunRow>,
+    patch: RunPatch,
     event?: RunEventType,
-    options: {
-      documents?: readonly DocumentChange[];
-      /** The file of the document the event is about. */
-      document?: string;
-      /** Only while the results have not been submitted. */
-      unsubmitted?: boolean;
-      /** A change to every document in one of `from` statuses, whichever they are. */
-      documentsIn?: { from: readonly DocumentStatus[]; patch: Partial<RunDocumentRow> };
-    } = {},
+    options: ChangeOptions = {},
   ): Promise<RunRow | undefined> {
-    let queuedWebhook = false;
-    const updated = await this.deps.db
+    return this.#changeInTransaction(async (trx) =>
+      this.#update(trx, runId, from, patch, event, options),
+    );
+  }
+
+  /**
+   * Gives the oldest queued run to the worker `owner`, leased for `leaseMs` by the database's
+   * clock, and records `extraction_run.started` the first time. On PostgreSQL the candidate
+   * is locked with SKIP LOCKED, so workers claiming at once each take a different run
+   * instead of queueing behind one row; SQLite has one writer at a time and needs no lock.
+   * `skip` names runs the caller must not be given (its own, still winding down).
+   */
+  async claimNext(
+    owner: string,
+    leaseMs: number,
+    skip: readonly string[] = [],
+  ): Promise<RunRow | undefined> {
+    return this.#changeInTransaction(async (trx) => {
+      let candidates = trx
+        .selectFrom('runs')
+        .select(['id', 'started_at'])
+        .where('status', '=', 'queued')
+        .orderBy('created_at')
+        .orderBy('id')
+        .limit(1);
+      if (skip.length > 0) candidates = candidates.where('id', 'not in', [...skip]);
+      if (dialectOf(trx) === 'postgres') candidates = candidates.forUpdate().skipLocked();
+      const candidate = await candidates.executeTakeFirst();
+      if (!candidate) return { row: undefined, queuedWebhook: false };
+      const now = nowIso();
+      return this.#update(
+        trx,
+        candidate.id,
+        ['queued'],
+        {
+          status: 'running',
+          lease_owner: owner,
+          lease_expires_at: databaseTime(trx, leaseMs),
+          started_at: candidate.started_at ?? now,
+          updated_at: now,
+        },
+        candidate.started_at === null ? 'extraction_run.started' : undefined,
+      );
+    });
+  }
+
+  /**
+   * The run's update, its event and its webhook, in the caller's transaction. The run row
+   * is updated first: that locks it, so the events of one run are numbered in the order
+   * their transactions commit (any other writer of run events must do the same).
+   */
+  async #update(
+    trx: Transaction<Database>,
+    runId: string,
+    from: readonly RunStatus[],
+    patch: RunPatch,
+    event: RunEventType | undefined,
+    options: ChangeOptions = {},
+  ): Promise<{ row: RunRow | undefined; queuedWebhook: boolean }> {
+    let update = trx
+      .updateTable('runs')
+      .set(patch)
+      .where('id', '=', runId)
+      .where('status', 'in', [...from]);
+    if (options.leaseOwner !== undefined)
+      update = update.where('lease_owner', '=', options.leaseOwner);
+    if (options.unsubmitted) update = update.where('submitted_at', 'is', null);
+    let row = await update.returningAll().executeTakeFirst();
+    if (!row) return { row, queuedWebhook: false };
+    let subject: RunDocumentRow | undefined;
+    if (options.documentsIn) {
+      await trx
+        .updateTable('run_documents')
+        .set(options.documentsIn.patch)
+        .where('run_id', '=', runId)
+        .where('status', 'in', [...options.documentsIn.from])
+        .execute();
+    }
+    if (options.documents || options.document || options.documentsIn) {
+      for (const { fileId, patch: documentPatch, onlyIf } of options.documents ?? []) {
+        let change = trx
+          .updateTable('run_documents')
+          .set(documentPatch)
+          .where('run_id', '=', runId)
+          .where('file_id', '=', fileId);
+        if (onlyIf) change = change.where('status', 'in', [...onlyIf]);
+        const { numUpdatedRows } = await change.executeTakeFirst();
+        if (numUpdatedRows === 0n) throw new DocumentMoved();
+      }
+      const documents = await listDocuments(trx, runId);
+      subject = documents.find((document) => document.file_id === options.document);
+      row = await trx
+        .updateTable('runs')
+        .set(runColumnsOf(row.bucket_id, documents))
+        .where('id', '=', runId)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+    }
+    if (!event) return { row, queuedWebhook: false };
+    return { row, queuedWebhook: await recordRunEvent(trx, row, event, subject) };
+  }
+
+  /**
+   * Runs `work` in a transaction and sends the signals its outcome calls for after the
+   * commit. A document not in a status its change allows rolls the whole change back.
+   */
+  async #changeInTransaction(
+    work: (
+      trx: Transaction<Database>,
+    ) => Promise<{ row: RunRow | undefined; queuedWebhook: boolean }>,
+  ): Promise<RunRow | undefined> {
+    const { row, queuedWebhook } = await this.deps.db
       .transaction()
-      .execute(async (trx) => {
-        let update = trx
-          .updateTable('runs')
-          .set(patch)
-          .where('id', '=', runId)
-          .where('status', 'in', [...from]);
-        if (options.unsubmitted) update = update.where('submitted_at', 'is', null);
-        let row = await update.returningAll().executeTakeFirst();
-        if (!row) return undefined;
-        let subject: RunDocumentRow | undefined;
-        if (options.documentsIn) {
-          await trx
-            .updateTable('run_documents')
-            .set(options.documentsIn.patch)
-            .where('run_id', '=', runId)
-            .where('status', 'in', [...options.documentsIn.from])
-            .execute();
-        }
-        if (options.documents || options.document || options.documentsIn) {
-          for (const { fileId, patch: documentPatch, onlyIf } of options.documents ?? []) {
-            let update = trx
-              .updateTable('run_documents')
-              .set(documentPatch)
-              .where('run_id', '=', runId)
-              .where('file_id', '=', fileId);
-            if (onlyIf) update = update.where('status', 'in', [...onlyIf]);
-            const { numUpdatedRows } = await update.executeTakeFirst();
-            if (numUpdatedRows === 0n) throw new DocumentMoved();
-          }
-          const documents = await listDocuments(trx, runId);
-          subject = documents.find((document) => document.file_id === options.document);
-          row = await trx
-            .updateTable('runs')
-            .set(runColumnsOf(row.bucket_id, documents))
-            .where('id', '=', runId)
-            .returningAll()
-            .executeTakeFirstOrThrow();
-        }
-        if (event) queuedWebhook = await recordRunEvent(trx, row, event, subject);
-        return row;
-      })
+      .execute(work)
       .catch((error: unknown) => {
-        if (error instanceof DocumentMoved) return undefined;
+        if (error instanceof DocumentMoved) return { row: undefined, queuedWebhook: false };
         throw error;
       });
-    if (updated) {
-      this.deps.signals.runChanged(runId);
-      if (queuedWebhook) this.deps.onWebhooksQueued();
+    if (row) {
+      this.deps.signals.runChanged(row.id);
+      if (queuedWebhook) this.deps.signals.webhooksQueued();
     }
-    return updated;
+    return row;
   }
 
   /** A 409 unless a person may change the results of `run` now. */
@@ -419,7 +499,7 @@ export class RunLifecycle {
    * partially_completed or failed, not submitted, and the document failed.
    */
   async extractAgain(run: RunRow, fileId: string, replacement?: ReceivedFile): Promise<RunRow> {
-    const { db, storage } = this.deps;
+    const { db, storage, pages } = this.deps;
     const discard = () => (replacement ? storage.discard(replacement.tempPath) : undefined);
     const documents = await listDocuments(db, run.id);
     const document = documents.find((candidate) => documentFileIds(candidate).includes(fileId));
@@ -435,7 +515,7 @@ export class RunLifecycle {
     const patch: Partial<RunDocumentRow> = untouchedDocumentColumns(nowIso());
     let fileIds = JSON.parse(run.file_ids) as string[];
     if (replacement) {
-      [added] = await addFiles(db, storage, run.bucket_id, [replacement]);
+      [added] = await addFiles(db, storage, pages, run.bucket_id, [replacement]);
       const swap = (ids: string[]) => ids.map((id) => (id === fileId ? added!.id : id));
       const documentIds = swap(documentFileIds(document));
       fileIds = swap(fileIds);
@@ -536,7 +616,7 @@ export class RunLifecycle {
     });
     if (!updated) throw new ConflictError('The results have already been submitted.', run.status);
     this.deps.signals.runChanged(run.id);
-    if (queuedWebhook) this.deps.onWebhooksQueued();
+    if (queuedWebhook) this.deps.signals.webhooksQueued();
     const extractor = await this.deps.db
       .selectFrom('extractors')
       .select('redirect_url')

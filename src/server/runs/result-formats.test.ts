@@ -7,7 +7,7 @@ import { parseCsv } from '../formats/csv.js';
 import {
   formatResults,
   resultContentTypes,
-  resultsContentDisposition,
+  resultsDownloadName,
   resultsFileName,
   resultsToCsv,
   resultsToJson,
@@ -560,14 +560,20 @@ describe('downloads', () => {
     expect(resultsFileName('請求書', runId, 'json')).toBe('results-2e3f4a5b.json');
   });
 
-  it('say the name to every browser, in UTF-8 where the label needs it', () => {
-    expect(resultsContentDisposition('Invoice', runId, 'csv')).toBe(
-      'attachment; filename="invoice-2e3f4a5b.csv"',
+  it('keep the label’s own letters where they are not ASCII, beside the ASCII name', () => {
+    expect(resultsDownloadName('Invoice', runId, 'csv')).toEqual({
+      name: 'invoice-2e3f4a5b.csv',
+      asciiName: 'invoice-2e3f4a5b.csv',
+    });
+    expect(resultsDownloadName('請求書', runId, 'csv')).toEqual({
+      name: '請求書-2e3f4a5b.csv',
+      asciiName: 'results-2e3f4a5b.csv',
+    });
+    // 𝒜 is one letter in two UTF-16 code units: the cut at 60 letters must not halve one.
+    expect(resultsDownloadName('𝒜'.repeat(70), runId, 'xml').name).toBe(
+      `${'𝒜'.repeat(60)}-2e3f4a5b.xml`,
     );
-    expect(resultsContentDisposition('請求書', runId, 'csv')).toBe(
-      `attachment; filename="results-2e3f4a5b.csv"; filename*=UTF-8''${encodeURIComponent('請求書-2e3f4a5b.csv')}`,
-    );
-    expect(() => resultsContentDisposition('😀'.repeat(70), runId, 'xml')).not.toThrow();
+    expect(resultsDownloadName('😀'.repeat(70), runId, 'xml').name).toBe('results-2e3f4a5b.xml');
   });
 
   it('come with a content type for each format', () => {

@@ -431,23 +431,21 @@ export function resultsFileName(
 }
 
 /**
- * The Content-Disposition of a download (RFC 6266): the ASCII name for every client, and
- * `filename*` with the label's own letters when they are not ASCII (`Rechnungen-Müller`,
- * `請求書`), which current browsers prefer.
+ * The name of a download in the label's own letters where they are not ASCII
+ * (`Rechnungen-Müller-2e3f4a5b.csv`, `請求書-2e3f4a5b.csv`), which current browsers show;
+ * otherwise, and for every other client, `resultsFileName`.
  */
-export function resultsContentDisposition(
+export function resultsDownloadName(
   extractorLabel: string,
   runId: string,
   format: ResultFormat,
-): string {
-  const fileName = resultsFileName(extractorLabel, runId, format);
-  // Cut by code points: half a surrogate pair would make encodeURIComponent throw.
+): { name: string; asciiName: string } {
+  const asciiName = resultsFileName(extractorLabel, runId, format);
+  // Cut by code points, not code units: never half a surrogate pair.
   const unicodeStem = Array.from(extractorLabel.normalize('NFC').replace(/[^\p{L}\p{N}]+/gu, '-'))
     .slice(0, 60)
     .join('')
     .replace(/^-+|-+$/g, '');
-  const unicodeName = `${unicodeStem}${fileName.slice(fileName.lastIndexOf('-'))}`;
-  if (!unicodeStem || /^[\x20-\x7e]*$/.test(unicodeStem))
-    return `attachment; filename="${fileName}"`;
-  return `attachment; filename="${fileName}"; filename*=UTF-8''${encodeURIComponent(unicodeName)}`;
+  if (!unicodeStem || /^[\x20-\x7e]*$/.test(unicodeStem)) return { name: asciiName, asciiName };
+  return { name: `${unicodeStem}${asciiName.slice(asciiName.lastIndexOf('-'))}`, asciiName };
 }

@@ -4,10 +4,10 @@ import type { Run } from '../../contract/resources.js';
 import { runStatusesWithResults, type RunStatus } from '../../contract/run-status.js';
 import type { Db } from '../store/database.js';
 import { containsText } from '../store/filters.js';
-import { oncePerFrozenRow } from '../store/frozen-rows.js';
 import { readByParent } from '../store/grouping.js';
 import { newestFirst, type PageOfRows, type PageWindow } from '../store/paging.js';
 import { preparedQuery } from '../store/prepared-query.js';
+import { oncePerStoredRow } from '../store/stored-rows.js';
 import type { ContentOptionColumns, RunRow } from '../store/schema.js';
 import { documentsOfRun } from './documents.js';
 import { formatDuration, isoDuration } from './durations.js';
@@ -91,8 +91,8 @@ export function effectiveResultJson(
   return row.edited_result_json ?? row.result_json;
 }
 
-/** A run as the API shows it; computed once for a frozen row (store/frozen-rows.ts). */
-export const runToWire = oncePerFrozenRow((row: RunRow): Run => {
+/** A run as the API shows it; computed once per row the store shares (store/stored-rows.ts). */
+export const runToWire = oncePerStoredRow((row: RunRow): Run => {
   const elapsed =
     row.started_at && row.finished_at
       ? Date.parse(row.finished_at) - Date.parse(row.started_at)
@@ -132,26 +132,53 @@ export const runToWire = oncePerFrozenRow((row: RunRow): Run => {
   };
 });
 
-/** IRIs of the runs of each bucket or extractor, oldest first, in one query. */
-export function runIrisOf(
+/**
+ * The runs one embed session may see: its extractor's over its bucket. Lists of a bucket's
+ * or an extractor's runs are narrowed to these for a session (tokens/access.ts).
+ */
+export interface RunScope {
+  bucketId: string;
+  extractorId: string;
+}
+
+/** A run as a bucket or an extractor lists it. */
+export interface ListedRun {
+  id: string;
+  createdAt: string;
+}
+
+/**
+ * The runs of each bucket or extractor, oldest first, in one query; only those within
+ * `scope` when there is one.
+ */
+export function runsOf(
   db: Db,
   column: 'bucket_id' | 'extractor_id',
   ids: readonly string[],
-): Promise<Map<string, string[]>> {
-  const read = (parents: readonly string[]) =>
-    db
+  scope?: RunScope,
+): Promise<Map<string, ListedRun[]>> {
+  const read = (parents: readonly string[]) => {
+    let query = db
       .selectFrom('runs')
-      .select(['id', column])
-      .where(column, 'in', parents)
-      .orderBy('created_at')
-      .orderBy('id')
-      .execute();
+      .select(['id', 'created_at', column])
+      .where(column, 'in', parents);
+    if (scope)
+      query = query
+        .where('bucket_id', '=', scope.bucketId)
+        .where('extractor_id', '=', scope.extractorId);
+    return query.orderBy('created_at').orderBy('id').execute();
+  };
   return readByParent(
     ids,
     read,
     (row) => row[column],
-    (row) => iriOf('run', row.id),
+    (row) => ({ id: row.id, createdAt: row.created_at }),
   );
+}
+
+/** IRI references of listed runs, as a bucket's or an extractor's `runs` shows them. */
+export function runIris(runs: readonly ListedRun[] | undefined): string[] {
+  return (runs ?? []).map((run) => iriOf('run', run.id));
 }
 
 /** The content options of an extractor or a run, as the API shows them. */

@@ -29,13 +29,16 @@ export async function* watchRun(
   let lastId = afterEventId;
   let idleSince = Date.now();
   while (!signal.aborted) {
+    // The run before its events: a run seen final has committed all its events, so they
+    // are all among those read next. (The other way round, the last one could commit
+    // between the two reads, by a worker in another process, and never be given out.)
+    const current = await findRun(db, runId);
     const events = await runEventsAfter(db, runId, lastId);
     for (const event of events) {
       yield { kind: 'event', event };
       lastId = event.id;
     }
     if (events.length > 0) idleSince = Date.now();
-    const current = await findRun(db, runId);
     // Done once the run is final and every event up to it has been given out.
     if (!current || (isFinalRunStatus(current.status) && events.length === 0)) return;
     if (Date.now() - idleSince >= heartbeatMs) {

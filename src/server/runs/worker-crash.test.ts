@@ -1,11 +1,11 @@
 /**
- * A run survives the death of its process: SIGKILL the real server while the model is
- * working on a chunk, start it again on the same data directory, and the run is put back
- * in the queue and completes from its last stored chunk, asking for no chunk twice.
+ * A run survives the end of its process. SIGKILL the real server while the model is working
+ * on a chunk, start it again on the same store, and the run is put back in the queue and
+ * completes from its last stored chunk, asking for no chunk twice: on SQLite the new process
+ * puts back whatever was running at its start; on PostgreSQL, where other processes may be
+ * working, the run is put back when the dead worker's lease runs out. SIGTERM instead lets
+ * the chunk in flight finish, stores it, and hands the run back before the process exits.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { documentsOfResults, runSchema, type Run } from '../../contract/resources.js';
 import { isFinalRunStatus } from '../../contract/run-status.js';
@@ -17,33 +17,38 @@ import {
   type ChatCompletionsServer,
 } from '../testing/chat-completions-server.js';
 import { startRealServer, type RealServer } from '../testing/real-server.js';
+import { testStoreLocation, type TestStoreLocation } from '../testing/test-database.js';
 
 const token = 'xpat_crash-test-token-0123456789';
 let stand: ChatCompletionsServer;
-let dataDir: string;
+let location: TestStoreLocation;
 let server: RealServer | undefined;
 
 beforeAll(async () => {
   stand = await startChatCompletionsServer();
-  dataDir = mkdtempSync(join(tmpdir(), 'extractor-crash-'));
+  location = await testStoreLocation('extractor-crash-');
 });
 
 afterAll(async () => {
   await server?.stop();
   await stand.close();
-  rmSync(dataDir, { recursive: true, force: true });
+  await location.dispose();
 });
 
-function start(): Promise<RealServer> {
+function start(env: Record<string, string> = {}): Promise<RealServer> {
   return startRealServer({
-    dataDir,
+    dataDir: location.dataDir,
     env: {
+      ...location.env,
       EXTRACTOR_ADMIN_TOKEN: token,
       WORKER_CONCURRENCY: '1',
       WORKER_POLL_MS: '50',
+      // Short, so that the dead worker's lease runs out within the test (PostgreSQL).
+      WORKER_LEASE_SECONDS: '4',
       LLM_BASE_URL: stand.baseUrl,
       LLM_API_KEY: 'sk-test',
       LOG_LEVEL: 'warn',
+      ...env,
     },
   });
 }
@@ -60,8 +65,8 @@ async function call(method: string, path: string, body?: unknown): Promise<Respo
   });
 }
 
-it('continues a run from its last stored chunk after the process is killed', async () => {
-  server = await start();
+/** An llm extractor and a bucket of one text of several 200-character chunks. */
+async function llmRunParts(): Promise<{ extractor: string; bucket: string }> {
   const schema = {
     type: 'object',
     properties: {
@@ -86,38 +91,53 @@ it('continues a run from its last stored chunk after the process is killed', asy
   form.append('file', new Blob([text]), 'long.txt');
   expect(
     (
-      await fetch(`${server.baseUrl}/api/buckets/${bucket.id}/files`, {
+      await fetch(`${server!.baseUrl}/api/buckets/${bucket.id}/files`, {
         method: 'POST',
         headers: { Authorization: `Bearer ${token}` },
         body: form,
       })
     ).status,
   ).toBe(201);
+  return { extractor: extractor.id, bucket: bucket.id };
+}
 
-  // The first chunk is answered; the second is held while the process is killed.
-  const second = held();
-  stand.enqueue(answer({ invoice_number: 'INV-1', total: null }), second.reply);
-  stand.fallback = answer({ invoice_number: null, total: 77 });
-  const run = runSchema.parse(
+async function startRun(parts: { extractor: string; bucket: string }): Promise<Run> {
+  return runSchema.parse(
     await (
       await call('POST', '/api/extraction_runs', {
-        bucket: bucket.id,
-        savedExtractor: extractor.id,
+        bucket: parts.bucket,
+        savedExtractor: parts.extractor,
         chunkSize: 200,
       })
     ).json(),
   );
+}
+
+async function finished(runId: string): Promise<Run> {
+  const deadline = Date.now() + 30_000;
+  let current: Run;
+  do {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    current = runSchema.parse(await (await call('GET', `/api/extraction_runs/${runId}`)).json());
+  } while (!isFinalRunStatus(current.status) && Date.now() < deadline);
+  return current;
+}
+
+it('continues a run from its last stored chunk after the process is killed', async () => {
+  server = await start();
+  stand.reset();
+  const parts = await llmRunParts();
+  // The first chunk is answered; the second is held while the process is killed.
+  const second = held();
+  stand.enqueue(answer({ invoice_number: 'INV-1', total: null }), second.reply);
+  stand.fallback = answer({ invoice_number: null, total: 77 });
+  const run = await startRun(parts);
   await second.arrived;
   server.child.kill('SIGKILL');
   await server.exited;
 
   server = await start();
-  const deadline = Date.now() + 30_000;
-  let current: Run;
-  do {
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    current = runSchema.parse(await (await call('GET', `/api/extraction_runs/${run.id}`)).json());
-  } while (!isFinalRunStatus(current.status) && Date.now() < deadline);
+  const current = await finished(run.id);
 
   expect(current.status).toBe('completed');
   expect(documentsOfResults(current.resultJson)[0]?.data).toEqual({
@@ -133,4 +153,50 @@ it('continues a run from its last stored chunk after the process is killed', asy
   const stats = JSON.parse(current.tokenStats!) as { chunks: { chunk: number }[] };
   expect(stats.chunks.map((entry) => entry.chunk)).toEqual([...Array(current.chunksTotal).keys()]);
   second.release(answer({}));
+});
+
+it('on SIGTERM finishes the chunk in flight, stores it and hands the run back', async () => {
+  await server?.stop();
+  server = await start({ SHUTDOWN_GRACE_SECONDS: '20' });
+  stand.reset();
+  const parts = await llmRunParts();
+  const second = held();
+  stand.enqueue(answer({ invoice_number: 'INV-2', total: null }), second.reply);
+  stand.fallback = answer({ invoice_number: null, total: 88 });
+  const run = await startRun(parts);
+  await second.arrived;
+  server.child.kill('SIGTERM');
+  // Stopping waits for the chunk: its answer comes after the signal.
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  second.release(answer({ invoice_number: null, total: 2 }));
+  expect(await server.exited).toBe(0);
+
+  const store = await location.open();
+  try {
+    const row = await store.db
+      .selectFrom('runs')
+      .select(['status', 'lease_owner', 'lease_expires_at', 'chunks_completed'])
+      .where('id', '=', run.id)
+      .executeTakeFirstOrThrow();
+    expect(row).toEqual({
+      status: 'queued',
+      lease_owner: null,
+      lease_expires_at: null,
+      chunks_completed: 2,
+    });
+  } finally {
+    await store.close();
+  }
+
+  server = await start();
+  const current = await finished(run.id);
+  expect(current.status).toBe('completed');
+  expect(documentsOfResults(current.resultJson)[0]?.data).toEqual({
+    invoice_number: 'INV-2',
+    total: 2,
+  });
+  // Nothing was asked twice: the chunk in flight at the signal was kept.
+  const texts = stand.received.map(userText);
+  expect(new Set(texts).size).toBe(texts.length);
+  expect(texts).toHaveLength(current.chunksTotal!);
 });

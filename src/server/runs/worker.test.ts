@@ -1,5 +1,6 @@
 /**
- * Runs worked by the real worker and the real engine: every fixture invoice end to end,
+ * Runs worked by the real worker and the real engine: every fixture invoice end to end
+ * (with boxes for every value found on a page that is a picture),
  * pause and resume between chunks, cancel, failures, and the webhooks a run sends. The
  * llm strategy talks to a local chat-completions stand-in that can hold a request, so a
  * test can pause or cancel while the "model" is thinking, deterministically.
@@ -26,6 +27,7 @@ import {
   userText,
   type ChatCompletionsServer,
 } from '../testing/chat-completions-server.js';
+import { demoExtractorId } from '../testing/fixtures.js';
 import { invoiceFixtures } from '../testing/sample-files.js';
 import { startTestService, type TestService } from '../testing/test-service.js';
 import type { RunTokenStats } from './documents.js';
@@ -129,11 +131,7 @@ beforeAll(async () => {
     LLM_TIMEOUT_MS: '5000',
     WEBHOOK_RETRY_SCALE: '0.0002',
   });
-  const extractors = (await (await service.json('GET', '/api/extractors')).json()) as {
-    id: string;
-    label: string;
-  }[];
-  invoiceExtractorId = extractors.find((extractor) => extractor.label === 'Invoice')!.id;
+  invoiceExtractorId = await demoExtractorId(service);
 });
 
 afterAll(async () => {
@@ -193,10 +191,24 @@ describe('every fixture invoice', () => {
       expect(data.currency).toBe(expected.currency);
 
       const metadata = JSON.parse(run.resultMetadata!) as ResultMetadata;
-      expect(metadata.documents[0]!.sources['/date']).toMatchObject({
-        file: name,
-        page: expect.any(Number),
-      });
+      const sources = metadata.documents[0]!.sources;
+      expect(sources['/date']).toMatchObject({ file: name, page: expect.any(Number) });
+      // Pages that are pictures say where every value is printed, within the page.
+      for (const [pointer, source] of Object.entries(sources)) {
+        if (name.endsWith('.txt')) {
+          expect(source.boxes, pointer).toBeUndefined();
+          continue;
+        }
+        expect(source.boxes?.length, `${pointer} has boxes`).toBeGreaterThan(0);
+        for (const box of source.boxes!) {
+          expect(box.page, pointer).toBe(source.page);
+          expect(box.width * box.height, pointer).toBeGreaterThan(0);
+          for (const side of [box.x, box.y, box.x + box.width, box.y + box.height]) {
+            expect(side, pointer).toBeGreaterThanOrEqual(0);
+            expect(side, pointer).toBeLessThanOrEqual(1);
+          }
+        }
+      }
 
       const xml = await service.request(`/api/extraction_runs/${run.id}/results`, {
         headers: { Accept: 'application/xml' },

@@ -1,17 +1,26 @@
 /**
- * The worker inside the service process. It claims queued runs (up to `concurrency` at a
- * time) and works through them chunk by chunk. After each chunk it stores the merged
- * partial results and the progress, so:
+ * The run worker of a process. It claims queued runs (up to WORKER_CONCURRENCY at a time)
+ * and works through each run's documents one after another, each on its own and chunk by
+ * chunk. After each chunk it stores the document's merged partial results and progress, so:
  *  - a pause takes effect between chunks, and a resume continues from the next chunk;
- *  - when the process dies, the next start puts the runs it left `running` back to
- *    `queued` and they continue from their last stored chunk. A chunk is computed again
- *    only if the process died while computing it, and then its first result was never
+ *  - a run whose worker is gone continues from its last stored chunk. A chunk is computed
+ *    again only if its worker died while computing it, and then its first result was never
  *    stored, so nothing is counted twice.
- * A claim is a lease (owner + expiry, renewed while working): with several processes on
- * one database (PostgreSQL), a run whose worker vanished is picked up when its lease ends.
+ *
+ * A claim is a lease: the worker's id and an expiry by the database's clock, renewed every
+ * third of its length while the run is worked on. Every write the worker makes to the run
+ * holds only while the lease is its own, and a worker that cannot renew its lease stops
+ * working the run, so no run is worked by two workers at once. Leases that ran out (their
+ * worker died, or lost the database) are put back in the queue by a reaper that every
+ * worker runs now and then; on SQLite, where the process is the only one, its start puts
+ * back every run a previous process left running. SIGTERM (`stop`) lets the chunks in
+ * flight finish for a while, then hands their runs back to the queue at once.
  */
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
+import { evaluateChecks } from '../../contract/checks.js';
 import type { RunEventType } from '../../contract/events.js';
 import {
   parseTargetSchema,
@@ -32,9 +41,11 @@ import {
 } from '../engine/index.js';
 import { DocumentPool, DocumentWorkerCrash } from '../engine/isolation/pool.js';
 import { mergeExtractionsInto } from '../engine/merge.js';
-import type { FileStorage } from '../files/storage.js';
+import { checksOf } from '../extractors/extractors.js';
+import type { FileStore, LocalCopy } from '../files/storage.js';
+import { databaseTime, dialectOf } from '../store/clock.js';
 import type { Db } from '../store/database.js';
-import { newId, nowIso } from '../store/ids.js';
+import { nowIso } from '../store/ids.js';
 import {
   documentError,
   documentFileIds,
@@ -43,7 +54,7 @@ import {
   type DocumentTokenStats,
   type RunDocumentRow,
 } from './documents.js';
-import type { RunLifecycle } from './lifecycle.js';
+import type { RunLifecycle, RunPatch } from './lifecycle.js';
 import type { RunSignals } from './events.js';
 import type { RunRow } from './runs.js';
 
@@ -51,11 +62,9 @@ export interface WorkerDeps {
   db: Db;
   config: Config;
   logger: Logger;
-  storage: FileStorage;
+  storage: FileStore;
   signals: RunSignals;
   lifecycle: RunLifecycle;
-  /** Whether this process is the only one on the store (SQLite): then every `running` run is its own. */
-  soleProcess: boolean;
 }
 
 /** What every document of one run is worked with. */
@@ -74,7 +83,6 @@ const settledEvents: Partial<Record<RunStatus, RunEventType>> = {
   failed: 'extraction_run.failed',
 };
 
-const leaseMs = 5 * 60_000;
 /**
  * Progress is stored (and announced) as chunks complete, but not more often than this: a
  * run of ten thousand quick chunks would otherwise write its whole growing partial result
@@ -109,6 +117,11 @@ class ProgressWriter {
     return this.#running;
   }
 
+  /** Stores what is not stored yet, now (before the run is handed back). */
+  async flush(): Promise<void> {
+    await this.#write();
+  }
+
   stop(): void {
     clearTimeout(this.#timer);
   }
@@ -129,7 +142,7 @@ class ProgressWriter {
 /**
  * A worker process may die of something other than the document (the system's OOM killer
  * choosing it, say), so a crash is tried once more; a document that ends a worker twice
- * fails the run instead of being queued again and again.
+ * fails instead of being queued again and again.
  */
 async function twiceOnCrash<T>(work: () => Promise<T>): Promise<T> {
   try {
@@ -146,13 +159,37 @@ async function twiceOnCrash<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
+/** Why a run's work was stopped from outside, as its AbortSignal's reason. */
+const stopReasons = {
+  cancelled: new Error('The run was cancelled.'),
+  leaseLost: new Error('The lease on the run ended; another worker may hold it.'),
+  stopping: new Error('The process is stopping.'),
+};
+
+interface InFlight {
+  controller: AbortController;
+  done: Promise<void>;
+}
+
+/** A file missing from the store fails its run with its name, not with an error on our side. */
+function isMissingFile(error: unknown): boolean {
+  const { code, name } = error as { code?: string; name?: string };
+  return code === 'ENOENT' || name === 'NoSuchKey' || name === 'NotFound';
+}
+
 export class RunWorker {
-  readonly id = `worker-${newId()}`;
+  /**
+   * What the runs it holds name as their lease's owner: the machine and process, for an
+   * operator to tell whose a run is, and a random part, since a process id comes again.
+   */
+  readonly id = `worker-${hostname().slice(0, 16)}:${process.pid}:${randomBytes(6).toString('hex')}`;
   readonly #deps: WorkerDeps;
-  readonly #inFlight = new Map<string, { controller: AbortController; done: Promise<void> }>();
-  #timer: NodeJS.Timeout | undefined;
-  #unsubscribe: (() => void) | undefined;
+  readonly #inFlight = new Map<string, InFlight>();
+  readonly #timers: NodeJS.Timeout[] = [];
+  readonly #unsubscribe: (() => void)[] = [];
   #stopped = true;
+  /** Set by `stop`: runs in flight end after their current chunk and are handed back. */
+  #draining = false;
   #claiming = false;
   #pool: DocumentPool | undefined;
 
@@ -160,36 +197,79 @@ export class RunWorker {
     this.#deps = deps;
   }
 
-  /** Puts back the runs a dead process left behind, then starts claiming. */
+  /** Puts back the runs whose worker is gone, then starts claiming. */
   async start(): Promise<void> {
-    const { db, config, soleProcess } = this.#deps;
-    const now = nowIso();
-    let requeue = db
-      .updateTable('runs')
-      .set({ status: 'queued', lease_owner: null, lease_expires_at: null, updated_at: now })
-      .where('status', '=', 'running');
-    if (!soleProcess) requeue = requeue.where('lease_expires_at', '<', now);
-    const result = await requeue.executeTakeFirst();
-    const recovered = Number(result.numUpdatedRows);
-    if (recovered > 0)
-      this.#deps.logger.warn({ recovered }, 'requeued runs left running by a previous process');
+    const { config, signals } = this.#deps;
+    // On SQLite this process is the only one: whatever is running belongs to one that died.
+    await this.requeueAbandoned(dialectOf(this.#deps.db) === 'sqlite');
     if (config.workerConcurrency === 0) return;
     this.#stopped = false;
-    this.#unsubscribe = this.#deps.signals.onQueued(() => this.kick());
-    this.#timer = setInterval(() => this.kick(), config.workerPollMs);
-    this.#timer.unref();
+    this.#unsubscribe.push(
+      signals.onQueued(() => this.kick()),
+      signals.onCancelled((runId) => this.#abort(runId, stopReasons.cancelled)),
+    );
+    const poll = setInterval(() => this.kick(), config.workerPollMs);
+    // A lease is renewed every third of its length, so one that has run out is a worker gone.
+    const reap = setInterval(
+      () =>
+        void this.requeueAbandoned(false).catch((error: unknown) =>
+          this.#deps.logger.error({ err: error }, 'putting back abandoned runs failed'),
+        ),
+      Math.max(config.workerLeaseMs / 2, 250),
+    );
+    for (const timer of [poll, reap]) {
+      timer.unref();
+      this.#timers.push(timer);
+    }
     this.kick();
   }
 
-  /** Stops claiming, aborts the work in flight (it stays stored up to its last chunk) and waits. */
-  async stop(): Promise<void> {
+  /**
+   * Puts runs whose lease ran out back in the queue (by the database's clock), or, with
+   * `all`, every running run. Returns how many; wakes the workers when there were some.
+   */
+  async requeueAbandoned(all: boolean): Promise<number> {
+    const { db, logger, signals } = this.#deps;
+    let requeue = db
+      .updateTable('runs')
+      .set({ status: 'queued', lease_owner: null, lease_expires_at: null, updated_at: nowIso() })
+      .where('status', '=', 'running');
+    if (!all)
+      requeue = requeue
+        .where('lease_expires_at', '<', databaseTime(db))
+        // Not its own: they are alive, and renewed unless the database is out of reach, in
+        // which case this statement fails as well. A slow renewal must not requeue them.
+        .where((eb) => eb.or([eb('lease_owner', 'is', null), eb('lease_owner', '!=', this.id)]));
+    const result = await requeue.executeTakeFirst();
+    const requeued = Number(result.numUpdatedRows);
+    if (requeued > 0) {
+      logger.warn({ requeued }, 'put back runs whose worker is gone');
+      signals.runQueued();
+    }
+    return requeued;
+  }
+
+  /**
+   * Stops claiming; lets the chunks in flight finish for up to `graceMs` (their progress is
+   * stored), stops the rest, and hands every run it held back to the queue, so another
+   * worker continues it at once rather than when its lease runs out.
+   */
+  async stop(graceMs = 0): Promise<void> {
     this.#stopped = true;
-    clearInterval(this.#timer);
-    this.#unsubscribe?.();
-    for (const { controller } of this.#inFlight.values()) controller.abort();
-    await Promise.allSettled([...this.#inFlight.values()].map((entry) => entry.done));
+    this.#draining = true;
+    for (const timer of this.#timers.splice(0)) clearInterval(timer);
+    for (const unsubscribe of this.#unsubscribe.splice(0)) unsubscribe();
+    const held = [...this.#inFlight.keys()];
+    const settled = Promise.allSettled([...this.#inFlight.values()].map((entry) => entry.done));
+    let grace: NodeJS.Timeout | undefined;
+    const graceOver = new Promise<void>((resolve) => (grace = setTimeout(resolve, graceMs)));
+    await Promise.race([settled, graceOver]);
+    clearTimeout(grace);
+    for (const runId of this.#inFlight.keys()) this.#abort(runId, stopReasons.stopping);
+    await settled;
     await this.#pool?.close();
     this.#pool = undefined;
+    await this.#handBack(held);
   }
 
   /** The document workers, started with the first run (an API-only process has none). */
@@ -202,9 +282,8 @@ export class RunWorker {
     return this.#pool;
   }
 
-  /** Stops a cancelled run's chunk at once instead of after it. */
-  abort(runId: string): void {
-    this.#inFlight.get(runId)?.controller.abort();
+  #abort(runId: string, reason: Error): void {
+    this.#inFlight.get(runId)?.controller.abort(reason);
   }
 
   kick(): void {
@@ -218,11 +297,19 @@ export class RunWorker {
   }
 
   async #claimWhileFree(): Promise<void> {
-    while (!this.#stopped && this.#inFlight.size < this.#deps.config.workerConcurrency) {
-      const run = await this.#claim();
-      if (!run) return;
+    const { config, lifecycle } = this.#deps;
+    while (!this.#stopped && this.#inFlight.size < config.workerConcurrency) {
+      // Not a run still winding down here (paused and resumed before its chunk ended): the
+      // lease is this worker's either way, and the two would not tell each other apart.
+      const run = await lifecycle.claimNext(this.id, config.workerLeaseMs, [
+        ...this.#inFlight.keys(),
+      ]);
+      if (!run || this.#stopped) {
+        if (run) await this.#handBack([run.id]);
+        return;
+      }
       const controller = new AbortController();
-      const done = this.#process(run, controller.signal).finally(() => {
+      const done = this.#process(run, controller).finally(() => {
         this.#inFlight.delete(run.id);
         this.kick();
       });
@@ -230,46 +317,15 @@ export class RunWorker {
     }
   }
 
-  async #claim(): Promise<RunRow | undefined> {
-    const { db } = this.#deps;
-    for (let attempt = 0; attempt < 5; attempt++) {
-      const candidate = await db
-        .selectFrom('runs')
-        .select(['id', 'started_at'])
-        .where('status', '=', 'queued')
-        .orderBy('created_at')
-        .orderBy('id')
-        .limit(1)
-        .executeTakeFirst();
-      if (!candidate) return undefined;
-      const now = nowIso();
-      const first = candidate.started_at === null;
-      // Only one claimer wins the conditional update; a loser looks again.
-      const claimed = await this.#deps.lifecycle.change(
-        candidate.id,
-        ['queued'],
-        {
-          status: 'running',
-          lease_owner: this.id,
-          lease_expires_at: new Date(Date.now() + leaseMs).toISOString(),
-          started_at: candidate.started_at ?? now,
-          updated_at: now,
-        },
-        first ? 'extraction_run.started' : undefined,
-      );
-      if (claimed) return claimed;
-    }
-    return undefined;
-  }
-
-  async #process(run: RunRow, signal: AbortSignal): Promise<void> {
+  async #process(run: RunRow, controller: AbortController): Promise<void> {
     const { logger } = this.#deps;
-    const renew = setInterval(() => void this.#renewLease(run.id), leaseMs / 3);
-    renew.unref();
+    const { signal } = controller;
+    const stopRenewing = this.#keepLease(run.id, controller);
     try {
       await this.#work(run, signal);
     } catch (error) {
-      if (signal.aborted) return; // cancelled, or the service is stopping: the stored state stands
+      // Cancelled, the lease lost, or the process stopping: what is stored stands.
+      if (signal.aborted) return;
       const message =
         error instanceof ExtractionError
           ? error.message
@@ -278,17 +334,82 @@ export class RunWorker {
         logger.error({ err: error, run: run.id }, 'run failed unexpectedly');
       await this.#failRun(run, message);
     } finally {
-      clearInterval(renew);
+      stopRenewing();
     }
   }
 
-  async #renewLease(runId: string): Promise<void> {
-    await this.#deps.db
-      .updateTable('runs')
-      .set({ lease_expires_at: new Date(Date.now() + leaseMs).toISOString() })
-      .where('id', '=', runId)
-      .where('lease_owner', '=', this.id)
-      .execute();
+  /**
+   * Renews the lease every third of its length while the run is worked on. When the run is
+   * no longer this worker's (the reaper gave it away, a cancel took it), or the lease could
+   * not be renewed for as long as it lasts, the work stops: another worker may hold the run.
+   */
+  #keepLease(runId: string, controller: AbortController): () => void {
+    const { db, config, logger } = this.#deps;
+    let renewedAt = performance.now();
+    const renew = async () => {
+      try {
+        const result = await db
+          .updateTable('runs')
+          .set({ lease_expires_at: databaseTime(db, config.workerLeaseMs) })
+          .where('id', '=', runId)
+          .where('lease_owner', '=', this.id)
+          .where('status', 'in', ['running', 'paused'])
+          .executeTakeFirst();
+        if (Number(result.numUpdatedRows) === 1) renewedAt = performance.now();
+        else controller.abort(stopReasons.leaseLost);
+      } catch (error) {
+        logger.warn({ err: error, run: runId }, 'could not renew the lease on a run');
+        if (performance.now() - renewedAt >= config.workerLeaseMs)
+          controller.abort(stopReasons.leaseLost);
+      }
+    };
+    const timer = setInterval(() => void renew(), config.workerLeaseMs / 3);
+    timer.unref();
+    return () => clearInterval(timer);
+  }
+
+  /** Local copies of the run's files, in the run's order (an object store's are downloaded). */
+  async #localCopies(
+    fileIds: readonly string[],
+    signal: AbortSignal,
+  ): Promise<{ files: SourceFile[]; copies: LocalCopy[] }> {
+    const { db, storage } = this.#deps;
+    const rows =
+      fileIds.length === 0
+        ? []
+        : await db
+            .selectFrom('files')
+            .selectAll()
+            .where('id', 'in', [...fileIds])
+            .execute();
+    const files: SourceFile[] = [];
+    const copies: LocalCopy[] = [];
+    try {
+      for (const id of fileIds) {
+        const row = rows.find((candidate) => candidate.id === id);
+        if (!row) continue;
+        let copy: LocalCopy;
+        try {
+          copy = await storage.localCopy(row.bucket_id, row.id, signal);
+        } catch (error) {
+          if (isMissingFile(error))
+            throw new ExtractionError(`${row.name} is missing from the file store.`);
+          throw error;
+        }
+        copies.push(copy);
+        files.push({
+          id: row.id,
+          name: row.name,
+          path: copy.path,
+          mediaType: row.media_type,
+          sha256: row.sha256,
+        });
+      }
+    } catch (error) {
+      await Promise.all(copies.map((copy) => copy.release()));
+      throw error;
+    }
+    return { files, copies };
   }
 
   /**
@@ -297,7 +418,7 @@ export class RunWorker {
    * run settles by what its documents came to (documents.ts: settledOutcome).
    */
   async #work(run: RunRow, signal: AbortSignal): Promise<void> {
-    const { db, storage } = this.#deps;
+    const { db } = this.#deps;
     const parsed = parseTargetSchema(run.target_schema);
     if (!parsed.ok) throw new ExtractionError(`The extractor's schema ${parsed.message}.`);
 
@@ -306,26 +427,11 @@ export class RunWorker {
     const rows =
       fileIds.length === 0
         ? []
-        : await db.selectFrom('files').selectAll().where('id', 'in', fileIds).execute();
-    const filesOf = (document: RunDocumentRow) => ({
-      names: documentFileIds(document).map(
+        : await db.selectFrom('files').select(['id', 'name']).where('id', 'in', fileIds).execute();
+    const namesOf = (document: RunDocumentRow) =>
+      documentFileIds(document).map(
         (id) => rows.find((row) => row.id === id)?.name ?? document.name,
-      ),
-      files: documentFileIds(document).flatMap((id): SourceFile[] => {
-        const row = rows.find((candidate) => candidate.id === id);
-        return row
-          ? [
-              {
-                id: row.id,
-                name: row.name,
-                path: storage.pathOf(row.bucket_id, row.id),
-                mediaType: row.media_type,
-                sha256: row.sha256,
-              },
-            ]
-          : [];
-      }),
-    });
+      );
 
     const pool = this.#documentPool();
     const context: DocumentContext = {
@@ -354,10 +460,12 @@ export class RunWorker {
       const current = mode === 'count' ? documents : await listDocuments(db, run.id);
       for (const document of current) {
         if (!open(document) || (mode === 'count' && document.chunks_total !== null)) continue;
+        // Stopping: what is done is stored, and `stop` hands the run back.
+        if (this.#draining) return;
         signal.throwIfAborted();
-        const { files, names } = filesOf(document);
-        if (!(await this.#workDocument(context, document, files, names, mode))) {
-          await this.#release(run.id);
+        if (!(await this.#workDocument(context, document, namesOf(document), mode))) {
+          // Paused or no longer this worker's; a run stopped mid-document is handed back.
+          if (!this.#draining) await this.#release(run.id);
           return;
         }
       }
@@ -370,12 +478,12 @@ export class RunWorker {
 
   /**
    * One document, read and counted (`count`), or read and extracted chunk by chunk
-   * (`extract`); false when the run was paused or cancelled.
+   * (`extract`); false when the run was paused, cancelled or is no longer this worker's, or
+   * the process is stopping.
    */
   async #workDocument(
     context: DocumentContext,
     document: RunDocumentRow,
-    files: SourceFile[],
     names: string[],
     mode: 'count' | 'extract',
   ): Promise<boolean> {
@@ -388,6 +496,7 @@ export class RunWorker {
       from: readonly RunStatus[] = ['running'],
     ) =>
       lifecycle.change(run.id, from, { updated_at: nowIso() }, event, {
+        leaseOwner: this.id,
         documents: [{ fileId, patch: { ...patch, updated_at: nowIso() } }],
         document: fileId,
       });
@@ -398,8 +507,6 @@ export class RunWorker {
     )
       return false;
     try {
-      if (files.length === 0)
-        throw new ExtractionError(`${document.name} has been removed from the bucket.`);
       const options = {
         includeText: run.include_text === 1,
         includeEmbeddedImages: run.include_embedded_images === 1,
@@ -407,12 +514,21 @@ export class RunWorker {
         includePageImages: run.include_page_images === 1,
         markPageImages: run.mark_page_images === 1,
       };
-      const chunks = await twiceOnCrash(() =>
-        pool.prepare(
-          { files, options, cacheDir: join(config.dataDir, 'cache'), chunkSize: run.chunk_size },
-          signal,
-        ),
-      );
+      const { files, copies } = await this.#localCopies(documentFileIds(document), signal);
+      let chunks;
+      try {
+        if (files.length === 0)
+          throw new ExtractionError(`${document.name} has been removed from the bucket.`);
+        chunks = await twiceOnCrash(() =>
+          pool.prepare(
+            { files, options, cacheDir: join(config.dataDir, 'cache'), chunkSize: run.chunk_size },
+            signal,
+          ),
+        );
+      } finally {
+        // The chunks hold what the document needs of its files: local copies go at once.
+        await Promise.all(copies.map((copy) => copy.release()));
+      }
       if (chunks.length === 0)
         throw new ExtractionError(`No text could be read from ${document.name}.`);
       if (
@@ -475,17 +591,32 @@ export class RunWorker {
           stats.totalInputTokens += extraction.usage.inputTokens;
           stats.totalOutputTokens += extraction.usage.outputTokens;
           completed = index + 1;
-          if (!(await progress.chunkDone(index + 1 === chunks.length))) return false;
+          const last = index + 1 === chunks.length;
+          if (!(await progress.chunkDone(last))) return false;
+          if (this.#draining && !last) {
+            // Stopping: what is done is stored, and `stop` hands the run back.
+            await progress.flush();
+            return false;
+          }
         }
       } finally {
         progress.stop();
       }
 
       const data = finaliseResult(schema, merged.data);
+      // The extractor's checks as they are now (a deleted extractor keeps its row), over
+      // this document's own record.
+      const extractor = await this.#deps.db
+        .selectFrom('extractors')
+        .select('checks')
+        .where('id', '=', run.extractor_id)
+        .executeTakeFirst();
+      const checks = extractor ? evaluateChecks(checksOf(extractor), data, schema) : [];
       const metadata: DocumentMetadata = {
         sources: merged.sources,
         violations: validateAgainstSchema(schema, data),
-        review: valuesForReview(merged.sources),
+        checks,
+        review: valuesForReview(merged.sources, checks),
       };
       return Boolean(
         await store(
@@ -547,6 +678,7 @@ export class RunWorker {
       },
       settledEvents[outcome.status],
       {
+        leaseOwner: this.id,
         documents: open.map((document) => ({
           fileId: document.file_id,
           patch: {
@@ -560,6 +692,7 @@ export class RunWorker {
     await this.#release(run.id);
   }
 
+  /** Lets go of a run this worker no longer works on (paused, or no longer its own). */
   async #release(runId: string): Promise<void> {
     await this.#deps.db
       .updateTable('runs')
@@ -569,13 +702,44 @@ export class RunWorker {
       .execute();
   }
 
-  async #finish(runId: string, patch: Partial<RunRow>, event: RunEventType): Promise<void> {
+  /**
+   * Puts the runs this worker still holds back in the queue, to be continued by whichever
+   * worker claims them next from their last stored chunk; paused ones are only let go.
+   */
+  async #handBack(runIds: readonly string[]): Promise<void> {
+    if (runIds.length === 0) return;
+    const { lifecycle, logger, signals } = this.#deps;
+    let handedBack = 0;
+    for (const runId of runIds) {
+      try {
+        const requeued = await lifecycle.change(
+          runId,
+          ['running'],
+          { status: 'queued', lease_owner: null, lease_expires_at: null, updated_at: nowIso() },
+          undefined,
+          { leaseOwner: this.id },
+        );
+        if (requeued) handedBack++;
+        else await this.#release(runId);
+      } catch (error) {
+        // Its lease runs out in time and the reaper puts it back then.
+        logger.warn({ err: error, run: runId }, 'could not hand a run back');
+      }
+    }
+    if (handedBack > 0) {
+      logger.info({ runs: handedBack }, 'handed runs back to the queue');
+      signals.runQueued();
+    }
+  }
+
+  async #finish(runId: string, patch: RunPatch, event: RunEventType): Promise<void> {
     const now = nowIso();
     await this.#deps.lifecycle.change(
       runId,
       ['running'],
       { ...patch, finished_at: now, updated_at: now, lease_owner: null, lease_expires_at: null },
       event,
+      { leaseOwner: this.id },
     );
     await this.#release(runId);
   }

@@ -18,10 +18,31 @@ import {
 import pg from 'pg';
 import { migrationProvider, type Dialect } from './migrations.js';
 import type { Database } from './schema.js';
-import { recallPreparedQueries } from './prepared-query.js';
-import { cachedConnection } from './sqlite-connection.js';
+import { cachedConnection, type CachedConnection } from './sqlite-connection.js';
 
-export type Db = Kysely<Database>;
+/**
+ * Kysely over the schema. A store with a point-read cache (SQLite's) lends it as `recall`,
+ * for prepared queries (prepared-query.ts) to answer from without a round through Kysely's
+ * executor; PostgreSQL's, and a transaction, have none.
+ */
+export interface Db extends Kysely<Database> {
+  /** The rows of a compiled query from the store's cache, now; undefined when it has none. */
+  recall?(sql: string, parameters: readonly unknown[]): readonly unknown[] | undefined;
+}
+
+/** Kysely over SQLite, through the connection whose caches sqlite-connection.ts describes. */
+class SqliteDb extends Kysely<Database> implements Db {
+  readonly #connection: CachedConnection;
+
+  constructor(connection: CachedConnection) {
+    super({ dialect: new SqliteDialect({ database: connection }) });
+    this.#connection = connection;
+  }
+
+  recall(sql: string, parameters: readonly unknown[]): readonly unknown[] | undefined {
+    return this.#connection.recall(sql, parameters);
+  }
+}
 
 export interface Store {
   db: Db;
@@ -36,11 +57,11 @@ export function databaseFile(config: { dataDir: string }): string {
 
 /** The store the configuration names: PostgreSQL at DATABASE_URL, else SQLite under DATA_DIR. */
 export function openStore(
-  config: { dataDir: string; databaseUrl: string | undefined },
+  config: { dataDir: string; databaseUrl: string | undefined; databasePoolSize?: number },
   options: { onError?: (error: Error) => void } = {},
 ): Promise<Store> {
   return config.databaseUrl
-    ? openPostgresStore(config.databaseUrl, options)
+    ? openPostgresStore(config.databaseUrl, { ...options, poolSize: config.databasePoolSize })
     : openSqliteStore(databaseFile(config));
 }
 
@@ -52,9 +73,7 @@ export async function openSqliteStore(file: string): Promise<Store> {
   sqlite.pragma('foreign_keys = ON');
   // Writers from the worker and the HTTP side wait for each other instead of failing.
   sqlite.pragma('busy_timeout = 5000');
-  const connection = cachedConnection(sqlite);
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: connection }) });
-  recallPreparedQueries(db, connection.recall);
+  const db = new SqliteDb(cachedConnection(sqlite));
   await migrate(db, 'sqlite');
   return { db, dialect: 'sqlite', close: () => db.destroy() };
 }
@@ -116,7 +135,7 @@ function withStorableText(pool: pg.Pool): PostgresPool {
 /**
  * PostgreSQL at `url`. Nothing here caches rows: other processes change the database at any
  * moment, and every read must see what they committed. (The SQLite store's caches,
- * sqlite-connection.ts and recallPreparedQueries, are for one process on one file.)
+ * sqlite-connection.ts and `Db.recall`, are for one process on one file.)
  */
 export async function openPostgresStore(
   url: string,

@@ -220,7 +220,56 @@ const migrationsFor = (dialect: Dialect): Record<string, Migration> => ({
       }
     },
   },
-  '0002_run_documents': documentsMigration(dialect),
+  '0002_pages_and_checks': {
+    async up(db: Kysely<unknown>) {
+      const { text } = columnTypes(dialect);
+      await db.schema
+        .alterTable('extractors')
+        .addColumn('checks', text, (col) => col.notNull().defaultTo('[]'))
+        .execute();
+      await db.schema.alterTable('files').addColumn('page_count', 'integer').execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.alterTable('files').dropColumn('page_count').execute();
+      await db.schema.alterTable('extractors').dropColumn('checks').execute();
+    },
+  },
+  '0003_webhook_order': {
+    // A run's deliveries were ordered by their ids, whose leading milliseconds come from the
+    // clock of the process that wrote them: with an API process and a worker on different
+    // machines writing events of one run, a later event could sort first. `run_sequence`
+    // numbers a run's deliveries as they are written, under the lock on the run's row that
+    // every writer of run events takes first (runs/lifecycle.ts). Deliveries from before
+    // keep 0 and their ids' order, and go before any numbered one.
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .alterTable('webhook_deliveries')
+        .addColumn('run_sequence', 'integer', (col) => col.notNull().defaultTo(0))
+        .execute();
+      await db.schema.dropIndex('webhook_deliveries_run').execute();
+      await db.schema
+        .createIndex('webhook_deliveries_run_order')
+        .on('webhook_deliveries')
+        .columns(['run_id', 'status', 'run_sequence', 'id'])
+        .execute();
+      await db.schema
+        .createIndex('webhook_deliveries_run_sequence')
+        .on('webhook_deliveries')
+        .columns(['run_id', 'run_sequence'])
+        .execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.dropIndex('webhook_deliveries_run_sequence').execute();
+      await db.schema.dropIndex('webhook_deliveries_run_order').execute();
+      await db.schema
+        .createIndex('webhook_deliveries_run')
+        .on('webhook_deliveries')
+        .columns(['run_id', 'status', 'id'])
+        .execute();
+      await db.schema.alterTable('webhook_deliveries').dropColumn('run_sequence').execute();
+    },
+  },
+  '0004_run_documents': documentsMigration(dialect),
 });
 
 /**

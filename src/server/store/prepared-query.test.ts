@@ -2,8 +2,7 @@ import SQLite from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import type { Db } from './database.js';
-import { oncePerFrozenRow } from './frozen-rows.js';
-import { preparedQuery, recallPreparedQueries } from './prepared-query.js';
+import { preparedQuery } from './prepared-query.js';
 
 function memoryStore(): Db {
   const sqlite = new SQLite(':memory:');
@@ -56,19 +55,21 @@ describe('preparedQuery', () => {
   });
 });
 
-describe('recallPreparedQueries', () => {
+describe('preparedQuery on a store with a point-read cache (Db.recall)', () => {
   it('takes the rows the store can recall, and runs the query for the rest', async () => {
     const bucketById = preparedQuery(
       (db, { id }: { id: string }) =>
         db.selectFrom('buckets').select(['id', 'description']).where('id', '=', id),
       ['id'],
     );
-    const db = memoryStore();
     const remembered = [{ id: 'one', description: 'Remembered' }];
     const asked: unknown[] = [];
-    recallPreparedQueries(db, (sql, parameters) => {
-      asked.push([sql, ...parameters]);
-      return parameters[0] === 'one' ? remembered : undefined;
+    // A cache of our own making, to see what is asked of it and what is taken from it.
+    const db: Db = Object.assign(memoryStore(), {
+      recall(sql: string, parameters: readonly unknown[]) {
+        asked.push([sql, ...parameters]);
+        return parameters[0] === 'one' ? remembered : undefined;
+      },
     });
     const sql = 'select "id", "description" from "buckets" where "id" = ?';
     expect(await bucketById(db, { id: 'one' })).toBe(remembered);
@@ -81,24 +82,5 @@ describe('recallPreparedQueries', () => {
     const other = memoryStore();
     expect(await bucketById(other, { id: 'one' })).toEqual([{ id: 'one', description: 'First' }]);
     await Promise.all([db.destroy(), other.destroy()]);
-  });
-});
-
-describe('oncePerFrozenRow', () => {
-  it('computes once for a frozen row and every time for one that may still change', () => {
-    let computed = 0;
-    const describeRow = oncePerFrozenRow((row: { id: string }) => ({
-      label: `#${row.id}`,
-      n: ++computed,
-    }));
-    const frozen = Object.freeze({ id: 'a' });
-    const first = describeRow(frozen);
-    expect(describeRow(frozen)).toBe(first);
-    expect(Object.isFrozen(first)).toBe(true);
-
-    const open = { id: 'b' };
-    expect(describeRow(open)).toEqual({ label: '#b', n: 2 });
-    open.id = 'c';
-    expect(describeRow(open)).toEqual({ label: '#c', n: 3 });
   });
 });

@@ -3,28 +3,13 @@
  * compiles it to SQL on every call, which on the hottest reads (the token check of every
  * request, a client polling its run) cost more than answering them from the store's
  * point-read cache. The query is still written with Kysely, so it still compiles for
- * whichever dialect the store speaks.
+ * whichever dialect the store speaks. Where the store has the rows in its point-read cache
+ * (`Db.recall`), they are taken from there without a round through Kysely's executor (a
+ * connection from its pool, several promises): on the hottest reads that round cost as
+ * much as the rest of the read.
  */
 import type { CompiledQuery, Compilable } from 'kysely';
 import type { Db } from './database.js';
-
-/** Answers a compiled query from a cache at once, or says it cannot (undefined). */
-export type Recall = (
-  sql: string,
-  parameters: readonly unknown[],
-) => readonly unknown[] | undefined;
-
-const recalls = new WeakMap<Db, Recall>();
-
-/**
- * Lets prepared queries on `db` take their rows from `recall` when it has them, without a
- * round through Kysely's executor (a connection from its pool, several promises): on the
- * hottest reads that round cost as much as the rest of the read. The SQLite store passes
- * its connection's point-read cache (sqlite-connection.ts).
- */
-export function recallPreparedQueries(db: Db, recall: Recall): void {
-  recalls.set(db, recall);
-}
 
 /** Stands for a value while the query is built; no query holds a constant like it. */
 const placeholder = (name: string) => `\u0000prepared-query:${name}\u0000`;
@@ -53,7 +38,7 @@ export function preparedQuery<Values extends Record<string, string>, Row>(
   return async (db, values) => {
     const { query, parameters } = compiled.get(db) ?? compile(db);
     const bound = parameters.map((parameter) => parameter(values));
-    const recalled = recalls.get(db)?.(query.sql, bound);
+    const recalled = db.recall?.(query.sql, bound);
     if (recalled) return recalled as Row[];
     const result = await db.executeQuery<Row>({ ...query, parameters: bound });
     return result.rows;

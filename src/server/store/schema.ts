@@ -40,6 +40,8 @@ export interface ExtractorTable extends ContentOptionColumns {
   webhook_url: string;
   webhook_secret: string;
   redirect_url: string;
+  /** JSON list of the checks over the results (src/contract/checks.ts); `[]` by default. */
+  checks: Generated<string>;
   created_at: string;
   updated_at: string;
   deleted_at: Nullable<string>;
@@ -63,6 +65,8 @@ export interface FileTable {
   media_type: string;
   sha256: string;
   created_at: string;
+  /** How many pages the engine makes of the file; null when it could not be opened (files/pages.ts). */
+  page_count: Nullable<number>;
 }
 
 export interface RunTable extends ContentOptionColumns {
@@ -175,6 +179,8 @@ export interface WebhookDeliveryTable {
   last_error: Nullable<string>;
   created_at: string;
   delivered_at: Nullable<string>;
+  /** The delivery's place among its run's, from 1 (0: written before deliveries were numbered). */
+  run_sequence: Generated<number>;
 }
 
 export interface Database {

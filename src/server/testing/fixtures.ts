@@ -51,6 +51,15 @@ export async function createExtractor(
   );
 }
 
+/** The id of the demo Invoice extractor that a service creates at its first start. */
+export async function demoExtractorId(service: TestService): Promise<string> {
+  const extractors = (await (await service.json('GET', '/api/extractors')).json()) as {
+    id: string;
+    label: string;
+  }[];
+  return extractors.find((extractor) => extractor.label === 'Invoice')!.id;
+}
+
 export async function createSession(
   service: TestService,
   body: {
@@ -253,6 +262,8 @@ export interface RouteIds {
   extractor: string;
   run: string;
   session: string;
+  /** A page of the file: `1`. */
+  page: string;
 }
 
 /**
@@ -283,6 +294,7 @@ export async function seedRouteIds(
       extractor: extractor.id,
       run: runId,
       session: session.id,
+      page: '1',
     },
     sessionToken: session.token,
   };
@@ -299,6 +311,7 @@ const idsByCollection: Record<string, keyof RouteIds> = {
   runs: 'run',
   extraction_runs: 'run',
   embed_sessions: 'session',
+  pages: 'page',
 };
 
 function placeholders(path: string): string {

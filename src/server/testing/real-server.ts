@@ -77,7 +77,7 @@ export async function startRealServer(options: RealServerOptions): Promise<RealS
       throw new Error(`The server exited before it listened:\n${printed}`);
     }
     try {
-      await fetch(`${baseUrl}/api/contexts/ExtractionBucket`);
+      await fetch(`${baseUrl}/healthz`);
       break;
     } catch {
       if (Date.now() > deadline) {
@@ -99,4 +99,30 @@ export async function startRealServer(options: RealServerOptions): Promise<RealS
       await exited;
     },
   };
+}
+
+/**
+ * A request to a real server with a bearer token, as a partner's server makes it: a JSON
+ * body or a form, the answer's JSON. Throws with the status and the answer unless it is 2xx.
+ */
+export async function callServer<T>(
+  server: { baseUrl: string },
+  token: string,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<T> {
+  const form = body instanceof FormData;
+  const response = await fetch(`${server.baseUrl}${path}`, {
+    method,
+    headers: {
+      Authorization: `Bearer ${token}`,
+      Accept: 'application/json',
+      ...(body === undefined || form ? {} : { 'Content-Type': 'application/json' }),
+    },
+    body: body === undefined || form ? (body as FormData | undefined) : JSON.stringify(body),
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${text}`);
+  return (text ? JSON.parse(text) : undefined) as T;
 }

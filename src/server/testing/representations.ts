@@ -128,7 +128,12 @@ function htmlValue(attributes: string, inner: string): unknown {
 /** What an HTML cell shows for a JSON value. */
 export function htmlValueOf(value: unknown, nullable = true): unknown {
   if (value === null || value === undefined) return nullable ? null : '';
-  if (Array.isArray(value)) return value.length === 0 ? '' : value.map((item) => String(item));
+  if (Array.isArray(value))
+    return value.length === 0
+      ? ''
+      : value.map((item) =>
+          typeof item === 'object' && item !== null ? JSON.stringify(item) : String(item),
+        );
   if (typeof value === 'object') return JSON.stringify(value);
   return String(value);
 }

@@ -44,3 +44,27 @@ export async function testStoreLocation(prefix = 'extractor-test-'): Promise<Tes
     },
   };
 }
+
+/**
+ * Another process's place beside `location`: a data directory of its own (processes never
+ * share one), the same PostgreSQL database and the same files. Disposing it removes only
+ * its directory; the database goes with `location`.
+ */
+export function besideStoreLocation(location: TestStoreLocation): TestStoreLocation {
+  const databaseUrl = location.databaseUrl;
+  if (!databaseUrl) throw new Error('Processes share a store on PostgreSQL only.');
+  const dataDir = mkdtempSync(join(tmpdir(), 'extractor-test-beside-'));
+  return {
+    dataDir,
+    databaseUrl,
+    env: {
+      DATA_DIR: dataDir,
+      DATABASE_URL: databaseUrl,
+      FILES_URL: location.env.FILES_URL ?? join(location.dataDir, 'files'),
+    },
+    open: () => openStore({ dataDir, databaseUrl }),
+    async dispose() {
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

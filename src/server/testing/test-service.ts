@@ -10,12 +10,14 @@ import { afterAll, beforeAll } from 'vitest';
 import { loadConfig, type Config } from '../config.js';
 import { createService, type Service } from '../service.js';
 import { writeStandInBuild } from './stand-in-build.js';
-import { testStoreLocation } from './test-database.js';
+import { testStoreLocation, type TestStoreLocation } from './test-database.js';
 
 export const adminToken = 'xpat_test-admin-token-0123456789abcdef';
 
 export interface TestService extends Service {
   dataDir: string;
+  /** Where its store is: another service beside it shares it (besideStoreLocation). */
+  location: TestStoreLocation;
   config: Config;
   /** Sends a request to the app; `token` defaults to the admin token, `null` sends none. */
   request(path: string, init?: RequestInit & { token?: string | null }): Promise<Response>;
@@ -25,8 +27,12 @@ export interface TestService extends Service {
   dispose(): Promise<void>;
 }
 
-export async function startTestService(env: Record<string, string> = {}): Promise<TestService> {
-  const location = await testStoreLocation();
+/** A test service on a new store, or on `at` (another process's place beside a service). */
+export async function startTestService(
+  env: Record<string, string> = {},
+  at?: TestStoreLocation,
+): Promise<TestService> {
+  const location = at ?? (await testStoreLocation());
   const dataDir = location.dataDir;
   const config = loadConfig({
     ...location.env,
@@ -36,6 +42,8 @@ export async function startTestService(env: Record<string, string> = {}): Promis
     PUBLIC_BASE_URL: 'http://extractor.test',
     WEBHOOK_ALLOW_PRIVATE: '1',
     WORKER_CONCURRENCY: '0',
+    // Disposing stops the work in flight at once; SIGTERM's grace is main.ts's concern.
+    SHUTDOWN_GRACE_SECONDS: '0',
     ...env,
   });
   writeStandInBuild(config.distDir);
@@ -58,6 +66,7 @@ export async function startTestService(env: Record<string, string> = {}): Promis
   return {
     ...service,
     dataDir,
+    location,
     config,
     request,
     json(method, path, body, token) {

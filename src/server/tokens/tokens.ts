@@ -68,7 +68,9 @@ export async function createPersonalToken(
  * Registers a token chosen outside (EXTRACTOR_ADMIN_TOKEN) as a personal access token,
  * unless it is registered already. Registering it again changes nothing: in particular a
  * revoked token stays revoked (a revocation is meant to last, and every start registers
- * the variable again); the answer says so, for the service to tell the operator.
+ * the variable again); the answer says so, for the service to tell the operator. API
+ * processes starting together may register it at the same moment: one insert wins, the
+ * others find its row.
  */
 export async function registerPersonalToken(
   db: Db,
@@ -76,13 +78,7 @@ export async function registerPersonalToken(
   name: string,
 ): Promise<'registered' | 'known' | 'revoked'> {
   const tokenHash = hashToken(token);
-  const existing = await db
-    .selectFrom('tokens')
-    .select(['id', 'revoked_at'])
-    .where('token_hash', '=', tokenHash)
-    .executeTakeFirst();
-  if (existing) return existing.revoked_at ? 'revoked' : 'known';
-  await db
+  const inserted = await db
     .insertInto('tokens')
     .values({
       id: newId(),
@@ -91,8 +87,15 @@ export async function registerPersonalToken(
       token_hash: tokenHash,
       created_at: nowIso(),
     })
-    .execute();
-  return 'registered';
+    .onConflict((conflict) => conflict.column('token_hash').doNothing())
+    .executeTakeFirst();
+  if (Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0) return 'registered';
+  const existing = await db
+    .selectFrom('tokens')
+    .select('revoked_at')
+    .where('token_hash', '=', tokenHash)
+    .executeTakeFirstOrThrow();
+  return existing.revoked_at ? 'revoked' : 'known';
 }
 
 export interface SessionGrant {
@@ -159,17 +162,23 @@ export async function verifyToken(db: Db, token: string): Promise<Verification> 
   };
 }
 
-/** Notes that a token was used, at most once a minute per token so reads stay reads. */
+/**
+ * Notes that a token was used, at most once a minute per token and process so reads stay
+ * reads. With several API processes each writes on its own minute; the time only moves
+ * forward, so a process whose write arrives late cannot put it back.
+ */
 export function createUsageRecorder(db: Db): (tokenId: string) => void {
   const lastWritten = new Map<string, number>();
   return (tokenId) => {
     const now = Date.now();
     if ((lastWritten.get(tokenId) ?? 0) > now - 60_000) return;
     lastWritten.set(tokenId, now);
+    const usedAt = new Date(now).toISOString();
     void db
       .updateTable('tokens')
-      .set({ last_used_at: new Date(now).toISOString() })
+      .set({ last_used_at: usedAt })
       .where('id', '=', tokenId)
+      .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', usedAt)]))
       .execute()
       .catch(() => lastWritten.delete(tokenId));
   };
@@ -200,4 +209,46 @@ export async function revokeToken(db: Db, id: string, kind?: TokenTable['kind'])
   if (kind) query = query.where('kind', '=', kind);
   const result = await query.executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
+}
+
+const tokenLifeById = preparedQuery(
+  (db, { id }: { id: string }) =>
+    db.selectFrom('tokens').select(['revoked_at', 'expires_at']).where('id', '=', id),
+  ['id'],
+);
+
+/** Whether the token is still good: neither revoked nor expired (nor gone). */
+export async function isTokenLive(db: Db, tokenId: string): Promise<boolean> {
+  const [row] = await tokenLifeById(db, { id: tokenId });
+  return !!row && !row.revoked_at && !(row.expires_at && row.expires_at <= nowIso());
+}
+
+/**
+ * A signal that aborts once the token is revoked or expires, for what outlives the
+ * request that checked it (an event stream). The token is looked at every `checkMs`:
+ * a revocation may come from another process (the token CLI). Watching stops when
+ * `until` aborts.
+ */
+export function tokenEnd(
+  db: Db,
+  tokenId: string,
+  until: AbortSignal,
+  checkMs = 2_000,
+): AbortSignal {
+  const ended = new AbortController();
+  const check = () => {
+    void isTokenLive(db, tokenId).then(
+      (live) => {
+        if (!live) ended.abort();
+      },
+      // A store that cannot answer now is asked again at the next check.
+      () => undefined,
+    );
+  };
+  const timer = setInterval(check, checkMs);
+  timer.unref();
+  const stop = () => clearInterval(timer);
+  ended.signal.addEventListener('abort', stop, { once: true });
+  until.addEventListener('abort', stop, { once: true });
+  return ended.signal;
 }

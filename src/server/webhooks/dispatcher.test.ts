@@ -426,6 +426,33 @@ describe('webhook dispatcher', () => {
     );
   });
 
+  it('keeps a run’s order when processes’ clocks disagree about its deliveries’ ids', async () => {
+    const { config, store } = await openFixture();
+    const receiver = await startReceiver();
+    const extractor = await webhookExtractor(store.db, config, receiver.url);
+    const run = await insertRun(store.db, extractor);
+    const types = [
+      'extraction_run.started',
+      'extraction_run.paused',
+      'extraction_run.cancelled',
+    ] as const;
+    for (const type of types) await enqueueWebhook(store.db, { type, extractor, run });
+    // Each later event written by a process whose clock is behind: ids in the reverse order.
+    const rows = await deliveries(store.db);
+    expect(rows.map((row) => row.run_sequence)).toEqual([1, 2, 3]);
+    for (const [index, row] of rows.entries()) {
+      await store.db
+        .updateTable('webhook_deliveries')
+        .set({ id: `msg_${String(9 - index).padStart(12, '0')}${row.id.slice(16)}` })
+        .where('id', '=', row.id)
+        .execute();
+    }
+
+    startDispatcher(store.db, config);
+    await until(() => receiver.received.length >= 3, 'all three events');
+    expect(receiver.received.map(typeOf)).toEqual(types);
+  });
+
   it('keeps pending deliveries across a restart and sends them from the next process', async () => {
     const first = await openFixture();
     const receiver = await startReceiver();

@@ -1,18 +1,23 @@
 /**
  * Sends the outbox. A dispatcher wakes when kicked (after a transaction that enqueued a
- * delivery has committed), when the next retry is due, and at least every WORKER_POLL_MS for
- * deliveries other processes wrote. Each delivery is claimed with one conditional UPDATE, so
- * any number of dispatchers, in this process or others, never send one delivery at the same
- * time; a claim is a lease (next_attempt_at moved past the attempt's deadline), so a delivery
- * whose process died is tried again once the lease runs out, with the same webhook-id.
+ * delivery has committed, in this process or, through the signals, another), when the next
+ * retry is due, and at least every WORKER_POLL_MS. Due deliveries are claimed in one
+ * transaction: on PostgreSQL the rows are locked with SKIP LOCKED, so dispatchers in any
+ * number of processes each take different ones without waiting on each other, and one
+ * delivery is never sent by two at once. A claim is a lease (next_attempt_at moved past the
+ * attempt's deadline), so a delivery whose process died is tried again once the lease runs
+ * out, with the same webhook-id. Every time is the database's (store/clock.ts), so
+ * machines whose clocks disagree still agree on when a lease ends.
  *
- * A run's deliveries go out one at a time in the order they were made: only the oldest
- * pending delivery of a run is ever due. A receiver that is down therefore gets a run's
- * events in order once it is back, after the retry of the first.
+ * A run's deliveries go out one at a time in the order they were made (`run_sequence`):
+ * only the oldest pending delivery of a run is ever due. A receiver that is down therefore
+ * gets a run's events in order once it is back, after the retry of the first.
  */
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
+import { databaseTime, dialectOf } from '../store/clock.js';
 import type { Db } from '../store/database.js';
+import { within } from '../time-limit.js';
 import { resolveWebhookTarget } from './address-policy.js';
 import { retryDelayMs } from './outbox.js';
 import { postToTarget } from './pinned-post.js';
@@ -27,8 +32,11 @@ export interface WebhookDispatcher {
 
 /** Attempts in flight at once per dispatcher; webhooks are small, receivers are slow. */
 const parallelAttempts = 4;
-/** Beyond the request timeout, the time a claim allows for the DNS lookup and the bookkeeping. */
-const leaseMarginMs = 30_000;
+/**
+ * Beyond the address lookup and the request, each limited to WEBHOOK_TIMEOUT_MS, the time a
+ * claim allows for the bookkeeping around them: the lease is twice the timeout and this.
+ */
+const leaseMarginMs = 5_000;
 const userAgent = 'Extractor-Webhooks/0.1 (+https://www.standardwebhooks.com/)';
 
 interface ClaimedDelivery {
@@ -55,8 +63,8 @@ export function startWebhookDispatcher(deps: {
   let passAgain = false;
 
   /** A pending delivery with no older pending delivery of the same run. */
-  function pendingHeads() {
-    return db
+  function pendingHeads(executor: Db = db) {
+    return executor
       .selectFrom('webhook_deliveries as d')
       .where('d.status', '=', 'pending')
       .where(({ not, exists, selectFrom }) =>
@@ -66,31 +74,48 @@ export function startWebhookDispatcher(deps: {
               .select('older.id')
               .whereRef('older.run_id', '=', 'd.run_id')
               .where('older.status', '=', 'pending')
-              .whereRef('older.id', '<', 'd.id'),
+              .where((older) =>
+                older.or([
+                  older('older.run_sequence', '<', older.ref('d.run_sequence')),
+                  older.and([
+                    older('older.run_sequence', '=', older.ref('d.run_sequence')),
+                    older('older.id', '<', older.ref('d.id')),
+                  ]),
+                ]),
+              ),
           ),
         ),
       );
   }
 
-  async function claim(id: string, now: number): Promise<ClaimedDelivery | undefined> {
-    const nowText = new Date(now).toISOString();
-    const result = await db
-      .updateTable('webhook_deliveries')
-      .set((eb) => ({
-        attempts: eb('attempts', '+', 1),
-        last_attempt_at: nowText,
-        next_attempt_at: new Date(now + timeoutMs + leaseMarginMs).toISOString(),
-      }))
-      .where('id', '=', id)
-      .where('status', '=', 'pending')
-      .where('next_attempt_at', '<=', nowText)
-      .executeTakeFirst();
-    if (Number(result.numUpdatedRows) !== 1) return undefined;
-    return db
-      .selectFrom('webhook_deliveries')
-      .select(['id', 'extractor_id', 'payload', 'attempts'])
-      .where('id', '=', id)
-      .executeTakeFirst();
+  /**
+   * Claims up to `limit` due deliveries: each attempt counted, and the next one pushed past
+   * this attempt's deadline, which is the lease.
+   */
+  function claimDue(limit: number): Promise<ClaimedDelivery[]> {
+    return db.transaction().execute(async (trx) => {
+      let due = pendingHeads(trx)
+        .select('d.id')
+        .where('d.next_attempt_at', '<=', databaseTime(trx))
+        .orderBy('d.next_attempt_at')
+        .orderBy('d.run_sequence')
+        .orderBy('d.id')
+        .limit(limit);
+      if (dialectOf(trx) === 'postgres') due = due.forUpdate().skipLocked();
+      const ids = (await due.execute()).map((row) => row.id);
+      if (ids.length === 0) return [];
+      return trx
+        .updateTable('webhook_deliveries')
+        .set((eb) => ({
+          attempts: eb('attempts', '+', 1),
+          last_attempt_at: databaseTime(trx),
+          next_attempt_at: databaseTime(trx, 2 * timeoutMs + leaseMarginMs),
+        }))
+        .where('id', 'in', ids)
+        .where('status', '=', 'pending')
+        .returning(['id', 'extractor_id', 'payload', 'attempts'])
+        .execute();
+    });
   }
 
   /** Records an attempt's outcome, unless the lease ran out and another claim took over. */
@@ -100,7 +125,6 @@ export function startWebhookDispatcher(deps: {
       | { delivered: true; status: number }
       | { delivered: false; status: number | null; error: string; final?: boolean },
   ): Promise<void> {
-    const now = Date.now();
     const fenced = db
       .updateTable('webhook_deliveries')
       .where('id', '=', delivery.id)
@@ -110,7 +134,7 @@ export function startWebhookDispatcher(deps: {
       await fenced
         .set({
           status: 'delivered',
-          delivered_at: new Date(now).toISOString(),
+          delivered_at: new Date().toISOString(),
           last_status_code: outcome.status,
           last_error: null,
         })
@@ -121,7 +145,7 @@ export function startWebhookDispatcher(deps: {
     await fenced
       .set({
         status: delay === undefined ? 'failed' : 'pending',
-        next_attempt_at: new Date(now + (delay ?? 0)).toISOString(),
+        next_attempt_at: databaseTime(db, delay ?? 0),
         last_status_code: outcome.status,
         last_error: outcome.error.slice(0, 1000),
       })
@@ -161,7 +185,12 @@ export function startWebhookDispatcher(deps: {
       return;
     }
     try {
-      const target = await resolveWebhookTarget(extractor.webhook_url, allowPrivate);
+      // A resolver that hangs must not hold the attempt past its lease.
+      const target = await within(
+        resolveWebhookTarget(extractor.webhook_url, allowPrivate),
+        timeoutMs,
+        `the address did not resolve within ${timeoutMs} ms`,
+      );
       const headers = {
         ...webhookHeaders(extractor.webhook_secret, delivery.id, delivery.payload),
         'content-type': 'application/json',
@@ -197,33 +226,23 @@ export function startWebhookDispatcher(deps: {
   }
 
   async function runPass(): Promise<void> {
-    const now = Date.now();
     const free = parallelAttempts - inFlight.size;
     if (free > 0) {
-      const due = await pendingHeads()
-        .select('d.id')
-        .where('d.next_attempt_at', '<=', new Date(now).toISOString())
-        .orderBy('d.next_attempt_at')
-        .orderBy('d.id')
-        .limit(free)
-        .execute();
-      for (const { id } of due) {
-        if (stopped) return;
-        const delivery = await claim(id, now);
-        if (delivery) track(delivery);
-      }
+      // Claimed is tried, even when stopping meanwhile: `stop` waits for the attempts.
+      for (const delivery of await claimDue(free)) track(delivery);
     }
     if (stopped) return;
-    // Sleep until the next delivery is due (a retry, or a lease that runs out), but no longer
-    // than the idle poll. Deliveries in flight kick when they end.
+    // Sleep until the next delivery is due (a retry, or a lease that runs out), by the
+    // database's clock, but no longer than the idle poll. Deliveries in flight kick when
+    // they end.
     const next = await pendingHeads()
-      .select((eb) => eb.fn.min('d.next_attempt_at').as('due'))
+      .select((eb) => [eb.fn.min('d.next_attempt_at').as('due'), databaseTime(db).as('now')])
       .executeTakeFirst();
-    const dueAt = next?.due ? Date.parse(String(next.due)) : Number.POSITIVE_INFINITY;
+    const dueInMs = next?.due
+      ? Date.parse(String(next.due)) - Date.parse(next.now)
+      : Number.POSITIVE_INFINITY;
     const wait =
-      inFlight.size >= parallelAttempts
-        ? idleMs
-        : Math.min(idleMs, Math.max(0, dueAt - Date.now()));
+      inFlight.size >= parallelAttempts ? idleMs : Math.min(idleMs, Math.max(0, dueInMs));
     schedule(wait);
   }
 

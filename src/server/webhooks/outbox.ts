@@ -6,7 +6,7 @@
  * `webhook-id`, fixed here, so every retry of one message carries the same id.
  */
 import { randomBytes } from 'node:crypto';
-import type { Kysely, Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import {
   webhookEventTypes,
   webhookPayloadSchema,
@@ -17,6 +17,7 @@ import type { ExtractorRow } from '../extractors/extractors.js';
 import type { RunDocumentRow } from '../runs/documents.js';
 import { runEventData } from '../runs/events.js';
 import { effectiveResultJson, type RunRow } from '../runs/runs.js';
+import { databaseTime } from '../store/clock.js';
 import type { Database } from '../store/schema.js';
 
 let lastMessageMs = 0;
@@ -24,8 +25,8 @@ let messageSequence = 0;
 
 /**
  * `msg_` + 12 hex digits of milliseconds + a 4-digit sequence + 64 random bits. Ids made by
- * one process sort in the order they were made, even within a millisecond, and the
- * dispatcher relies on that to deliver a run's events in order.
+ * one process sort in the order they were made, even within a millisecond; across processes
+ * a run's deliveries are ordered by `run_sequence` instead (enqueueWebhook).
  */
 export function newMessageId(now = Date.now()): string {
   if (now > lastMessageMs) {
@@ -51,6 +52,10 @@ function isWebhookEventType(type: string): type is WebhookEventType {
  * `results_changed`). The payload is a snapshot of the run now: a retry a day later still
  * says what happened then. Its run, bucket and extractor references are IRIs relative to the
  * service, as in every other representation of a run.
+ *
+ * The delivery is numbered after the run's last one (`run_sequence`), and the dispatcher
+ * sends a run's deliveries in that order. The numbering is exact because the caller
+ * (recordRunEvent) has locked the run's row in this transaction by updating it first.
  */
 export async function enqueueWebhook(
   db: Kysely<Database> | Transaction<Database>,
@@ -87,12 +92,14 @@ export async function enqueueWebhook(
       payload: JSON.stringify(payload),
       status: 'pending',
       attempts: 0,
-      next_attempt_at: now.toISOString(),
+      // Due at once, by the clock the dispatchers judge it by.
+      next_attempt_at: databaseTime(db),
       last_attempt_at: null,
       last_status_code: null,
       last_error: null,
       created_at: now.toISOString(),
       delivered_at: null,
+      run_sequence: sql<number>`(select coalesce(max(run_sequence), 0) + 1 from webhook_deliveries where run_id = ${run.id})`,
     })
     .execute();
 }

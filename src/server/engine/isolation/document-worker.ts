@@ -4,12 +4,24 @@
  * it (runs it out of memory, keeps it busy, crashes a native decoder) ends this process,
  * never the service. It exits when the service goes away (its IPC channel closes).
  */
+import { randomUUID } from 'node:crypto';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import type { TargetSchema } from '../../../contract/json-schema.js';
 import { chunkPages } from '../chunks.js';
 import { readDocuments } from '../documents.js';
 import { createLocalStrategy } from '../local/local-strategy.js';
+import { countPages, readPageText, renderPage } from '../pages.js';
 import type { Chunk, ExtractionStrategy, PageText } from '../types.js';
-import type { ExtractTask, FromWorker, PrepareTask, ToWorker } from './protocol.js';
+import type {
+  ExtractTask,
+  FromWorker,
+  PrepareTask,
+  RenderTask,
+  TaskResults,
+  ToWorker,
+  WorkerTask,
+} from './protocol.js';
 
 /** Characters of chunk text per message to the service: each message stays quick to decode. */
 const chunkBatchCharacters = 1_000_000;
@@ -70,6 +82,39 @@ async function extract(id: number, task: ExtractTask, signal: AbortSignal): Prom
   });
 }
 
+async function render(task: RenderTask): Promise<TaskResults['render']> {
+  const { pageCount, picture } = await renderPage(
+    task.file,
+    task.page,
+    task.width,
+    task.format,
+    task.limits,
+  );
+  if (!picture) return { pageCount, written: false };
+  await mkdir(dirname(task.output), { recursive: true });
+  const temporary = `${task.output}.${randomUUID()}.tmp`;
+  try {
+    await writeFile(temporary, picture);
+    await rename(temporary, task.output);
+  } finally {
+    await rm(temporary, { force: true });
+  }
+  return { pageCount, written: true };
+}
+
+function work(id: number, task: WorkerTask, signal: AbortSignal): Promise<unknown> {
+  if (task.kind === 'prepare') return prepare(id, task, signal);
+  if (task.kind === 'extract') return extract(id, task, signal);
+  send({ id, type: 'file', name: task.file.name });
+  const io = { signal, limits: task.limits };
+  if (task.kind === 'count')
+    return countPages(task.file, { ...io, cacheDir: task.cacheDir }).then((pageCount) => ({
+      pageCount,
+    }));
+  if (task.kind === 'render') return render(task);
+  return readPageText(task.file, task.page, task.options, { ...io, cacheDir: task.cacheDir });
+}
+
 process.on('message', (message: ToWorker) => {
   if (message.type === 'abort') {
     running.get(message.id)?.abort();
@@ -78,11 +123,8 @@ process.on('message', (message: ToWorker) => {
   const { id, task } = message;
   const controller = new AbortController();
   running.set(id, controller);
-  const work =
-    task.kind === 'prepare'
-      ? prepare(id, task, controller.signal)
-      : extract(id, task, controller.signal);
-  work.then(
+  const working = work(id, task, controller.signal);
+  working.then(
     (value) => send({ id, type: 'done', value }),
     (error: unknown) => {
       const { name, message, stack } =
@@ -90,7 +132,7 @@ process.on('message', (message: ToWorker) => {
       send({ id, type: 'failed', error: { name, message, stack } });
     },
   );
-  void work.catch(() => undefined).finally(() => running.delete(id));
+  void working.catch(() => undefined).finally(() => running.delete(id));
 });
 
 process.on('disconnect', () => process.exit(0));

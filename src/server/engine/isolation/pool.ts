@@ -129,6 +129,30 @@ export class DocumentPool {
     return this.#run({ kind: 'extract', limits: this.limits, ...task }, signal);
   }
 
+  /** How many pages the engine makes of a file. */
+  async countPages(
+    task: Omit<Extract<WorkerTask, { kind: 'count' }>, 'kind' | 'limits'>,
+    signal?: AbortSignal,
+  ): Promise<number> {
+    return (await this.#run({ kind: 'count', limits: this.limits, ...task }, signal)).pageCount;
+  }
+
+  /** Draws a page of a PDF or an image into `task.output`; see RenderTask. */
+  renderPage(
+    task: Omit<Extract<WorkerTask, { kind: 'render' }>, 'kind' | 'limits'>,
+    signal?: AbortSignal,
+  ): Promise<TaskResults['render']> {
+    return this.#run({ kind: 'render', limits: this.limits, ...task }, signal);
+  }
+
+  /** A page's text as a run with `task.options` reads it. */
+  pageText(
+    task: Omit<Extract<WorkerTask, { kind: 'text' }>, 'kind' | 'limits'>,
+    signal?: AbortSignal,
+  ): Promise<TaskResults['text']> {
+    return this.#run({ kind: 'text', limits: this.limits, ...task }, signal);
+  }
+
   /** The processes alive now (for tests that make sure none is left behind). */
   get pids(): number[] {
     return [...this.#members].map((member) => member.child.pid!);
@@ -151,12 +175,20 @@ export class DocumentPool {
     return this.#acquire().then(
       (member) =>
         new Promise<TaskResults[K]>((resolve, reject) => {
+          // Given up while it waited for a process (a page request whose client left).
+          if (signal?.aborted) {
+            this.#release(member);
+            reject(signal.reason);
+            return;
+          }
           const id = this.#nextId++;
           const known: WorkerTask = task;
           let subject =
             known.kind === 'prepare'
               ? (known.files[0]?.name ?? 'the document')
-              : (known.chunk.spans[0]?.fileName ?? 'the document');
+              : known.kind === 'extract'
+                ? (known.chunk.spans[0]?.fileName ?? 'the document')
+                : known.file.name;
           let deadline: NodeJS.Timeout | undefined;
           let grace: NodeJS.Timeout | undefined;
           const startClock = () => {

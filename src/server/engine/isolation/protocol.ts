@@ -4,6 +4,7 @@
  * chunks and extractions cross as they are.
  */
 import type { TargetSchema } from '../../../contract/json-schema.js';
+import type { PictureFormat } from '../pages.js';
 import type { Chunk, ChunkExtraction, ContentOptions, SourceFile } from '../types.js';
 import type { DocumentLimits } from './limits.js';
 
@@ -25,11 +26,47 @@ export interface ExtractTask {
   limits: DocumentLimits;
 }
 
-export type WorkerTask = PrepareTask | ExtractTask;
+/** Count the pages the engine makes of a file. */
+export interface CountTask {
+  kind: 'count';
+  file: SourceFile;
+  cacheDir: string;
+  limits: DocumentLimits;
+}
+
+/**
+ * Draw a page of a PDF or an image and write the picture to `output` (through a
+ * temporary file, so that a reader never sees half of it): pictures stay off the channel.
+ */
+export interface RenderTask {
+  kind: 'render';
+  file: SourceFile;
+  page: number;
+  width: number;
+  format: PictureFormat;
+  output: string;
+  limits: DocumentLimits;
+}
+
+/** The text of a page as a run with these options reads it (through the cache). */
+export interface PageTextTask {
+  kind: 'text';
+  file: SourceFile;
+  page: number;
+  options: ContentOptions;
+  cacheDir: string;
+  limits: DocumentLimits;
+}
+
+export type WorkerTask = PrepareTask | ExtractTask | CountTask | RenderTask | PageTextTask;
 
 export interface TaskResults {
   prepare: { chunksTotal: number };
   extract: ChunkExtraction;
+  count: { pageCount: number };
+  /** `written` is false when the file has fewer pages than the one asked for. */
+  render: { pageCount: number; written: boolean };
+  text: { pageCount: number; text?: string };
 }
 
 export type ToWorker =

@@ -155,6 +155,39 @@ export interface PdfPage {
 }
 
 /**
+ * The bytes of a PDF of these objects, numbered from 1 (the first is the catalog), with
+ * the cross-reference table a reader finds them by.
+ */
+export function writePdf(objects: readonly (string | Buffer)[]): Buffer {
+  const parts: Buffer[] = [Buffer.from('%PDF-1.4\n%\xe2\xe3\xcf\xd3\n', 'latin1')];
+  let length = parts[0]!.length;
+  const offsets: number[] = [];
+  objects.forEach((body, index) => {
+    offsets.push(length);
+    const part = Buffer.concat([
+      Buffer.from(`${index + 1} 0 obj\n`, 'latin1'),
+      typeof body === 'string' ? Buffer.from(body, 'latin1') : body,
+      Buffer.from('\nendobj\n', 'latin1'),
+    ]);
+    parts.push(part);
+    length += part.length;
+  });
+  const xref = [
+    'xref',
+    `0 ${objects.length + 1}`,
+    '0000000000 65535 f ',
+    ...offsets.map((offset) => `${String(offset).padStart(10, '0')} 00000 n `),
+    'trailer',
+    `<< /Size ${objects.length + 1} /Root 1 0 R >>`,
+    'startxref',
+    String(length),
+    '%%EOF',
+  ].join('\n');
+  parts.push(Buffer.from(xref, 'latin1'));
+  return Buffer.concat(parts);
+}
+
+/**
  * A PDF written object by object. A page with only an image and no lines is what a scanner
  * produces: a picture of text and no text layer.
  */
@@ -203,32 +236,7 @@ export function buildPdf(pages: PdfPage[]): Buffer {
     `<< /Type /Pages /Kids [${pageIds.map((id) => `${id} 0 R`).join(' ')}] /Count ${pageIds.length} >>`,
     ...objects,
   ];
-  const parts: Buffer[] = [Buffer.from('%PDF-1.4\n%\xe2\xe3\xcf\xd3\n', 'latin1')];
-  let length = parts[0]!.length;
-  const offsets: number[] = [];
-  all.forEach((body, index) => {
-    offsets.push(length);
-    const part = Buffer.concat([
-      Buffer.from(`${index + 1} 0 obj\n`, 'latin1'),
-      typeof body === 'string' ? Buffer.from(body, 'latin1') : body,
-      Buffer.from('\nendobj\n', 'latin1'),
-    ]);
-    parts.push(part);
-    length += part.length;
-  });
-  const xref = [
-    'xref',
-    `0 ${all.length + 1}`,
-    '0000000000 65535 f ',
-    ...offsets.map((offset) => `${String(offset).padStart(10, '0')} 00000 n `),
-    'trailer',
-    `<< /Size ${all.length + 1} /Root 1 0 R >>`,
-    'startxref',
-    String(length),
-    '%%EOF',
-  ].join('\n');
-  parts.push(Buffer.from(xref, 'latin1'));
-  return Buffer.concat(parts);
+  return writePdf(all);
 }
 
 /** A font object that draws Helvetica with its own ToUnicode map, or a Type 3 font of boxes. */

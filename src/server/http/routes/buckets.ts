@@ -7,7 +7,6 @@ import { Hono, type Context } from 'hono';
 import { bucketInputSchema } from '../../../contract/resources.js';
 import {
   bucketToWire,
-  bucketView,
   bucketViews,
   createBucket,
   deleteBucket,
@@ -16,7 +15,7 @@ import {
   type BucketRow,
 } from '../../buckets/buckets.js';
 import { NotFoundError } from '../../errors.js';
-import { canSeeBucket } from '../../tokens/access.js';
+import { bucketViewsFor, canSeeBucket } from '../../tokens/access.js';
 import { readInput } from '../body.js';
 import type { AppEnv } from '../context.js';
 import { bucketKind } from '../kinds.js';
@@ -104,11 +103,8 @@ export const bucketRoutes = new Hono<AppEnv>()
     negotiated,
     async (c) => {
       const bucket = await visibleBucket(c);
-      return sendResource(
-        bucketKind,
-        await bucketView(c.get('services').db, bucket),
-        c.var.mediaType,
-      );
+      const [view] = await bucketViewsFor(c.get('principal'), c.get('services').db, [bucket]);
+      return sendResource(bucketKind, view!, c.var.mediaType);
     },
   )
   .delete(

@@ -22,8 +22,7 @@ import {
   type FrameEventName,
 } from '../../../contract/frame-messages.js';
 import type { AppEnv } from '../context.js';
-import { pageCsp, renderPage } from '../page-layout.js';
-import { escapeHtml } from '../representations.js';
+import { markdownInline, markup, pageCsp, renderPage, type Markup } from '../page-layout.js';
 
 interface DocumentedItem {
   name: string;
@@ -64,24 +63,29 @@ async function describeApp(distDir: string): Promise<ElementDescription | undefi
 }
 
 // ---------------------------------------------------------------------------------------
-// Markup: every piece of text is escaped; `inline` marks up `code` spans after escaping.
+// Markup: Hono's `html` (page-layout.ts) escapes every text; descriptions may hold `code`.
 
-const inline = (text: string) => escapeHtml(text).replace(/`([^`]+)`/g, '<code>$1</code>');
-const codeBlock = (text: string) => `<pre><code>${escapeHtml(text.trim())}</code></pre>`;
+const codeBlock = (text: string) => markup`<pre><code>${text.trim()}</code></pre>`;
+const code = (text: string) => markup`<code>${text}</code>`;
 
-function table(headings: readonly string[], rows: readonly (readonly string[])[]): string {
-  const head = headings.map((heading) => `<th scope="col">${escapeHtml(heading)}</th>`).join('');
-  const body = rows.map((cells) => `<tr>${cells.map((cell) => `<td>${cell}</td>`).join('')}</tr>`);
-  return `<div class="scroll"><table><thead><tr>${head}</tr></thead><tbody>\n${body.join('\n')}\n</tbody></table></div>`;
+type Cell = Markup | string;
+
+function table(headings: readonly string[], rows: readonly (readonly Cell[])[]): Markup {
+  const head = headings.map((heading) => markup`<th scope="col">${heading}</th>`);
+  const body = rows.map(
+    (cells, index) =>
+      markup`${index === 0 ? '' : '\n'}<tr>${cells.map((cell) => markup`<td>${cell}</td>`)}</tr>`,
+  );
+  return markup`<div class="scroll"><table><thead><tr>${head}</tr></thead><tbody>\n${body}\n</tbody></table></div>`;
 }
 
-const section = (id: string, title: string, body: string) =>
-  `<section id="${id}"><h2>${escapeHtml(title)}</h2>\n${body}\n</section>`;
+const section = (id: string, title: string, body: Markup) =>
+  markup`<section id="${id}"><h2>${title}</h2>\n${body}\n</section>`;
 
 // ---------------------------------------------------------------------------------------
 // Sections
 
-function renderWaysIn(service: string): string {
+function renderWaysIn(service: string): Markup {
   const link = `<a href="${service}/x/EXTRACTOR_ID?session=xses_…">Send us your invoices</a>`;
   const frame = `
 <div id="extractor"></div>
@@ -132,7 +136,7 @@ export function Invoices({ session }) {
   return section(
     'ways-in',
     'Three ways in',
-    `<p>Every way needs an <a href="#sessions">embed session</a> minted on your server. The
+    markup`<p>Every way needs an <a href="#sessions">embed session</a> minted on your server. The
 session is what the browser gets: it sees one extractor and one bucket, and expires.</p>
 <h3 id="hosted-link">A link to the hosted page</h3>
 <p>The simplest: send people to <code>fullPageUrl</code> from the session. The page takes the
@@ -161,7 +165,7 @@ ${codeBlock(vue)}`,
   );
 }
 
-function renderSessions(service: string): string {
+function renderSessions(service: string): Markup {
   const curl = `
 curl -X POST ${service}/api/embed_sessions \\
   -H "Authorization: Bearer $EXTRACTOR_TOKEN" \\
@@ -191,7 +195,7 @@ const { token, embeddedUrl, fullPageUrl, expiresAt } = await response.json();
   return section(
     'sessions',
     'Minting a session on your server',
-    `<p>With a personal access token (<code>xpat_…</code>), which stays on your server, ask
+    markup`<p>With a personal access token (<code>xpat_…</code>), which stays on your server, ask
 for an embed session (<code>xses_…</code>) for each person. The answer has the
 <code>token</code>, <code>expiresAt</code>, the <code>bucket</code>, and
 <code>embeddedUrl</code> and <code>fullPageUrl</code> that already carry the session.</p>
@@ -200,16 +204,16 @@ ${codeBlock(node)}
 ${table(
   ['Field', 'Meaning'],
   [
-    ['<code>savedExtractor</code>', 'Required: the id or IRI of the extractor.'],
-    ['<code>bucket</code>', 'Optional: an existing bucket; without it a new one is made.'],
-    ['<code>ttlSeconds</code>', 'Optional: 60 to 86400, default 3600.'],
+    [code('savedExtractor'), 'Required: the id or IRI of the extractor.'],
+    [code('bucket'), 'Optional: an existing bucket; without it a new one is made.'],
+    [code('ttlSeconds'), 'Optional: 60 to 86400, default 3600.'],
     [
-      '<code>allowedOrigins</code>',
+      code('allowedOrigins'),
       'The origins of your pages: they may frame the embed page and call the API with this session.',
     ],
     [
-      '<code>theme</code>',
-      'Optional: <code>--extractor-*</code> token names without the prefix, and CSS values (see <a href="#theming">Theming</a>).',
+      code('theme'),
+      markup`Optional: <code>--extractor-*</code> token names without the prefix, and CSS values (see <a href="#theming">Theming</a>).`,
     ],
   ],
 )}`,
@@ -238,16 +242,16 @@ const frameCommandText: Record<FrameCommandName, string> = {
   'refresh-session': '`token`: a new session token for the same extractor and bucket',
 };
 
-function renderProtocol(): string {
+function renderProtocol(): Markup {
   const row = (name: string, direction: string, text: string) => [
-    `<code>${escapeHtml(`${frameMessagePrefix}${name}`)}</code>`,
+    code(`${frameMessagePrefix}${name}`),
     direction,
-    inline(text),
+    markdownInline(text),
   ];
   return section(
     'protocol',
     'The iframe’s message protocol',
-    `<p>The embed page and your page talk with <code>window.postMessage</code>; /sdk/embed.js
+    markup`<p>The embed page and your page talk with <code>window.postMessage</code>; /sdk/embed.js
 does it for you. Every message is
 <code>{ type: 'extractor:&lt;name&gt;', version: ${frameProtocolVersion}, instanceId, payload }</code>;
 <code>instanceId</code> names the frame (embed.js gives each frame its own), so two frames on
@@ -264,22 +268,22 @@ ${table(
   );
 }
 
-function renderEvents(app: ElementDescription | undefined): string {
+function renderEvents(app: ElementDescription | undefined): Markup {
   const rows = (app?.events ?? []).map((event) => [
-    `<code>${escapeHtml(event.name)}</code>`,
-    `<code>${escapeHtml(event.type?.text ?? 'CustomEvent')}</code>`,
-    inline(event.description ?? ''),
+    code(event.name),
+    code(event.type?.text ?? 'CustomEvent'),
+    markdownInline(event.description ?? ''),
   ]);
   const attributes = (app?.attributes ?? []).map((attribute) => [
-    `<code>${escapeHtml(attribute.name)}</code>`,
-    `<code>${escapeHtml(attribute.fieldName ?? attribute.name)}</code>`,
-    `<code>${escapeHtml(attribute.default ?? '')}</code>`,
-    inline(attribute.description ?? ''),
+    code(attribute.name),
+    code(attribute.fieldName ?? attribute.name),
+    code(attribute.default ?? ''),
+    markdownInline(attribute.description ?? ''),
   ]);
   return section(
     'events',
     'The element’s attributes and events',
-    `${table(['Attribute', 'Property', 'Default', 'Meaning'], attributes)}
+    markup`${table(['Attribute', 'Property', 'Default', 'Meaning'], attributes)}
 <p>Every event is a <code>CustomEvent</code> that bubbles and is composed (it leaves the
 shadow root), with a typed <code>detail</code>. <code>extractor-submit-requested</code> is
 cancelable: call <code>preventDefault()</code> and the element submits nothing, so your page
@@ -288,15 +292,15 @@ ${table(['Event', 'Type', 'When'], rows)}`,
   );
 }
 
-function renderTheming(app: ElementDescription | undefined): string {
+function renderTheming(app: ElementDescription | undefined): Markup {
   const tokens = (app?.cssProperties ?? []).map((property) => [
-    `<code>${escapeHtml(property.name)}</code>`,
-    `<code>${escapeHtml(property.default ?? '')}</code>`,
-    inline(property.description ?? ''),
+    code(property.name),
+    code(property.default ?? ''),
+    markdownInline(property.description ?? ''),
   ]);
   const parts = (app?.cssParts ?? []).map((part) => [
-    `<code>${escapeHtml(part.name)}</code>`,
-    inline(part.description ?? ''),
+    code(part.name),
+    markdownInline(part.description ?? ''),
   ]);
   const css = `
 extractor-app {
@@ -310,7 +314,7 @@ extractor-app::part(submit-button) {
   return section(
     'theming',
     'Theming: tokens and parts',
-    `<p>Set the <code>--extractor-*</code> custom properties on the element (or on anything
+    markup`<p>Set the <code>--extractor-*</code> custom properties on the element (or on anything
 above it); in a session's <code>theme</code>, or the iframe's <code>set-theme</code>, use
 their names without <code>--extractor-</code>. Colours default to
 <code>light-dark()</code> pairs that follow the person's light or dark preference; pin one with
@@ -324,11 +328,11 @@ ${table(['Part', 'What it is'], parts)}`,
   );
 }
 
-function renderCsp(service: string): string {
+function renderCsp(service: string): Markup {
   return section(
     'csp',
     'Content-Security-Policy entries for your page',
-    `<p>If your page sends a Content-Security-Policy, add these. Nothing needs
+    markup`<p>If your page sends a Content-Security-Policy, add these. Nothing needs
 <code>'unsafe-inline'</code> or <code>'unsafe-eval'</code>: the element's styles are
 constructed stylesheets and CSSOM properties, which a policy does not block.</p>
 ${table(
@@ -337,11 +341,11 @@ ${table(
     ['Link to the hosted page', 'Nothing.'],
     [
       'iframe with /sdk/embed.js',
-      `<code>script-src ${escapeHtml(service)}</code>; <code>frame-src ${escapeHtml(service)}</code>`,
+      markup`<code>script-src ${service}</code>; <code>frame-src ${service}</code>`,
     ],
     [
       'Custom element',
-      `<code>script-src ${escapeHtml(service)}</code>; <code>connect-src ${escapeHtml(service)}</code> (the API and its live updates); <code>img-src blob:</code> (result downloads)`,
+      markup`<code>script-src ${service}</code>; <code>connect-src ${service}</code> (the API and its live updates); <code>img-src blob:</code> (result downloads)`,
     ],
   ],
 )}
@@ -367,8 +371,8 @@ const developersPageStyle = [
 
 export const developersPageCsp = pageCsp(developersPageStyle);
 
+// prettier-ignore
 export function renderDevelopersPage(service: string, app: ElementDescription | undefined): string {
-  const origin = escapeHtml(service);
   const navigation = [
     ['ways-in', 'Three ways in'],
     ['sessions', 'Minting a session'],
@@ -376,16 +380,14 @@ export function renderDevelopersPage(service: string, app: ElementDescription | 
     ['events', 'The element’s attributes and events'],
     ['theming', 'Theming: tokens and parts'],
     ['csp', 'Content-Security-Policy entries'],
-  ]
-    .map(([id, label]) => `<li><a href="#${id}">${escapeHtml(label!)}</a></li>`)
-    .join('');
-  const missing = app
-    ? ''
-    : '<p><strong>The element’s manifest has not been built yet: run <code>npm run build</code> to fill the tables of events, tokens and parts.</strong></p>';
-  const body = `<header><h1>Extractor for partners</h1>
+  ].map(([id, label]) => markup`<li><a href="#${id}">${label}</a></li>`);
+  const missing =
+    !app &&
+    markup`<p><strong>The element’s manifest has not been built yet: run <code>npm run build</code> to fill the tables of events, tokens and parts.</strong></p>`;
+  const body = markup`<header><h1>Extractor for partners</h1>
 <p>Put document data extraction in your product: people upload their documents, check what
 was read, and submit it, without leaving your site. Service address:
-<code>${origin}</code>. The REST API is described at <a href="/api/docs">/api/docs</a>.</p>
+<code>${service}</code>. The REST API is described at <a href="/api/docs">/api/docs</a>.</p>
 ${missing}
 <nav aria-label="On this page"><ul>${navigation}</ul></nav></header>
 <main>
@@ -411,7 +413,6 @@ export const developersRoutes = new Hono<AppEnv>().get('/developers', async (c) 
     'Content-Type': 'text/html; charset=utf-8',
     'Content-Security-Policy': developersPageCsp,
     'Referrer-Policy': 'no-referrer',
-    'X-Content-Type-Options': 'nosniff',
     'Cache-Control': 'public, max-age=300',
   });
 });

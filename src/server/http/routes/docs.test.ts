@@ -5,7 +5,7 @@ import { useTestService } from '../../testing/test-service.js';
 import { openApiDocument } from '../api.js';
 import { httpMethods, type OpenApiDocument } from '../openapi.js';
 import { problemTypes } from '../problem.js';
-import { renderDocsPage, renderMarkdown } from './docs.js';
+import { renderDocsPage } from './docs.js';
 
 describe('/api/docs.json and /api/docs', () => {
   const service = useTestService();
@@ -91,15 +91,5 @@ describe('/api/docs.json and /api/docs', () => {
     expect(page).not.toContain('<img');
     expect(page).not.toContain('onerror=alert(1)>');
     expect(page).toContain('&lt;img src=x onerror=alert(1)&gt;&quot;&#39;&amp;');
-  });
-
-  it('marks up the little Markdown of descriptions and nothing else', () => {
-    expect(
-      renderMarkdown('A `code` and [a link](/api/docs#problem-conflict).\n\n- one\n- two'),
-    ).toBe(
-      '<p>A <code>code</code> and <a href="/api/docs#problem-conflict">a link</a>.</p>\n<ul><li>one</li><li>two</li></ul>',
-    );
-    // Links go nowhere but this site.
-    expect(renderMarkdown('[x](javascript:alert(1))')).toBe('<p>[x](javascript:alert(1))</p>');
   });
 });

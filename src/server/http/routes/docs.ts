@@ -8,7 +8,14 @@ import { Hono, type Context } from 'hono';
 import type { AppEnv } from '../context.js';
 import { resourceKinds } from '../kinds.js';
 import { negotiateOrThrow } from '../negotiation.js';
-import { pageCsp, renderPage } from '../page-layout.js';
+import {
+  markdown,
+  markdownInline,
+  markup,
+  pageCsp,
+  renderPage,
+  type Markup,
+} from '../page-layout.js';
 import {
   operationsOf,
   httpMethods,
@@ -22,73 +29,27 @@ import {
   type ResponseObject,
 } from '../openapi.js';
 import { notFound } from '../problem.js';
-import { escapeHtml, jsonLdContext } from '../representations.js';
+import { jsonLdContext } from '../representations.js';
 
 const documentMediaTypes = ['application/json', 'application/openapi+json'] as const;
 
 // ---------------------------------------------------------------------------------------
-// Text: the little Markdown the descriptions use (paragraphs, `## ` headings, `- ` lists,
-// ``` fences, `code` and [links](/path)), always escaped before anything is marked up.
-
-function renderInline(text: string): string {
-  return escapeHtml(text)
-    .replace(/\[([^\]]+)\]\(((?:\/|#)[^)\s]*)\)/g, '<a href="$2">$1</a>')
-    .replace(/`([^`]+)`/g, '<code>$1</code>');
-}
-
-export function renderMarkdown(text: string): string {
-  const html: string[] = [];
-  const lines = text.split('\n');
-  let paragraph: string[] = [];
-  let list: string[] = [];
-  const flush = () => {
-    if (paragraph.length > 0) html.push(`<p>${renderInline(paragraph.join(' '))}</p>`);
-    if (list.length > 0)
-      html.push(`<ul>${list.map((item) => `<li>${renderInline(item)}</li>`).join('')}</ul>`);
-    paragraph = [];
-    list = [];
-  };
-  for (let index = 0; index < lines.length; index++) {
-    const line = lines[index]!;
-    if (line.startsWith('```')) {
-      flush();
-      const code: string[] = [];
-      while (++index < lines.length && !lines[index]!.startsWith('```')) code.push(lines[index]!);
-      html.push(`<pre><code>${escapeHtml(code.join('\n'))}</code></pre>`);
-    } else if (line.startsWith('## ')) {
-      flush();
-      html.push(`<h3>${renderInline(line.slice(3))}</h3>`);
-    } else if (line.startsWith('- ')) {
-      if (paragraph.length > 0) flush();
-      list.push(line.slice(2));
-    } else if (line.trim() === '') {
-      flush();
-    } else {
-      if (list.length > 0) flush();
-      paragraph.push(line.trim());
-    }
-  }
-  flush();
-  return html.join('\n');
-}
-
-// ---------------------------------------------------------------------------------------
 // Markup
 
-const code = (text: string) => `<code>${escapeHtml(text)}</code>`;
-const anchorLink = (anchor: string, html: string) => `<a href="#${escapeHtml(anchor)}">${html}</a>`;
+const code = (text: string) => markup`<code>${text}</code>`;
+const anchorLink = (anchor: string, content: Markup | string) =>
+  markup`<a href="#${anchor}">${content}</a>`;
 const operationAnchor = (operationId: string) => `op-${operationId}`;
 
-function table(headings: readonly string[], rows: readonly string[]): string {
-  const head = headings.map((heading) => `<th scope="col">${heading}</th>`).join('');
-  return (
-    `<div class="scroll"><table><thead><tr>${head}</tr></thead>` +
-    `<tbody>\n${rows.join('\n')}\n</tbody></table></div>`
-  );
+function table(headings: readonly string[], rows: readonly Markup[]): Markup {
+  const head = headings.map((heading) => markup`<th scope="col">${heading}</th>`);
+  return markup`<div class="scroll"><table><thead><tr>${head}</tr></thead><tbody>
+${rows.map((cells, index) => (index === 0 ? cells : markup`\n${cells}`))}
+</tbody></table></div>`;
 }
 
-const row = (cells: readonly string[]) =>
-  `<tr>${cells.map((cell) => `<td>${cell}</td>`).join('')}</tr>`;
+const row = (cells: readonly (Markup | string)[]) =>
+  markup`<tr>${cells.map((cell) => markup`<td>${cell}</td>`)}</tr>`;
 
 // ---------------------------------------------------------------------------------------
 // Schemas
@@ -103,15 +64,21 @@ function isRecord(value: unknown): value is JsonSchema {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function typeLabel(schema: JsonSchema): string {
+/** Items separated by `separator`, as markup. */
+const joined = (items: readonly (Markup | string)[], separator: string) =>
+  items.map((item, index) => (index === 0 ? item : markup`${separator}${item}`));
+
+function typeLabel(schema: JsonSchema): Markup | string {
   if (typeof schema.$ref === 'string') {
     const name = refName(schema.$ref);
-    return `<a href="#schema-${escapeHtml(name)}">${escapeHtml(name)}</a>`;
+    return markup`<a href="#schema-${name}">${name}</a>`;
   }
-  if (Array.isArray(schema.anyOf)) return schema.anyOf.filter(isRecord).map(typeLabel).join(' or ');
-  if (schema.const !== undefined) return `<code>${escapeHtml(JSON.stringify(schema.const))}</code>`;
+  if (Array.isArray(schema.anyOf))
+    return markup`${joined(schema.anyOf.filter(isRecord).map(typeLabel), ' or ')}`;
+  if (schema.const !== undefined) return code(JSON.stringify(schema.const));
   if (Array.isArray(schema.enum)) {
-    return `one of ${schema.enum.map((value) => `<code>${escapeHtml(JSON.stringify(value))}</code>`).join(', ')}`;
+    const values = schema.enum.map((value) => code(JSON.stringify(value)));
+    return markup`one of ${joined(values, ', ')}`;
   }
   const types = Array.isArray(schema.type)
     ? (schema.type as string[])
@@ -119,19 +86,14 @@ function typeLabel(schema: JsonSchema): string {
       ? [schema.type]
       : [];
   if (types.length === 0) return 'any';
-  return types
-    .map((type) => {
-      if (type === 'array' && isRecord(schema.items)) return `array of ${typeLabel(schema.items)}`;
-      if (
-        type === 'object' &&
-        !isRecord(schema.properties) &&
-        isRecord(schema.additionalProperties)
-      ) {
-        return `object of ${typeLabel(schema.additionalProperties)}`;
-      }
-      return escapeHtml(type);
-    })
-    .join(' or ');
+  const labels = types.map((type) => {
+    if (type === 'array' && isRecord(schema.items))
+      return markup`array of ${typeLabel(schema.items)}`;
+    if (type === 'object' && !isRecord(schema.properties) && isRecord(schema.additionalProperties))
+      return markup`object of ${typeLabel(schema.additionalProperties)}`;
+    return type;
+  });
+  return markup`${joined(labels, ' or ')}`;
 }
 
 /** Bounds zod writes for every integer; they say nothing a reader needs. */
@@ -156,21 +118,21 @@ function constraintText(schema: JsonSchema): string {
   return notes.join(' ');
 }
 
-function describeSchema(schema: JsonSchema): string {
+function describeSchema(schema: JsonSchema): Markup {
   const text = [
     typeof schema.description === 'string' ? schema.description : '',
     constraintText(schema),
   ]
     .filter(Boolean)
     .join(' ');
-  return renderInline(text);
+  return markdownInline(text);
 }
 
 /** Rows for the properties of an object schema, nested objects flattened with dotted names. */
-function propertyRows(schema: JsonSchema, prefix = '', depth = 0): string[] {
+function propertyRows(schema: JsonSchema, prefix = '', depth = 0): Markup[] {
   if (!isRecord(schema.properties) || depth > 4) return [];
   const required = new Set(Array.isArray(schema.required) ? (schema.required as string[]) : []);
-  const rows: string[] = [];
+  const rows: Markup[] = [];
   for (const [name, property] of Object.entries(schema.properties)) {
     if (!isRecord(property)) continue;
     const path = `${prefix}${name}`;
@@ -195,94 +157,98 @@ function propertyRows(schema: JsonSchema, prefix = '', depth = 0): string[] {
   return rows;
 }
 
-function renderSchemaBody(schema: JsonSchema): string {
+function renderSchemaBody(schema: JsonSchema): Markup {
   const rows = propertyRows(schema);
   if (rows.length > 0) return table(['Field', 'Type', 'Required', 'Description'], rows);
-  return `<p>${typeLabel(schema)}${schema.description ? `. ${describeSchema(schema)}` : ''}</p>`;
+  return markup`<p>${typeLabel(schema)}${schema.description && markup`. ${describeSchema(schema)}`}</p>`;
 }
 
 // ---------------------------------------------------------------------------------------
 // Operations
 
-function renderParameters(parameters: ParameterObject[]): string {
+function renderParameters(parameters: ParameterObject[]): Markup | string {
   if (parameters.length === 0) return '';
   const rows = parameters.map((parameter) =>
     row([
       code(parameter.name),
-      escapeHtml(parameter.in),
+      parameter.in,
       parameter.required ? 'yes' : '',
       typeLabel(parameter.schema),
-      `${renderInline(parameter.description)} ${renderInline(constraintText(parameter.schema))}`,
+      markup`${markdownInline(parameter.description)} ${markdownInline(constraintText(parameter.schema))}`,
     ]),
   );
-  return `<h4>Parameters</h4>${table(['Name', 'In', 'Required', 'Type', 'Description'], rows)}`;
+  return markup`<h4>Parameters</h4>${table(['Name', 'In', 'Required', 'Type', 'Description'], rows)}`;
 }
 
-function renderContent(content: Record<string, MediaTypeObject> | undefined): string {
+function renderContent(content: Record<string, MediaTypeObject> | undefined): Markup | string {
   if (!content) return '';
   const items = Object.entries(content).map(([type, media]) => {
     const { description, $ref } = media.schema;
-    const note = typeof description === 'string' && !$ref ? ` — ${renderInline(description)}` : '';
-    return `<li>${code(type)}: ${typeLabel(media.schema)}${note}</li>`;
+    const note =
+      typeof description === 'string' && !$ref && markup` — ${markdownInline(description)}`;
+    return markup`<li>${code(type)}: ${typeLabel(media.schema)}${note}</li>`;
   });
-  return `<ul class="media">${items.join('')}</ul>`;
+  return markup`<ul class="media">${items}</ul>`;
 }
 
 function isReference(value: ResponseObject | Reference): value is Reference {
   return '$ref' in value;
 }
 
-function renderResponses(responses: OperationObject['responses']): string {
+function renderResponses(responses: OperationObject['responses']): Markup {
   const rows = Object.entries(responses).map(([status, response]) => {
     if (isReference(response)) {
       const slug = response.$ref.split('/').pop()!;
       return row([
-        escapeHtml(status),
-        anchorLink(`problem-${slug}`, escapeHtml(slug)),
-        `${code('application/problem+json')}: ${anchorLink('schema-Problem', 'Problem')}`,
+        status,
+        anchorLink(`problem-${slug}`, slug),
+        markup`${code('application/problem+json')}: ${anchorLink('schema-Problem', 'Problem')}`,
       ]);
     }
-    const headers = Object.entries(response.headers ?? {})
-      .map(([name, header]) => `<br>Header ${code(name)}: ${renderInline(header.description)}`)
-      .join('');
+    const headers = Object.entries(response.headers ?? {}).map(
+      ([name, header]) => markup`<br>Header ${code(name)}: ${markdownInline(header.description)}`,
+    );
     return row([
-      escapeHtml(status),
-      `${renderInline(response.description)}${headers}`,
+      status,
+      markup`${markdownInline(response.description)}${headers}`,
       renderContent(response.content),
     ]);
   });
-  return `<h4>Responses</h4>${table(['Status', 'Meaning', 'Body'], rows)}`;
+  return markup`<h4>Responses</h4>${table(['Status', 'Meaning', 'Body'], rows)}`;
 }
 
-function accessText(operation: OperationObject): string {
+function accessText(operation: OperationObject): Markup | string {
   if (!operation.security) return 'Needs a bearer token.';
   if (operation.security.length === 0) return 'Public: no token needed.';
-  return `Needs a bearer token, in the Authorization header or as ${code('?access_token=')}.`;
+  return markup`Needs a bearer token, in the Authorization header or (an embed session token) as ${code('?access_token=')}.`;
 }
 
-function operationHeading(method: string, path: string): string {
-  return `<h3><span class="method">${escapeHtml(method.toUpperCase())}</span> ${code(path)}</h3>`;
+function operationHeading(method: string, path: string): Markup {
+  return markup`<h3><span class="method">${method.toUpperCase()}</span> ${code(path)}</h3>`;
 }
 
-function renderOperation({ method, path, operation }: Listed): string {
+// Sent as written: Prettier would reflow the markup.
+// prettier-ignore
+function renderOperation({ method, path, operation }: Listed): Markup {
   const body = operation.requestBody;
-  return `<section class="operation" id="${escapeHtml(operationAnchor(operation.operationId))}">
+  return markup`<section class="operation" id="${operationAnchor(operation.operationId)}">
 ${operationHeading(method, path)}
-<p class="summary">${renderInline(operation.summary)}</p>
-${operation.description ? renderMarkdown(operation.description) : ''}
+<p class="summary">${markdownInline(operation.summary)}</p>
+${operation.description && markdown(operation.description)}
 <p class="access">${accessText(operation)}</p>
 ${renderParameters(operation.parameters)}
-${body ? `<h4>Request body</h4>${body.description ? `<p>${renderInline(body.description)}</p>` : ''}` : ''}
-${body ? renderContent(body.content) : ''}
+${body && markup`<h4>Request body</h4>${body.description && markup`<p>${markdownInline(body.description)}</p>`}`}
+${body && renderContent(body.content)}
 ${renderResponses(operation.responses)}
 </section>`;
 }
 
 /** A second name of a resource: one line pointing at the operation under the first name. */
-function renderAlias({ method, path, operation }: Listed, canonical: string): string {
-  return `<section class="operation alias" id="${escapeHtml(operationAnchor(operation.operationId))}">
+// prettier-ignore
+function renderAlias({ method, path, operation }: Listed, canonical: string): Markup {
+  return markup`<section class="operation alias" id="${operationAnchor(operation.operationId)}">
 ${operationHeading(method, path)}
-<p>The same operation as ${anchorLink(operationAnchor(canonical), escapeHtml(canonical))}, under the resource's second name.</p>
+<p>The same operation as ${anchorLink(operationAnchor(canonical), canonical)}, under the resource's second name.</p>
 </section>`;
 }
 
@@ -327,11 +293,14 @@ const docsPageStyle = [
 
 export const docsPageCsp = pageCsp(docsPageStyle);
 
+const lines = (parts: readonly Markup[]) => joined(parts, '\n');
+
+// prettier-ignore
 function renderTag(
   tag: { name: string; description: string },
   tagged: Listed[],
   anchor: string,
-): string {
+): Markup {
   const parts = tagged
     .filter(({ operation }) => !operation['x-same-as'])
     .flatMap((listed) => [
@@ -340,55 +309,57 @@ function renderTag(
         .filter((alias) => alias.operation['x-same-as'] === listed.operation.operationId)
         .map((alias) => renderAlias(alias, listed.operation.operationId)),
     ]);
-  return `<section id="${escapeHtml(anchor)}"><h2>${escapeHtml(tag.name)}</h2>
-${renderMarkdown(tag.description)}
-${parts.join('\n')}
+  return markup`<section id="${anchor}"><h2>${tag.name}</h2>
+${markdown(tag.description)}
+${lines(parts)}
 </section>`;
 }
 
-function renderTagNavigation(name: string, tagged: Listed[], anchor: string): string {
+function renderTagNavigation(name: string, tagged: Listed[], anchor: string): Markup {
   const items = tagged
     .filter(({ operation }) => !operation['x-same-as'])
     .map(({ method, path, operation }) => {
-      const label = escapeHtml(`${method.toUpperCase()} ${path}`);
-      return `<li>${anchorLink(operationAnchor(operation.operationId), label)}</li>`;
+      const label = `${method.toUpperCase()} ${path}`;
+      return markup`<li>${anchorLink(operationAnchor(operation.operationId), label)}</li>`;
     });
-  return `<li>${anchorLink(anchor, escapeHtml(name))}<ul>${items.join('')}</ul></li>`;
+  return markup`<li>${anchorLink(anchor, name)}<ul>${items}</ul></li>`;
 }
 
-function renderWebhook(name: string, operation: OperationObject): string {
-  return `<section class="operation" id="webhook-${escapeHtml(name)}"><h3>${code(name)}</h3>
-<p class="summary">${renderInline(operation.summary)}</p>
-${renderMarkdown(operation.description ?? '')}
+// prettier-ignore
+function renderWebhook(name: string, operation: OperationObject): Markup {
+  return markup`<section class="operation" id="webhook-${name}"><h3>${code(name)}</h3>
+<p class="summary">${markdownInline(operation.summary)}</p>
+${markdown(operation.description ?? '')}
 ${renderParameters(operation.parameters)}
 <h4>Body</h4>${renderContent(operation.requestBody?.content)}
 </section>`;
 }
 
 /** One anchor per problem type: problem documents link their `type` here. */
-function renderProblem(slug: string, response: ResponseObject): string {
+// prettier-ignore
+function renderProblem(slug: string, response: ResponseObject): Markup {
   const media = response.content?.['application/problem+json'];
   const example = media?.example as { status?: number; title?: string } | undefined;
-  const heading = `${code(slug)}: ${escapeHtml(`${example?.status ?? ''} ${example?.title ?? ''}`)}`;
-  const sample = media
-    ? `<pre><code>${escapeHtml(JSON.stringify(media.example, null, 2))}</code></pre>`
-    : '';
-  return `<section class="problem" id="problem-${escapeHtml(slug)}"><h3>${heading}</h3>
-<p>${renderInline(response.description)}</p>
+  const heading = markup`${code(slug)}: ${`${example?.status ?? ''} ${example?.title ?? ''}`}`;
+  const sample = media && markup`<pre><code>${JSON.stringify(media.example, null, 2)}</code></pre>`;
+  return markup`<section class="problem" id="problem-${slug}"><h3>${heading}</h3>
+<p>${markdownInline(response.description)}</p>
 ${sample}
 </section>`;
 }
 
-function renderSchema(name: string, schema: JsonSchema): string {
-  return `<section class="schema" id="schema-${escapeHtml(name)}"><h3>${escapeHtml(name)}</h3>
+// prettier-ignore
+function renderSchema(name: string, schema: JsonSchema): Markup {
+  return markup`<section class="schema" id="schema-${name}"><h3>${name}</h3>
 ${renderSchemaBody(schema)}
 </section>`;
 }
 
+// prettier-ignore
 export function renderDocsPage(document: OpenApiDocument): string {
   const operations = listOperations(document);
-  const sections: string[] = [];
-  const navigation: string[] = [];
+  const sections: Markup[] = [];
+  const navigation: Markup[] = [];
   for (const tag of document.tags) {
     const tagged = operations.filter(({ operation }) => operation.tags.includes(tag.name));
     if (tagged.length === 0) continue;
@@ -409,27 +380,27 @@ export function renderDocsPage(document: OpenApiDocument): string {
     ['webhooks', 'Webhooks'],
     ['problems', 'Problem types'],
     ['schemas', 'Schemas'],
-  ].map(([anchor, label]) => `<li>${anchorLink(anchor!, label!)}</li>`);
+  ].map(([anchor, label]) => markup`<li>${anchorLink(anchor!, label!)}</li>`);
 
   const title = `${document.info.title} ${document.info.version}`;
-  const body = `<header><h1>${escapeHtml(title)}</h1>
-<p>OpenAPI ${escapeHtml(document.openapi)} document: <a href="/api/docs.json">/api/docs.json</a>.
+  const body = markup`<header><h1>${title}</h1>
+<p>OpenAPI ${document.openapi} document: <a href="/api/docs.json">/api/docs.json</a>.
 Server: ${code(document.servers[0]?.url ?? '')}</p>
-<nav aria-label="Contents"><ul>${navigation.join('')}${extraNavigation.join('')}</ul></nav>
+<nav aria-label="Contents"><ul>${navigation}${extraNavigation}</ul></nav>
 </header>
 <main>
 <section id="overview"><h2>Overview</h2>
-${renderMarkdown(document.info.description)}
+${markdown(document.info.description)}
 </section>
-${sections.join('\n')}
+${lines(sections)}
 <section id="webhooks"><h2>Webhooks</h2>
-${webhooks.join('\n')}
+${lines(webhooks)}
 </section>
 <section id="problems"><h2>Problem types</h2>
-${problems.join('\n')}
+${lines(problems)}
 </section>
 <section id="schemas"><h2>Schemas</h2>
-${schemas.join('\n')}
+${lines(schemas)}
 </section>
 </main>`;
   return renderPage({ title, style: docsPageStyle, body });
@@ -489,7 +460,7 @@ export function docsRoutes(
         access: 'public',
       }),
       async (c) => {
-        const mediaType = negotiateOrThrow(c.req.header('accept'), documentMediaTypes);
+        const mediaType = negotiateOrThrow(c, documentMediaTypes);
         return c.body(JSON.stringify(await of(c)), 200, {
           'Content-Type': `${mediaType}; charset=utf-8`,
           Vary: 'Accept',
@@ -511,7 +482,7 @@ export function docsRoutes(
         access: 'public',
       }),
       async (c) => {
-        negotiateOrThrow(c.req.header('accept'), ['text/html'] as const);
+        negotiateOrThrow(c, ['text/html'] as const);
         const openApi = await of(c);
         let page = pages.get(openApi);
         if (page === undefined) {
@@ -521,7 +492,6 @@ export function docsRoutes(
         return c.body(page, 200, {
           'Content-Type': 'text/html; charset=utf-8',
           'Content-Security-Policy': docsPageCsp,
-          'X-Content-Type-Options': 'nosniff',
           'Cache-Control': 'no-cache',
           Vary: 'Accept',
         });

@@ -42,6 +42,10 @@ const everyWritableField = {
   includePageImages: true,
   markPageImages: true,
   chunkSize: 1500,
+  checks: [
+    { left: '/total', op: '>=', right: 0, message: 'The total is negative.' },
+    { left: { add: ['/total', 1] }, op: '!=', right: { value: 1 }, tolerance: 0.5 },
+  ],
 };
 
 describe.each(collections)('POST %s', (base) => {
@@ -187,6 +191,59 @@ describe.each(collections)('POST %s', (base) => {
       '/redirectUrl',
       '/webhookUrl',
     ]);
+  });
+
+  it('answers 422 naming each check that does not fit the schema or the format, and stores nothing', async () => {
+    const before = await storedState(service);
+    const problem = await expectProblem(
+      await service.json(
+        'POST',
+        base,
+        extractorInput({
+          checks: [
+            { left: '/total', op: '>=', right: 0 },
+            { left: '/totl', op: '=', right: 0 },
+            { left: { sum: '/invoice_number' }, op: '=', right: '/total' },
+            { left: '/invoice_number', op: '<', right: { value: 'A' } },
+          ],
+        }),
+      ),
+      422,
+    );
+    expect(problem.errors).toEqual([
+      {
+        pointer: '/checks/1/left',
+        detail: 'check 1: "/totl" names no property of jsonSchema ("totl" is not one)',
+      },
+      {
+        pointer: '/checks/2/left/sum',
+        detail: 'check 2: "/invoice_number" has no *: a sum adds the values of a list\'s items',
+      },
+      {
+        pointer: '/checks/2/left/sum',
+        detail: 'check 2: "/invoice_number" is text; arithmetic needs numbers',
+      },
+      {
+        pointer: '/checks/3/op',
+        detail: 'check 3: "<" orders numbers and dates; text takes only = and !=',
+      },
+    ]);
+    // An operand of no known shape is refused by the format, where it is.
+    const shape = await expectProblem(
+      await service.json(
+        'POST',
+        base,
+        extractorInput({
+          checks: [{ left: { max: '/total' }, op: '~', right: 0 } as never],
+        }),
+      ),
+      422,
+    );
+    expect(shape.errors?.map((error) => error.pointer).sort()).toEqual([
+      '/checks/0/left',
+      '/checks/0/op',
+    ]);
+    expect(await storedState(service)).toEqual(before);
   });
 
   it('answers 400 for a body that cannot be read and 415 for a body of another type', async () => {
@@ -362,6 +419,21 @@ describe.each(collections)('PUT %s/{id}', (base) => {
       ),
       422,
     );
+    const checks = await expectProblem(
+      await service.json(
+        'PUT',
+        `${base}/${created.id}`,
+        extractorInput({ checks: [{ left: '/line_items/*/amount', op: '=', right: 0 }] }),
+      ),
+      422,
+    );
+    expect(checks.errors).toEqual([
+      {
+        pointer: '/checks/0/left',
+        detail:
+          'check 0: "/line_items/*/amount" names no property of jsonSchema ("line_items" is not one)',
+      },
+    ]);
     await expectProblem(
       await service.request(`${base}/${created.id}`, {
         method: 'PUT',

@@ -4,13 +4,13 @@
  * (exact) and `output_instructions` (case-insensitive substring).
  */
 import { Hono, type Context } from 'hono';
+import * as z from 'zod/mini';
 import { extractorInputSchema, strategies } from '../../../contract/resources.js';
 import { NotFoundError } from '../../errors.js';
 import {
   createExtractor,
   deleteExtractor,
   extractorToWire,
-  extractorView,
   extractorViews,
   findExtractor,
   listExtractors,
@@ -18,8 +18,9 @@ import {
   rotateWebhookSecret,
   type ExtractorRow,
 } from '../../extractors/extractors.js';
-import { canSeeExtractor } from '../../tokens/access.js';
-import { readInput } from '../body.js';
+import { pageWindow } from '../../store/paging.js';
+import { canSeeExtractor, extractorViewsFor } from '../../tokens/access.js';
+import { readInput, validateQuery } from '../body.js';
 import type { AppEnv } from '../context.js';
 import { extractorKind } from '../kinds.js';
 import {
@@ -37,7 +38,7 @@ import {
 import {
   deleteById,
   negotiated,
-  pageQuery,
+  pageNumber,
   personalOnly,
   sendCreated,
   sendPage,
@@ -67,10 +68,19 @@ export const extractorFilters: Parameter[] = [
 
 const ignoredFilters = ignoredParameters(extractorFilters);
 
-function view(c: Context<AppEnv>, row: ExtractorRow) {
+/** One extractor as the caller may see it. */
+async function view(c: Context<AppEnv>, row: ExtractorRow) {
   const { db, config } = c.get('services');
-  return extractorView(db, row, config);
+  const [view] = await extractorViewsFor(c.get('principal'), db, [row], config);
+  return view!;
 }
+
+/** The query of `GET /api/extractors`: the page and the filters. */
+const extractorListQuery = z.object({
+  page: z.optional(pageNumber),
+  model: z.optional(z.string()),
+  output_instructions: z.optional(z.string()),
+});
 
 export const extractorRoutes = new Hono<AppEnv>()
   .get(
@@ -82,14 +92,11 @@ export const extractorRoutes = new Hono<AppEnv>()
     }),
     personalOnly,
     negotiated,
-    pageQuery,
     async (c) => {
-      const page = c.req.valid('query');
+      const query = validateQuery(extractorListQuery, c.req.queries());
+      const page = query.page ?? pageWindow(1);
       const { db, config } = c.get('services');
-      const filters = {
-        model: c.req.query('model'),
-        outputInstructions: c.req.query('output_instructions'),
-      };
+      const filters = { model: query.model, outputInstructions: query.output_instructions };
       const { rows, total } = await listExtractors(db, filters, page);
       return sendPage(
         c,
@@ -148,7 +155,7 @@ export const extractorRoutes = new Hono<AppEnv>()
         'schema they copied.',
       body: { input: 'extractor' },
       answer: { status: 200, resource: 'extractor' },
-      problems: [400, 404, 406, 413, 415, 422],
+      problems: [400, 404, 406, 408, 413, 415, 422],
     }),
     personalOnly,
     negotiated,

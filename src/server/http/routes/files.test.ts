@@ -58,12 +58,16 @@ describe('POST /api/buckets/{id}/files', () => {
         sha256: sha256(pdf),
         createdAt: expect.any(String),
         contentUrl: `/api/buckets/${bucket.id}/files/${listed[0]!.id}/content`,
+        pageCount: 1,
+        pageKind: 'image',
       },
       expect.objectContaining({
         name: 'notes.txt',
         size: 10,
         mediaType: 'text/plain',
         sha256: sha256('Total: 12\n'),
+        pageCount: 1,
+        pageKind: 'text',
       }),
     ]);
     await expectCollection(response, mediaType, 'file', listed as (BucketFile & { id: string })[], {

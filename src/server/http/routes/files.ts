@@ -1,26 +1,47 @@
 /**
  * `/api/buckets/{id}/files`: the files of a bucket. Uploads are `multipart/form-data`
- * streamed to disk (files/uploads.ts); the bytes come back from `…/content`.
+ * streamed to disk (files/uploads.ts); the bytes come back from `…/content`, and each page
+ * as a reviewer sees it from `…/pages/{n}` (files/pages.ts).
  */
-import { Readable } from 'node:stream';
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import type { HttpBindings } from '@hono/node-server';
+import { Readable } from 'node:stream';
 import { Hono, type Context } from 'hono';
 import { acceptedMediaTypes } from '../../../contract/resources.js';
 import { ConflictError, NotFoundError, UnsupportedInputError } from '../../errors.js';
-import { addFiles, deleteFile, fileToWire, findFile, listFiles } from '../../files/files.js';
+import {
+  addFiles,
+  deleteFile,
+  fileToWire,
+  findFile,
+  listFiles,
+  type FileRow,
+} from '../../files/files.js';
+import {
+  FilePages,
+  pageKindOf,
+  pictureWidths,
+  textOnly,
+  type PageAnswer,
+} from '../../files/pages.js';
 import { receiveUpload } from '../../files/uploads.js';
-import { activeRunOfBucket } from '../../runs/runs.js';
+import { activeRunOfBucket, contentOptionsOf, findRun } from '../../runs/runs.js';
+import { canSeeRun } from '../../tokens/access.js';
+import { contentDisposition } from '../content-disposition.js';
 import type { AppEnv } from '../context.js';
 import { fileKind } from '../kinds.js';
-import { essence } from '../negotiation.js';
+import { essence, negotiateOrThrow } from '../negotiation.js';
 import {
   contentDispositionHeader,
   operationsOf,
   listOf,
   readingOf,
   pageParameter,
+  queryParameter,
   type TagObject,
 } from '../openapi.js';
+import { badQuery, unreadableDocument } from '../problem.js';
 import { negotiated, readPage, sendCollection, sendPage, sendResource } from '../respond.js';
 import { visibleBucket } from './buckets.js';
 
@@ -50,17 +71,100 @@ async function visibleFile(c: Context<AppEnv>) {
   return file;
 }
 
-/** RFC 6266: an ASCII fallback name and the exact name in RFC 8187 encoding. */
-export function contentDisposition(
-  name: string,
-  disposition: 'attachment' | 'inline' = 'attachment',
-): string {
-  const fallback = name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
-  const encoded = encodeURIComponent(name).replace(
-    /['()*]/g,
-    (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`,
+// ---------------------------------------------------------------------------------------
+// Pages
+
+/** What a page is answered as: pictures of PDFs and images, the text of other files. */
+const pictureTypes = ['image/webp', 'image/png'] as const;
+const textTypes = ['text/plain'] as const;
+
+/** Pictures never change for a file id (its bytes never do); a week in the browser's cache. */
+const pictureCacheControl = 'private, max-age=604800, immutable';
+
+const widthParameter = queryParameter(
+  'width',
+  `The picture's width in pixels, ${pictureWidths.min} to ${pictureWidths.max} (default ` +
+    `${pictureWidths.default}), rounded up to a multiple of ${pictureWidths.step}; an image is ` +
+    'not drawn wider than it is. Pages that are text take no width.',
+  {
+    type: 'integer',
+    minimum: pictureWidths.min,
+    maximum: pictureWidths.max,
+    default: pictureWidths.default,
+  },
+);
+
+const runParameter = queryParameter(
+  'run',
+  'For a page that is text: the id of a run over the bucket, whose content options the text ' +
+    "is read with (its markers of embedded pictures count in its sources' offsets). Without " +
+    'it, the text alone.',
+);
+
+function pageNumberOf(raw: string | undefined, file: FileRow): number {
+  // Anything but a page number names no page of the file: the address does not exist.
+  const page = /^[1-9]\d{0,8}$/.test(raw ?? '') ? Number(raw) : undefined;
+  if (page === undefined) throw new NotFoundError(`${file.name} has no page "${raw}".`);
+  if (file.page_count !== null && page > file.page_count) throw beyond(file, file.page_count, page);
+  return page;
+}
+
+function beyond(file: FileRow, pageCount: number, page: number): NotFoundError {
+  return new NotFoundError(
+    `${file.name} has ${pageCount} page${pageCount === 1 ? '' : 's'}; there is no page ${page}.`,
   );
-  return `${disposition}; filename="${fallback}"; filename*=UTF-8''${encoded}`;
+}
+
+function widthOf(raw: string | undefined): number {
+  if (raw === undefined) return pictureWidths.default;
+  const width = /^\d{1,5}$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!(width >= pictureWidths.min && width <= pictureWidths.max))
+    throw badQuery(
+      'width',
+      `must be a whole number of pixels from ${pictureWidths.min} to ${pictureWidths.max}, not ${JSON.stringify(raw)}`,
+    );
+  return width;
+}
+
+/** The content options of the run a text page is asked for, which must be over this bucket. */
+async function textOptionsOf(c: Context<AppEnv>, file: FileRow) {
+  const runId = c.req.query('run');
+  if (runId === undefined) return textOnly;
+  const run = await findRun(c.get('services').db, runId);
+  if (!run || run.bucket_id !== file.bucket_id || !canSeeRun(c.get('principal'), run))
+    throw new NotFoundError(`There is no run ${JSON.stringify(runId)} over this bucket.`);
+  return contentOptionsOf(run);
+}
+
+function settled(answer: PageAnswer, file: FileRow, page: number): PageAnswer {
+  if (answer.kind === 'beyond') throw beyond(file, answer.pageCount, page);
+  if (answer.kind === 'unreadable') throw unreadableDocument(answer.message);
+  return answer;
+}
+
+async function pictureResponse(
+  c: Context<AppEnv>,
+  path: string,
+  mediaType: string,
+  etag: string,
+): Promise<Response> {
+  const headers = {
+    'Content-Type': mediaType,
+    'Cache-Control': pictureCacheControl,
+    ETag: etag,
+    Vary: 'Accept',
+    'X-Content-Type-Options': 'nosniff',
+  };
+  if (
+    c.req
+      .header('if-none-match')
+      ?.split(/\s*,\s*/)
+      .includes(etag)
+  )
+    return new Response(null, { status: 304, headers });
+  const { size } = await stat(path);
+  const body = Readable.toWeb(createReadStream(path)) as ReadableStream<Uint8Array>;
+  return new Response(body, { headers: { ...headers, 'Content-Length': String(size) } });
 }
 
 export const fileRoutes = new Hono<AppEnv>()
@@ -93,7 +197,7 @@ export const fileRoutes = new Hono<AppEnv>()
         collection: 'file',
         description: 'The files as stored, in the order they were sent.',
       },
-      problems: [400, 404, 406, 413, 415],
+      problems: [400, 404, 406, 408, 413, 415],
     }),
     negotiated,
     async (c) => {
@@ -104,9 +208,9 @@ export const fileRoutes = new Hono<AppEnv>()
           ['multipart/form-data'],
         );
       }
-      const { db, storage, config } = c.get('services');
+      const { db, storage, pages, config } = c.get('services');
       const received = await receiveUpload(c.req.raw, storage, config.maxUploadBytes, nodeBody(c));
-      const wires = (await addFiles(db, storage, bucket.id, received)).map(fileToWire);
+      const wires = (await addFiles(db, storage, pages, bucket.id, received)).map(fileToWire);
       const response = sendCollection(fileKind, wires, c.var.mediaType, {
         path: c.req.path,
         query: new URLSearchParams(),
@@ -128,7 +232,7 @@ export const fileRoutes = new Hono<AppEnv>()
     async (c) => {
       const bucket = await visibleBucket(c);
       // Read after the bucket, not by a validator before it: a 404 comes before a bad page.
-      const page = readPage(c.req.query('page'));
+      const page = readPage(c.req.queries());
       const files = await listFiles(c.get('services').db, bucket.id);
       const shown = files.slice(page.offset, page.offset + page.limit).map(fileToWire);
       return sendPage(c, fileKind, shown, { window: page, total: files.length });
@@ -185,10 +289,70 @@ export const fileRoutes = new Hono<AppEnv>()
           'Content-Type': file.media_type,
           'Content-Length': String(file.size),
           'Content-Disposition': contentDisposition(file.name),
-          'X-Content-Type-Options': 'nosniff',
           // Uploaded HTML must never run as a page of this origin.
           'Content-Security-Policy': "sandbox; default-src 'none'",
         },
       });
+    },
+  )
+  .get(
+    '/:fileId/pages/:n',
+    operation('getFilePage', 'Show a page of a file', {
+      description:
+        'A page as a reviewer sees it beside the data read from it. PDFs and images (the ' +
+        "file's `pageKind` is `image`) answer a picture of the page, WebP or PNG as Accept " +
+        'says (WebP when it says neither), drawn on the server under the limits of one ' +
+        "document and kept for the next request; the boxes of the run's sources are " +
+        'fractions of it. Other files (`pageKind` `text`) answer the text of the page as the ' +
+        "service read it, where the sources' `offset` and `text` point; asking them for a " +
+        'picture is a 406 naming text/plain. Embed session tokens see the pages of their ' +
+        'bucket; `access_token` may carry the token, for an `<img>`.',
+      query: [widthParameter, runParameter],
+      answer: {
+        status: 200,
+        description: 'The page.',
+        content: {
+          'image/webp': { schema: { type: 'string', description: 'A page of a PDF or an image.' } },
+          'image/png': { schema: { type: 'string', description: 'A page of a PDF or an image.' } },
+          'text/plain': {
+            schema: { type: 'string', description: 'A page of a text document, UTF-8.' },
+          },
+        },
+        headers: {
+          ETag: {
+            description: 'A picture is answered 304 to an If-None-Match that names it.',
+            schema: { type: 'string' },
+          },
+        },
+      },
+      problems: [400, 404, 406, 'unreadable-document'],
+      access: 'bearer-or-query',
+    }),
+    async (c) => {
+      const file = await visibleFile(c);
+      const pages = c.get('services').pages;
+      if (pageKindOf(file.media_type) === 'text') {
+        negotiateOrThrow(c, textTypes);
+        widthOf(c.req.query('width'));
+        const page = pageNumberOf(c.req.param('n'), file);
+        const options = await textOptionsOf(c, file);
+        const answer = settled(await pages.text(file, page, options, c.req.raw.signal), file, page);
+        return new Response(answer.kind === 'text' ? answer.text : '', {
+          headers: {
+            'Content-Type': 'text/plain; charset=utf-8',
+            Vary: 'Accept',
+            'X-Content-Type-Options': 'nosniff',
+            'Content-Security-Policy': "sandbox; default-src 'none'",
+          },
+        });
+      }
+      const mediaType = negotiateOrThrow(c, pictureTypes);
+      const width = widthOf(c.req.query('width'));
+      const page = pageNumberOf(c.req.param('n'), file);
+      const format = mediaType === 'image/png' ? 'png' : 'webp';
+      const etag = `"${file.sha256.slice(0, 32)}-${page}-${FilePages.pictureWidth(width)}-${format}"`;
+      const answer = settled(await pages.picture(file, page, width, format), file, page);
+      if (answer.kind !== 'picture') throw new Error('A picture page answered otherwise.');
+      return pictureResponse(c, answer.path, mediaType, etag);
     },
   );

@@ -6,7 +6,7 @@
 import { Hono } from 'hono';
 import { checkReadiness, type Readiness, type ReadinessCheck } from '../../health.js';
 import type { AppEnv } from '../context.js';
-import { ProblemError, problemResponse } from '../problem.js';
+import { notReady, problemResponse } from '../problem.js';
 
 const noStore = { 'Cache-Control': 'no-store' };
 
@@ -19,14 +19,10 @@ export function readinessResponse(readiness: Readiness, instance: string): Respo
   );
   const parts = { database: 'the database', files: 'the file store' } as const;
   return problemResponse(
-    new ProblemError({
-      status: 503,
-      slug: 'not-ready',
-      title: 'Not ready',
-      detail: `This process cannot serve requests now: ${failing.map((name) => parts[name]).join(' and ')} cannot be reached.`,
-      headers: { ...noStore, 'Retry-After': '5' },
-      extensions: { checks: readiness.checks },
-    }),
+    notReady(
+      `This process cannot serve requests now: ${failing.map((name) => parts[name]).join(' and ')} cannot be reached.`,
+      readiness.checks,
+    ),
     instance,
   );
 }

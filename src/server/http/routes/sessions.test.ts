@@ -13,7 +13,7 @@ import {
   upload,
 } from '../../testing/fixtures.js';
 import { encodeBody, expectResource } from '../../testing/representations.js';
-import { useTestService } from '../../testing/test-service.js';
+import { adminToken, useTestService } from '../../testing/test-service.js';
 import { resourceMediaTypes } from '../negotiation.js';
 
 const service = useTestService();
@@ -176,8 +176,15 @@ describe('the boundaries of a session token', () => {
   let otherFile: BucketFile;
   const runs: Record<string, RunRow> = {};
 
+  // The partner's settings that a session must never read.
+  const secrets = {
+    outputInstructions: 'Partner instructions: be thorough',
+    webhookUrl: 'http://127.0.0.1:9/partner-hook',
+  };
+
   beforeAll(async () => {
-    [extractor, otherExtractor] = [await createExtractor(service), await createExtractor(service)];
+    extractor = await createExtractor(service, { ...secrets, enableWebhook: true });
+    otherExtractor = await createExtractor(service);
     [bucket, otherBucket] = [await createBucket(service), await createBucket(service)];
     session = await createSession(service, { savedExtractor: extractor.id, bucket: bucket.id });
     ownRun = await insertRun(service, {
@@ -194,6 +201,12 @@ describe('the boundaries of a session token', () => {
       bucketId: otherBucket.id,
       extractorId: extractor.id,
     });
+    // As the lifecycle keeps it: the extractor last ran in the other bucket.
+    await service.services.db
+      .updateTable('extractors')
+      .set({ last_ran_at: runs['of its extractor in another bucket'].created_at })
+      .where('id', '=', extractor.id)
+      .execute();
     ownFile = (
       (await (
         await upload(service, bucket.id, [{ name: 'own.txt', bytes: 'own\n' }])
@@ -209,30 +222,43 @@ describe('the boundaries of a session token', () => {
   const asSession = (path: string, init: RequestInit = {}) =>
     service.request(path, { ...init, token: session.token });
 
+  /** What the session may see of its extractor and bucket: the personal token's view, narrowed. */
+  async function sessionViews(): Promise<{ extractor: Extractor; bucket: Bucket }> {
+    const full = (await (
+      await service.json('GET', `/api/extractors/${extractor.id}`)
+    ).json()) as Extractor;
+    const { outputInstructions, webhookUrl, ...visible } = full;
+    expect({ outputInstructions, webhookUrl }).toEqual(secrets);
+    expect(full.runs).toHaveLength(2);
+    expect(full.lastRanAt).toBe(runs['of its extractor in another bucket']!.created_at);
+    const fullBucket = (await (
+      await service.json('GET', `/api/buckets/${bucket.id}`)
+    ).json()) as Bucket;
+    expect(fullBucket.runs).toHaveLength(2);
+    const ownRuns = [`/api/runs/${ownRun.id}`];
+    return {
+      extractor: { ...visible, runs: ownRuns, lastRanAt: ownRun.created_at },
+      bucket: { ...fullBucket, runs: ownRuns },
+    };
+  }
+
   it.each(resourceMediaTypes)(
     'reads its extractor, its bucket, its files and its runs, in %s',
     async (mediaType) => {
+      const expected = await sessionViews();
       for (const base of ['/api/extractors', '/api/saved_extractors']) {
         const response = await asSession(`${base}/${extractor.id}`, {
           headers: { Accept: mediaType },
         });
         expect(response.status).toBe(200);
-        await expectResource(
-          response,
-          mediaType,
-          'extractor',
-          (await (
-            await service.json('GET', `/api/extractors/${extractor.id}`)
-          ).json()) as Extractor,
-        );
+        const text = await expectResource(response, mediaType, 'extractor', expected.extractor);
+        for (const hidden of [...Object.values(secrets), 'webhookUrl', 'outputInstructions'])
+          expect(text).not.toContain(hidden);
+        for (const run of Object.values(runs)) expect(text).not.toContain(run.id);
       }
       const own = await asSession(`/api/buckets/${bucket.id}`, { headers: { Accept: mediaType } });
-      await expectResource(
-        own,
-        mediaType,
-        'bucket',
-        (await (await service.json('GET', `/api/buckets/${bucket.id}`)).json()) as Bucket,
-      );
+      const text = await expectResource(own, mediaType, 'bucket', expected.bucket);
+      for (const run of Object.values(runs)) expect(text).not.toContain(run.id);
       expect(
         (await asSession(`/api/buckets/${bucket.id}/files`, { headers: { Accept: mediaType } }))
           .status,
@@ -456,7 +482,168 @@ describe('the boundaries of a session token', () => {
   });
 });
 
+describe("a session's runs", () => {
+  it("take the extractor's settings; setting any of them answers 403 naming each, and stores nothing", async () => {
+    const extractor = await createExtractor(service, { chunkSize: 900, markPageImages: true });
+    const bucket = await createBucket(service);
+    await upload(service, bucket.id, [{ name: 'a.txt', bytes: 'Invoice 1\n' }]);
+    const session = await createSession(service, {
+      savedExtractor: extractor.id,
+      bucket: bucket.id,
+    });
+    const start = (settings: Record<string, unknown>, token: string | null = session.token) =>
+      service.json(
+        'POST',
+        '/api/extraction_runs',
+        { bucket: bucket.id, savedExtractor: extractor.id, ...settings },
+        token,
+      );
+
+    const before = await storedState(service);
+    const overrides = {
+      strategy: 'llm',
+      model: 'gpt-4o-mini',
+      chunkSize: 200,
+      includeText: false,
+      includeEmbeddedImages: true,
+      markEmbeddedImages: true,
+      includePageImages: true,
+      markPageImages: false,
+    };
+    const all = await expectProblem(await start(overrides), 403);
+    expect(all.errors!.map((error) => error.pointer)).toEqual(
+      Object.keys(overrides).map((field) => `/${field}`),
+    );
+    for (const [field, value] of Object.entries(overrides)) {
+      const one = await expectProblem(await start({ [field]: value }), 403);
+      expect(one.detail).toContain(field);
+      expect(one.errors).toEqual([
+        { pointer: `/${field}`, detail: expect.stringContaining(field) },
+      ]);
+    }
+    expect(await storedState(service)).toEqual(before);
+
+    const own = await start({});
+    expect(own.status).toBe(201);
+    expect(await own.json()).toMatchObject({
+      strategy: 'local',
+      chunkSize: 900,
+      markPageImages: true,
+      includePageImages: false,
+    });
+    // A personal access token may still choose.
+    const chosen = await start({ chunkSize: 200, includePageImages: true }, adminToken);
+    expect(chosen.status).toBe(201);
+    expect(await chosen.json()).toMatchObject({ chunkSize: 200, includePageImages: true });
+  });
+});
+
+describe("a session's downloads", () => {
+  it("are refused with 403 when the extractor's allowDownload is off, in every format", async () => {
+    const bucket = await createBucket(service);
+    const results = { result_json: '{"invoice_number":"INV-1","total":3}' };
+    const runOf = async (allowDownload: boolean) => {
+      const extractor = await createExtractor(service, { allowDownload });
+      const run = await insertRun(service, {
+        bucketId: bucket.id,
+        extractorId: extractor.id,
+        status: 'completed',
+        ...results,
+      });
+      const session = await createSession(service, {
+        savedExtractor: extractor.id,
+        bucket: bucket.id,
+      });
+      return { run, session };
+    };
+    const download = (runId: string, format: string, token?: string) =>
+      service.request(`/api/extraction_runs/${runId}/results?format=${format}`, { token });
+
+    const closed = await runOf(false);
+    for (const format of ['json', 'xml', 'csv']) {
+      const problem = await expectProblem(
+        await download(closed.run.id, format, closed.session.token),
+        403,
+      );
+      expect(problem.detail).toMatch(/allowDownload/);
+      // The partner's own token may, and the session still reads the results to edit them.
+      expect((await download(closed.run.id, format)).status).toBe(200);
+    }
+    const read = await service.request(`/api/extraction_runs/${closed.run.id}`, {
+      token: closed.session.token,
+    });
+    expect(((await read.json()) as { resultJson: string }).resultJson).toBe(results.result_json);
+
+    const open = await runOf(true);
+    const allowed = await download(open.run.id, 'json', open.session.token);
+    expect(allowed.status).toBe(200);
+    expect(await allowed.json()).toEqual({ invoice_number: 'INV-1', total: 3 });
+  });
+});
+
 describe('the end of a session', () => {
+  /**
+   * Opens the event stream of a running run of a new session, as EventSource does (the
+   * token in the address), and reads its snapshot.
+   */
+  async function openStream() {
+    const extractor = await createExtractor(service);
+    const session = await createSession(service, { savedExtractor: extractor.id });
+    const run = await insertRun(service, {
+      bucketId: session.bucket.split('/').at(-1)!,
+      extractorId: extractor.id,
+      status: 'running',
+    });
+    const response = await service.request(
+      `/api/extraction_runs/${run.id}/events?access_token=${session.token}`,
+      { token: null, headers: { Accept: 'text/event-stream' } },
+    );
+    expect(response.status).toBe(200);
+    const reader = response.body!.getReader();
+    const first = new TextDecoder().decode((await reader.read()).value);
+    expect(first).toContain('event: snapshot');
+    return { session, reader };
+  }
+
+  /** Settles once the stream is done: reads on until then. */
+  async function end(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<true> {
+    while (!(await reader.read()).done);
+    return true;
+  }
+
+  /** Whether `ended` settles within `ms`. */
+  function within(ended: Promise<true>, ms: number): Promise<boolean> {
+    const deadline = new Promise<false>((resolve) => setTimeout(() => resolve(false), ms));
+    return Promise.race([ended, deadline]);
+  }
+
+  /** Whether the stream ends within `ms`; it is cancelled when it does not. */
+  async function endsWithin(reader: ReadableStreamDefaultReader<Uint8Array>, ms: number) {
+    const ended = await within(end(reader), ms);
+    if (!ended) await reader.cancel();
+    return ended;
+  }
+
+  it('ends the open event streams of a revoked session within five seconds, and only then', async () => {
+    const { session, reader } = await openStream();
+    const ended = end(reader);
+    // Past a check of the token (every two seconds), a live session's stream stays open.
+    expect(await within(ended, 2_500)).toBe(false);
+    const revoke = await service.request(`/api/embed_sessions/${session.id}`, { method: 'DELETE' });
+    expect(revoke.status).toBe(204);
+    expect(await within(ended, 5_000)).toBe(true);
+  });
+
+  it('ends the open event streams of a session within five seconds of its expiry', async () => {
+    const { session, reader } = await openStream();
+    await service.services.db
+      .updateTable('tokens')
+      .set({ expires_at: new Date(Date.now() + 500).toISOString() })
+      .where('id', '=', session.id)
+      .execute();
+    expect(await endsWithin(reader, 5_500)).toBe(true);
+  });
+
   it('answers 401 with a Bearer challenge once the session has expired', async () => {
     const extractor = await createExtractor(service);
     const session = await createSession(service, { savedExtractor: extractor.id });

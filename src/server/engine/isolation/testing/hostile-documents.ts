@@ -3,8 +3,8 @@
  * checked in): each is a few hundred kilobytes at most and claims, or unpacks to, far more.
  */
 import { once } from 'node:events';
-import { crc32, createDeflate } from 'node:zlib';
-import { buildZip } from '../../testing/build-documents.js';
+import { crc32, createDeflate, deflateSync } from 'node:zlib';
+import { buildZip, writePdf } from '../../testing/build-documents.js';
 
 const wordNamespace = 'http://schemas.openxmlformats.org/wordprocessingml/2006/main';
 
@@ -96,15 +96,24 @@ export function buildPageBombPdf(levels = 6): Buffer {
   objects.push(
     `<< /Type /Page /Parent ${1 + levels} 0 R /MediaBox [0 0 612 792] /Resources << >> >>`,
   );
-  let body = '%PDF-1.4\n';
-  const offsets: number[] = [];
-  objects.forEach((object, index) => {
-    offsets.push(body.length);
-    body += `${index + 1} 0 obj\n${object}\nendobj\n`;
-  });
-  const xref = body.length;
-  body += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
-  for (const offset of offsets) body += `${String(offset).padStart(10, '0')} 00000 n \n`;
-  body += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
-  return Buffer.from(body, 'latin1');
+  return writePdf(objects);
+}
+
+/**
+ * A one-page PDF of a few dozen kilobytes whose page takes long to draw: its compressed
+ * content stream strokes a line across the page `strokes` times (a million by default,
+ * a minute or more of drawing on a small machine).
+ */
+export function buildSlowPdf(strokes = 1_000_000): Buffer {
+  const content = deflateSync(Buffer.from('0.1 w 1 1 m 611 791 l S\n'.repeat(strokes), 'latin1'));
+  return writePdf([
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << >> /Contents 4 0 R >>',
+    Buffer.concat([
+      Buffer.from(`<< /Length ${content.length} /Filter /FlateDecode >>\nstream\n`, 'latin1'),
+      content,
+      Buffer.from('\nendstream', 'latin1'),
+    ]),
+  ]);
 }

@@ -1,0 +1,195 @@
+import * as z from 'zod/mini';
+import { describe, expect, it } from 'vitest';
+import {
+  createBucket,
+  createExtractor,
+  expectProblem,
+  insertRun,
+  storedState,
+  upload,
+} from '../testing/fixtures.js';
+import { useTestService } from '../testing/test-service.js';
+import { maxBodyBytes, maxJsonDepth, validateQuery } from './body.js';
+import { resourceMediaTypes } from './negotiation.js';
+import { ProblemError } from './problem.js';
+
+const service = useTestService();
+
+/** A body of `bytes` bytes that the stream hands over in pieces, without a Content-Length. */
+function streamed(text: string): ReadableStream<Uint8Array> {
+  const bytes = new TextEncoder().encode(text);
+  let offset = 0;
+  return new ReadableStream({
+    pull(controller) {
+      if (offset >= bytes.length) controller.close();
+      else {
+        controller.enqueue(bytes.subarray(offset, offset + 16 * 1024));
+        offset += 16 * 1024;
+      }
+    },
+  });
+}
+
+describe('the size of a body', () => {
+  it('refuses a 1 MB text/html body to start a run unread, declared or streamed', async () => {
+    const bucket = await createBucket(service);
+    await upload(service, bucket.id, [{ name: 'a.txt', bytes: 'Invoice 1\n' }]);
+    const extractor = await createExtractor(service);
+    // Markup a parser takes seconds over, where it to read it.
+    const html = `<dl><dt>bucket</dt><dd>${bucket.id}</dd><dt>savedExtractor</dt><dd>${extractor.id}</dd></dl>`;
+    const body = html + '<b>'.repeat((1_000_000 - html.length) / 3);
+    const before = await storedState(service);
+    const declared = await service.request('/api/extraction_runs', {
+      method: 'POST',
+      headers: { 'Content-Type': 'text/html', 'Content-Length': String(body.length) },
+      body,
+    });
+    const problem = await expectProblem(declared, 413);
+    expect(problem.detail).toBe(
+      `The request body is larger than ${maxBodyBytes['text/html']} bytes.`,
+    );
+    await expectProblem(
+      await service.request('/api/extraction_runs', {
+        method: 'POST',
+        headers: { 'Content-Type': 'text/html' },
+        body: streamed(body),
+        duplex: 'half',
+      } as RequestInit),
+      413,
+    );
+    expect(await storedState(service)).toEqual(before);
+  });
+
+  it.each(resourceMediaTypes)(
+    'reads %s up to its limit and refuses one byte more',
+    async (type) => {
+      const limit = maxBodyBytes[type];
+      // Padding the body cannot hold as a field: within the limit it reaches the schema (422).
+      const padded = (bytes: number) => {
+        const head =
+          type === 'text/csv' ? 'description\n"' : type === 'text/html' ? '<p>' : '{"x":"';
+        const tail = type === 'text/csv' ? '"\n' : type === 'text/html' ? '</p>' : '"}';
+        return head + 'a'.repeat(bytes - head.length - tail.length) + tail;
+      };
+      const send = (body: string) =>
+        service.request('/api/buckets', {
+          method: 'POST',
+          headers: { 'Content-Type': type, Accept: 'application/json' },
+          body,
+        });
+      expect((await send(padded(limit))).status).not.toBe(413);
+      await expectProblem(await send(padded(limit + 1)), 413);
+    },
+  );
+});
+
+describe('the pace of a body', () => {
+  it('answers 408 to a body that trickles in, and closes the connection', async () => {
+    let timer: ReturnType<typeof setInterval> | undefined;
+    let cancelled = false;
+    // A byte every half second, never ending.
+    const trickle = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode('{"description":"'));
+        timer = setInterval(() => controller.enqueue(new TextEncoder().encode('a')), 500);
+      },
+      cancel() {
+        cancelled = true;
+        clearInterval(timer);
+      },
+    });
+    const before = await storedState(service);
+    const response = await service.request('/api/buckets', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: trickle,
+      duplex: 'half',
+    } as RequestInit);
+    clearInterval(timer);
+    const problem = await expectProblem(response, 408);
+    expect(problem.detail).toMatch(/arrived too slowly/);
+    expect(response.headers.get('connection')).toBe('close');
+    expect(cancelled).toBe(true);
+    expect(await storedState(service)).toEqual(before);
+  });
+});
+
+describe('the nesting of a JSON body', () => {
+  const nested = (depth: number, inner = '1') => '['.repeat(depth) + inner + ']'.repeat(depth);
+
+  it('refuses results nested past the limit with a 400, not the 500 of an overflowed stack', async () => {
+    const anything = JSON.stringify({
+      type: 'object',
+      properties: { invoice_number: {}, total: {} },
+    });
+    const bucket = await createBucket(service);
+    const extractor = await createExtractor(service);
+    const run = await insertRun(service, {
+      bucketId: bucket.id,
+      extractorId: extractor.id,
+      status: 'completed',
+      result_json: '{}',
+      target_schema: anything,
+    });
+    const save = (value: string) =>
+      service.request(`/api/extraction_runs/${run.id}/results`, {
+        method: 'PUT',
+        headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+        body: `{"invoice_number":${value},"total":null}`,
+      });
+    const problem = await expectProblem(await save(nested(100_000)), 400);
+    expect(problem.detail).toBe(
+      `The body nests arrays and objects deeper than ${maxJsonDepth} levels.`,
+    );
+    // Brackets inside strings are text, not nesting; up to the limit is saved.
+    const withinLimit = nested(maxJsonDepth - 1, JSON.stringify('['.repeat(1000)));
+    const saved = await save(withinLimit);
+    expect(saved.status).toBe(200);
+    expect(
+      JSON.parse(((await saved.json()) as { editedResultJson: string }).editedResultJson),
+    ).toEqual({ invoice_number: JSON.parse(withinLimit), total: null });
+  });
+
+  it.each(['application/json', 'application/ld+json', 'application/vnd.api+json'])(
+    'refuses a %s resource nested past the limit',
+    async (type) => {
+      const value = nested(maxJsonDepth + 1);
+      const body =
+        type === 'application/vnd.api+json'
+          ? `{"data":{"attributes":{"description":${value}}}}`
+          : `{"description":${value}}`;
+      const response = await service.request('/api/buckets', {
+        method: 'POST',
+        headers: { 'Content-Type': type },
+        body,
+      });
+      await expectProblem(response, 400);
+    },
+  );
+});
+
+describe('validateQuery', () => {
+  const schema = z.object({
+    size: z.optional(z.enum(['small', 'large'], { error: 'must be small or large' })),
+    name: z.optional(z.string()),
+  });
+
+  it('reads the first value of each parameter, and an empty one as absent', () => {
+    expect(validateQuery(schema, { size: ['large', 'oops'], name: '' })).toEqual({ size: 'large' });
+  });
+
+  it('answers 400 naming the parameter and saying what it must be', () => {
+    let thrown: unknown;
+    try {
+      validateQuery(schema, { size: 'medium' });
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(ProblemError);
+    expect((thrown as ProblemError).toJSON()).toMatchObject({
+      status: 400,
+      detail: 'Query parameter size must be small or large.',
+      errors: [{ parameter: 'size', detail: 'must be small or large' }],
+    });
+  });
+});
