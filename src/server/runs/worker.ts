@@ -368,7 +368,7 @@ export class RunWorker {
     return () => clearInterval(timer);
   }
 
-  /** Local copies of the run's files, in the run's order (an object store's are downloaded). */
+  /** Local copies of a document's files, in its order (an object store's are downloaded). */
   async #localCopies(
     fileIds: readonly string[],
     signal: AbortSignal,
