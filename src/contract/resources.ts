@@ -147,6 +147,11 @@ const combineFilesDescription =
   'with its own record. true: all the files of the bucket are read as one document (one ' +
   'paper photographed page by page) and give one record.';
 
+const allowResubmissionDescription =
+  "Ours, beyond the spec. false (the default): a bucket's results are submitted once; " +
+  'submitting another run over the same bucket answers 409. true: each run over the ' +
+  'bucket may be submitted (still once per run).';
+
 const text = (max: number) => z._default(z.string().check(z.maxLength(max)), '');
 const flag = (value: boolean) => z._default(z.boolean(), value);
 
@@ -189,6 +194,7 @@ export const extractorInputSchema = /* @__PURE__ */ z.object({
     defaultChunkSize,
   ),
   combineFiles: flag(false),
+  allowResubmission: flag(false),
   checks: z
     ._default(checksSchema, [])
     .check(
@@ -239,6 +245,7 @@ export const extractorSchema = z.object({
   markPageImages: z.boolean(),
   chunkSize: z.int().check(z.describe('Characters per chunk of text; chunks never split words.')),
   combineFiles: z.boolean().check(z.describe(combineFilesDescription)),
+  allowResubmission: z.boolean().check(z.describe(allowResubmissionDescription)),
   checks: z
     .array(savedCheckSchema)
     .check(
