@@ -108,6 +108,8 @@ const runLookback = 5;
  * @csspart resume-button - Continues a paused run.
  * @csspart cancel-button - Cancels the run.
  * @csspart restart-button - Starts a new run over the same files.
+ * @csspart restart-warning - Asks before starting over would leave a person's edits behind.
+ * @csspart keep-edits-button - Goes back to the edits instead of starting over.
  * @csspart toolbar - The results' save status and downloads.
  * @csspart downloads - The download buttons.
  * @csspart download-button - One download button (JSON, XML, CSV).
@@ -131,6 +133,10 @@ const runLookback = 5;
  * @csspart add-row-button - Adds a row to a table.
  * @csspart remove-row-button - Removes a row from a table.
  * @csspart submit-button - Submits the results.
+ * @csspart nothing-found - Says that nothing was found in a document, with the ways on.
+ * @csspart upload-another-button - Goes back to the files to upload another one.
+ * @csspart enter-by-hand-button - Moves to the first field, to type the values by hand.
+ * @csspart empty-warning - Asks before a record with nothing in it is submitted.
  *
  * @cssprop [--extractor-color-accent=light-dark(#2b59c3, #8fb1ff)] - The accent: primary buttons, progress bars, the current step.
  * @cssprop [--extractor-color-on-accent=light-dark(#ffffff, #0c1424)] - Text on the accent colour.
