@@ -20,6 +20,7 @@ export default defineConfig({
     include: [
       'lit',
       'lit/decorators.js',
+      'lit/directives/keyed.js',
       'lit/directives/ref.js',
       'lit/directives/repeat.js',
       'lit/directive.js',

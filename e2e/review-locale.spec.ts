@@ -4,7 +4,7 @@
  * fifty-six cents, saved as 1234.56, and shown back with a decimal comma.
  */
 import { expect, test } from '@playwright/test';
-import { completedRunWith, expectView, runsOfBucket } from './support/journey-steps.js';
+import { completedRunWith, expectView, recordOf, runsOfBucket } from './support/journey-steps.js';
 import { createExtractor, createSession } from './support/service.js';
 
 test.use({ locale: 'de-DE' });
@@ -23,7 +23,7 @@ test('amounts are typed as the person’s locale writes them', async ({ page }) 
   await expect
     .poll(async () => {
       const [run] = await runsOfBucket(session.bucket);
-      return (JSON.parse(run?.data ?? '{}') as { total?: unknown }).total;
+      return recordOf(run).total;
     })
     .toBe(1234.56);
 

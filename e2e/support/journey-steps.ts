@@ -62,9 +62,9 @@ export async function expectUploaded(app: Surface, name: string): Promise<void> 
 export async function beginAndReachResults(app: Surface): Promise<void> {
   await app.getByRole('button', { name: labelDefaults.bucketViewBeginButtonLabel }).click();
   await expectView(app, 'extraction');
-  const progress = app.getByRole('progressbar', { name: 'Progress' });
+  const progress = app.getByRole('progressbar', { name: 'Progress', exact: true });
   await expect(progress).toBeVisible();
-  await expect(app.getByText('Done', { exact: true })).toBeVisible({ timeout: 45_000 });
+  await expect(app.getByRole('group', { name: 'Done' })).toBeVisible({ timeout: 45_000 });
   await expect(progress).toHaveAttribute('aria-valuenow', /^[1-9]\d*$/);
   await expect(progress).toHaveAttribute(
     'aria-valuenow',
@@ -119,17 +119,19 @@ export async function downloadAndCheckEachFormat(
 ): Promise<void> {
   const json = await download(page, app, 'json');
   expect(json.suggestedFilename).toMatch(/\.json$/);
-  expect((JSON.parse(json.text) as Record<string, unknown>)[field]).toBe(value);
+  const results = JSON.parse(json.text) as { documents: { data: Record<string, unknown> }[] };
+  expect(results.documents[0]!.data[field]).toBe(value);
 
   const xml = await download(page, app, 'xml');
   expect(xml.suggestedFilename).toMatch(/\.xml$/);
-  expect(xmlTextOf(xml.text, ['results', field])).toEqual([value]);
+  expect(xmlTextOf(xml.text, ['results', 'document', 'data', field])).toEqual([value]);
 
   const csv = await download(page, app, 'csv');
   expect(csv.suggestedFilename).toMatch(/\.csv$/);
   const rows = parseCsv(csv.text);
   expect(rows, 'the CSV file parses').toBeDefined();
   const [columns, ...records] = rows!;
+  expect(columns![0]).toBe('file');
   expect(columns).toContain(field);
   expect(records.length).toBeGreaterThan(0);
   const column = columns!.indexOf(field);
@@ -164,10 +166,20 @@ export function xmlTextOf(xml: string, path: string[]): string[] {
 export interface RunOnServer {
   id: string;
   status: string;
+  /** `{"documents": [{file, name, status, data, error}]}` as JSON text. */
   data: string | null;
+  documents: { file: string; name: string; status: string }[];
   submittedAt: string | null;
   chunksTotal: number | null;
   chunksCompleted: number;
+}
+
+/** The record of a run's first document, with a person's edits: a one-file bucket's record. */
+export function recordOf(run: RunOnServer | undefined): Record<string, unknown> {
+  const results = JSON.parse(run?.data ?? '{"documents":[]}') as {
+    documents: { data: Record<string, unknown> | null }[];
+  };
+  return results.documents[0]?.data ?? {};
 }
 
 /** The bucket's runs as the service holds them, newest last, read with the admin token. */
@@ -188,7 +200,7 @@ export async function expectSubmittedOnServer(
       return runs.map((run) => ({
         status: run.status,
         submitted: run.submittedAt !== null,
-        value: (JSON.parse(run.data ?? '{}') as Record<string, unknown>)[field],
+        value: recordOf(run)[field],
       }));
     })
     .toEqual([{ status: 'completed', submitted: true, value }]);
@@ -227,7 +239,7 @@ export async function completedRunWith(
   if (data === undefined) return latest;
   return api<RunOnServer>(`/api/extraction_runs/${run.id}/results`, {
     method: 'PUT',
-    body: data,
+    body: { documents: [{ file: latest.documents[0]!.file, data }] },
     token: session.token,
   });
 }

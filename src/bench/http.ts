@@ -19,6 +19,7 @@ import { createBucket } from '../server/buckets/buckets.js';
 import { loadConfig } from '../server/config.js';
 import { demoExtractor } from '../server/extractors/demo.js';
 import { createExtractor } from '../server/extractors/extractors.js';
+import { newDocumentRows, runColumnsOf, type RunDocumentRow } from '../server/runs/documents.js';
 import { openStore } from '../server/store/database.js';
 import { newId } from '../server/store/ids.js';
 import { startRealServer } from '../server/testing/real-server.js';
@@ -58,6 +59,25 @@ export async function seedRun(dataDir: string, databaseUrl?: string): Promise<st
     };
     const id = newId();
     const now = new Date().toISOString();
+    // One completed document, as the worker leaves a run over a one-file bucket.
+    const [fresh] = newDocumentRows(id, [{ id: newId(), name: 'invoice.pdf' }], false, now);
+    const document: RunDocumentRow = {
+      ...fresh!,
+      status: 'completed',
+      result_json: JSON.stringify(result),
+      result_metadata: JSON.stringify({ sources: {}, violations: [] }),
+      token_stats: JSON.stringify({
+        chunks: [{ chunk: 0, inputTokens: 1843, outputTokens: 212 }],
+        totalInputTokens: 1843,
+        totalOutputTokens: 212,
+      }),
+      total_input_tokens: 1843,
+      total_output_tokens: 212,
+      chunks_completed: 1,
+      chunks_total: 1,
+      started_at: now,
+      finished_at: now,
+    };
     await store.db
       .insertInto('runs')
       .values({
@@ -75,18 +95,11 @@ export async function seedRun(dataDir: string, databaseUrl?: string): Promise<st
         include_page_images: 0,
         mark_page_images: 0,
         chunk_size: 4000,
-        file_ids: '[]',
-        result_json: JSON.stringify(result),
-        edited_result_json: null,
-        partial_result_json: JSON.stringify(result),
-        result_metadata: JSON.stringify({ sources: {}, violations: [] }),
-        token_stats: JSON.stringify([{ chunk: 0, input: 1843, output: 212 }]),
-        total_input_tokens: 1843,
-        total_output_tokens: 212,
+        file_ids: JSON.stringify([document.file_id]),
+        combine_files: 0,
+        ...runColumnsOf(bucket.id, [document]),
         error: null,
         evaluation_type: 'json-schema',
-        chunks_completed: 1,
-        chunks_total: 1,
         created_at: now,
         updated_at: now,
         started_at: now,
@@ -96,6 +109,7 @@ export async function seedRun(dataDir: string, databaseUrl?: string): Promise<st
         lease_expires_at: null,
       })
       .execute();
+    await store.db.insertInto('run_documents').values(document).execute();
     return id;
   } finally {
     await store.close();

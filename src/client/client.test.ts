@@ -6,7 +6,15 @@ import {
   filesOfBucket,
   TokenKindError,
 } from './client.js';
-import { completedRun, startSession, textFile, waitForRun } from './testing/fixtures.js';
+import { documentsOfRun } from './run-documents.js';
+import {
+  completedRun,
+  partlyCompletedRun,
+  recordOf,
+  startSession,
+  textFile,
+  waitForRun,
+} from './testing/fixtures.js';
 
 describe('ExtractorClient against the real service', () => {
   it('refuses a personal access token outright', () => {
@@ -65,24 +73,62 @@ describe('ExtractorClient against the real service', () => {
 
   it('saves edits, reports the pointer of a bad value, downloads and submits', async () => {
     const { client, run } = await completedRun();
-    const data = { ...JSON.parse(run.data ?? '{}'), total: 99.5 };
-    const saved = await client.saveResults(run.id, data);
-    expect(JSON.parse(saved.editedResultJson ?? 'null')).toMatchObject({ total: 99.5 });
+    const [document] = documentsOfRun(run);
+    const data = { ...(document!.data as object), total: 99.5 };
+    const saved = await client.saveDocumentResults(run.id, document!.fileId, data);
+    expect(recordOf(saved.editedResultJson)).toMatchObject({ total: 99.5 });
 
     const bad = await client
-      .saveResults(run.id, { ...data, total: 'many' })
+      .saveDocumentResults(run.id, document!.fileId, { ...data, total: 'many' })
       .catch((caught: unknown) => caught);
     expect((bad as ApiError).status).toBe(422);
     expect((bad as ApiError).fieldErrors.map((error) => error.pointer)).toContain('/total');
 
     const download = await client.downloadResults(run.id, 'json');
     expect(download.filename).toMatch(/\.json$/);
-    expect(JSON.parse(await download.blob.text())).toMatchObject({ total: 99.5 });
+    expect(recordOf(await download.blob.text())).toMatchObject({ total: 99.5 });
 
     const submission = await client.submitResults(run.id);
     expect(submission.run).toContain(run.id);
     const again = await client.submitResults(run.id).catch((caught: unknown) => caught);
     expect((again as ApiError).status).toBe(409);
+  });
+
+  it('replaces the file of a document that could not be read, and just that one is read again', async () => {
+    const { client, run, bucketId } = await partlyCompletedRun();
+    const [read, failed] = documentsOfRun(run);
+    expect([read!.status, failed!.status]).toEqual(['completed', 'failed']);
+    await client.saveDocumentResults(run.id, read!.fileId, {
+      ...(read!.data as object),
+      invoice_number: 'EDITED-1',
+    });
+    const progress: number[] = [];
+    const reopened = await client.replaceDocumentFile(
+      run.id,
+      failed!.fileId,
+      textFile('fixed.txt'),
+      { onProgress: (loaded) => progress.push(loaded) },
+    );
+    expect(progress.length).toBeGreaterThan(0);
+    expect(reopened.status).toBe('queued');
+    const done = await waitForRun(client, run.id);
+    expect(done.status).toBe('completed');
+    const documents = documentsOfRun(done);
+    expect(documents.map((document) => [document.name, document.status])).toEqual([
+      ['invoice.txt', 'completed'],
+      ['fixed.txt', 'completed'],
+    ]);
+    expect(documents[0]!.data).toMatchObject({ invoice_number: 'EDITED-1' });
+    expect(documents[1]!.data).toMatchObject({ invoice_number: 'INV-2024-001' });
+    expect(filesOfBucket(await client.getBucket(bucketId)).map((file) => file.name)).toEqual([
+      'invoice.txt',
+      'fixed.txt',
+    ]);
+    // A document that was read cannot be replaced: it is not a failure to put right.
+    const refused = await client
+      .replaceDocumentFile(run.id, documents[0]!.fileId, textFile('other.txt'))
+      .catch((caught: unknown) => caught);
+    expect((refused as ApiError).status).toBe(409);
   });
 
   it('reads file names from Content-Disposition', () => {

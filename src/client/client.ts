@@ -17,6 +17,7 @@ import {
   type BucketFile,
   type CurrentSession,
   type Extractor,
+  type ResultsEdit,
   type Run,
   type Submission,
 } from '../contract/resources.js';
@@ -89,48 +90,9 @@ export class ExtractorClient {
     return this.#json('GET', iriOf('bucket', id), bucketSchema, { signal });
   }
 
-  /** Sends one file; XMLHttpRequest because fetch cannot report upload progress yet. */
+  /** Adds one file to a bucket. */
   uploadFile(bucketId: string, file: File, options: UploadOptions = {}): Promise<BucketFile[]> {
-    const { signal, onProgress } = options;
-    return new Promise((resolve, reject) => {
-      if (signal?.aborted) return reject(new DOMException('The upload was stopped.', 'AbortError'));
-      const request = new XMLHttpRequest();
-      request.open('POST', this.#url(`${iriOf('bucket', bucketId)}/files`));
-      request.setRequestHeader('Authorization', `Bearer ${this.token}`);
-      request.setRequestHeader('Accept', 'application/json');
-      request.upload.addEventListener('progress', (event) => {
-        onProgress?.(event.loaded, event.lengthComputable ? event.total : file.size);
-      });
-      request.addEventListener('load', () => {
-        if (request.status !== 201) {
-          reject(
-            errorFromAnswer(
-              request.status,
-              request.getResponseHeader('content-type'),
-              request.responseText,
-            ),
-          );
-          return;
-        }
-        try {
-          resolve(checked(fileListSchema, JSON.parse(request.responseText)));
-        } catch (error) {
-          reject(
-            error instanceof ApiError
-              ? error
-              : new ApiError(request.status, unexpectedAnswerMessage),
-          );
-        }
-      });
-      request.addEventListener('error', () => reject(new ApiError(0, networkErrorMessage)));
-      request.addEventListener('abort', () =>
-        reject(new DOMException('The upload was stopped.', 'AbortError')),
-      );
-      signal?.addEventListener('abort', () => request.abort(), { once: true });
-      const form = new FormData();
-      form.append('file', file, file.name);
-      request.send(form);
-    });
+    return this.#sendFile(`${iriOf('bucket', bucketId)}/files`, file, 201, fileListSchema, options);
   }
 
   async deleteFile(bucketId: string, fileId: string, signal?: AbortSignal): Promise<void> {
@@ -156,9 +118,35 @@ export class ExtractorClient {
     return this.#json('POST', `${runPath(id)}/${command}`, runSchema, { signal });
   }
 
-  /** Replaces the run's results with a person's edits; a 422 names the fields at fault. */
-  saveResults(id: string, data: unknown, signal?: AbortSignal): Promise<Run> {
-    return this.#json('PUT', `${runPath(id)}/results`, runSchema, { signal, body: data });
+  /** Replaces records of the run's documents with a person's edits; a 422 names the fields at fault. */
+  saveResults(id: string, edit: ResultsEdit, signal?: AbortSignal): Promise<Run> {
+    return this.#json('PUT', `${runPath(id)}/results`, runSchema, { signal, body: edit });
+  }
+
+  /** Replaces one document's record with a person's edits; a 422 names the fields at fault. */
+  saveDocumentResults(
+    id: string,
+    fileId: string,
+    record: unknown,
+    signal?: AbortSignal,
+  ): Promise<Run> {
+    return this.#json('PUT', `${documentPath(id, fileId)}/results`, runSchema, {
+      signal,
+      body: record,
+    });
+  }
+
+  /**
+   * Puts another file in the place of a document that could not be read, and extracts just
+   * that document again; the other documents and their edits stay as they are.
+   */
+  replaceDocumentFile(
+    id: string,
+    fileId: string,
+    file: File,
+    options: UploadOptions = {},
+  ): Promise<Run> {
+    return this.#sendFile(`${documentPath(id, fileId)}/replace`, file, 202, runSchema, options);
   }
 
   submitResults(id: string, signal?: AbortSignal): Promise<Submission> {
@@ -186,6 +174,59 @@ export class ExtractorClient {
     const query = new URLSearchParams({ access_token: this.token });
     if (lastEventId) query.set('lastEventId', lastEventId);
     return this.#url(`${runPath(id)}/events?${query}`);
+  }
+
+  /**
+   * Sends one file as the `file` part of a multipart form. XMLHttpRequest because fetch
+   * cannot report upload progress yet.
+   */
+  #sendFile<T>(
+    path: string,
+    file: File,
+    expectedStatus: number,
+    schema: z.ZodMiniType<T>,
+    options: UploadOptions,
+  ): Promise<T> {
+    const { signal, onProgress } = options;
+    return new Promise((resolve, reject) => {
+      if (signal?.aborted) return reject(new DOMException('The upload was stopped.', 'AbortError'));
+      const request = new XMLHttpRequest();
+      request.open('POST', this.#url(path));
+      request.setRequestHeader('Authorization', `Bearer ${this.token}`);
+      request.setRequestHeader('Accept', 'application/json');
+      request.upload.addEventListener('progress', (event) => {
+        onProgress?.(event.loaded, event.lengthComputable ? event.total : file.size);
+      });
+      request.addEventListener('load', () => {
+        if (request.status !== expectedStatus) {
+          reject(
+            errorFromAnswer(
+              request.status,
+              request.getResponseHeader('content-type'),
+              request.responseText,
+            ),
+          );
+          return;
+        }
+        try {
+          resolve(checked(schema, JSON.parse(request.responseText)));
+        } catch (error) {
+          reject(
+            error instanceof ApiError
+              ? error
+              : new ApiError(request.status, unexpectedAnswerMessage),
+          );
+        }
+      });
+      request.addEventListener('error', () => reject(new ApiError(0, networkErrorMessage)));
+      request.addEventListener('abort', () =>
+        reject(new DOMException('The upload was stopped.', 'AbortError')),
+      );
+      signal?.addEventListener('abort', () => request.abort(), { once: true });
+      const form = new FormData();
+      form.append('file', file, file.name);
+      request.send(form);
+    });
   }
 
   #url(path: string): string {
@@ -246,6 +287,10 @@ export class ExtractorClient {
 
 function runPath(id: string): string {
   return `/api/extraction_runs/${encodeURIComponent(id)}`;
+}
+
+function documentPath(id: string, fileId: string): string {
+  return `${runPath(id)}/documents/${encodeURIComponent(fileId)}`;
 }
 
 function checked<T>(schema: z.ZodMiniType<T>, value: unknown): T {

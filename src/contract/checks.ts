@@ -1,8 +1,9 @@
 /**
  * Checks an extractor defines over its schema's values: "the line items' amounts add up
  * to the total, within 0.01", "the due date is not before the invoice date". The service
- * evaluates them on the machine's results (the run's `resultMetadata.checks`) and the
- * results editor on every edit, with this one module, so both always agree.
+ * evaluates them on each document's record as it completes (that document's `checks` in
+ * the run's `resultMetadata.documents`) and the results editor on every edit, with this
+ * one module, so both always agree.
  *
  * A check compares two operands:
  *

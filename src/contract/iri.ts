@@ -41,3 +41,26 @@ export function idFromReference(resource: ResourceName, reference: string): stri
     return undefined;
   }
 }
+
+/** The IRI of a file of a bucket: how a run's documents name their files. */
+export function fileIriOf(bucketId: string, fileId: string): string {
+  return `${iriOf('bucket', bucketId)}/files/${encodeURIComponent(fileId)}`;
+}
+
+/**
+ * The file id a reference names within a bucket: a bare id, or the file's IRI under the
+ * bucket's IRI. Anything else is `undefined`.
+ */
+export function fileIdFromReference(bucketId: string, reference: string): string | undefined {
+  const value = reference.trim();
+  if (!value) return undefined;
+  if (!value.includes('/')) return value;
+  const prefix = `${iriOf('bucket', bucketId)}/files/`;
+  if (!value.startsWith(prefix)) return undefined;
+  try {
+    const id = decodeURIComponent(value.slice(prefix.length));
+    return id && !id.includes('/') ? id : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -10,7 +10,7 @@ import * as z from 'zod/mini';
 import { checkFailureSchema, checksSchema, savedCheckSchema } from './checks.js';
 import { labelNames, type LabelName } from './labels.js';
 import { parseTargetSchema } from './json-schema.js';
-import { runStatuses } from './run-status.js';
+import { documentStatuses, runStatuses } from './run-status.js';
 import { themeSchema } from './theme.js';
 
 export const strategies = ['local', 'llm'] as const;
@@ -142,6 +142,11 @@ export type BucketFile = z.infer<typeof bucketFileSchema>;
 // ---------------------------------------------------------------------------------------
 // Saved extractors
 
+const combineFilesDescription =
+  'Ours, beyond the spec. false (the default): each file of the bucket is its own document, ' +
+  'with its own record. true: all the files of the bucket are read as one document (one ' +
+  'paper photographed page by page) and give one record.';
+
 const text = (max: number) => z._default(z.string().check(z.maxLength(max)), '');
 const flag = (value: boolean) => z._default(z.boolean(), value);
 
@@ -183,6 +188,7 @@ export const extractorInputSchema = /* @__PURE__ */ z.object({
     z.int().check(z.minimum(minChunkSize), z.maximum(maxChunkSize)),
     defaultChunkSize,
   ),
+  combineFiles: flag(false),
   checks: z
     ._default(checksSchema, [])
     .check(
@@ -192,8 +198,9 @@ export const extractorInputSchema = /* @__PURE__ */ z.object({
           'an operand is a JSON pointer into the results, a number, `{value}` (a literal), ' +
           '`{sum}` (a pointer with `*` for every item of a list), or `{add}`, `{subtract}`, ' +
           '`{multiply}` over those. A pointer with `*` outside a sum checks item by item. ' +
-          'Checked against jsonSchema on save (a 422 points at the check); evaluated when a ' +
-          "run completes, failures in its resultMetadata's `checks` and `review`. README: Checks.",
+          'Checked against jsonSchema on save (a 422 points at the check); evaluated when each ' +
+          "document completes against that document's record, failures in its entry of the " +
+          "run's resultMetadata.documents (`checks` and `review`). README: Checks.",
       ),
     ),
 });
@@ -231,12 +238,13 @@ export const extractorSchema = z.object({
   includePageImages: z.boolean(),
   markPageImages: z.boolean(),
   chunkSize: z.int().check(z.describe('Characters per chunk of text; chunks never split words.')),
+  combineFiles: z.boolean().check(z.describe(combineFilesDescription)),
   checks: z
     .array(savedCheckSchema)
     .check(
       z.describe(
-        "Checks over the results' values (README: Checks), evaluated when a run completes: " +
-          "the failures are in its resultMetadata's `checks`.",
+        "Checks over the results' values (README: Checks), evaluated when each document " +
+          "completes: the failures are in that document's entry of resultMetadata.documents.",
       ),
     ),
   runs: z
@@ -292,6 +300,79 @@ export type Extractor = z.infer<typeof extractorSchema>;
 // ---------------------------------------------------------------------------------------
 // Extraction runs
 
+/**
+ * One document of a run as the run resource and every event show it: which file, how far,
+ * how it ended. Its data travels in the results fields (`{"documents": [...]}`).
+ */
+export const documentSummarySchema = z.object({
+  file: iri.check(
+    z.describe('IRI of the file (/api/buckets/{b}/files/{f}); with combineFiles, the first file.'),
+  ),
+  files: z.optional(
+    z
+      .array(iri)
+      .check(z.describe('With combineFiles only: the IRIs of every file read as this document.')),
+  ),
+  name: z.string().check(z.describe('The file name (with combineFiles, the names joined).')),
+  status: z.enum(documentStatuses),
+  error: z
+    .nullable(z.string())
+    .check(z.describe('Why the document failed, in plain words naming the file; null otherwise.')),
+  chunksCompleted: z.int(),
+  chunksTotal: z
+    .nullable(z.int())
+    .check(z.describe('How many chunks its text makes; null until it has been read.')),
+});
+export type DocumentSummary = z.infer<typeof documentSummarySchema>;
+
+/** One entry of `{"documents": [...]}`: the results of one document. */
+export const documentResultSchema = z.object({
+  file: iri,
+  files: z.optional(z.array(iri)),
+  name: z.string(),
+  status: z.enum(documentStatuses),
+  data: z
+    .nullable(z.unknown())
+    .check(z.describe("The document's record, shaped by targetSchema; null unless it completed.")),
+  error: z.nullable(z.string()),
+});
+export type DocumentResult = z.infer<typeof documentResultSchema>;
+
+/** What resultJson, partialResultJson, data, partialData and GET …/results hold. */
+export const runResultsSchema = z.object({
+  documents: z.array(documentResultSchema),
+});
+export type RunResults = z.infer<typeof runResultsSchema>;
+
+/**
+ * The documents of a results text (resultJson, partialResultJson, data, partialData), or
+ * none when there is no text or it does not read as results.
+ */
+export function documentsOfResults(text: string | null | undefined): DocumentResult[] {
+  if (!text) return [];
+  try {
+    const parsed = JSON.parse(text) as { documents?: unknown };
+    return Array.isArray(parsed.documents) ? (parsed.documents as DocumentResult[]) : [];
+  } catch {
+    return [];
+  }
+}
+
+/** The body of `PUT …/results`: edited records, matched to documents by `file`. */
+export const resultsEditSchema = z.object({
+  documents: z.array(
+    z.object({
+      file: z.string().check(z.minLength(1)),
+      data: z.unknown(),
+    }),
+  ),
+});
+export type ResultsEdit = z.infer<typeof resultsEditSchema>;
+
+const resultsText = (what: string) =>
+  `${what} as JSON text: {"documents": [{file, name, status, data, error}, ...]}, one entry per ` +
+  'document in the order of the bucket.';
+
 export const runSchema = z.object({
   id: z.string(),
   status: z.enum(runStatuses),
@@ -299,18 +380,28 @@ export const runSchema = z.object({
     .nullable(z.string())
     .check(
       z.describe(
-        "The machine's results as JSON text once the run completed; edits never change it.",
+        resultsText("The machine's results") +
+          ' Set once a document has completed (the completed documents carry data); edits never change it.',
       ),
     ),
   partialResultJson: z
     .nullable(z.string())
-    .check(z.describe('The results merged over the chunks done so far, as JSON text.')),
+    .check(
+      z.describe(
+        resultsText('The results so far') +
+          ': a completed document its record, a document at work what its chunks found so far.',
+      ),
+    ),
   targetSchema: z
     .nullable(z.string())
     .check(z.describe("The extractor's jsonSchema, copied when the run was created.")),
   tokenStats: z
     .nullable(z.string())
-    .check(z.describe('JSON text: the input and output tokens of each chunk.')),
+    .check(
+      z.describe(
+        'JSON text: the input and output tokens of each chunk, and per document (`documents`).',
+      ),
+    ),
   error: z.nullable(z.string()),
   createdAt: nullableDateTime,
   updatedAt: nullableDateTime,
@@ -341,12 +432,16 @@ export const runSchema = z.object({
     ),
   data: z
     .nullable(z.string())
-    .check(z.describe('The results as JSON text: editedResultJson when edited, else resultJson.')),
+    .check(
+      z.describe(
+        'The results as JSON text (documents): editedResultJson when edited, else resultJson.',
+      ),
+    ),
   partialData: z
     .nullable(z.string())
     .check(
       z.describe(
-        'The results so far as JSON text: partialResultJson while working, data once done.',
+        'The results so far as JSON text (documents): partialResultJson while working, data once settled.',
       ),
     ),
   evaluationType: z
@@ -371,16 +466,25 @@ export const runSchema = z.object({
     .nullable(z.string())
     .check(
       z.describe(
-        'Results as edited by a person (PUT …/results), JSON text valid against targetSchema; ' +
-          'null when nobody edited them.',
+        resultsText('Results with the edits of a person (PUT …/results)') +
+          ' Each record is valid against targetSchema; null when nobody edited any.',
       ),
     ),
   resultMetadata: z
     .nullable(z.string())
     .check(
       z.describe(
-        'JSON text of a ResultMetadata object: where each value was found (file, page, offset) ' +
-          'and how the results break targetSchema.',
+        'JSON text of a ResultMetadata object: `documents`, per document (by `file`) where each ' +
+          'value was found (file, page, offset), how the record breaks targetSchema, and what to review.',
+      ),
+    ),
+  combineFiles: z.boolean().check(z.describe(combineFilesDescription)),
+  documents: z
+    .array(documentSummarySchema)
+    .check(
+      z.describe(
+        'The documents of the run in the order of the bucket: one per file (one in all with ' +
+          'combineFiles), each with its status, error and progress. Read-only.',
       ),
     ),
   submittedAt: nullableDateTime.check(
@@ -402,6 +506,7 @@ export const runInputSchema = z.object({
   markEmbeddedImages: optionalFlag,
   includePageImages: optionalFlag,
   markPageImages: optionalFlag,
+  combineFiles: optionalFlag,
 });
 export type RunInput = z.infer<typeof runInputSchema>;
 
@@ -415,8 +520,8 @@ export const sourceBoxSchema = z.object({
 });
 export type SourceBox = z.infer<typeof sourceBoxSchema>;
 
-/** `resultMetadata`: where each value was found, and how the results measure up to the schema. */
-export const resultMetadataSchema = z.object({
+/** Where each value of one document was found, and how its record measures up to the schema. */
+export const documentMetadataSchema = z.object({
   sources: z.record(
     z.string(),
     z.object({
@@ -460,8 +565,9 @@ export const resultMetadataSchema = z.object({
       .array(checkFailureSchema)
       .check(
         z.describe(
-          "The extractor's checks that the results fail, one entry per failure (per item for " +
-            'a check that goes item by item); empty when every check holds or had its values missing.',
+          "The extractor's checks that this document's record fails, one entry per failure (per " +
+            'item for a check that goes item by item); empty when every check holds or had its ' +
+            'values missing.',
         ),
       ),
   ),
@@ -475,6 +581,12 @@ export const resultMetadataSchema = z.object({
         ),
       ),
   ),
+});
+export type DocumentMetadata = z.infer<typeof documentMetadataSchema>;
+
+/** `resultMetadata`: the metadata of each document, in the order of the documents. */
+export const resultMetadataSchema = z.object({
+  documents: z.array(z.extend(documentMetadataSchema, { file: iri })),
 });
 export type ResultMetadata = z.infer<typeof resultMetadataSchema>;
 

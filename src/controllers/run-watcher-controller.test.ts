@@ -1,7 +1,8 @@
 import { LitElement } from 'lit';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Run } from '../contract/resources.js';
-import { startSession, textFile, workingRun } from '../client/testing/fixtures.js';
+import { fileIdOf } from '../client/run-documents.js';
+import { startSession, textFile, unreadableFile, workingRun } from '../client/testing/fixtures.js';
 import { RunWatcherController, type RunConnection } from './run-watcher-controller.js';
 
 /** A bare host: the controller is what is under test. */
@@ -81,6 +82,34 @@ describe('RunWatcherController', () => {
     await client.runCommand(run.id, 'resume');
     await vi.waitFor(() => expect(watcher.value?.status).toBe('completed'), { timeout: 25_000 });
     expect(watcher.connection).toBe('idle');
+  });
+
+  it('follows a run reopened to read a replaced file, past the events it missed while resting', async () => {
+    const session = await startSession();
+    await session.client.uploadFile(session.bucketId, textFile());
+    await session.client.uploadFile(session.bucketId, unreadableFile());
+    const run = await session.client.startRun(session.bucketId, session.extractor.id);
+    const { watcher, seen } = attach();
+    watcher.watch(session.client, run);
+    await vi.waitFor(() => expect(watcher.value?.status).toBe('partially_completed'), {
+      timeout: 15_000,
+    });
+    expect(watcher.connection).toBe('idle');
+    const [read, failed] = watcher.value!.documents;
+    // While it rests, a person's edit makes an event (with the settled status) it does not hear.
+    await session.client.saveDocumentResults(run.id, fileIdOf(read!.file), { total: 1 });
+    const reopened = await session.client.replaceDocumentFile(
+      run.id,
+      fileIdOf(failed!.file),
+      textFile('fixed.txt'),
+    );
+    watcher.watch(session.client, reopened);
+    await vi.waitFor(() => expect(watcher.value?.status).toBe('completed'), { timeout: 15_000 });
+    expect(watcher.value?.documents.map((document) => [document.name, document.status])).toEqual([
+      ['invoice.txt', 'completed'],
+      ['fixed.txt', 'completed'],
+    ]);
+    expect(seen.map((each) => each.status)).toContain('running');
   });
 
   it('stops following when its host leaves the page', async () => {

@@ -5,8 +5,9 @@
  * trying the stream again, backing off, and stops polling as soon as the stream is back.
  * Once the run reaches a final status it loads the whole run once more and rests.
  *
- * The events carry only status, progress, partial results and error; when the status
- * changes the controller fetches the whole run too, for its timestamps and results.
+ * The events carry only status, progress (the run's and each document's), partial results
+ * and error; when the status changes the controller fetches the whole run too, for its
+ * timestamps and results.
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { ApiError, isAbortError } from '../client/api-error.js';
@@ -137,7 +138,8 @@ export class RunWatcherController implements ReactiveController {
     const current = this.value;
     if (!current || message.data.run.split('/').pop() !== encodeURIComponent(current.id)) return;
     if (message.id) this.#lastEventId = message.id;
-    const { status, chunksCompleted, chunksTotal, partialResultJson, error } = message.data;
+    const { status, chunksCompleted, chunksTotal, partialResultJson, error, documents } =
+      message.data;
     const statusChanged = status !== current.status;
     const fromEvent: Run = {
       ...current,
@@ -147,6 +149,7 @@ export class RunWatcherController implements ReactiveController {
       partialResultJson,
       partialData: partialResultJson ?? current.partialData,
       error,
+      documents: documents ?? current.documents,
     };
     if (isFinalRunStatus(status)) {
       this.#stream?.close();
@@ -158,6 +161,9 @@ export class RunWatcherController implements ReactiveController {
       // event alone say how the run ended.
       void this.#refresh().then((loaded) => {
         if (!loaded && this.value?.id === current.id) this.#apply(fromEvent);
+        // The event can be older than the run: one that ended, was reopened (a failed
+        // document read again) and is heard of from an earlier event id. Followed on then.
+        else if (loaded) this.#follow();
       });
       return;
     }
@@ -215,6 +221,7 @@ export class RunWatcherController implements ReactiveController {
               ...run,
               chunksCompleted: latest.chunksCompleted,
               partialResultJson: latest.partialResultJson,
+              documents: latest.documents,
             }
           : run,
       );

@@ -6,7 +6,14 @@
  * cancelable, so a host can take the submission over.
  */
 import type { Labels } from '../contract/labels.js';
-import type { Bucket, BucketFile, Extractor, Run, Submission } from '../contract/resources.js';
+import type {
+  Bucket,
+  BucketFile,
+  Extractor,
+  RunResults,
+  Run,
+  Submission,
+} from '../contract/resources.js';
 import type { Step } from './steps.js';
 
 export interface SessionLoadedDetail {
@@ -45,8 +52,13 @@ export interface RunDetail {
 
 export interface ResultsDetail {
   run: Run;
-  /** The results as edited, parsed. */
-  data: unknown;
+  /**
+   * The results as edited, in the service's shape: `{documents: [{file, name, status, data,
+   * error}]}`, one entry per document (file) in the bucket's order.
+   */
+  data: RunResults;
+  /** The document whose edits were saved (`extractor-results-changed` only): its file IRI. */
+  file?: string;
 }
 
 export interface ResultsSubmittedDetail {

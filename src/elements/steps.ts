@@ -4,6 +4,7 @@
  * in sessionStorage says where within that the person last was.
  */
 import type { Run } from '../contract/resources.js';
+import { runStatusesWithResults } from '../contract/run-status.js';
 
 export const steps = ['introduction', 'bucket', 'extraction', 'results'] as const;
 export type Step = (typeof steps)[number];
@@ -17,17 +18,21 @@ export interface FlowState {
   run: Run | undefined;
 }
 
+/** A completed or partially completed run: its completed documents have records to review. */
+const hasResults = (run: Run | undefined) =>
+  run !== undefined && runStatusesWithResults.includes(run.status);
+
 /** Whether a step can be shown for this state. */
 export function canShowStep(step: Step, state: FlowState): boolean {
   if (step === 'extraction') return state.run !== undefined;
-  if (step === 'results') return state.run?.status === 'completed';
+  if (step === 'results') return hasResults(state.run);
   return true;
 }
 
 /** Where to resume: the hinted step when it is still possible, else the furthest one. */
 export function resumeStep(state: FlowState, hint?: string | null): Step {
   if (isStep(hint) && canShowStep(hint, state)) return hint;
-  if (state.run?.status === 'completed') return 'results';
+  if (hasResults(state.run)) return 'results';
   if (state.run) return 'extraction';
   if (state.fileCount > 0) return 'bucket';
   return 'introduction';

@@ -11,7 +11,7 @@
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { runSchema, type Run } from '../contract/resources.js';
+import { documentsOfResults, runSchema, type Run } from '../contract/resources.js';
 import type { Store } from './store/database.js';
 import {
   answer,
@@ -241,7 +241,7 @@ it('works forty runs over twenty buckets with two api and two worker processes, 
   );
   for (const { run, bucket } of finished) {
     expect(run.status).toBe('completed');
-    expect(JSON.parse(run.resultJson!)).toEqual({
+    expect(documentsOfResults(run.resultJson)[0]?.data).toEqual({
       invoice_number: `SCALE-${bucket}`,
       total: bucket,
     });

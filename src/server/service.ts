@@ -138,7 +138,13 @@ export async function createService(
       throw error;
     }
   }
-  const runs = new RunLifecycle({ db: store.db, config, signals });
+  const pages = new FilePages({
+    db: store.db,
+    storage,
+    dataDir: config.dataDir,
+    limits: config.documents,
+  });
+  const runs = new RunLifecycle({ db: store.db, config, signals, storage, pages });
   let worker: RunWorker | undefined;
   let dispatcher: WebhookDispatcher | undefined;
   const stopListening: (() => void)[] = [];
@@ -154,12 +160,6 @@ export async function createService(
     dispatcher = started;
   }
 
-  const pages = new FilePages({
-    db: store.db,
-    storage,
-    dataDir: config.dataDir,
-    limits: config.documents,
-  });
   const services: Services = {
     config,
     db: store.db,

@@ -25,6 +25,7 @@ const expandedTypes = [
   ['BucketFile', 'src/contract/resources.ts'],
   ['Run', 'src/contract/resources.ts'],
   ['Submission', 'src/contract/resources.ts'],
+  ['RunResults', 'src/contract/resources.ts'],
 ] as const;
 
 /** Copied as they are written: they name only the types above. */

@@ -7,9 +7,10 @@
  *
  * Besides each step as it first shows, the states issue #14 changed: a file the service
  * refused, a cancelled run, the results with values that need attention (a field and a table
- * cell), and the element and the iFrame on a light partner page (served from 127.0.0.2)
- * under a light and a dark system, with default settings and with a light theme that
- * follows the system. `ONLY=4-results npx tsx src/tools/screenshots.ts` takes only the
+ * cell); issue #11's run of several documents, one of which cannot be read (the list of
+ * documents, the results' switcher, the failed document's panel); and the element and the
+ * iFrame on a light partner page (served from 127.0.0.2) under a light and a dark system,
+ * with default settings and with a light theme that follows the system. `ONLY=4-results npx tsx src/tools/screenshots.ts` takes only the
  * pictures whose names start so. The full page is opened with `color-scheme=auto`,
  * so the dark pictures are dark.
  */
@@ -113,6 +114,18 @@ async function main(): Promise<void> {
     await upload(cancelled, 'coolblue2.pdf');
     const cancelling = await runOf(cancelled, () => true);
     await api('POST', `/api/extraction_runs/${cancelling.id}/cancel`, undefined, cancelled.token);
+    // Issue 11: three invoices and a file that cannot be read, each its own document.
+    const documents = await session();
+    await upload(documents, 'coolblue1.pdf', 'AmazonWebServices.pdf', 'saeco.pdf');
+    {
+      const form = new FormData();
+      form.append('file', new Blob(['%PDF-1.4\nnot a PDF beyond its first line']), 'scan.pdf');
+      await api('POST', `${documents.bucket}/files`, form, documents.token);
+    }
+    await runOf(
+      documents,
+      (run) => run.status === 'partially_completed' || run.status === 'failed',
+    );
     const review = await session();
     await upload(review, 'coolblue1.pdf');
     await runOf(review, (run) => run.status === 'completed' || run.status === 'failed');
@@ -203,7 +216,16 @@ async function main(): Promise<void> {
       },
       { name: '3-extraction', target: { session: extraction, step: 'extraction' } },
       { name: '3-extraction-cancelled', target: { session: cancelled, step: 'extraction' } },
+      { name: '3-extraction-documents', target: { session: documents, step: 'extraction' } },
       { name: '4-results', target: { session: results, step: 'results' } },
+      { name: '4-results-documents', target: { session: documents, step: 'results' } },
+      {
+        name: '4-results-documents-failed',
+        target: { session: documents, step: 'results' },
+        prepare: async (page) => {
+          await page.getByRole('tab', { name: /^scan\.pdf/ }).click();
+        },
+      },
       {
         name: '4-results-review',
         target: { session: review, step: 'results' },

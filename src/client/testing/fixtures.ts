@@ -6,8 +6,13 @@
  */
 import { inject } from 'vitest';
 import type { EmbedSession, Extractor, ExtractorInput, Run } from '../../contract/resources.js';
-import { isFinalRunStatus, type RunStatus } from '../../contract/run-status.js';
+import {
+  isFinalRunStatus,
+  type DocumentStatus,
+  type RunStatus,
+} from '../../contract/run-status.js';
 import { ExtractorClient } from '../client.js';
+import { parseResults } from '../run-documents.js';
 
 export const invoiceTestSchema = {
   type: 'object',
@@ -159,5 +164,84 @@ export async function failedRun() {
   const queued = await started.client.startRun(started.bucketId, started.extractor.id);
   const run = await waitForRun(started.client, queued.id);
   if (run.status !== 'failed') throw new Error(`the fixture run is ${run.status}, not failed`);
+  return { ...started, run };
+}
+
+export interface TestDocument {
+  name: string;
+  status: DocumentStatus;
+  data?: unknown;
+  error?: string;
+  chunksCompleted?: number;
+  chunksTotal?: number | null;
+}
+
+/**
+ * A run of the service as it stands when its documents are in the given states: each
+ * document in `documents` (by a file IRI of the run's bucket) and its record in the results
+ * fields, the `{documents: [...]}` text the service writes. For the states a test cannot
+ * hold a real run in long enough to look at (half way through, one of four failed).
+ */
+export function withDocuments(
+  run: Run,
+  documents: readonly TestDocument[],
+  status = run.status,
+): Run {
+  const entries = documents.map((document, index) => ({
+    file: `${run.bucket}/files/test-file-${index + 1}`,
+    name: document.name,
+    status: document.status,
+    error: document.error ?? null,
+    chunksCompleted: document.chunksCompleted ?? (document.status === 'completed' ? 1 : 0),
+    chunksTotal: document.chunksTotal ?? (document.status === 'completed' ? 1 : null),
+    data: document.data ?? null,
+  }));
+  const results = JSON.stringify({
+    documents: entries.map(({ file, name, status, data, error }) => ({
+      file,
+      name,
+      status,
+      data,
+      error,
+    })),
+  });
+  const settled = isFinalRunStatus(status);
+  return {
+    ...run,
+    status,
+    documents: entries.map(({ data: _data, ...summary }) => summary),
+    data: settled ? results : null,
+    resultJson: settled ? results : null,
+    partialResultJson: settled ? null : results,
+    partialData: results,
+  };
+}
+
+/** The record of one document (the first unless told) in a results JSON text. */
+export function recordOf(text: string | null | undefined, index = 0): unknown {
+  return parseResults(text)[index]?.data ?? null;
+}
+
+/** The run as the service would hand it out with `record` as its first document's data. */
+export function holding(run: Run, record: unknown): Run {
+  const [first, ...others] = parseResults(run.data);
+  if (!first) throw new Error(`run ${run.id} has no document to hold the record`);
+  return { ...run, data: JSON.stringify({ documents: [{ ...first, data: record }, ...others] }) };
+}
+
+/** A file the upload takes (it starts as a PDF does) but that cannot be read. */
+export function unreadableFile(name = 'broken.pdf'): File {
+  return new File(['%PDF-1.4\nthis is not a PDF at all'], name, { type: 'application/pdf' });
+}
+
+/** A session whose bucket holds the invoice and a file that cannot be read, run to its end. */
+export async function partlyCompletedRun(input: Partial<ExtractorInput> = {}) {
+  const started = await startSession(input);
+  await started.client.uploadFile(started.bucketId, textFile());
+  await started.client.uploadFile(started.bucketId, unreadableFile());
+  const queued = await started.client.startRun(started.bucketId, started.extractor.id);
+  const run = await waitForRun(started.client, queued.id);
+  if (run.status !== 'partially_completed')
+    throw new Error(`the fixture run ended ${run.status}: ${run.error}`);
   return { ...started, run };
 }

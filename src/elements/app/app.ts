@@ -63,10 +63,10 @@ const runLookback = 5;
  * @fires {CustomEvent<FilesUploadedDetail>} extractor-files-uploaded - Files were added to the bucket; `detail.files`.
  * @fires {CustomEvent<FileRemovedDetail>} extractor-file-removed - A file was removed from the bucket; `detail.file`.
  * @fires {CustomEvent<RunDetail>} extractor-run-started - A run was started; `detail.run`.
- * @fires {CustomEvent<RunDetail>} extractor-run-changed - The person paused, resumed or cancelled the run; `detail.run`.
+ * @fires {CustomEvent<RunDetail>} extractor-run-changed - The person paused, resumed or cancelled the run, or replaced a file that could not be read; `detail.run`.
  * @fires {CustomEvent<RunDetail>} extractor-run-progressed - More of the run is done; `detail.run.chunksCompleted` of `detail.run.chunksTotal`.
- * @fires {CustomEvent<RunDetail>} extractor-run-completed - The run finished with results; `detail.run`.
- * @fires {CustomEvent<RunDetail>} extractor-run-failed - The run failed; `detail.run.error` says why.
+ * @fires {CustomEvent<RunDetail>} extractor-run-completed - The run finished with results; `detail.run`. Its status is `partially_completed` when some documents could not be read (`detail.run.documents` says which and why).
+ * @fires {CustomEvent<RunDetail>} extractor-run-failed - The run failed: no document could be read; `detail.run.error` says why.
  * @fires {CustomEvent<ResultsDetail>} extractor-results-changed - Edited results were saved; `detail.run`, `detail.data`.
  * @fires {CustomEvent<ResultsDetail>} extractor-submit-requested - Cancelable, fired before submitting; call `preventDefault()` to take the submit over (nothing is submitted then). `detail.run`, `detail.data`.
  * @fires {CustomEvent<ResultsSubmittedDetail>} extractor-results-submitted - The results were submitted; `detail.run`, `detail.submission` (with the extractor's `redirectUrl`).
@@ -95,9 +95,14 @@ const runLookback = 5;
  * @csspart remove-button - Removes a file.
  * @csspart retry-button - Retries a failed upload.
  * @csspart dismiss-button - Dismisses a failed upload.
- * @csspart progress - A progress bar: a file's upload, the run's progress.
+ * @csspart progress - A progress bar: a file's upload, the run's or a document's progress, a replacement file's sending.
  * @csspart run-status - The panel with the run's status, progress and time.
- * @csspart partial-results - The values found so far, while the run works.
+ * @csspart partial-results - The values found so far, while the run works (a run of one document).
+ * @csspart documents - The run's documents, with their heading, in the extraction view.
+ * @csspart document-list - The list of the run's documents.
+ * @csspart document - One document in that list: its name, state, progress and any error.
+ * @csspart outcome - How many documents were read, when some could not be.
+ * @csspart replace-button - Replaces the file of a document that could not be read.
  * @csspart start-button - Starts a run.
  * @csspart pause-button - Pauses the run.
  * @csspart resume-button - Continues a paused run.
@@ -106,6 +111,12 @@ const runLookback = 5;
  * @csspart toolbar - The results' save status and downloads.
  * @csspart downloads - The download buttons.
  * @csspart download-button - One download button (JSON, XML, CSV).
+ * @csspart document-switcher - The results' document tabs with Previous and Next (several documents).
+ * @csspart document-tabs - The row of tabs, one per document.
+ * @csspart document-tab - One document's tab: its name and state.
+ * @csspart previous-document-button - Shows the previous document.
+ * @csspart next-document-button - Shows the next document.
+ * @csspart document-panel - The chosen document: its editor, or why it could not be read.
  * @csspart form - The results editor.
  * @csspart field - One labelled field of the results.
  * @csspart field-error - The message under a value the schema does not accept.
@@ -216,7 +227,11 @@ export class ExtractorApp extends LitElement {
     this.addEventListener('extractor-files-uploaded', () => void this.#refreshBucket());
     this.addEventListener('extractor-file-removed', () => void this.#refreshBucket());
     this.addEventListener('extractor-run-started', (event) => this.#handleRunStarted(event));
-    this.addEventListener('extractor-run-changed', (event) => this.#followRun(event.detail.run));
+    this.addEventListener('extractor-run-changed', (event) => {
+      this.#followRun(event.detail.run);
+      // A replaced file changed the bucket's files too.
+      void this.#refreshBucket();
+    });
     this.addEventListener('extractor-results-changed', (event) =>
       this.#followRun(event.detail.run),
     );
@@ -380,7 +395,10 @@ export class ExtractorApp extends LitElement {
   #handleRunChange(run: Run, previous: Run | undefined): void {
     this.run = run;
     if (!previous || previous.id !== run.id) return;
-    if (run.status !== previous.status && run.status === 'completed')
+    if (
+      run.status !== previous.status &&
+      (run.status === 'completed' || run.status === 'partially_completed')
+    )
       fire(this, 'extractor-run-completed', { run });
     else if (run.status !== previous.status && run.status === 'failed')
       fire(this, 'extractor-run-failed', { run });

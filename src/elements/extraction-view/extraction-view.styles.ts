@@ -32,53 +32,6 @@ export const extractionViewStyles = css`
     gap: 0.5rem;
   }
 
-  .badge {
-    display: inline-flex;
-    align-items: center;
-    gap: 0.5rem;
-    padding: 0.125rem 0.625rem;
-    border-radius: 999px;
-    background: var(--_extractor-subtle);
-    color: var(--_extractor-text);
-    font-size: 0.875rem;
-    font-weight: 600;
-  }
-
-  .badge::before {
-    content: '';
-    width: 0.5rem;
-    height: 0.5rem;
-    border-radius: 999px;
-    background: var(--_extractor-muted);
-  }
-
-  .badge-running::before {
-    background: var(--_extractor-accent);
-    animation: extractor-pulse 1.6s ease-in-out infinite;
-  }
-
-  .badge-completed {
-    background: color-mix(in srgb, var(--_extractor-success) 14%, transparent);
-  }
-
-  .badge-completed::before {
-    background: var(--_extractor-success);
-  }
-
-  .badge-failed {
-    background: var(--_extractor-danger-soft);
-  }
-
-  .badge-failed::before {
-    background: var(--_extractor-danger);
-  }
-
-  @keyframes extractor-pulse {
-    50% {
-      opacity: 0.35;
-    }
-  }
-
   .time {
     color: var(--_extractor-muted);
     font-size: 0.875rem;
@@ -174,13 +127,59 @@ export const extractionViewStyles = css`
     font-weight: 400;
   }
 
+  .document-list {
+    margin: 0;
+    padding: 0;
+    list-style: none;
+    border: 1px solid var(--_extractor-border);
+    border-radius: var(--_extractor-radius-container);
+    background: var(--_extractor-surface);
+  }
+
+  .document {
+    display: grid;
+    gap: 0.5rem;
+    padding: 0.75rem 1rem;
+    border-top: 1px solid var(--_extractor-border);
+  }
+
+  .document:first-child {
+    border-top: none;
+  }
+
+  .document-head {
+    display: flex;
+    flex-wrap: wrap;
+    align-items: center;
+    justify-content: space-between;
+    gap: 0.25rem 0.75rem;
+  }
+
+  .document-name {
+    min-width: 0;
+    font-weight: 600;
+    overflow-wrap: anywhere;
+  }
+
+  .document-line {
+    margin: 0;
+    color: var(--_extractor-muted);
+    font-size: 0.875rem;
+    font-variant-numeric: tabular-nums;
+  }
+
+  .document-failed .document-line {
+    color: var(--_extractor-danger);
+  }
+
+  .documents {
+    display: grid;
+    gap: 0.75rem;
+  }
+
   @media (forced-colors: active) {
-    .badge,
     .status {
       border: 1px solid CanvasText;
-    }
-    .badge::before {
-      background: CanvasText;
     }
   }
 `;

@@ -4,8 +4,12 @@ import {
   completedRun,
   failedRun,
   startSession,
+  partlyCompletedRun,
   textFile,
+  waitForRun,
+  withDocuments,
   workingRun,
+  type TestDocument,
 } from '../../client/testing/fixtures.js';
 import { labelDefaults } from '../../contract/labels.js';
 import type { Run } from '../../contract/resources.js';
@@ -47,6 +51,7 @@ describe('<extractor-extraction-view>', () => {
       running: ['Files', 'Stop', 'Hold'],
       paused: ['Files', 'Stop', 'See the data'],
       completed: ['Files', 'Again', 'See the data'],
+      partially_completed: ['Files', 'Again', 'See the data'],
       failed: ['Files', 'Again'],
       cancelled: ['Files', 'Again'],
     };
@@ -83,12 +88,19 @@ describe('<extractor-extraction-view>', () => {
     );
     await provide({
       run: {
-        ...run,
+        ...withDocuments(run, [
+          {
+            name: 'invoice.txt',
+            status: 'running',
+            data: { invoice_number: 'INV-7', total: null },
+            chunksCompleted: 3,
+            chunksTotal: 8,
+          },
+        ]),
         status: 'running',
         chunksCompleted: 3,
         chunksTotal: 8,
         startedAt: new Date(Date.now() - 65_000).toISOString(),
-        partialResultJson: JSON.stringify({ invoice_number: 'INV-7', total: null }),
       },
     });
     const bar = $(element, '[part~="progress"]');
@@ -198,8 +210,29 @@ describe('<extractor-extraction-view>', () => {
     const session = await failedRun();
     const { element } = await mountWith(session.run, session);
     const message = $(element, '[part~="error"]').textContent ?? '';
+    expect(message).toContain('We could not read your document.');
+    expect(message).toContain('Replace a file that could not be read');
+    const [document] = session.run.documents;
+    expect(document!.error).toContain('invoice.txt');
+    const item = $(element, '[part~="document"]');
+    expect(item.textContent).toContain(document!.error);
+    expect(item.querySelector('[part~="replace-button"]')?.textContent?.trim()).toBe(
+      'Replace file',
+    );
+    // Reading the same file again would fail the same way: no Restart.
+    expect(actionLabels(element)).toEqual([labelDefaults.extractionViewBackButtonLabel]);
+  });
+
+  it('says why a run that could not be worked at all failed, and offers to start again', async () => {
+    const session = await completedRun();
+    const run = withDocuments(session.run, [{ name: 'invoice.txt', status: 'queued' }], 'failed');
+    const { element } = await mountWith(
+      { ...run, error: 'The run could not be worked: its schema is not valid.' },
+      session,
+    );
+    const message = $(element, '[part~="error"]').textContent ?? '';
     expect(message).toContain('We could not finish reading your documents.');
-    expect(message).toContain(session.run.error!);
+    expect(message).toContain('The run could not be worked: its schema is not valid.');
     expect(message).toMatch(/start again, or go back to check your files/);
     expect(actionLabels(element)).toEqual([
       labelDefaults.extractionViewBackButtonLabel,
@@ -216,5 +249,186 @@ describe('<extractor-extraction-view>', () => {
       expect($(element, '[role="alert"]').textContent).toMatch(/completed; it cannot be paused/),
     );
     await vi.waitFor(() => expect(events.at(-1)?.detail.run.status).toBe('completed'));
+  });
+
+  describe('with several documents', () => {
+    const four = [
+      {
+        name: 'coolblue.pdf',
+        status: 'completed',
+        data: { invoice_number: 'CB-1', date: '2024-01-02', total: 19.99, currency: 'EUR' },
+      },
+      {
+        name: 'amazon.pdf',
+        status: 'running',
+        data: { invoice_number: 'AMZ-9' },
+        chunksCompleted: 1,
+        chunksTotal: 4,
+      },
+      { name: 'flipkart.pdf', status: 'queued' },
+      {
+        name: 'scan.png',
+        status: 'failed',
+        error: 'scan.png has no text we could read: the scan is blank.',
+      },
+    ] as const;
+
+    async function runOf(status: RunStatus, documents: readonly TestDocument[] = four) {
+      const session = await startSession();
+      await session.client.uploadFile(session.bucketId, textFile());
+      const run = await session.client.startRun(session.bucketId, session.extractor.id);
+      return { session, run: withDocuments(run, documents, status) };
+    }
+
+    const items = (element: HTMLElement) =>
+      $$(element, '[part~="document"]').map((item) => ({
+        name: item.querySelector('.document-name')!.textContent!.trim(),
+        state: item.querySelector('.badge')!.textContent!.trim(),
+        line: item.querySelector('.document-line')!.textContent!.trim(),
+        replace: item.querySelector('[part~="replace-button"]')?.getAttribute('aria-label'),
+      }));
+
+    it('lists the files in order, each with its state in words and its own progress', async () => {
+      const { session, run } = await runOf('running');
+      const { element } = await mountWith(run, session);
+      const list = $(element, '[part~="document-list"]');
+      expect(list.tagName).toBe('OL');
+      expect(items(element)).toEqual([
+        { name: 'coolblue.pdf', state: 'Read', line: '4 of 5 values found.', replace: undefined },
+        { name: 'amazon.pdf', state: 'Reading', line: '25% done.', replace: undefined },
+        {
+          name: 'flipkart.pdf',
+          state: 'Waiting',
+          line: 'Waiting for its turn.',
+          replace: undefined,
+        },
+        {
+          name: 'scan.png',
+          state: 'Could not be read',
+          line: 'scan.png has no text we could read: the scan is blank.',
+          // The run is still at work: a file is replaced once it is done.
+          replace: undefined,
+        },
+      ]);
+      // Only the document at work has a bar of its own, named after it.
+      const bars = $$(element, '[part~="document"] [role="progressbar"]');
+      expect(bars).toHaveLength(1);
+      const bar = bars[0]!;
+      expect(bar.getAttribute('aria-label')).toBe('Progress of amazon.pdf');
+      expect([bar.getAttribute('aria-valuenow'), bar.getAttribute('aria-valuetext')]).toEqual([
+        '25',
+        '25% done.',
+      ]);
+      expect($(element, '#documents-heading').textContent?.replace(/\s+/g, ' ').trim()).toBe(
+        'Your documents 1 of 4 read',
+      );
+      // Several documents: their counts of values found, not one list of values for all.
+      expect($$(element, '[part~="partial-results"]')).toEqual([]);
+    });
+
+    it('says plainly when some documents could not be read, and goes on to the others', async () => {
+      const documents: TestDocument[] = [
+        four[0],
+        { ...four[0], name: 'amazon.pdf' },
+        { ...four[0], name: 'flipkart.pdf' },
+        four[3],
+      ];
+      const { session, run } = await runOf('partially_completed', documents);
+      const { element, events } = await mountWith(run, session);
+      expect($(element, '.badge').textContent?.trim()).toBe('Partly done');
+      expect($(element, '.status-line').textContent?.trim()).toBe(
+        '3 of 4 documents read; 1 could not be read.',
+      );
+      // On to the results of the three; reading them all again would fail the same way.
+      expect(actionLabels(element)).toEqual([
+        labelDefaults.extractionViewBackButtonLabel,
+        labelDefaults.extractionViewContinueButtonLabel,
+      ]);
+      expect($(element, '[part~="continue-button"]').classList.contains('primary')).toBe(true);
+      expect(items(element).map((item) => item.replace)).toEqual([
+        undefined,
+        undefined,
+        undefined,
+        'Replace file scan.png',
+      ]);
+      await userEvent.click($(element, '[part~="continue-button"]'));
+      expect(events.at(-1)?.detail).toEqual({ step: 'results' });
+    });
+
+    it('offers to replace each file when none could be read, never to read them the same way again', async () => {
+      const documents: TestDocument[] = [
+        four[3],
+        { name: 'photo.jpg', status: 'failed', error: 'photo.jpg is too dark to read.' },
+      ];
+      const { session, run } = await runOf('failed', documents);
+      const { element } = await mountWith(
+        { ...run, error: '2 of 2 documents failed: scan.png: …; photo.jpg: …' },
+        session,
+      );
+      const message = $(element, '[part~="error"]').textContent ?? '';
+      expect(message).toContain('We could not read any of your documents.');
+      expect(message).toContain('Replace a file that could not be read');
+      // Each document says why in the list; the run's summary of them is not repeated.
+      expect(message).not.toContain('2 of 2 documents failed');
+      expect(items(element).map((item) => [item.line, item.replace])).toEqual([
+        ['scan.png has no text we could read: the scan is blank.', 'Replace file scan.png'],
+        ['photo.jpg is too dark to read.', 'Replace file photo.jpg'],
+      ]);
+      expect(actionLabels(element)).toEqual([labelDefaults.extractionViewBackButtonLabel]);
+    });
+
+    it('refuses a replacement of a kind it cannot read before sending it, in plain words', async () => {
+      const { session, run } = await runOf('partially_completed', [four[0], four[3]]);
+      const { element, events } = await mountWith(run, session);
+      const input = $<HTMLInputElement>(element, '[part~="document"] input[type="file"]');
+      await userEvent.upload(input, [
+        new File(['MZ'], 'setup.exe', { type: 'application/x-msdownload' }),
+      ]);
+      await vi.waitFor(() =>
+        expect($(element, '[part~="document"] [role="alert"]').textContent?.trim()).toMatch(
+          /^“setup\.exe” is not a kind of file we can read\./,
+        ),
+      );
+      expect(events.filter((event) => event.type === 'extractor-run-changed')).toEqual([]);
+    });
+
+    it('replaces a file that could not be read through the service, and follows the run reading it', async () => {
+      const session = await partlyCompletedRun();
+      const { element, events, provide } = await mountWith(session.run, session);
+      const changed = nextEvent(element, 'extractor-run-changed');
+      await userEvent.upload(
+        $<HTMLInputElement>(element, '[part~="document"] input[type="file"]'),
+        [textFile('fixed.txt')],
+      );
+      const { run } = (await changed).detail;
+      expect(run.status).toBe('queued');
+      expect(run.documents.map((document) => [document.name, document.status])).toEqual([
+        ['invoice.txt', 'completed'],
+        ['fixed.txt', 'queued'],
+      ]);
+      await provide({ run });
+      expect(items(element).map((item) => [item.name, item.state])).toEqual([
+        ['invoice.txt', 'Read'],
+        ['fixed.txt', 'Waiting'],
+      ]);
+      // The button pressed is gone: focus is on the run's status, working again.
+      expect(element.shadowRoot!.activeElement).toBe($(element, '[part~="status"]'));
+      const done = await waitForRun(session.client, run.id);
+      expect(done.status).toBe('completed');
+      expect(events.filter((event) => event.type === 'extractor-run-changed')).toHaveLength(1);
+    });
+
+    it('renders file names and errors as text, never as markup', async () => {
+      const { session, run } = await runOf('partially_completed', [
+        { ...four[0], name: '<img src=x onerror=alert(1)>.pdf' },
+        { ...four[3], error: '<b>bold</b> could not be read' },
+      ]);
+      const { element } = await mountWith(run, session);
+      expect($$(element, '[part~="document-list"] img, [part~="document-list"] b')).toEqual([]);
+      expect(items(element).map((item) => [item.name, item.line])).toEqual([
+        ['<img src=x onerror=alert(1)>.pdf', '4 of 5 values found.'],
+        ['scan.png', '<b>bold</b> could not be read'],
+      ]);
+    });
   });
 });

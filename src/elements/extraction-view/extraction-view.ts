@@ -1,16 +1,39 @@
 import { html, nothing, type PropertyValues } from 'lit';
 import { state } from 'lit/decorators.js';
+import { repeat } from 'lit/directives/repeat.js';
 import { ApiError, describeError } from '../../client/api-error.js';
-import { parseTargetSchema } from '../../contract/json-schema.js';
+import {
+  countDocuments,
+  documentsOfRun,
+  type RunDocumentState,
+} from '../../client/run-documents.js';
+import { parseTargetSchema, type TargetSchema } from '../../contract/json-schema.js';
 import type { Run } from '../../contract/resources.js';
-import { canRunCommand, isFinalRunStatus, type RunCommand } from '../../contract/run-status.js';
+import {
+  canRunCommand,
+  isFinalRunStatus,
+  reopenableRunStatuses,
+  type RunCommand,
+} from '../../contract/run-status.js';
 import { ClockController } from '../../controllers/clock-controller.js';
+import { DocumentReplaceController } from '../../controllers/document-replace-controller.js';
+import { documentStatusNames } from '../document-text.js';
 import { fire } from '../events.js';
 import { fieldTitle, summarizeValue } from '../field-names.js';
-import { ExtractorViewElement } from '../view-element.js';
-import { extractionViewStyles } from './extraction-view.styles.js';
-import { describeProgress, extractionText, percentDone, statusNames } from './progress-text.js';
+import { renderReplaceFile } from '../replace-file.js';
+import { canShowStep } from '../steps.js';
 import { styleProperties } from '../style-properties.js';
+import { ExtractorViewElement } from '../view-element.js';
+import { documentStyles } from '../document.styles.js';
+import { extractionViewStyles } from './extraction-view.styles.js';
+import {
+  describeDocumentProgress,
+  describeProgress,
+  documentPercentDone,
+  extractionText,
+  percentDone,
+  statusNames,
+} from './progress-text.js';
 
 type Action = RunCommand | 'start';
 
@@ -19,15 +42,18 @@ type Action = RunCommand | 'start';
  * @summary The third step: the run reads the documents while the person watches.
  *
  * Shows the run's status, a progress bar with the share of the work done (in words for
- * screen readers too), the time it has taken and the values found so far, live as the run
- * works; the bar stops when the run does. After Pause, Continue, Cancel, Start or Restart,
+ * screen readers too), the time it has taken, and the list of its documents (one per file)
+ * each with its own state in words and progress, live as the run works; the bar stops when
+ * the run does. A run of one document also shows the values found so far. After Pause, Continue, Cancel, Start or Restart,
  * focus moves to the status, so the person hears what the run does now. The controls follow the run's status:
  * Start when there is no run, Pause while it runs, Continue when it is paused (it resumes)
- * or done (on to the results), Cancel while it is not finished, and Restart (a new run)
- * once it is. A failed run says what went wrong and offers the way forward.
+ * or done (on to the results, also when only some documents could be read), Cancel while it
+ * is not finished, and Restart (a new run) once it is, unless a document could not be read. A failed run says what went wrong and
+ * offers the way forward: a document that could not be read offers "Replace file", which
+ * reads another file in its place and leaves the other documents as they are.
  *
  * @fires extractor-run-started - Start or Restart created a run; `detail.run`.
- * @fires extractor-run-changed - Pause, Continue or Cancel changed the run; `detail.run`.
+ * @fires extractor-run-changed - Pause, Continue, Cancel or a replaced file changed the run; `detail.run`.
  * @fires extractor-step-requested - Back (`bucket`) or Continue on a done run (`results`).
  *
  * @csspart base - The view's wrapper.
@@ -35,9 +61,13 @@ type Action = RunCommand | 'start';
  * @csspart heading - The view's heading; focus moves here when the step shows.
  * @csspart description - The text under the heading.
  * @csspart status - The panel with status, progress and time.
- * @csspart progress - The progress bar.
- * @csspart partial-results - The values found so far.
- * @csspart error - What went wrong.
+ * @csspart progress - A progress bar: the run's, a document's, a replacement file's sending.
+ * @csspart partial-results - The values found so far (a run of one document).
+ * @csspart documents - The run's documents, with their heading.
+ * @csspart document-list - The list of documents.
+ * @csspart document - One document: its name, state, progress and any error.
+ * @csspart replace-button - Replaces the file of a document that could not be read.
+ * @csspart error - What went wrong: with the run, or with a replacement file.
  * @csspart actions - The row of buttons.
  * @csspart button - Every button.
  * @csspart back-button - Back to the files.
@@ -56,9 +86,16 @@ type Action = RunCommand | 'start';
  * @cssproperty --extractor-radius-container - Corner radius of panels, tables and the drop zone.
  */
 export class ExtractorExtractionView extends ExtractorViewElement {
-  static override styles = [...ExtractorViewElement.styles, extractionViewStyles];
+  static override styles = [...ExtractorViewElement.styles, documentStyles, extractionViewStyles];
 
   readonly #clock = new ClockController(this, () => this.run?.status === 'running');
+  readonly #replacer = new DocumentReplaceController(this, {
+    onReplaced: (run) => {
+      // The button that was pressed goes; focus follows the run, working again.
+      this.#awaitStatusChange();
+      fire(this, 'extractor-run-changed', { run });
+    },
+  });
   #lastAnnounced = '';
   /** The run as it was when the person gave a command: focus goes to the status once it changes. */
   #awaiting: { runId: string | undefined; status: string | undefined } | undefined;
@@ -159,6 +196,7 @@ export class ExtractorExtractionView extends ExtractorViewElement {
             ? html`<p class="message" part="error">${extractionText.cancelled}</p>`
             : nothing
         }
+        ${run ? this.renderDocuments(run) : nothing}
         ${run ? this.renderPartialResults(run) : nothing}
         ${this.error ? html`<p class="message error" part="error" role="alert">${this.error}</p>` : nothing}
         <div class="visually-hidden" aria-live="polite" aria-atomic="true">
@@ -221,6 +259,18 @@ export class ExtractorExtractionView extends ExtractorViewElement {
   }
 
   private renderFailure(run: Run) {
+    const counts = countDocuments(run);
+    // Each document says in the list why it could not be read; the run's own error would
+    // only repeat them. A run that failed before reading any document has only its own.
+    if (counts.failed > 0)
+      return html`
+        <div class="message error" part="error">
+          <span class="message-title">${extractionText.documentsFailedTitle(counts.total)}</span>
+          <span class="failure-next"
+            >${this.#canReplace(run) ? extractionText.replaceNext : extractionText.failedNext}</span
+          >
+        </div>
+      `;
     return html`
       <div class="message error" part="error">
         <span class="message-title">${extractionText.failedTitle}</span>
@@ -230,18 +280,100 @@ export class ExtractorExtractionView extends ExtractorViewElement {
     `;
   }
 
-  private renderPartialResults(run: Run) {
-    const text = run.status === 'completed' ? run.data : (run.partialResultJson ?? run.partialData);
-    let values: Record<string, unknown> = {};
-    try {
-      const parsed: unknown = text ? JSON.parse(text) : {};
-      if (parsed && typeof parsed === 'object' && !Array.isArray(parsed))
-        values = parsed as Record<string, unknown>;
-    } catch {
-      // Half-written partial results are shown once they read again.
+  private renderDocuments(run: Run) {
+    const documents = documentsOfRun(run);
+    if (documents.length === 0) return nothing;
+    const counts = countDocuments(run);
+    const properties = schemaProperties(run);
+    return html`
+      <section class="documents" part="documents" aria-labelledby="documents-heading">
+        <div
+          id="documents-heading"
+          class="found-heading"
+          role="heading"
+          aria-level=${this.headingLevel + 1}
+        >
+          ${extractionText.documentsLabel}
+          <span class="found-count"
+            >${extractionText.foundCount(counts.completed, counts.total)}
+            ${documentStatusNames.completed.toLowerCase()}</span
+          >
+        </div>
+        <ol class="document-list" part="document-list">
+          ${repeat(
+            documents,
+            (document) => document.file,
+            (document) => this.renderDocument(run, document, documents.length > 1, properties),
+          )}
+        </ol>
+      </section>
+    `;
+  }
+
+  private renderDocument(
+    run: Run,
+    document: RunDocumentState,
+    several: boolean,
+    properties: Record<string, TargetSchema>,
+  ) {
+    const { status } = document;
+    const percent = documentPercentDone(document);
+    const moving = status === 'running' && run.status === 'running';
+    // One document's bar would repeat the run's; with several, each shows its own.
+    const bar = several && status === 'running';
+    let sentence = describeDocumentProgress(document, run);
+    if (status === 'completed' && several && Object.keys(properties).length > 0) {
+      const found = foundValues(document.data, properties);
+      sentence = extractionText.documentFound(found.found, found.all);
     }
-    const schema = run.targetSchema ? parseTargetSchema(run.targetSchema) : undefined;
-    const properties = schema?.ok ? (schema.schema.properties ?? {}) : {};
+    return html`<li class="document document-${status}" part="document">
+      <div class="document-head">
+        <span class="document-name">${document.name}</span>
+        <span class="badge badge-${status}">${documentStatusNames[status]}</span>
+      </div>
+      ${
+        bar
+          ? html`<div
+              class="progress ${moving && percent === undefined ? 'indeterminate' : ''} ${moving ? '' : 'stopped'}"
+              part="progress"
+              role="progressbar"
+              aria-label=${extractionText.documentProgressLabel(document.name)}
+              aria-valuemin="0"
+              aria-valuemax=${percent === undefined ? nothing : 100}
+              aria-valuenow=${percent ?? nothing}
+              aria-valuetext=${sentence}
+            >
+              <div
+                class="progress-fill"
+                ${styleProperties(percent === undefined ? {} : { width: `${percent}%` })}
+              ></div>
+            </div>`
+          : nothing
+      }
+      <p class="document-line">${sentence}</p>
+      ${
+        status === 'failed' && this.#canReplace(run)
+          ? renderReplaceFile({
+              controller: this.#replacer,
+              client: this.client,
+              run,
+              document,
+            })
+          : nothing
+      }
+    </li>`;
+  }
+
+  private renderPartialResults(run: Run) {
+    // With several documents, each one's count of values found shows in the list instead.
+    const documents = documentsOfRun(run);
+    if (documents.length !== 1 || documents[0]!.status === 'failed') return nothing;
+    const data = documents[0]!.data;
+    const values =
+      data && typeof data === 'object' && !Array.isArray(data)
+        ? (data as Record<string, unknown>)
+        : {};
+    const properties = schemaProperties(run);
     const names = [...new Set([...Object.keys(properties), ...Object.keys(values)])];
     if (names.length === 0 || run.status === 'failed' || run.status === 'cancelled') return nothing;
     const found = names.filter((name) => summarizeValue(values[name]) !== '—').length;
@@ -293,6 +425,11 @@ export class ExtractorExtractionView extends ExtractorViewElement {
       </button>
     `;
     const finished = status !== undefined && isFinalRunStatus(status);
+    const withResults = canShowStep('results', { fileCount: 0, run });
+    // Reading the same files again would fail the same way: replacing is the way on, and
+    // Restart is not offered.
+    const replaceable =
+      run !== undefined && this.#canReplace(run) && countDocuments(run).failed > 0;
     return html`
       <div class="actions" part="actions">
         <button class="button" part="button back-button" type="button" @click=${this.handleBack}>
@@ -336,18 +473,18 @@ export class ExtractorExtractionView extends ExtractorViewElement {
               : nothing
           }
           ${
-            finished
+            finished && !replaceable
               ? button(
                   'start',
                   labels.extractionViewRestartButtonLabel,
                   'restart-button',
-                  status !== 'completed',
+                  !withResults,
                   () => this.handleStart(),
                 )
               : nothing
           }
           ${
-            status === 'completed'
+            withResults
               ? html`<button
                   class="button primary"
                   part="button continue-button"
@@ -363,6 +500,11 @@ export class ExtractorExtractionView extends ExtractorViewElement {
     `;
   }
 
+  /** Whether a document that could not be read may be replaced now. */
+  #canReplace(run: Run): boolean {
+    return reopenableRunStatuses.includes(run.status) && !run.submittedAt && !!this.client;
+  }
+
   #timeText(run: Run): string | undefined {
     if (run.status === 'completed' && run.formattedDuration) return run.formattedDuration;
     if (run.status !== 'running' || !run.startedAt) return undefined;
@@ -370,6 +512,27 @@ export class ExtractorExtractionView extends ExtractorViewElement {
     const minutes = Math.floor(seconds / 60);
     return extractionText.elapsed(minutes, seconds % 60);
   }
+}
+
+function schemaProperties(run: Run): Record<string, TargetSchema> {
+  const schema = run.targetSchema ? parseTargetSchema(run.targetSchema) : undefined;
+  return schema?.ok ? (schema.schema.properties ?? {}) : {};
+}
+
+/** How many of the schema's top-level values a record has found. */
+function foundValues(
+  data: unknown,
+  properties: Record<string, TargetSchema>,
+): { found: number; all: number } {
+  const values =
+    data && typeof data === 'object' && !Array.isArray(data)
+      ? (data as Record<string, unknown>)
+      : {};
+  const names = Object.keys(properties);
+  return {
+    found: names.filter((name) => summarizeValue(values[name]) !== '—').length,
+    all: names.length,
+  };
 }
 
 declare global {

@@ -9,14 +9,17 @@
  * page's image (OCR): the longest wait, and one the run does not count yet. Telling it page
  * by page needs the service to report it (see `describeProgress`).
  */
+import { countDocuments, type RunDocumentState } from '../../client/run-documents.js';
 import type { Run } from '../../contract/resources.js';
 import type { RunStatus } from '../../contract/run-status.js';
+import { describeOutcome } from '../document-text.js';
 
 export const statusNames: Record<RunStatus, string> = {
   queued: 'Waiting to start',
   running: 'Reading',
   paused: 'Paused',
   completed: 'Done',
+  partially_completed: 'Partly done',
   failed: 'Stopped',
   cancelled: 'Cancelled',
 };
@@ -29,6 +32,14 @@ export const extractionText = {
   failedTitle: 'We could not finish reading your documents.',
   failedNext:
     'You can start again, or go back to check your files and replace any that cannot be read.',
+  /** A run that read none of its documents, each of which says why in the list. */
+  documentsFailedTitle: (total: number) =>
+    total === 1 ? 'We could not read your document.' : 'We could not read any of your documents.',
+  replaceNext: 'Replace a file that could not be read with another copy of it to read it again.',
+  documentsLabel: 'Your documents',
+  documentProgressLabel: (name: string) => `Progress of ${name}`,
+  documentWaiting: 'Waiting for its turn.',
+  documentFound: (found: number, all: number) => `${found} of ${all} values found.`,
   found: 'Found',
   foundSoFar: 'Found so far',
   foundCount: (found: number, all: number) => `${found} of ${all}`,
@@ -71,9 +82,43 @@ export function describeProgress(run: Run, coarse = false): string {
       return shown === undefined ? 'Paused.' : `Paused at ${shown}% done.`;
     case 'completed':
       return run.formattedDuration ? `Done in ${run.formattedDuration}.` : 'Done.';
-    case 'failed':
-      return 'Stopped with a problem.';
+    case 'partially_completed':
+      return describeOutcome(countDocuments(run));
+    case 'failed': {
+      const counts = countDocuments(run);
+      return counts.failed > 0 ? describeOutcome(counts) : 'Stopped with a problem.';
+    }
     case 'cancelled':
       return 'Cancelled.';
+  }
+}
+
+/** A document's share of its own work done, 0 to 100, or undefined while unknown. */
+export function documentPercentDone(document: RunDocumentState): number | undefined {
+  if (document.status === 'completed') return 100;
+  const total = document.chunksTotal ?? 0;
+  if (total <= 0) return undefined;
+  return Math.min(100, Math.floor((document.chunksCompleted / total) * 100));
+}
+
+/** What is happening to one document of a run, in a sentence. */
+export function describeDocumentProgress(document: RunDocumentState, run: Run): string {
+  const percent = documentPercentDone(document);
+  switch (document.status) {
+    case 'completed':
+      return 'Read.';
+    case 'failed':
+      return document.error ?? 'It could not be read.';
+    case 'queued':
+    case 'running':
+      if (run.status === 'cancelled') return 'Cancelled.';
+      if (run.status === 'paused')
+        return percent === undefined || document.status === 'queued'
+          ? 'Paused.'
+          : `Paused at ${percent}% done.`;
+      if (document.status === 'queued') return extractionText.documentWaiting;
+      return percent === undefined
+        ? 'Getting the text out. Scanned pages take longest.'
+        : `${percent}% done.`;
   }
 }

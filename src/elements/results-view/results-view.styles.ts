@@ -65,6 +65,140 @@ export const resultsViewStyles = css`
     color: var(--_extractor-success);
   }
 
+  /* Some documents could not be read: said plainly, with a mark of the problem. */
+  .message.partial {
+    display: grid;
+    gap: 0.25rem;
+    border-inline-start-color: var(--_extractor-danger);
+  }
+
+  /* The document switcher: where you are, Previous and Next, then a tab per document. */
+  .switcher {
+    display: grid;
+    gap: 0.75rem;
+  }
+
+  .switcher-bar {
+    display: flex;
+    flex-wrap: wrap;
+    align-items: center;
+    justify-content: space-between;
+    gap: 0.5rem 1rem;
+  }
+
+  .switcher-position {
+    color: var(--_extractor-muted);
+    font-size: 0.875rem;
+    font-variant-numeric: tabular-nums;
+  }
+
+  .switcher-steps {
+    display: flex;
+    gap: 0.5rem;
+  }
+
+  .switcher-steps .button[aria-disabled='true'] {
+    opacity: 0.55;
+    cursor: default;
+  }
+
+  /*
+   * Wide, every tab shows, in as many rows as it takes. Narrow, the tabs keep their size and
+   * the row scrolls (the chosen one is scrolled to), rather than squeezing names to nothing.
+   */
+  .tabs {
+    display: flex;
+    flex-wrap: wrap;
+    gap: 0.5rem;
+    margin: -0.25rem;
+    padding: 0.25rem;
+  }
+
+  @container (max-width: 36rem) {
+    .tabs {
+      flex-wrap: nowrap;
+      overflow-x: auto;
+      scroll-snap-type: x proximity;
+      scrollbar-width: thin;
+    }
+  }
+
+  .tab {
+    display: grid;
+    flex: 0 0 auto;
+    justify-items: start;
+    gap: 0.375rem;
+    min-width: 9rem;
+    max-width: 16rem;
+    padding: 0.625rem 0.875rem;
+    border: 1px solid var(--_extractor-border);
+    border-radius: var(--_extractor-radius-container);
+    background: var(--_extractor-surface);
+    color: var(--_extractor-text);
+    font: inherit;
+    text-align: start;
+    cursor: pointer;
+    scroll-snap-align: start;
+  }
+
+  .tab:hover {
+    border-color: color-mix(in srgb, var(--_extractor-text) 35%, var(--_extractor-border));
+  }
+
+  .tab[aria-selected='true'] {
+    border-color: var(--_extractor-accent);
+    background: var(--_extractor-accent-soft);
+    box-shadow: inset 0 -3px 0 var(--_extractor-accent);
+  }
+
+  .tab-name {
+    max-width: 100%;
+    overflow: hidden;
+    font-weight: 600;
+    text-overflow: ellipsis;
+    white-space: nowrap;
+  }
+
+  .tab .badge {
+    font-size: 0.8125rem;
+  }
+
+  .badge-attention {
+    background: var(--_extractor-danger-soft);
+  }
+
+  .badge-attention::before {
+    background: var(--_extractor-danger);
+  }
+
+  .next-document {
+    display: flex;
+    justify-content: flex-end;
+    min-width: 0;
+  }
+
+  .next-document .button {
+    max-width: 100%;
+    overflow-wrap: anywhere;
+  }
+
+  .document-panel {
+    display: grid;
+    gap: var(--_extractor-space);
+  }
+
+  .failed-document {
+    display: grid;
+    justify-items: start;
+    gap: var(--_extractor-space);
+  }
+
+  .failed-document .message {
+    display: grid;
+    gap: 0.25rem;
+    justify-self: stretch;
+  }
+
   .form {
     display: grid;
     gap: calc(var(--_extractor-space) * 1.5);
@@ -645,6 +779,12 @@ export const resultsViewStyles = css`
   }
 
   @media (forced-colors: active) {
+    .tab {
+      border: 1px solid ButtonText;
+    }
+    .tab[aria-selected='true'] {
+      border: 3px solid Highlight;
+    }
     .control,
     .table-scroller {
       border: 1px solid CanvasText;

@@ -1,22 +1,35 @@
 import { html, nothing, type PropertyValues } from 'lit';
 import { state } from 'lit/decorators.js';
-import { ApiError, describeError } from '../../client/api-error.js';
+import { keyed } from 'lit/directives/keyed.js';
+import { describeError } from '../../client/api-error.js';
 import { resultFormats, type ResultFormat } from '../../client/client.js';
+import {
+  countDocuments,
+  documentsOfRun,
+  type RunDocumentState,
+} from '../../client/run-documents.js';
 import { parseTargetSchema, type TargetSchema } from '../../contract/json-schema.js';
+import type { RunResults } from '../../contract/resources.js';
+import { DocumentReplaceController } from '../../controllers/document-replace-controller.js';
+import { describeOutcome, documentStatusNames, documentText } from '../document-text.js';
 import { fire } from '../events.js';
 import { checkIcon, downloadIcon } from '../icons.js';
+import { renderReplaceFile } from '../replace-file.js';
 import { ExtractorViewElement } from '../view-element.js';
-import { RecordEditor } from './record-editor.js';
+import { DocumentDrafts, type DocumentDraft } from './document-drafts.js';
+import { documentStyles } from '../document.styles.js';
 import { resultsViewStyles } from './results-view.styles.js';
-
-type SaveState = 'saved' | 'pending' | 'saving' | 'invalid' | 'failed';
-
-/** How long typing must pause before the edits are saved. */
-const saveDelayMs = 700;
 
 /**
  * @tagname extractor-results-view
  * @summary The last step: the person checks and corrects the results, then submits them.
+ *
+ * A run reads each file as its own document, with its own record. With several documents a
+ * switcher shows each one's name and state (read, needs attention, could not be read) as
+ * tabs (arrow keys, Home and End move between them), with Previous and Next; below it is
+ * the chosen document's editor. A document that could not be read shows why, in plain
+ * words, and "Replace file": another file is read in its place (the view goes back to the
+ * extraction to watch it) while the other documents and their edits stay as they are.
  *
  * The editor is generated from the run's target schema: objects become labelled fields,
  * strings, numbers (typed in the person's locale), yes-or-no values (with "not known"),
@@ -24,22 +37,34 @@ const saveDelayMs = 700;
  * editable grid (one Tab stop, arrow keys between cells, fast with thousands of rows,
  * cards on a narrow screen) and lists of plain values a list. Fields that must be filled
  * in are marked. Values are checked against the schema while the person types, with a
- * message in plain words under the field, and saved to the service after a short pause. Downloads (JSON, XML, CSV) show when the extractor allows
- * them. Submit saves, fires the cancelable `extractor-submit-requested`, submits, and fires
+ * message in plain words under the field, and each document's edits are saved to the
+ * service after a short pause. Downloads (JSON, XML, CSV) carry every document and show
+ * when the extractor allows them. Submit saves, fires the cancelable
+ * `extractor-submit-requested`, submits every document that was read, and fires
  * `extractor-results-submitted`; what happens next (a redirect, a thank-you) is the app's
  * or the host page's to decide.
  *
- * @fires extractor-results-changed - Edits were saved; `detail.run` and `detail.data`.
- * @fires extractor-submit-requested - Cancelable, before submitting: preventDefault() to submit another way.
+ * @fires extractor-results-changed - A document's edits were saved; `detail.run`, `detail.data` (every document) and `detail.file` (the one saved).
+ * @fires extractor-submit-requested - Cancelable, before submitting: preventDefault() to submit another way. `detail.data` holds every document.
  * @fires extractor-results-submitted - The results were submitted; `detail.submission` has the redirectUrl.
- * @fires extractor-step-requested - Back (`extraction`).
+ * @fires extractor-run-changed - A file was put in the place of one that could not be read; `detail.run` reads it.
+ * @fires extractor-step-requested - Back (`extraction`), or after a file was replaced (`extraction`, to watch it).
  *
  * @csspart base - The view's wrapper.
  * @csspart header - The heading and description.
  * @csspart heading - The view's heading; focus moves here when the step shows.
  * @csspart description - The text under the heading.
+ * @csspart outcome - How many documents were read, when some could not be.
  * @csspart toolbar - The save status and the downloads.
  * @csspart downloads - The download buttons.
+ * @csspart document-switcher - The documents' tabs with Previous and Next (several documents).
+ * @csspart document-tabs - The row of tabs, one per document.
+ * @csspart document-tab - One document's tab: its name and state.
+ * @csspart previous-document-button - Shows the previous document.
+ * @csspart next-document-button - Shows the next document.
+ * @csspart document-panel - The chosen document: its editor, or why it could not be read.
+ * @csspart replace-button - Replaces the file of a document that could not be read.
+ * @csspart progress - How far the replacement file got.
  * @csspart form - The editor.
  * @csspart field - One labelled field.
  * @csspart field-error - The message under a value the schema does not accept.
@@ -54,36 +79,42 @@ const saveDelayMs = 700;
  * @csspart add-row-button - Adds a row to a table.
  * @csspart remove-row-button - Removes a row from a table.
  * @csspart download-button - One download button.
- * @csspart error - A message about something that went wrong (saving, submitting).
+ * @csspart error - A message about something that went wrong (a document, saving, submitting).
  * @csspart actions - The row of buttons.
  * @csspart button - Every button.
  * @csspart back-button - Back to the extraction.
  * @csspart submit-button - Submits the results.
  *
- * @cssproperty --extractor-color-accent - The accent: primary buttons, focus.
+ * @cssproperty --extractor-color-accent - The accent: primary buttons, focus, the chosen document.
  * @cssproperty --extractor-color-surface - Background of inputs and the table.
  * @cssproperty --extractor-color-border - Borders of inputs and the table.
- * @cssproperty --extractor-color-danger - Messages about invalid values.
+ * @cssproperty --extractor-color-danger - Messages about invalid values and unread documents.
  * @cssproperty --extractor-radius - Corner radius of buttons and inputs.
  * @cssproperty --extractor-radius-container - Corner radius of panels, tables and the drop zone.
  */
 export class ExtractorResultsView extends ExtractorViewElement {
-  static override styles = [...ExtractorViewElement.styles, resultsViewStyles];
+  static override styles = [...ExtractorViewElement.styles, documentStyles, resultsViewStyles];
 
-  readonly #editor = new RecordEditor(this, {
-    readOnly: () => !!this.run?.submittedAt || this.submitting,
-    onEdit: () => this.#edited(),
+  #drafts = this.#createDrafts();
+  readonly #replacer = new DocumentReplaceController(this, {
+    // Edits go to the service before the run is busy reading the new file.
+    beforeReplace: async () =>
+      (await this.#drafts.flush())
+        ? { ok: true }
+        : { ok: false, message: 'Your changes could not be saved, so the file was not replaced.' },
+    onReplaced: (run) => {
+      fire(this, 'extractor-run-changed', { run });
+      fire(this, 'extractor-step-requested', { step: 'extraction' });
+    },
   });
   #runId: string | undefined;
   #schemaText: string | undefined;
   #schema: TargetSchema | undefined;
-  #revision = 0;
-  #savedRevision = 0;
-  #saveTimer: ReturnType<typeof setTimeout> | undefined;
-  #saves: Promise<void> = Promise.resolve();
+  /** Where the chosen document was, for choosing its neighbour when it goes. */
+  #selectedIndex = 0;
 
-  @state() private saveState: SaveState = 'saved';
-  @state() private saveError: string | undefined;
+  /** The file IRI of the document shown. */
+  @state() private selected: string | undefined;
   @state() private submitting = false;
   @state() private downloading: ResultFormat | undefined;
   @state() private error: string | undefined;
@@ -91,7 +122,7 @@ export class ExtractorResultsView extends ExtractorViewElement {
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     // Leaving the view must not lose what was typed in the last moment.
-    if (this.#saveTimer !== undefined) void this.#flush();
+    void this.#drafts.flush();
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
@@ -102,21 +133,100 @@ export class ExtractorResultsView extends ExtractorViewElement {
       return;
     const run = this.run;
     const schemaText = run?.targetSchema ?? this.extractor?.jsonSchema;
-    const schemaChanged = schemaText !== this.#schemaText;
-    if (schemaChanged) {
+    if (schemaText !== this.#schemaText) {
       this.#schemaText = schemaText;
       const parsed = schemaText ? parseTargetSchema(schemaText) : undefined;
       this.#schema = parsed?.ok ? parsed.schema : undefined;
     }
-    // A new run, or the same run changed elsewhere while nothing here waits to be saved.
-    const unsaved = this.#revision !== this.#savedRevision || this.saveState === 'saving';
-    if (run && (run.id !== this.#runId || !unsaved)) {
-      this.#runId = run.id;
-      this.#editor.load(this.#schema, parseData(run.data));
-      this.saveState = this.#editor.violations.size > 0 ? 'invalid' : 'saved';
-    } else if (schemaChanged) {
-      this.#editor.load(this.#schema, this.#editor.value);
+    if (run?.id !== this.#runId) {
+      this.#runId = run?.id;
+      this.#drafts = this.#createDrafts();
+      this.selected = undefined;
+      this.#selectedIndex = 0;
     }
+    const documents = documentsOfRun(run);
+    this.#drafts.sync(documents, this.#schema);
+    // A document replaced elsewhere has a new file: its neighbour in the list takes its place.
+    if (!documents.some((document) => document.file === this.selected)) {
+      const index = Math.min(this.#selectedIndex, documents.length - 1);
+      this.selected = documents[Math.max(index, 0)]?.file;
+    }
+    this.#selectedIndex = Math.max(
+      0,
+      documents.findIndex((document) => document.file === this.selected),
+    );
+  }
+
+  #createDrafts(): DocumentDrafts {
+    return new DocumentDrafts(this, {
+      readOnly: () => !!this.run?.submittedAt || this.submitting,
+      save: (document, record) => {
+        const { client, run } = this;
+        if (!client || !run) return Promise.reject(new Error('There is no run to save to.'));
+        return client.saveDocumentResults(run.id, document.fileId, record);
+      },
+      onSaved: (run, draft) =>
+        fire(this, 'extractor-results-changed', {
+          run,
+          data: this.#results(),
+          file: draft.document.file,
+        }),
+      onChange: () => {
+        this.error = undefined;
+        this.requestUpdate();
+      },
+    });
+  }
+
+  /** The results as edited, in the service's shape: every document, in order. */
+  #results(): RunResults {
+    return {
+      documents: documentsOfRun(this.run).map((document) => ({
+        file: document.file,
+        name: document.name,
+        status: document.status,
+        data: this.#drafts.get(document.file)?.editor.value ?? document.data ?? null,
+        error: document.error,
+      })),
+    };
+  }
+
+  /** Shows a document; what was typed in the one left is saved at once. */
+  async select(file: string, options: { focusTab?: boolean } = {}): Promise<void> {
+    const leaving = this.selected ? this.#drafts.get(this.selected) : undefined;
+    if (file === this.selected) return;
+    this.selected = file;
+    this.#selectedIndex = Math.max(
+      0,
+      documentsOfRun(this.run).findIndex((document) => document.file === file),
+    );
+    if (leaving) void this.#drafts.flush(leaving);
+    await this.updateComplete;
+    const tab = this.renderRoot.querySelector<HTMLElement>('[role="tab"][aria-selected="true"]');
+    // In a row that scrolls (narrow), Previous and Next bring the chosen tab into sight.
+    tab?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+    if (options.focusTab) tab?.focus();
+  }
+
+  private handleTabKeydown(event: KeyboardEvent): void {
+    const documents = documentsOfRun(this.run);
+    const index = this.#selectedIndex;
+    const last = documents.length - 1;
+    const target = {
+      ArrowRight: index === last ? 0 : index + 1,
+      ArrowLeft: index === 0 ? last : index - 1,
+      Home: 0,
+      End: last,
+    }[event.key];
+    if (target === undefined) return;
+    event.preventDefault();
+    void this.select(documents[target]!.file, { focusTab: true });
+  }
+
+  private handleStep(step: -1 | 1): void {
+    const documents = documentsOfRun(this.run);
+    const next = documents[this.#selectedIndex + step];
+    if (next) void this.select(next.file);
   }
 
   private async handleDownload(format: ResultFormat): Promise<void> {
@@ -126,7 +236,7 @@ export class ExtractorResultsView extends ExtractorViewElement {
     this.downloading = format;
     try {
       // The file is made from what the service holds: edits go there first.
-      await this.#flush();
+      await this.#drafts.flush();
       const { blob, filename } = await client.downloadResults(run.id, format);
       const url = URL.createObjectURL(blob);
       const link = document.createElement('a');
@@ -148,17 +258,25 @@ export class ExtractorResultsView extends ExtractorViewElement {
     const { client, run } = this;
     if (!client || !run || this.submitting || run.submittedAt) return;
     this.error = undefined;
-    if (this.#editor.violations.size > 0) {
-      this.error = 'Some values need your attention before you submit; they are marked above.';
+    const [invalid] = this.#drafts.invalid;
+    if (invalid) {
+      const elsewhere = invalid.document.file !== this.selected;
+      await this.select(invalid.document.file);
+      this.error = elsewhere
+        ? `Some values of “${invalid.document.name}” need your attention before you submit; they are marked above.`
+        : 'Some values need your attention before you submit; they are marked above.';
+      await this.updateComplete;
       this.renderRoot.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
       return;
     }
-    const data = this.#editor.value;
+    const data = this.#results();
     if (!fire(this, 'extractor-submit-requested', { run, data }, { cancelable: true })) return;
     this.submitting = true;
     try {
-      if (!(await this.#flush())) {
-        this.error = this.saveError ?? 'Your changes could not be saved, so nothing was submitted.';
+      if (!(await this.#drafts.flush())) {
+        const failed = this.#drafts.all.find((draft) => draft.saveError);
+        this.error =
+          failed?.saveError ?? 'Your changes could not be saved, so nothing was submitted.';
         return;
       }
       const submission = await client.submitResults(run.id);
@@ -174,68 +292,16 @@ export class ExtractorResultsView extends ExtractorViewElement {
   }
 
   private async handleBack(): Promise<void> {
-    await this.#flush();
+    await this.#drafts.flush();
     fire(this, 'extractor-step-requested', { step: 'extraction' });
-  }
-
-  /** Saves what waits to be saved; true when everything typed is saved. */
-  async #flush(): Promise<boolean> {
-    if (this.#saveTimer !== undefined) {
-      clearTimeout(this.#saveTimer);
-      this.#saveTimer = undefined;
-      this.#queueSave();
-    }
-    await this.#saves;
-    return this.#savedRevision === this.#revision;
-  }
-
-  #edited(): void {
-    this.#revision++;
-    this.error = undefined;
-    this.saveError = undefined;
-    clearTimeout(this.#saveTimer);
-    this.#saveTimer = undefined;
-    if (this.#editor.violations.size > 0) {
-      this.saveState = 'invalid';
-      return;
-    }
-    this.saveState = 'pending';
-    this.#saveTimer = setTimeout(() => {
-      this.#saveTimer = undefined;
-      this.#queueSave();
-    }, saveDelayMs);
-  }
-
-  #queueSave(): void {
-    this.#saves = this.#saves.then(() => this.#save());
-  }
-
-  async #save(): Promise<void> {
-    const { client, run } = this;
-    const revision = this.#revision;
-    if (!client || !run || revision === this.#savedRevision || this.#editor.violations.size > 0)
-      return;
-    const data = this.#editor.value;
-    this.saveState = 'saving';
-    try {
-      const updated = await client.saveResults(run.id, data);
-      this.#savedRevision = revision;
-      this.saveState = this.#revision === revision ? 'saved' : 'pending';
-      fire(this, 'extractor-results-changed', { run: updated, data });
-    } catch (error) {
-      if (error instanceof ApiError && error.status === 422 && error.fieldErrors.length > 0) {
-        this.#editor.addViolations(error.fieldErrors);
-        this.saveState = 'invalid';
-      } else {
-        this.saveState = 'failed';
-        this.saveError = `Your changes are not saved: ${describeError(error)}`;
-      }
-    }
   }
 
   override render() {
     const { labels, run } = this;
     const submitted = !!run?.submittedAt;
+    const documents = documentsOfRun(run);
+    const document = documents.find((each) => each.file === this.selected);
+    const several = documents.length > 1;
     return html`
       <section class="view" part="base" aria-labelledby="heading">
         ${this.renderHeader(labels.resultsViewHeading, labels.resultsViewDescription)}
@@ -248,15 +314,18 @@ export class ExtractorResultsView extends ExtractorViewElement {
               </p>`
             : nothing
         }
-        ${this.renderToolbar()}
-        <form
-          class="form"
-          part="form"
-          novalidate
-          @submit=${(event: Event) => event.preventDefault()}
+        ${this.renderOutcome()} ${this.renderToolbar(document)}
+        ${several ? this.renderSwitcher(documents) : nothing}
+        <div
+          class="document-panel"
+          part="document-panel"
+          id="document-panel"
+          role=${several ? 'tabpanel' : nothing}
+          aria-labelledby=${several ? `document-tab-${this.#selectedIndex}` : nothing}
         >
-          ${this.#editor.render()}
-        </form>
+          ${document ? this.renderDocument(document) : nothing}
+        </div>
+        ${several ? this.renderNextDocument(documents) : nothing}
         ${this.error ? html`<p class="message error" part="error" role="alert">${this.error}</p>` : nothing}
         <div class="actions" part="actions">
           <button class="button" part="button back-button" type="button" @click=${this.handleBack}>
@@ -282,10 +351,141 @@ export class ExtractorResultsView extends ExtractorViewElement {
     `;
   }
 
-  private renderToolbar() {
+  /** "3 of 4 documents read; 1 could not be read.", when some could not be. */
+  private renderOutcome() {
+    const counts = countDocuments(this.run);
+    if (counts.failed === 0) return nothing;
+    return html`<p class="message partial" part="outcome">
+      <span class="message-title">${describeOutcome(counts)}</span>
+      ${this.run?.submittedAt ? nothing : documentText.submitsRead(counts.completed)}
+    </p>`;
+  }
+
+  private renderSwitcher(documents: RunDocumentState[]) {
+    const index = this.#selectedIndex;
+    const last = documents.length - 1;
+    return html`<div class="switcher" part="document-switcher">
+      <div class="switcher-bar">
+        <span class="switcher-position" aria-live="polite"
+          >${documentText.position(index, documents.length)}</span
+        >
+        <span class="switcher-steps">
+          <button
+            class="button small"
+            part="button previous-document-button"
+            type="button"
+            aria-label=${documentText.previousName}
+            aria-disabled=${index === 0 ? 'true' : 'false'}
+            @click=${() => this.handleStep(-1)}
+          >
+            <span aria-hidden="true">‹</span> ${documentText.previous}
+          </button>
+          <button
+            class="button small"
+            part="button next-document-button"
+            type="button"
+            aria-label=${documentText.nextName}
+            aria-disabled=${index === last ? 'true' : 'false'}
+            @click=${() => this.handleStep(1)}
+          >
+            ${documentText.next} <span aria-hidden="true">›</span>
+          </button>
+        </span>
+      </div>
+      <div
+        class="tabs"
+        part="document-tabs"
+        role="tablist"
+        aria-label=${documentText.documents}
+        @keydown=${this.handleTabKeydown}
+      >
+        ${documents.map((document, position) => this.renderTab(document, position))}
+      </div>
+    </div>`;
+  }
+
+  /**
+   * At the end of a long document, the next one is a press away, without scrolling back up
+   * to the tabs; focus goes to its tab, so the page and a screen reader follow.
+   */
+  private renderNextDocument(documents: RunDocumentState[]) {
+    const next = documents[this.#selectedIndex + 1];
+    if (!next) return nothing;
+    return html`<div class="next-document">
+      <button
+        class="button quiet"
+        part="button next-document-button"
+        type="button"
+        @click=${() => void this.select(next.file, { focusTab: true })}
+      >
+        ${documentText.nextNamed(next.name)} <span aria-hidden="true">›</span>
+      </button>
+    </div>`;
+  }
+
+  private renderTab(document: RunDocumentState, position: number) {
+    const chosen = document.file === this.selected;
+    const draft = this.#drafts.get(document.file);
+    const attention = !!draft && draft.editor.violations.size > 0;
+    const state = attention ? 'attention' : document.status;
+    return html`<button
+      class="tab"
+      part="document-tab"
+      type="button"
+      role="tab"
+      id="document-tab-${position}"
+      aria-selected=${chosen ? 'true' : 'false'}
+      aria-controls="document-panel"
+      tabindex=${chosen ? '0' : '-1'}
+      @click=${() => void this.select(document.file)}
+    >
+      <span class="tab-name" title=${document.name}>${document.name}</span>
+      <span class="badge badge-${state}"
+        >${attention ? documentText.attention : documentStatusNames[document.status]}</span
+      >
+    </button>`;
+  }
+
+  private renderDocument(document: RunDocumentState) {
+    const { run } = this;
+    if (document.status === 'failed' && run) {
+      return html`<div class="failed-document">
+        <div class="message error" part="error">
+          <span class="message-title">${documentText.failedTitle(document.name)}</span>
+          ${document.error ? html`<span>${document.error}</span>` : nothing}
+          ${run.submittedAt ? nothing : html`<span>${documentText.failedNext}</span>`}
+        </div>
+        ${
+          run.submittedAt
+            ? nothing
+            : renderReplaceFile({
+                controller: this.#replacer,
+                client: this.client,
+                run,
+                document,
+              })
+        }
+      </div>`;
+    }
+    const draft = this.#drafts.get(document.file);
+    if (!draft) return nothing;
+    return html`<form
+      class="form"
+      part="form"
+      novalidate
+      @submit=${(event: Event) => event.preventDefault()}
+    >
+      ${keyed(document.file, draft.editor.render())}
+    </form>`;
+  }
+
+  private renderToolbar(document: RunDocumentState | undefined) {
     const allowDownload = this.extractor?.allowDownload ?? false;
+    const draft = document ? this.#drafts.get(document.file) : undefined;
     return html`<div class="toolbar" part="toolbar">
-      <p class="save-status ${this.saveState}" role="status">${this.#saveStatusText()}</p>
+      <p class="save-status ${draft?.saveState ?? 'saved'}" role="status">
+        ${draft ? this.#saveStatusText(draft) : ''}
+      </p>
       ${
         allowDownload
           ? html`<div
@@ -314,31 +514,22 @@ export class ExtractorResultsView extends ExtractorViewElement {
     </div>`;
   }
 
-  #saveStatusText(): string {
+  #saveStatusText(draft: DocumentDraft): string {
     if (this.run?.submittedAt) return '';
-    switch (this.saveState) {
+    switch (draft.saveState) {
       case 'saved':
-        return this.#revision > 0 ? 'All changes saved.' : '';
+        return draft.revision > 0 ? 'All changes saved.' : '';
       case 'pending':
         return 'Unsaved changes…';
       case 'saving':
         return 'Saving…';
       case 'invalid': {
-        const count = this.#editor.violations.size;
+        const count = draft.editor.violations.size;
         return `${count === 1 ? '1 value needs' : `${count} values need`} attention before saving.`;
       }
       case 'failed':
-        return this.saveError ?? 'Your changes are not saved.';
+        return draft.saveError ?? 'Your changes are not saved.';
     }
-  }
-}
-
-function parseData(text: string | null): unknown {
-  if (!text) return {};
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return {};
   }
 }
 

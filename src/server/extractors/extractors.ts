@@ -103,6 +103,7 @@ function columnsFrom(input: ExtractorInput) {
     include_page_images: Number(input.includePageImages),
     mark_page_images: Number(input.markPageImages),
     chunk_size: input.chunkSize,
+    combine_files: Number(input.combineFiles),
     checks: JSON.stringify(input.checks),
   };
 }
@@ -240,6 +241,7 @@ export function extractorToWire(row: ExtractorRow, runs: string[], config: Confi
     redirectUrl: row.redirect_url,
     ...contentOptionsOf(row),
     chunkSize: row.chunk_size,
+    combineFiles: row.combine_files === 1,
     checks: checksOf(row),
     runs,
     deletedAt: row.deleted_at,

@@ -26,7 +26,7 @@ import {
   PutObjectCommand,
 } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { BucketFile } from '../../contract/resources.js';
+import { documentsOfResults, type BucketFile } from '../../contract/resources.js';
 import { newId } from '../store/ids.js';
 import { createBucket, upload } from '../testing/fixtures.js';
 import { startS3StandIn, type S3StandIn } from '../testing/s3-stand-in.js';
@@ -290,7 +290,9 @@ describe('the service on FILES_URL=s3://…', () => {
 
       const done = await run(bucket.id);
       expect(done).toMatchObject({ status: 'completed', error: null });
-      expect(JSON.parse(done.resultJson!)).toMatchObject({ invoice_number: 'S3-4711' });
+      expect(documentsOfResults(done.resultJson)[0]?.data).toMatchObject({
+        invoice_number: 'S3-4711',
+      });
       // The download the reader worked from was removed once it was read.
       expect(readdirSync(join(service.dataDir, 'tmp'))).toEqual([]);
 

@@ -150,7 +150,7 @@ describe('GraphQL at /api/graphql', () => {
       bucketId: bucket.id,
       extractorId: mine.id,
       status: 'completed',
-      result_json: '{"invoice_number":"INV-77"}',
+      documents: [{ name: 'inv-77.pdf', data: { invoice_number: 'INV-77', total: 77 } }],
       started_at: '2025-01-01T10:00:00.000Z',
       finished_at: '2025-01-01T10:01:04.000Z',
       chunks_completed: 2,
@@ -177,11 +177,26 @@ describe('GraphQL at /api/graphql', () => {
     const failed = await graphql('{ runs(error: "NO TEXT", strategy: local) { items { error } } }');
     expect(failed.body.data!.runs!.items).toEqual([{ error: 'scan.pdf has no text layer' }]);
 
-    const fields = Object.keys(runSchema.shape);
-    const one = await graphql(`{ run(id: "${done.id}") { ${fields.join(' ')} } }`);
+    // Every scalar field, and the documents with theirs and their records.
+    const fields = Object.keys(runSchema.shape).filter((field) => field !== 'documents');
+    const documentFields = 'file files name status error chunksCompleted chunksTotal';
+    const one = await graphql(
+      `{ run(id: "${done.id}") { ${fields.join(' ')} documents { ${documentFields} data } } }`,
+    );
     expect(one.body.errors).toBeUndefined();
-    const shown = await rest<Run>(`/api/extraction_runs/${done.id}`);
-    expect(one.body.data!.run).toEqual(shown);
+    const { documents, ...shown } = await rest<Run>(`/api/extraction_runs/${done.id}`);
+    const { documents: graphqlDocuments, ...graphqlRun } = one.body.data!.run as unknown as Run & {
+      documents: Record<string, unknown>[];
+    };
+    expect(graphqlRun).toEqual(shown);
+    expect(graphqlDocuments).toEqual(
+      documents.map((document) => ({
+        ...document,
+        files: null,
+        data: JSON.stringify({ invoice_number: 'INV-77', total: 77 }),
+      })),
+    );
+    expect(graphqlDocuments[0]).toMatchObject({ name: 'inv-77.pdf', status: 'completed' });
     expect(one.body.data!.run!.formattedDuration).toBe('1m 04s');
   });
 

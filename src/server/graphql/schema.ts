@@ -12,6 +12,7 @@
  */
 import { createGraphQLError, createSchema } from 'graphql-yoga';
 import { idFromReference } from '../../contract/iri.js';
+import type { DocumentSummary, Run, RunResults } from '../../contract/resources.js';
 import type { RunStatus } from '../../contract/run-status.js';
 import { findBucket, listBuckets } from '../buckets/buckets.js';
 import { findExtractor, listExtractors } from '../extractors/extractors.js';
@@ -153,7 +154,20 @@ const queryResolvers: Record<string, Resolver<never>> = {
   }) satisfies Resolver<{ id: string }>,
 };
 
+/**
+ * A run's documents with their records, from the run's results so far (`partialData`: the
+ * results with a person's edits once settled, what the chunks found while working).
+ */
+function runDocuments(run: Run): (DocumentSummary & { data: string | null })[] {
+  const results =
+    run.partialData === null ? undefined : (JSON.parse(run.partialData) as RunResults);
+  return run.documents.map((document, index) => {
+    const data = results?.documents[index]?.data;
+    return { ...document, data: data === undefined || data === null ? null : JSON.stringify(data) };
+  });
+}
+
 export const graphqlSchema = createSchema<GraphqlContext>({
   typeDefs: graphqlTypeDefs,
-  resolvers: { Query: queryResolvers },
+  resolvers: { Query: queryResolvers, ExtractionRun: { documents: runDocuments } },
 });

@@ -4,7 +4,13 @@
  * have it without loading graphql-yoga: that is loaded at the first GraphQL request.
  */
 import * as z from 'zod/mini';
-import { bucketSchema, extractorSchema, runSchema, strategies } from '../../contract/resources.js';
+import {
+  bucketSchema,
+  documentSummarySchema,
+  extractorSchema,
+  runSchema,
+  strategies,
+} from '../../contract/resources.js';
 import { runStatuses } from '../../contract/run-status.js';
 import { itemsPerPage } from '../store/paging.js';
 
@@ -56,6 +62,8 @@ function objectTypeSdl(
   description: string,
   schema: z.ZodMiniType,
   omit: readonly string[] = [],
+  /** Fields written in SDL, for what has no scalar type (a list of objects). */
+  more: readonly string[] = [],
 ): string {
   const json = z.toJSONSchema(schema, { io: 'output' }) as {
     properties: Record<string, JsonSchemaProperty>;
@@ -68,7 +76,8 @@ function objectTypeSdl(
       const nullable = jsonTypes(property).includes('null') || !required.has(field);
       const type = `${scalarFor(field, property)}${nullable ? '' : '!'}`;
       return `${sdlDescription(property.description, '  ')}  ${field}: ${type}`;
-    });
+    })
+    .concat(more);
   return `${sdlDescription(description)}type ${name} {\n${fields.join('\n')}\n}`;
 }
 
@@ -103,6 +112,24 @@ export const graphqlTypeDefs = [
     'ExtractionRun',
     'One execution of an extractor over a bucket (REST: /api/extraction_runs/{id}).',
     runSchema,
+    ['documents'],
+    [
+      `${sdlDescription(z.toJSONSchema(runSchema.shape.documents).description, '  ')}  documents: [RunDocument!]!`,
+    ],
+  ),
+  objectTypeSdl(
+    'RunDocument',
+    'One document of a run: a file of its bucket (or, with combineFiles, all of them).',
+    z.extend(documentSummarySchema, {
+      data: z
+        .nullable(z.string())
+        .check(
+          z.describe(
+            "The document's record as JSON text (a person's edits included); while it works, " +
+              'what its chunks found so far; null when there is nothing.',
+          ),
+        ),
+    }),
   ),
   pageTypeSdl('SavedExtractor'),
   pageTypeSdl('ExtractionBucket'),

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { describe, expect, it } from 'vitest';
+import { documentsOfResults } from '../../contract/resources.js';
 import {
   createBucket,
   createExtractor,
@@ -128,11 +129,13 @@ describe('the nesting of a JSON body', () => {
       bucketId: bucket.id,
       extractorId: extractor.id,
       status: 'completed',
-      result_json: '{}',
+      documents: [{ data: {} }],
       target_schema: anything,
     });
+    const [fileId] = JSON.parse(run.file_ids) as string[];
+    // One document's record is the whole body of its PUT.
     const save = (value: string) =>
-      service.request(`/api/extraction_runs/${run.id}/results`, {
+      service.request(`/api/extraction_runs/${run.id}/documents/${fileId}/results`, {
         method: 'PUT',
         headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
         body: `{"invoice_number":${value},"total":null}`,
@@ -145,9 +148,11 @@ describe('the nesting of a JSON body', () => {
     const withinLimit = nested(maxJsonDepth - 1, JSON.stringify('['.repeat(1000)));
     const saved = await save(withinLimit);
     expect(saved.status).toBe(200);
-    expect(
-      JSON.parse(((await saved.json()) as { editedResultJson: string }).editedResultJson),
-    ).toEqual({ invoice_number: JSON.parse(withinLimit), total: null });
+    const { editedResultJson } = (await saved.json()) as { editedResultJson: string };
+    expect(documentsOfResults(editedResultJson)[0]?.data).toEqual({
+      invoice_number: JSON.parse(withinLimit),
+      total: null,
+    });
   });
 
   it.each(['application/json', 'application/ld+json', 'application/vnd.api+json'])(

@@ -30,7 +30,7 @@ let sessionToken: string;
 
 beforeAll(async () => {
   service = await startTestService({ MAX_UPLOAD_BYTES: '65536' });
-  ({ ids, sessionToken } = await seedRouteIds(service, { result_json: '{}' }));
+  ({ ids, sessionToken } = await seedRouteIds(service));
 });
 
 afterAll(async () => {

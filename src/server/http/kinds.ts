@@ -51,6 +51,7 @@ export const extractorKind: ResourceKind = {
     'includePageImages',
     'markPageImages',
     'chunkSize',
+    'combineFiles',
     'checks',
     'runs',
     'deletedAt',

@@ -292,7 +292,7 @@ describe('the OpenAPI document against the running app', () => {
       bucketId: bucket.id,
       extractorId: extractor.id,
       status: 'completed',
-      result_json: '{"invoice_number":"1","total":null}',
+      documents: [{ fileId: file!.id, name: 'a.txt', data: { invoice_number: '1', total: null } }],
       started_at: new Date(Date.now() - 1000).toISOString(),
       finished_at: new Date().toISOString(),
     });
@@ -317,7 +317,7 @@ describe('the OpenAPI document against the running app', () => {
     const existing = (path: string): Record<string, string> => {
       if (path.startsWith('/api/buckets')) return { id: bucket.id, fileId: file!.id, n: '1' };
       if (/^\/api\/(extractors|saved_extractors)/.test(path)) return { id: extractor.id };
-      if (/^\/api\/(runs|extraction_runs)/.test(path)) return { id: run.id };
+      if (/^\/api\/(runs|extraction_runs)/.test(path)) return { id: run.id, fileId: file!.id };
       if (path.startsWith('/api/embed_sessions')) return { id: session.id };
       return { type: 'ExtractionRun' };
     };

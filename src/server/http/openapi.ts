@@ -28,12 +28,16 @@ import {
   extractorSchema,
   problemSchema,
   resultMetadataSchema,
+  resultsEditSchema,
+  runResultsSchema,
   runInputSchema,
   runSchema,
   submissionSchema,
 } from '../../contract/resources.js';
 import {
   finalRunStatuses,
+  reopenableRunStatuses,
+  runCommandSources,
   runCommands,
   runStatuses,
   runTransitions,
@@ -394,6 +398,8 @@ function componentSchemas(): GeneratedComponents {
   }
   add(outputs, 'Problem', problemSchema);
   add(outputs, 'ResultMetadata', resultMetadataSchema);
+  add(outputs, 'RunResults', runResultsSchema);
+  add(inputs, 'ResultsEdit', resultsEditSchema);
   add(outputs, 'RunEvent', runEventDataSchema);
   add(outputs, 'WebhookPayload', webhookPayloadSchema);
   add(outputs, 'GraphqlResponse', graphqlResponseSchema);
@@ -584,21 +590,29 @@ export function runLifecycleText(): string {
   const arrows = runStatuses
     .filter((status) => runTransitions[status].length > 0)
     .map((status) => `- \`${status}\` → ${codeList(runTransitions[status])}`);
-  const commands = (Object.keys(runCommands) as RunCommand[]).map((command) => {
-    const target = runCommands[command];
-    const from = runStatuses.filter((status) => runTransitions[status].includes(target));
-    return `- \`POST …/{id}/${command}\`: ${codeList(from, ' or ')} → \`${target}\``;
-  });
+  const commands = (Object.keys(runCommands) as RunCommand[]).map(
+    (command) =>
+      `- \`POST …/{id}/${command}\`: ${codeList(runCommandSources[command], ' or ')} → \`${runCommands[command]}\``,
+  );
   return [
     `A run is \`${runStatuses[0]}\` when it is created. It moves only along these arrows; ` +
-      `${codeList(finalRunStatuses)} are final.`,
+      `${codeList(finalRunStatuses)} are settled (the worker is done and the event stream ends).`,
     arrows.join('\n'),
-    'The worker moves a run from `queued` to `running` and from `running` to `completed` or ' +
-      '`failed`. People and programs use the commands:',
+    "A run's documents are the files of its bucket, each extracted on its own (with the " +
+      "extractor's `combineFiles`, all of them as one document). The worker moves a run from " +
+      '`queued` to `running`, then to `completed` when every document completed, to ' +
+      '`partially_completed` when some completed and some failed (the completed records are ' +
+      'there, and `error` says which documents failed and why), or to `failed` when every ' +
+      'document failed or the run could not be worked at all. People and programs use the ' +
+      'commands:',
     commands.join('\n'),
+    `- \`POST …/{id}/documents/{fileId}/retry\` or \`…/replace\`: ${codeList(reopenableRunStatuses, ' or ')} → \`queued\`, ` +
+      'for a failed document of a run not submitted; the worker then extracts just the documents ' +
+      "that are not completed, and the others' records and a person's edits stay.",
     'A command the current status does not allow answers 409 with `currentStatus`. A pause ' +
       'takes effect between chunks; a resumed run is queued again and continues with the chunk ' +
-      'after the last one done. To run again, create a new run over the same bucket.',
+      'after the last one done. `completed` and `cancelled` never change again; to run again, ' +
+      'create a new run over the same bucket.',
   ].join('\n\n');
 }
 
@@ -616,8 +630,14 @@ const webhookSummaries: Record<WebhookEventType, string> = {
   'extraction_run.started': 'A run started working',
   'extraction_run.progress': 'A run finished a chunk',
   'extraction_run.paused': 'A run was paused',
-  'extraction_run.completed': 'A run completed: the results are ready',
-  'extraction_run.failed': 'A run failed; `error` says why',
+  'extraction_run.completed': 'A run completed: every document has its record',
+  'extraction_run.partially_completed':
+    'A run ended with some documents completed and some failed; `error` says which and why',
+  'extraction_run.document_completed':
+    'A document of a run completed: `document.data` is its record',
+  'extraction_run.document_failed': 'A document of a run failed; `document.error` says why',
+  'extraction_run.failed':
+    'A run failed: every document failed, or it could not be worked at all; `error` says why',
   'extraction_run.cancelled': 'A run was cancelled',
   'extraction_run.submitted': 'A person submitted the results',
 };
@@ -685,7 +705,7 @@ export type Body =
   | { description: string; content: Record<string, MediaTypeObject> };
 
 export type Answer =
-  | { status: 200 | 201; resource: ResourceKey; description?: string }
+  | { status: 200 | 201 | 202; resource: ResourceKey; description?: string }
   | { status: 200 | 201; collection: ResourceKey; description?: string }
   | { status: 204; description: string }
   | {

@@ -11,6 +11,12 @@ import type { Db } from '../store/database.js';
 import { nowIso } from '../store/ids.js';
 import type { Database } from '../store/schema.js';
 import type { Kysely, Transaction } from 'kysely';
+import {
+  documentsOfRun,
+  documentSummary,
+  effectiveDocumentJson,
+  type RunDocumentRow,
+} from './documents.js';
 import type { RunRow } from './runs.js';
 
 export interface StoredRunEvent {
@@ -19,7 +25,9 @@ export interface StoredRunEvent {
   data: RunEventData;
 }
 
-export function runEventData(run: RunRow): RunEventData {
+/** What every event says of the run, and of the document it is about, if any. */
+export function runEventData(run: RunRow, document?: RunDocumentRow): RunEventData {
+  const text = document ? effectiveDocumentJson(document) : null;
   return {
     run: iriOf('run', run.id),
     status: run.status,
@@ -27,6 +35,15 @@ export function runEventData(run: RunRow): RunEventData {
     chunksTotal: run.chunks_total,
     partialResultJson: run.partial_result_json,
     error: run.error,
+    documents: documentsOfRun(run),
+    ...(document
+      ? {
+          document: {
+            ...documentSummary(run.bucket_id, document),
+            data: text === null ? null : (JSON.parse(text) as unknown),
+          },
+        }
+      : {}),
   };
 }
 
@@ -34,10 +51,16 @@ export async function appendRunEvent(
   db: Kysely<Database> | Transaction<Database>,
   run: RunRow,
   type: RunEventType,
+  document?: RunDocumentRow,
 ): Promise<void> {
   await db
     .insertInto('run_events')
-    .values({ run_id: run.id, type, data: JSON.stringify(runEventData(run)), created_at: nowIso() })
+    .values({
+      run_id: run.id,
+      type,
+      data: JSON.stringify(runEventData(run, document)),
+      created_at: nowIso(),
+    })
     .execute();
 }
 

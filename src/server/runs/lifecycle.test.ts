@@ -7,9 +7,10 @@ import {
   runStatuses,
   type RunCommand,
 } from '../../contract/run-status.js';
-import { runSchema, submissionSchema } from '../../contract/resources.js';
+import { runSchema, submissionSchema, type Run } from '../../contract/resources.js';
 import { readEvents } from '../testing/event-stream.js';
 import { startTestService, type TestService } from '../testing/test-service.js';
+import { listDocuments, runColumnsOf } from './documents.js';
 
 const orlen = readFileSync(new URL('../../../e2e/fixtures/invoices/Orlen.txt', import.meta.url));
 
@@ -54,6 +55,41 @@ async function startRun(bucketId: string, extractor = extractorId) {
   });
   expect(response.status).toBe(201);
   return runSchema.parse(await response.json());
+}
+
+/**
+ * Completes (or fails) the documents of a run directly in the store, and writes the run's
+ * columns made from them, as the worker would: the worker is off in these tests.
+ */
+async function settleDocuments(
+  run: Run,
+  status: RunStatus,
+  outcomes: ({ data: unknown } | { error: string })[],
+) {
+  const db = service.store.db;
+  const documents = await listDocuments(db, run.id);
+  for (const [index, outcome] of outcomes.entries()) {
+    await db
+      .updateTable('run_documents')
+      .set(
+        'data' in outcome
+          ? {
+              status: 'completed',
+              result_json: JSON.stringify(outcome.data),
+              chunks_total: 1,
+              chunks_completed: 1,
+            }
+          : { status: 'failed', error: outcome.error },
+      )
+      .where('run_id', '=', run.id)
+      .where('file_id', '=', documents[index]!.file_id)
+      .execute();
+  }
+  const bucketId = run.bucket.split('/').pop()!;
+  await forceStatus(run.id, status, {
+    ...runColumnsOf(bucketId, await listDocuments(db, run.id)),
+    finished_at: new Date().toISOString(),
+  });
 }
 
 /** Puts a run in a status directly in the store: the worker is off in these tests. */
@@ -221,55 +257,94 @@ describe('the state machine', () => {
 describe('results and submission', () => {
   async function completedRun() {
     const run = await startRun(await bucketWithFile());
-    await forceStatus(run.id, 'completed', {
-      result_json: JSON.stringify({ invoice_number: 'F 1234', total: 316.83 }),
-      finished_at: new Date().toISOString(),
-    });
+    await settleDocuments(run, 'completed', [
+      { data: { invoice_number: 'F 1234', total: 316.83 } },
+    ]);
     return run;
   }
+
+  /** The results of a one-document run, with this record. */
+  const oneDocument = (run: Run, data: unknown) => ({
+    documents: [
+      {
+        file: run.documents[0]!.file,
+        name: 'orlen.txt',
+        status: 'completed',
+        data,
+        error: null,
+      },
+    ],
+  });
 
   it('has no results before the run completes', async () => {
     const run = await startRun(await bucketWithFile());
     const response = await service.request(`/api/extraction_runs/${run.id}/results`);
     expect(response.status).toBe(409);
     const put = await service.json('PUT', `/api/extraction_runs/${run.id}/results`, {
-      invoice_number: 'x',
-      total: 1,
+      documents: [{ file: run.documents[0]!.file, data: { invoice_number: 'x', total: 1 } }],
     });
     expect(put.status).toBe(409);
   });
 
   it('keeps the machine original next to a person’s edits', async () => {
     const run = await completedRun();
+    const file = run.documents[0]!.file;
     const invalid = await service.json('PUT', `/api/extraction_runs/${run.id}/results`, {
-      invoice_number: 7,
-      total: 'lots',
+      documents: [{ file, data: { invoice_number: 7, total: 'lots' } }],
     });
     expect(invalid.status).toBe(422);
     const pointers = ((await invalid.json()) as { errors: { pointer: string }[] }).errors
       .map((error) => error.pointer)
       .sort();
-    expect(pointers).toEqual(['/invoice_number', '/total']);
-
-    const saved = await service.json('PUT', `/api/extraction_runs/${run.id}/results`, {
+    expect(pointers).toEqual(['/documents/0/data/invoice_number', '/documents/0/data/total']);
+    // The old shape, a bare record, names what is missing.
+    const bare = await service.json('PUT', `/api/extraction_runs/${run.id}/results`, {
       invoice_number: 'F 1234K20',
       total: 316.83,
+    });
+    expect(bare.status).toBe(422);
+    const nobody = await service.json('PUT', `/api/extraction_runs/${run.id}/results`, {
+      documents: [{ file: '/api/buckets/x/files/y', data: { invoice_number: 'a', total: 1 } }],
+    });
+    expect(nobody.status).toBe(422);
+
+    const saved = await service.json('PUT', `/api/extraction_runs/${run.id}/results`, {
+      documents: [{ file, data: { invoice_number: 'F 1234K20', total: 316.83 } }],
     });
     expect(saved.status).toBe(200);
     const wire = runSchema.parse(await saved.json());
-    expect(JSON.parse(wire.editedResultJson!)).toEqual({
-      invoice_number: 'F 1234K20',
-      total: 316.83,
-    });
-    expect(JSON.parse(wire.resultJson!)).toEqual({ invoice_number: 'F 1234', total: 316.83 });
-    expect(JSON.parse(wire.data!)).toEqual({ invoice_number: 'F 1234K20', total: 316.83 });
+    const edited = oneDocument(run, { invoice_number: 'F 1234K20', total: 316.83 });
+    const machine = oneDocument(run, { invoice_number: 'F 1234', total: 316.83 });
+    expect(JSON.parse(wire.editedResultJson!)).toEqual(edited);
+    expect(JSON.parse(wire.resultJson!)).toEqual(machine);
+    expect(JSON.parse(wire.data!)).toEqual(edited);
 
     const current = await service.request(`/api/extraction_runs/${run.id}/results?format=json`);
-    expect(await current.json()).toEqual({ invoice_number: 'F 1234K20', total: 316.83 });
+    expect(await current.json()).toEqual(edited);
     const original = await service.request(
       `/api/extraction_runs/${run.id}/results?format=json&version=original`,
     );
-    expect(await original.json()).toEqual({ invoice_number: 'F 1234', total: 316.83 });
+    expect(await original.json()).toEqual(machine);
+
+    // One document's record, through its own address; its pointers are the record's.
+    const fileId = file.split('/').pop()!;
+    const documentPath = `/api/extraction_runs/${run.id}/documents/${fileId}/results`;
+    const badRecord = await service.json('PUT', documentPath, { invoice_number: 7, total: 1 });
+    expect(badRecord.status).toBe(422);
+    expect(((await badRecord.json()) as { errors: { pointer: string }[] }).errors).toMatchObject([
+      { pointer: '/invoice_number' },
+    ]);
+    const again = await service.json('PUT', documentPath, { invoice_number: 'F 9', total: 1 });
+    expect(again.status).toBe(200);
+    expect(JSON.parse(runSchema.parse(await again.json()).data!)).toEqual(
+      oneDocument(run, { invoice_number: 'F 9', total: 1 }),
+    );
+    const elsewhere = await service.json(
+      'PUT',
+      `/api/extraction_runs/${run.id}/documents/nope/results`,
+      { invoice_number: 'F 9', total: 1 },
+    );
+    expect(elsewhere.status).toBe(404);
 
     const notJson = await service.request(`/api/extraction_runs/${run.id}/results`, {
       method: 'PUT',
@@ -290,8 +365,7 @@ describe('results and submission', () => {
     const again = await service.json('POST', `/api/extraction_runs/${run.id}/submit`);
     expect(again.status).toBe(409);
     const edit = await service.json('PUT', `/api/extraction_runs/${run.id}/results`, {
-      invoice_number: 'x',
-      total: 1,
+      documents: [{ file: run.documents[0]!.file, data: { invoice_number: 'x', total: 1 } }],
     });
     expect(edit.status).toBe(409);
     const wire = runSchema.parse(await (await service.json('GET', `/api/runs/${run.id}`)).json());

@@ -1,17 +1,21 @@
 /**
- * What people and programs do to runs: start one, pause, resume, cancel, edit the results
- * and submit them. Every change is one transaction that updates the run only if it is
- * still in a status the change may start from, appends the run event and queues the
+ * What people and programs do to runs: start one, pause, resume, cancel, edit the results,
+ * extract a failed document again, and submit. Every change is one transaction that updates
+ * the run only if it is still in a status the change may start from, changes its documents
+ * and the run's columns made from them (documents.ts), appends the run event and queues the
  * webhook; the signals go out after the commit.
  */
 import type { Kysely, RawBuilder, Transaction } from 'kysely';
 import type { WebhookEventType } from '../../contract/events.js';
-import { idFromReference, iriOf } from '../../contract/iri.js';
+import { fileIdFromReference, idFromReference, iriOf } from '../../contract/iri.js';
 import { parseTargetSchema, validateAgainstSchema } from '../../contract/json-schema.js';
-import type { RunInput, Submission } from '../../contract/resources.js';
+import type { ResultsEdit, RunInput, Submission } from '../../contract/resources.js';
 import {
+  reopenableRunStatuses,
   runCommands,
-  runTransitions,
+  runCommandSources,
+  runStatusesWithResults,
+  type DocumentStatus,
   type RunCommand,
   type RunStatus,
 } from '../../contract/run-status.js';
@@ -24,15 +28,25 @@ import {
   findExtractor,
   type ExtractorRow,
 } from '../extractors/extractors.js';
-import { listFiles } from '../files/files.js';
-import { ConflictError, InvalidInputError, type FieldError } from '../errors.js';
+import { addFiles, deleteFile, listFiles, type FileRow } from '../files/files.js';
+import type { FilePages } from '../files/pages.js';
+import type { FileStore } from '../files/storage.js';
+import type { ReceivedFile } from '../files/uploads.js';
+import { ConflictError, InvalidInputError, NotFoundError, type FieldError } from '../errors.js';
 import { databaseTime, dialectOf } from '../store/clock.js';
 import type { Db } from '../store/database.js';
 import { newId, nowIso } from '../store/ids.js';
-import type { Database } from '../store/schema.js';
+import type { Database, RunDocumentRow } from '../store/schema.js';
 import { canSeeBucket, canSeeExtractor, checkRunSettingsAllowed } from '../tokens/access.js';
 import type { Principal } from '../tokens/tokens.js';
 import { enqueueWebhook } from '../webhooks/index.js';
+import {
+  documentFileIds,
+  listDocuments,
+  newDocumentRows,
+  runColumnsOf,
+  untouchedDocumentColumns,
+} from './documents.js';
 import { appendRunEvent, type RunSignals } from './events.js';
 import { untouchedRunColumns, type RunRow } from './runs.js';
 
@@ -43,6 +57,9 @@ export interface LifecycleDeps {
   config: Config;
   /** Told after each commit: the run changed, was queued or cancelled, webhooks were queued. */
   signals: RunSignals;
+  /** Where a replacement file goes (POST …/documents/{fileId}/replace), its pages counted. */
+  storage: FileStore;
+  pages: Pick<FilePages, 'countAtUpload'>;
 }
 
 /** New values for a run's columns; a value may be computed by the database (its clock). */
@@ -53,18 +70,25 @@ const webhookTypes: ReadonlySet<RunEventType> = new Set<WebhookEventType>([
   'extraction_run.progress',
   'extraction_run.paused',
   'extraction_run.completed',
+  'extraction_run.partially_completed',
+  'extraction_run.document_completed',
+  'extraction_run.document_failed',
   'extraction_run.failed',
   'extraction_run.cancelled',
   'extraction_run.submitted',
 ]);
 
-/** Appends the event and, for webhook kinds, queues the delivery — inside the caller's transaction. */
+/**
+ * Appends the event and, for webhook kinds, queues the delivery — inside the caller's
+ * transaction. A document event names its `document`.
+ */
 export async function recordRunEvent(
   trx: Executor,
   run: RunRow,
   type: RunEventType,
+  document?: RunDocumentRow,
 ): Promise<boolean> {
-  await appendRunEvent(trx, run, type);
+  await appendRunEvent(trx, run, type, document);
   if (!webhookTypes.has(type)) return false;
   const extractor = await trx
     .selectFrom('extractors')
@@ -72,8 +96,32 @@ export async function recordRunEvent(
     .where('id', '=', run.extractor_id)
     .executeTakeFirst();
   if (!extractor || extractor.enable_webhook !== 1 || !extractor.webhook_url) return false;
-  await enqueueWebhook(trx, { type: type as WebhookEventType, extractor, run });
+  await enqueueWebhook(trx, { type: type as WebhookEventType, extractor, run, document });
   return true;
+}
+
+/** A change to one document of a run, made with the run's (see RunLifecycle.change). */
+export interface DocumentChange {
+  fileId: string;
+  patch: Partial<RunDocumentRow>;
+  /** The change holds only while the document is in one of these statuses. */
+  onlyIf?: readonly DocumentStatus[];
+}
+
+/** A document was not in a status its change allows; the transaction is rolled back. */
+class DocumentMoved extends Error {}
+
+/** What RunLifecycle.change does beyond the run's own columns. */
+export interface ChangeOptions {
+  /** Only while this worker holds the run's lease. */
+  leaseOwner?: string;
+  documents?: readonly DocumentChange[];
+  /** The file of the document the event is about. */
+  document?: string;
+  /** Only while the results have not been submitted. */
+  unsubmitted?: boolean;
+  /** A change to every document in one of `from` statuses, whichever they are. */
+  documentsIn?: { from: readonly DocumentStatus[]; patch: Partial<RunDocumentRow> };
 }
 
 const commandVerbs: Record<RunCommand, string> = {
@@ -130,8 +178,11 @@ export class RunLifecycle {
     if (settingErrors.length > 0) throw new InvalidInputError(settingErrors);
 
     const now = nowIso();
+    const id = newId();
+    const combine = input.combineFiles ?? extractor.combine_files === 1;
+    const documents = newDocumentRows(id, files, combine, now);
     const run: RunRow = {
-      id: newId(),
+      id,
       bucket_id: bucket.id,
       extractor_id: extractor.id,
       status: 'queued',
@@ -150,10 +201,13 @@ export class RunLifecycle {
       mark_page_images: Number(input.markPageImages ?? extractor.mark_page_images === 1),
       chunk_size: input.chunkSize ?? extractor.chunk_size,
       file_ids: JSON.stringify(files.map((file) => file.id)),
+      combine_files: Number(combine),
       ...untouchedRunColumns(now),
+      ...runColumnsOf(bucket.id, documents),
     };
     await db.transaction().execute(async (trx) => {
       await trx.insertInto('runs').values(run).execute();
+      await trx.insertInto('run_documents').values(documents).execute();
       await trx
         .updateTable('extractors')
         .set({ last_ran_at: now })
@@ -167,14 +221,17 @@ export class RunLifecycle {
   /** Pause, resume or cancel; a 409 naming the current status when the run cannot. */
   async command(run: RunRow, command: RunCommand): Promise<RunRow> {
     const target = runCommands[command];
-    const from = (Object.keys(runTransitions) as RunStatus[]).filter((status) =>
-      runTransitions[status].includes(target),
-    );
+    const from = runCommandSources[command];
     const now = nowIso();
     const patch: Partial<RunRow> = { status: target, updated_at: now };
     if (command === 'cancel')
       Object.assign(patch, { finished_at: now, lease_owner: null, lease_expires_at: null });
-    const updated = await this.change(run.id, from, patch, commandEvents[command]);
+    // A cancelled run's document at work is no longer at work: it never ran to an end.
+    const updated = await this.change(run.id, from, patch, commandEvents[command], {
+      ...(command === 'cancel'
+        ? { documentsIn: { from: ['running'], patch: { status: 'queued', updated_at: now } } }
+        : {}),
+    });
     if (!updated) {
       const current = await this.deps.db
         .selectFrom('runs')
@@ -194,18 +251,20 @@ export class RunLifecycle {
 
   /**
    * Updates a run if its status is one of `from` (and, with `leaseOwner`, only while that
-   * worker holds it), records the event, and signals after the commit. `undefined` when the
-   * run was in another status or held by another worker.
+   * worker holds it), changes its documents (and rewrites the run's columns made from them),
+   * records the event, and signals after the commit. `undefined` when the run was in another
+   * status or held by another worker, or a document in a status its change does not allow;
+   * then nothing changed.
    */
   async change(
     runId: string,
     from: readonly RunStatus[],
     patch: RunPatch,
     event?: RunEventType,
-    options: { leaseOwner?: string } = {},
+    options: ChangeOptions = {},
   ): Promise<RunRow | undefined> {
     return this.#changeInTransaction(async (trx) =>
-      this.#update(trx, runId, from, patch, event, options.leaseOwner),
+      this.#update(trx, runId, from, patch, event, options),
     );
   }
 
@@ -261,26 +320,67 @@ export class RunLifecycle {
     from: readonly RunStatus[],
     patch: RunPatch,
     event: RunEventType | undefined,
-    leaseOwner?: string,
+    options: ChangeOptions = {},
   ): Promise<{ row: RunRow | undefined; queuedWebhook: boolean }> {
     let update = trx
       .updateTable('runs')
       .set(patch)
       .where('id', '=', runId)
       .where('status', 'in', [...from]);
-    if (leaseOwner !== undefined) update = update.where('lease_owner', '=', leaseOwner);
-    const row = await update.returningAll().executeTakeFirst();
-    if (!row || !event) return { row, queuedWebhook: false };
-    return { row, queuedWebhook: await recordRunEvent(trx, row, event) };
+    if (options.leaseOwner !== undefined)
+      update = update.where('lease_owner', '=', options.leaseOwner);
+    if (options.unsubmitted) update = update.where('submitted_at', 'is', null);
+    let row = await update.returningAll().executeTakeFirst();
+    if (!row) return { row, queuedWebhook: false };
+    let subject: RunDocumentRow | undefined;
+    if (options.documentsIn) {
+      await trx
+        .updateTable('run_documents')
+        .set(options.documentsIn.patch)
+        .where('run_id', '=', runId)
+        .where('status', 'in', [...options.documentsIn.from])
+        .execute();
+    }
+    if (options.documents || options.document || options.documentsIn) {
+      for (const { fileId, patch: documentPatch, onlyIf } of options.documents ?? []) {
+        let change = trx
+          .updateTable('run_documents')
+          .set(documentPatch)
+          .where('run_id', '=', runId)
+          .where('file_id', '=', fileId);
+        if (onlyIf) change = change.where('status', 'in', [...onlyIf]);
+        const { numUpdatedRows } = await change.executeTakeFirst();
+        if (numUpdatedRows === 0n) throw new DocumentMoved();
+      }
+      const documents = await listDocuments(trx, runId);
+      subject = documents.find((document) => document.file_id === options.document);
+      row = await trx
+        .updateTable('runs')
+        .set(runColumnsOf(row.bucket_id, documents))
+        .where('id', '=', runId)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+    }
+    if (!event) return { row, queuedWebhook: false };
+    return { row, queuedWebhook: await recordRunEvent(trx, row, event, subject) };
   }
 
-  /** Runs `work` in a transaction and sends the signals its outcome calls for after the commit. */
+  /**
+   * Runs `work` in a transaction and sends the signals its outcome calls for after the
+   * commit. A document not in a status its change allows rolls the whole change back.
+   */
   async #changeInTransaction(
     work: (
       trx: Transaction<Database>,
     ) => Promise<{ row: RunRow | undefined; queuedWebhook: boolean }>,
   ): Promise<RunRow | undefined> {
-    const { row, queuedWebhook } = await this.deps.db.transaction().execute(work);
+    const { row, queuedWebhook } = await this.deps.db
+      .transaction()
+      .execute(work)
+      .catch((error: unknown) => {
+        if (error instanceof DocumentMoved) return { row: undefined, queuedWebhook: false };
+        throw error;
+      });
     if (row) {
       this.deps.signals.runChanged(row.id);
       if (queuedWebhook) this.deps.signals.webhooksQueued();
@@ -288,11 +388,11 @@ export class RunLifecycle {
     return row;
   }
 
-  /** Saves results a person edited; the machine's `resultJson` stays as it was. */
-  async saveEdits(run: RunRow, data: unknown): Promise<RunRow> {
-    if (run.status !== 'completed') {
+  /** A 409 unless a person may change the results of `run` now. */
+  #assertEditable(run: RunRow): void {
+    if (!runStatusesWithResults.includes(run.status)) {
       throw new ConflictError(
-        `The run is ${run.status}; its results can be edited once it has completed.`,
+        `The run is ${run.status}; its results can be edited once it has completed or partially completed.`,
         run.status,
       );
     }
@@ -301,39 +401,202 @@ export class RunLifecycle {
         'The results have been submitted and can no longer be changed.',
         run.status,
       );
-    const parsed = parseTargetSchema(run.target_schema);
-    if (parsed.ok) {
-      const violations = validateAgainstSchema(parsed.schema, data);
-      if (violations.length > 0)
-        throw new InvalidInputError(
-          violations.map(({ pointer, message }) => ({ pointer, detail: message })),
-        );
+  }
+
+  /**
+   * Saves records a person edited: `{"documents": [{file, data}]}`, matched to the run's
+   * completed documents by `file` (IRI or id); a document left out keeps its data. Each
+   * record is checked against the target schema. The machine's records stay as they were.
+   */
+  async saveEdits(run: RunRow, edit: ResultsEdit): Promise<RunRow> {
+    this.#assertEditable(run);
+    const documents = await listDocuments(this.deps.db, run.id);
+    const errors: FieldError[] = [];
+    const changes: DocumentChange[] = [];
+    const seen = new Set<string>();
+    for (const [index, { file, data }] of edit.documents.entries()) {
+      const fileId = fileIdFromReference(run.bucket_id, file);
+      const document = documents.find((candidate) => candidate.file_id === fileId);
+      if (!document || document.status !== 'completed') {
+        errors.push({
+          pointer: `/documents/${index}/file`,
+          detail: document
+            ? `${document.name} is ${document.status}; only a completed document's record can be edited`
+            : 'file names no document of this run',
+        });
+        continue;
+      }
+      if (seen.has(document.file_id)) {
+        errors.push({ pointer: `/documents/${index}/file`, detail: 'file is named twice' });
+        continue;
+      }
+      seen.add(document.file_id);
+      errors.push(...this.#violations(run, data, `/documents/${index}/data`));
+      changes.push({
+        fileId: document.file_id,
+        patch: this.#editedColumns(data),
+        onlyIf: ['completed'],
+      });
     }
-    const updated = await this.deps.db.transaction().execute(async (trx) => {
-      const row = await trx
-        .updateTable('runs')
-        .set({ edited_result_json: JSON.stringify(data), updated_at: nowIso() })
-        .where('id', '=', run.id)
-        .where('status', '=', 'completed')
-        .where('submitted_at', 'is', null)
-        .returningAll()
-        .executeTakeFirst();
-      if (row) await recordRunEvent(trx, row, 'extraction_run.results_changed');
-      return row;
-    });
+    if (errors.length > 0) throw new InvalidInputError(errors);
+    return this.#saveEditChanges(run, changes);
+  }
+
+  /** Saves the record of one document a person edited (`PUT …/documents/{fileId}/results`). */
+  async saveDocumentEdit(run: RunRow, fileId: string, data: unknown): Promise<RunRow> {
+    const document = (await listDocuments(this.deps.db, run.id)).find(
+      (candidate) => candidate.file_id === fileId,
+    );
+    if (!document) throw new NotFoundError();
+    this.#assertEditable(run);
+    if (document.status !== 'completed')
+      throw new ConflictError(
+        `${document.name} is ${document.status}; only a completed document's record can be edited.`,
+        run.status,
+      );
+    const errors = this.#violations(run, data, '');
+    if (errors.length > 0) throw new InvalidInputError(errors);
+    return this.#saveEditChanges(run, [
+      { fileId, patch: this.#editedColumns(data), onlyIf: ['completed'] },
+    ]);
+  }
+
+  #violations(run: RunRow, data: unknown, prefix: string): FieldError[] {
+    const parsed = parseTargetSchema(run.target_schema);
+    if (!parsed.ok) return [];
+    return validateAgainstSchema(parsed.schema, data).map(({ pointer, message }) => ({
+      pointer: `${prefix}${pointer}`,
+      detail: message,
+    }));
+  }
+
+  #editedColumns(data: unknown): Partial<RunDocumentRow> {
+    return { edited_result_json: JSON.stringify(data), updated_at: nowIso() };
+  }
+
+  async #saveEditChanges(run: RunRow, changes: DocumentChange[]): Promise<RunRow> {
+    // The submission check is part of the update: a submit that lands first wins.
+    const updated = await this.change(
+      run.id,
+      runStatusesWithResults,
+      { updated_at: nowIso() },
+      'extraction_run.results_changed',
+      { documents: changes, unsubmitted: true },
+    );
     if (!updated)
       throw new ConflictError(
         'The results changed status while saving; reload the run and try again.',
       );
-    this.deps.signals.runChanged(run.id);
     return updated;
+  }
+
+  /**
+   * Extracts a failed document again, as it is (`retry`) or with another file in its place
+   * (`replace`: the new file is stored in the bucket, the old one removed, and the document
+   * keeps its place). The run goes back to `queued` and the worker works just the documents
+   * that are not completed; the others' records and a person's edits stay as they are.
+   * 404 for a file that is not a document of the run; 409 unless the run is
+   * partially_completed or failed, not submitted, and the document failed.
+   */
+  async extractAgain(run: RunRow, fileId: string, replacement?: ReceivedFile): Promise<RunRow> {
+    const { db, storage, pages } = this.deps;
+    const discard = () => (replacement ? storage.discard(replacement.tempPath) : undefined);
+    const documents = await listDocuments(db, run.id);
+    const document = documents.find((candidate) => documentFileIds(candidate).includes(fileId));
+    try {
+      if (!document) throw new NotFoundError();
+      this.#assertReopenable(run, document);
+    } catch (error) {
+      await discard();
+      throw error;
+    }
+
+    let added: FileRow | undefined;
+    const patch: Partial<RunDocumentRow> = untouchedDocumentColumns(nowIso());
+    let fileIds = JSON.parse(run.file_ids) as string[];
+    if (replacement) {
+      [added] = await addFiles(db, storage, pages, run.bucket_id, [replacement]);
+      const swap = (ids: string[]) => ids.map((id) => (id === fileId ? added!.id : id));
+      const documentIds = swap(documentFileIds(document));
+      fileIds = swap(fileIds);
+      const files = await db
+        .selectFrom('files')
+        .select(['id', 'name'])
+        .where('id', 'in', documentIds)
+        .execute();
+      Object.assign(patch, {
+        file_id: documentIds[0],
+        file_ids: JSON.stringify(documentIds),
+        name: documentIds.map((id) => files.find((file) => file.id === id)?.name ?? '').join(', '),
+      });
+    }
+    const now = nowIso();
+    const updated = await this.change(
+      run.id,
+      reopenableRunStatuses,
+      {
+        status: 'queued',
+        error: null,
+        finished_at: null,
+        file_ids: JSON.stringify(fileIds),
+        lease_owner: null,
+        lease_expires_at: null,
+        updated_at: now,
+      },
+      'extraction_run.document_queued',
+      {
+        documents: [{ fileId: document.file_id, patch, onlyIf: ['failed'] }],
+        document: (patch.file_id as string | undefined) ?? document.file_id,
+        unsubmitted: true,
+      },
+    );
+    if (!updated) {
+      if (added) await deleteFile(db, storage, added);
+      const current = await db
+        .selectFrom('runs')
+        .select('status')
+        .where('id', '=', run.id)
+        .executeTakeFirst();
+      throw new ConflictError(
+        'The run changed while this was asked; reload it and try again.',
+        current?.status ?? run.status,
+      );
+    }
+    if (added) {
+      const old = await db
+        .selectFrom('files')
+        .selectAll()
+        .where('id', '=', fileId)
+        .executeTakeFirst();
+      if (old) await deleteFile(db, storage, old);
+    }
+    this.deps.signals.runQueued();
+    return updated;
+  }
+
+  #assertReopenable(run: RunRow, document: RunDocumentRow): void {
+    if (run.submitted_at)
+      throw new ConflictError(
+        'The results have been submitted; the run can no longer change.',
+        run.status,
+      );
+    if (!reopenableRunStatuses.includes(run.status))
+      throw new ConflictError(
+        `The run is ${run.status}; a document can be extracted again once the run has partially completed or failed.`,
+        run.status,
+      );
+    if (document.status !== 'failed')
+      throw new ConflictError(
+        `${document.name} is ${document.status}; only a failed document can be extracted again.`,
+        run.status,
+      );
   }
 
   /** Marks the results submitted, once, and tells the webhook. */
   async submit(run: RunRow): Promise<Submission> {
-    if (run.status !== 'completed') {
+    if (!runStatusesWithResults.includes(run.status)) {
       throw new ConflictError(
-        `The run is ${run.status}; only the results of a completed run can be submitted.`,
+        `The run is ${run.status}; only the results of a completed or partially completed run can be submitted.`,
         run.status,
       );
     }
@@ -344,7 +607,7 @@ export class RunLifecycle {
         .updateTable('runs')
         .set({ submitted_at: now, updated_at: now })
         .where('id', '=', run.id)
-        .where('status', '=', 'completed')
+        .where('status', 'in', [...runStatusesWithResults])
         .where('submitted_at', 'is', null)
         .returningAll()
         .executeTakeFirst();

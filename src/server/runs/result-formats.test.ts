@@ -2,6 +2,7 @@ import fc from 'fast-check';
 // saxes is a strict, non-validating XML 1.0 parser (with namespaces); it comes with exceljs.
 import { SaxesParser } from 'saxes';
 import { describe, expect, it } from 'vitest';
+import type { DocumentResult, RunResults } from '../../contract/resources.js';
 import { parseCsv } from '../formats/csv.js';
 import {
   formatResults,
@@ -83,6 +84,47 @@ function csvRecords(csv: string): Record<string, string>[] {
   return body.map((row) => Object.fromEntries(header.map((name, index) => [name, row[index]!])));
 }
 
+const fileIri = '/api/buckets/b1/files/f1';
+
+/** The results of a one-file bucket whose document completed with `data`. */
+function oneDocument(data: unknown): RunResults {
+  return {
+    documents: [{ file: fileIri, name: 'invoice.pdf', status: 'completed', data, error: null }],
+  };
+}
+
+/** The `<data>` elements of the first document of an XML download. */
+function dataElements(xml: string): XmlNode[] {
+  const root = parseXml(xml);
+  expect(root.name).toBe('results');
+  const [document] = child(root, 'document');
+  expect(document!.attributes.file!.value).toBe(fileIri);
+  return child(document!, 'data');
+}
+
+/** The `<data>` element of a one-document XML download. */
+const dataElement = (xml: string): XmlNode => dataElements(xml)[0]!;
+
+/** The CSV's header after the document's own columns, which come first. */
+function fieldHeader(csv: string): string[] {
+  const header = parseCsv(csv)![0]!;
+  expect(header.slice(0, 4)).toEqual(['file', 'name', 'status', 'error']);
+  return header.slice(4);
+}
+
+/** The CSV's records without the document's own columns (which are checked). */
+function fieldRecords(csv: string): Record<string, string>[] {
+  return csvRecords(csv).map(({ file, name, status, error, ...fields }) => {
+    expect({ file, name, status, error }).toEqual({
+      file: fileIri,
+      name: 'invoice.pdf',
+      status: 'completed',
+      error: '',
+    });
+    return fields;
+  });
+}
+
 const invoice = {
   invoice_number: 'INV-2024-001',
   date: '2024-03-01',
@@ -98,17 +140,17 @@ const invoice = {
 
 describe('results as JSON', () => {
   it('are the same value, indented for people', () => {
-    const json = resultsToJson(invoice);
-    expect(JSON.parse(json)).toEqual(invoice);
-    expect(json).toContain('\n  "invoice_number": "INV-2024-001"');
+    const json = resultsToJson(oneDocument(invoice));
+    expect(JSON.parse(json)).toEqual(oneDocument(invoice));
+    expect(json).toContain('\n  "documents": [\n    {\n      "file": "/api/buckets/b1/files/f1"');
+    expect(json).toContain('\n        "invoice_number": "INV-2024-001"');
   });
 });
 
 describe('results as XML', () => {
   it('put properties in elements, lists as repeated elements and null as xsi:nil', () => {
-    const root = parseXml(resultsToXml(invoice));
+    const root = dataElement(resultsToXml(oneDocument(invoice)));
 
-    expect(root.name).toBe('results');
     expect(child(root, 'invoice_number')[0]!.text).toBe('INV-2024-001');
     expect(child(child(child(root, 'vendor')[0]!, 'address')[0]!, 'city')[0]!.text).toBe('Köln');
     const items = child(root, 'line_items');
@@ -149,7 +191,9 @@ describe('results as XML', () => {
       'tab\there',
       'q"&',
     ];
-    const root = parseXml(resultsToXml(Object.fromEntries(keys.map((key, index) => [key, index]))));
+    const root = dataElement(
+      resultsToXml(oneDocument(Object.fromEntries(keys.map((key, index) => [key, index])))),
+    );
 
     expect(root.children.map(keyOf)).toEqual(keys);
     expect(root.children.map((node) => node.text)).toEqual(keys.map((_, index) => String(index)));
@@ -167,14 +211,16 @@ describe('results as XML', () => {
 
   it('escape text and replace the characters XML 1.0 forbids', () => {
     const text = 'a & b < c > d ]]> "e" \'f\'';
-    const root = parseXml(
-      resultsToXml({
-        text,
-        lines: 'one\r\ntwo\nthree',
-        control: 'bell\u0007 nul\u0000 tab\t',
-        surrogates: 'lone \uD800 pair 😀',
-        markup: '<script>alert(1)</script>',
-      }),
+    const root = dataElement(
+      resultsToXml(
+        oneDocument({
+          text,
+          lines: 'one\r\ntwo\nthree',
+          control: 'bell\u0007 nul\u0000 tab\t',
+          surrogates: 'lone \uD800 pair 😀',
+          markup: '<script>alert(1)</script>',
+        }),
+      ),
     );
 
     expect(child(root, 'text')[0]!.text).toBe(text);
@@ -186,21 +232,22 @@ describe('results as XML', () => {
   });
 
   it('handle lists of lists, a list at the top, a lone value and no value', () => {
-    const nested = parseXml(resultsToXml({ matrix: [[1, 2], [3], []] }));
+    const nested = dataElement(resultsToXml(oneDocument({ matrix: [[1, 2], [3], []] })));
     expect(
       child(nested, 'matrix').map((row) => child(row, 'item').map((cell) => cell.text)),
     ).toEqual([['1', '2'], ['3'], []]);
-    const list = parseXml(resultsToXml([{ a: 1 }, { a: 2 }]));
-    expect(child(list, 'item').map((item) => child(item, 'a')[0]!.text)).toEqual(['1', '2']);
-    expect(parseXml(resultsToXml('just text')).text).toBe('just text');
-    expect(isNil(parseXml(resultsToXml(null)))).toBe(true);
+    // A list as the whole record repeats <data>, as any list repeats its property's element.
+    const list = dataElements(resultsToXml(oneDocument([{ a: 1 }, { a: 2 }])));
+    expect(list.map((item) => child(item, 'a')[0]!.text)).toEqual(['1', '2']);
+    expect(dataElement(resultsToXml(oneDocument('just text'))).text).toBe('just text');
+    expect(isNil(dataElement(resultsToXml(oneDocument(null))))).toBe(true);
   });
 
   it('stay well-formed for deep nesting, writing what is too deep as JSON text', () => {
     for (const levels of [1000, 20_000]) {
       let deep: unknown = { leaf: 'bottom' };
       for (let level = 0; level < levels; level++) deep = level % 2 ? { level: deep } : [deep];
-      let node = parseXml(resultsToXml({ deep }));
+      let node = dataElement(resultsToXml(oneDocument({ deep })));
       let depth = 0;
       while (node.children.length > 0) {
         node = node.children[0]!;
@@ -216,7 +263,7 @@ describe('results as XML', () => {
       fc.property(
         fc.dictionary(fc.string({ unit: 'binary' }), fc.jsonValue({ stringUnit: 'binary' })),
         (value) => {
-          const root = parseXml(resultsToXml(value));
+          const root = dataElement(resultsToXml(oneDocument(value)));
           const keys = Object.keys(value).filter(
             (key) => !(Array.isArray(value[key]) && (value[key] as unknown[]).length === 0),
           );
@@ -231,10 +278,8 @@ describe('results as XML', () => {
 
 describe('results as CSV', () => {
   it('give one row per line item with the other fields repeated and nested objects as dotted columns', () => {
-    const csv = resultsToCsv(invoice);
-    const rows = parseCsv(csv)!;
-
-    expect(rows[0]).toEqual([
+    const csv = resultsToCsv(oneDocument(invoice));
+    expect(fieldHeader(csv)).toEqual([
       'invoice_number',
       'date',
       'vendor.name',
@@ -247,7 +292,7 @@ describe('results as CSV', () => {
       'paid',
       'notes',
     ]);
-    expect(csvRecords(csv)).toEqual([
+    expect(fieldRecords(csv)).toEqual([
       {
         invoice_number: 'INV-2024-001',
         date: '2024-03-01',
@@ -279,35 +324,37 @@ describe('results as CSV', () => {
   });
 
   it('give one row when there are no items', () => {
-    expect(csvRecords(resultsToCsv({ invoice_number: 'A-1', line_items: [] }))).toEqual([
-      { invoice_number: 'A-1', line_items: '' },
-    ]);
-    expect(csvRecords(resultsToCsv({ invoice_number: 'A-1', tags: ['x', 'y'] }))).toEqual([
-      { invoice_number: 'A-1', tags: 'x; y' },
-    ]);
+    expect(
+      fieldRecords(resultsToCsv(oneDocument({ invoice_number: 'A-1', line_items: [] }))),
+    ).toEqual([{ invoice_number: 'A-1', line_items: '' }]);
+    expect(
+      fieldRecords(resultsToCsv(oneDocument({ invoice_number: 'A-1', tags: ['x', 'y'] }))),
+    ).toEqual([{ invoice_number: 'A-1', tags: 'x; y' }]);
   });
 
   it('split rows on the shallowest list of objects and number the items of the others', () => {
-    const csv = resultsToCsv({
-      id: 7,
-      lines: [{ sku: 'a' }, { sku: 'b', note: 'late' }],
-      meta: { taxes: [{ rate: 19 }, { rate: 7 }] },
-      matrix: [[1, 2], [3]],
-    });
+    const csv = resultsToCsv(
+      oneDocument({
+        id: 7,
+        lines: [{ sku: 'a' }, { sku: 'b', note: 'late' }],
+        meta: { taxes: [{ rate: 19 }, { rate: 7 }] },
+        matrix: [[1, 2], [3]],
+      }),
+    );
     const shared = {
       'meta.taxes.1.rate': '19',
       'meta.taxes.2.rate': '7',
       'matrix.1': '1; 2',
       'matrix.2': '3',
     };
-    expect(parseCsv(csv)![0]).toEqual(['id', 'lines.sku', 'lines.note', ...Object.keys(shared)]);
-    expect(csvRecords(csv)).toEqual([
+    expect(fieldHeader(csv)).toEqual(['id', 'lines.sku', 'lines.note', ...Object.keys(shared)]);
+    expect(fieldRecords(csv)).toEqual([
       { id: '7', 'lines.sku': 'a', 'lines.note': '', ...shared },
       { id: '7', 'lines.sku': 'b', 'lines.note': 'late', ...shared },
     ]);
     // Looked for level by level: a list that comes first but sits deeper loses.
-    const records = csvRecords(
-      resultsToCsv({ a: { deep: [{ x: 1 }] }, top: [{ y: 1 }, { y: 2 }] }),
+    const records = fieldRecords(
+      resultsToCsv(oneDocument({ a: { deep: [{ x: 1 }] }, top: [{ y: 1 }, { y: 2 }] })),
     );
     expect(records.map((record) => record['top.y'])).toEqual(['1', '2']);
     expect(records[0]!['a.deep.1.x']).toBe('1');
@@ -322,25 +369,29 @@ describe('results as CSV', () => {
       '\tcmd',
       '\rcmd',
     ];
-    const records = csvRecords(resultsToCsv({ cells: dangerous.map((value) => ({ value })) }));
+    const records = fieldRecords(
+      resultsToCsv(oneDocument({ cells: dangerous.map((value) => ({ value })) })),
+    );
     expect(records.map((record) => record['cells.value'])).toEqual(
       dangerous.map((value) => `'${value}`),
     );
     // A header is a cell too.
-    expect(parseCsv(resultsToCsv({ '=cmd': 1 }))![0]).toEqual(["'=cmd"]);
+    expect(fieldHeader(resultsToCsv(oneDocument({ '=cmd': 1 })))).toEqual(["'=cmd"]);
   });
 
   it('keep odd property names as column names and tell apart names that dot alike', () => {
-    const csv = resultsToCsv({
-      '1st': 1,
-      'a b': 2,
-      '<x>': 3,
-      'größe, "Zoll"': 4,
-      日付: 5,
-      a: { b: 6 },
-      'a.b': 7,
-    });
-    expect(csvRecords(csv)).toEqual([
+    const csv = resultsToCsv(
+      oneDocument({
+        '1st': 1,
+        'a b': 2,
+        '<x>': 3,
+        'größe, "Zoll"': 4,
+        日付: 5,
+        a: { b: 6 },
+        'a.b': 7,
+      }),
+    );
+    expect(fieldRecords(csv)).toEqual([
       {
         '1st': '1',
         'a b': '2',
@@ -354,15 +405,15 @@ describe('results as CSV', () => {
   });
 
   it('handle lists at the top, lone values and deep nesting', () => {
-    expect(csvRecords(resultsToCsv([{ a: 1 }, { b: 2 }]))).toEqual([
+    expect(fieldRecords(resultsToCsv(oneDocument([{ a: 1 }, { b: 2 }])))).toEqual([
       { a: '1', b: '' },
       { a: '', b: '2' },
     ]);
-    expect(csvRecords(resultsToCsv('text'))).toEqual([{ value: 'text' }]);
+    expect(fieldRecords(resultsToCsv(oneDocument('text')))).toEqual([{ value: 'text' }]);
     for (const levels of [1000, 20_000]) {
       let deep: unknown = { leaf: 'bottom' };
       for (let level = 0; level < levels; level++) deep = { level: deep };
-      const [record] = csvRecords(resultsToCsv({ deep }));
+      const [record] = fieldRecords(resultsToCsv(oneDocument({ deep })));
       const [column, cell] = Object.entries(record!)[0]!;
       expect(column.split('.').length).toBeLessThan(100);
       expect(cell).toContain(levels === 1000 ? '"leaf":"bottom"' : 'nested too deeply');
@@ -372,13 +423,128 @@ describe('results as CSV', () => {
   it('parse back into the same number of cells per row for any JSON value', () => {
     fc.assert(
       fc.property(fc.jsonValue({ stringUnit: 'binary' }), (value) => {
-        const rows = parseCsv(resultsToCsv(value));
+        const rows = parseCsv(resultsToCsv(oneDocument(value)));
         expect(rows).toBeDefined();
         const [header = [], ...body] = rows!;
         for (const row of body) expect(row).toHaveLength(header.length);
       }),
       { numRuns: 200 },
     );
+  });
+});
+
+describe('results of several documents', () => {
+  const document = (
+    file: string,
+    name: string,
+    data: unknown,
+    error: string | null = null,
+  ): DocumentResult => ({
+    file: `/api/buckets/b1/files/${file}`,
+    name,
+    status: data === null ? 'failed' : 'completed',
+    data,
+    error,
+  });
+  const results: RunResults = {
+    documents: [
+      document('f1', 'coolblue.pdf', {
+        invoice_number: 'C-1',
+        total: 10,
+        line_items: [{ description: 'cable' }, { description: 'plug' }],
+      }),
+      document('f2', 'scan.png', null, 'scan.png is a picture and OCR found no text in it'),
+      document('f3', 'amazon.pdf', { invoice_number: 'A-9', total: 4.11, line_items: [] }),
+    ],
+  };
+
+  it('as XML give each document its element, with its record or its error', () => {
+    const root = parseXml(resultsToXml(results));
+    const documents = child(root, 'document');
+    expect(documents.map((node) => node.attributes.name!.value)).toEqual([
+      'coolblue.pdf',
+      'scan.png',
+      'amazon.pdf',
+    ]);
+    expect(documents.map((node) => node.attributes.status!.value)).toEqual([
+      'completed',
+      'failed',
+      'completed',
+    ]);
+    expect(documents[0]!.attributes.file!.value).toBe('/api/buckets/b1/files/f1');
+    const number = (node: XmlNode) => child(child(node, 'data')[0]!, 'invoice_number')[0]!.text;
+    expect([number(documents[0]!), number(documents[2]!)]).toEqual(['C-1', 'A-9']);
+    expect(isNil(child(documents[1]!, 'data')[0]!)).toBe(true);
+    expect(child(documents[1]!, 'error')[0]!.text).toBe(
+      'scan.png is a picture and OCR found no text in it',
+    );
+    expect(isNil(child(documents[0]!, 'error')[0]!)).toBe(true);
+  });
+
+  it('as XML name every file of a document made of several', () => {
+    const combined: RunResults = {
+      documents: [
+        {
+          ...document('f1', 'page-1.png, page-2.png', { total: 3 }),
+          files: ['/api/buckets/b1/files/f1', '/api/buckets/b1/files/f2'],
+        },
+      ],
+    };
+    const [node] = child(parseXml(resultsToXml(combined)), 'document');
+    expect(node!.attributes.files!.value).toBe('/api/buckets/b1/files/f1 /api/buckets/b1/files/f2');
+    expect(parseXml(resultsToXml({ documents: [] })).children).toEqual([]);
+  });
+
+  it('as CSV give a row per document (per item of its list), the file first, the columns lined up', () => {
+    const csv = resultsToCsv(results);
+    expect(parseCsv(csv)![0]).toEqual([
+      'file',
+      'name',
+      'status',
+      'error',
+      'invoice_number',
+      'total',
+      'line_items.description',
+    ]);
+    expect(csvRecords(csv)).toEqual([
+      {
+        file: '/api/buckets/b1/files/f1',
+        name: 'coolblue.pdf',
+        status: 'completed',
+        error: '',
+        invoice_number: 'C-1',
+        total: '10',
+        'line_items.description': 'cable',
+      },
+      {
+        file: '/api/buckets/b1/files/f1',
+        name: 'coolblue.pdf',
+        status: 'completed',
+        error: '',
+        invoice_number: 'C-1',
+        total: '10',
+        'line_items.description': 'plug',
+      },
+      {
+        file: '/api/buckets/b1/files/f2',
+        name: 'scan.png',
+        status: 'failed',
+        error: 'scan.png is a picture and OCR found no text in it',
+        invoice_number: '',
+        total: '',
+        'line_items.description': '',
+      },
+      // No items: one row, and its empty list lines up under the first document's columns.
+      {
+        file: '/api/buckets/b1/files/f3',
+        name: 'amazon.pdf',
+        status: 'completed',
+        error: '',
+        invoice_number: 'A-9',
+        total: '4.11',
+        'line_items.description': '',
+      },
+    ]);
   });
 });
 
@@ -416,6 +582,9 @@ describe('downloads', () => {
       xml: 'application/xml; charset=utf-8',
       csv: 'text/csv; charset=utf-8; header=present',
     });
-    expect(formatResults(invoice, 'csv')).toBe(resultsToCsv(invoice));
+    const results = oneDocument(invoice);
+    expect(formatResults(results, 'csv')).toBe(resultsToCsv(results));
+    expect(formatResults(results, 'xml')).toBe(resultsToXml(results));
+    expect(formatResults(results, 'json')).toBe(resultsToJson(results));
   });
 });

@@ -1,23 +1,29 @@
 /**
  * A run's results as a file a person downloads or a program reads: JSON, XML or CSV. Pure
- * functions of the results value (the parsed JSON of the effective results, normally an
- * object shaped by the target schema); the route picks the format and sends the headers.
+ * functions of the results, `{"documents": [{file, name, status, data, error}]}` (each
+ * document's data an object shaped by the target schema, or null); the route picks the
+ * format and sends the headers.
  *
- * - JSON is indented by two spaces. The same body serves the download button and API
- *   clients, and a file people open and diff is worth the few bytes of whitespace.
- * - XML is well-formed XML 1.0 in UTF-8 under a `<results>` root. Property names become
- *   element names, made valid where they are not (the original kept in a `key` attribute),
- *   arrays become the property's element repeated, null becomes `xsi:nil="true"`.
- * - CSV follows RFC 4180 through formats/csv.ts, formula injection neutralised there. Nested
- *   objects become dotted columns (`vendor.name`). The first array of objects, looked for
- *   level by level from the top (so `line_items` before `vendor.contacts`), gives one row per
- *   item, with every other field repeated on each row; when there are several such arrays,
- *   the others are spread over numbered columns (`taxes.1.rate`, `taxes.2.rate`). Arrays of
- *   plain values are joined with "; " in one cell. No such array, or an empty one: one row.
+ * - JSON is the results, indented by two spaces. The same body serves the download button
+ *   and API clients, and a file people open and diff is worth the few bytes of whitespace.
+ * - XML is well-formed XML 1.0 in UTF-8: `<results>` holds a `<document file name status>`
+ *   per document (`files` too when several files make one), with its `<data>` and `<error>`.
+ *   Property names become element names, made valid where they are not (the original kept
+ *   in a `key` attribute), arrays become the property's element repeated, null becomes
+ *   `xsi:nil="true"`.
+ * - CSV follows RFC 4180 through formats/csv.ts, formula injection neutralised there. The
+ *   columns `file`, `name`, `status` and `error` come first, then the fields: one row per
+ *   document. Nested objects become dotted columns (`vendor.name`). The first array of
+ *   objects, looked for level by level from the top (so `line_items` before
+ *   `vendor.contacts`) in the first document that has one, gives each document one row per
+ *   item, with its other fields repeated on each row; when there are several such arrays, the
+ *   others are spread over numbered columns (`taxes.1.rate`, `taxes.2.rate`). Arrays of plain
+ *   values are joined with "; " in one cell. No such array, or an empty one: one row.
  *
  * Empty arrays leave no element in XML and an empty cell in CSV: neither format has a
  * faithful spelling of "an empty list", and the JSON download keeps it.
  */
+import type { DocumentResult, RunResults } from '../../contract/resources.js';
 import { formatCsv } from '../formats/csv.js';
 
 export const resultFormats = ['json', 'xml', 'csv'] as const;
@@ -58,19 +64,19 @@ function nestedJson(value: unknown): string {
   }
 }
 
-export function formatResults(value: unknown, format: ResultFormat): string {
+export function formatResults(results: RunResults, format: ResultFormat): string {
   switch (format) {
     case 'json':
-      return resultsToJson(value);
+      return resultsToJson(results);
     case 'xml':
-      return resultsToXml(value);
+      return resultsToXml(results);
     case 'csv':
-      return resultsToCsv(value);
+      return resultsToCsv(results);
   }
 }
 
-export function resultsToJson(value: unknown): string {
-  return `${JSON.stringify(value ?? null, null, 2)}\n`;
+export function resultsToJson(results: RunResults): string {
+  return `${JSON.stringify(results, null, 2)}\n`;
 }
 
 type JsonObject = Record<string, unknown>;
@@ -185,26 +191,32 @@ function writeXmlContainer(
   lines.push(`${indent}</${name}>`);
 }
 
-export function resultsToXml(value: unknown): string {
+export function resultsToXml(results: RunResults): string {
   const root = `results xmlns:xsi="${xsiNamespace}"`;
   const lines = ['<?xml version="1.0" encoding="UTF-8"?>'];
-  if (isObject(value)) {
-    writeXmlContainer(lines, '', root, 'results', Object.entries(value), 1);
-  } else if (Array.isArray(value)) {
-    writeXmlContainer(
-      lines,
-      '',
-      root,
-      'results',
-      value.map((item) => ['item', item] as const),
-      1,
-    );
-  } else if (value === null || value === undefined) {
-    lines.push(`<${root} xsi:nil="true"/>`);
-  } else {
-    lines.push(`<${root}>${xmlText(scalarText(value))}</results>`);
+  if (results.documents.length === 0) lines.push(`<${root}/>`);
+  else {
+    lines.push(`<${root}>`);
+    for (const document of results.documents) writeXmlDocument(lines, document);
+    lines.push('</results>');
   }
   return `${lines.join('\n')}\n`;
+}
+
+/** `<document file name status [files]>` with the record in `<data>` and the `<error>`. */
+function writeXmlDocument(lines: string[], document: DocumentResult): void {
+  const attributes = [
+    ['file', document.file],
+    ...(document.files ? [['files', document.files.join(' ')]] : []),
+    ['name', document.name],
+    ['status', document.status],
+  ]
+    .map(([name, value]) => `${name}="${xmlAttribute(value!)}"`)
+    .join(' ');
+  lines.push(`  <document ${attributes}>`);
+  writeXmlElement(lines, '    ', 'data', document.data, 2);
+  writeXmlElement(lines, '    ', 'error', document.error, 2);
+  lines.push('  </document>');
 }
 
 // ---- CSV --------------------------------------------------------------------------------
@@ -263,14 +275,13 @@ function flatten(
   }
 }
 
-/** The first non-empty array of objects, shallowest first, then in property order. */
-function findRowArray(root: unknown): { path: Path; items: JsonObject[] } | undefined {
+/** The path of the first non-empty array of objects, shallowest first, then in property order. */
+function findRowArray(root: unknown): Path | undefined {
   let level: { path: Path; value: unknown }[] = [{ path: [], value: root }];
   for (let depth = 0; level.length > 0 && depth < maxDepth; depth++) {
     const next: typeof level = [];
     for (const { path, value } of level) {
-      if (Array.isArray(value) && value.length > 0 && value.every(isObject))
-        return { path, items: value };
+      if (Array.isArray(value) && value.length > 0 && value.every(isObject)) return path;
       if (isObject(value)) {
         for (const [key, child] of Object.entries(value))
           next.push({ path: [...path, key], value: child });
@@ -281,24 +292,46 @@ function findRowArray(root: unknown): { path: Path; items: JsonObject[] } | unde
   return undefined;
 }
 
+/** The items at `path` in `root` when they are a list of objects (an empty list is one too). */
+function itemsAt(root: unknown, path: Path): JsonObject[] | undefined {
+  let value = root;
+  for (const key of path) {
+    if (!isObject(value)) return undefined;
+    value = value[key];
+  }
+  return Array.isArray(value) && value.every(isObject) ? value : undefined;
+}
+
 function columnLabel(path: Path): string {
   return path.length === 0 ? 'value' : path.join('.');
 }
 
-export function resultsToCsv(value: unknown): string {
-  const rowArray = findRowArray(value);
-  const base: Cell[] = [];
-  flatten(value, [], base, 0, rowArray ? pathKey(rowArray.path) : undefined);
-  const itemRows = rowArray
-    ? rowArray.items.map((item) => {
-        const cells: Cell[] = [];
-        flatten(item, rowArray.path, cells, rowArray.path.length);
-        return cells;
-      })
-    : [[]];
+/** The columns of one record, in the order a reader expects, and its rows by column key. */
+interface RecordTable {
+  columns: Map<string, Path>;
+  rows: Map<string, unknown>[];
+}
 
-  // Columns in the order a reader expects: the fields before the list, the list's fields
-  // (every item's, in the order they first appear), then the fields after it.
+/**
+ * One record's rows. Columns come in the order a reader expects: the fields before the
+ * list, the list's fields (every item's, in the order they first appear), then the fields
+ * after it. `rowArray` is where the run's rows split, if this record has a list there.
+ */
+function recordTable(value: unknown, rowArray: Path | undefined): RecordTable {
+  if (value === null || value === undefined) return { columns: new Map(), rows: [new Map()] };
+  const items = rowArray ? itemsAt(value, rowArray) : undefined;
+  const split = items ? rowArray : undefined;
+  const base: Cell[] = [];
+  flatten(value, [], base, 0, split ? pathKey(split) : undefined);
+  const itemRows =
+    split && items && items.length > 0
+      ? items.map((item) => {
+          const cells: Cell[] = [];
+          flatten(item, split, cells, split.length);
+          return cells;
+        })
+      : [[]];
+
   const columns = new Map<string, Path>();
   for (const cell of base) {
     if (cell.value === rowArrayMark) {
@@ -316,9 +349,42 @@ export function resultsToCsv(value: unknown): string {
   const rows = itemRows.map((cells) => {
     const values = new Map(baseValues);
     for (const cell of cells) values.set(pathKey(cell.path), cell.value);
-    return [...columns.keys()].map((key) => values.get(key) ?? null);
+    return values;
   });
-  return formatCsv(uniqueLabels([...columns.values()].map(columnLabel)), rows);
+  return { columns, rows };
+}
+
+/** The document's own columns, before its fields; keyed apart from any field's path. */
+const documentColumns = ['file', 'name', 'status', 'error'] as const;
+const documentColumnKey = (name: string) => `document:${name}`;
+
+export function resultsToCsv(results: RunResults): string {
+  // One place to split rows for every document, so the columns line up: the first
+  // document with a list of objects chooses it.
+  let rowArray: Path | undefined;
+  for (const document of results.documents) {
+    rowArray = findRowArray(document.data);
+    if (rowArray) break;
+  }
+  const columns = new Map<string, string>(
+    documentColumns.map((name) => [documentColumnKey(name), name]),
+  );
+  const rows: Map<string, unknown>[] = [];
+  for (const document of results.documents) {
+    const table = recordTable(document.data, rowArray);
+    // A column first seen in a later document goes after the earlier documents' columns.
+    for (const [key, path] of table.columns)
+      if (!columns.has(key)) columns.set(key, columnLabel(path));
+    for (const row of table.rows) {
+      for (const name of documentColumns) row.set(documentColumnKey(name), document[name]);
+      rows.push(row);
+    }
+  }
+  const keys = [...columns.keys()];
+  return formatCsv(
+    uniqueLabels([...columns.values()]),
+    rows.map((row) => keys.map((key) => row.get(key) ?? null)),
+  );
 }
 
 /** `a.b` can name both `{"a":{"b":…}}` and `{"a.b":…}`; the second one met becomes `a.b (2)`. */

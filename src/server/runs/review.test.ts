@@ -10,9 +10,11 @@ import type { CheckFailure } from '../../contract/checks.js';
 import {
   runSchema,
   type BucketFile,
+  type DocumentMetadata,
   type ResultMetadata,
   type Run,
 } from '../../contract/resources.js';
+import { isFinalRunStatus } from '../../contract/run-status.js';
 import { buildPdf, renderTextImage } from '../engine/testing/build-documents.js';
 import { createBucket, createExtractor, demoExtractorId, upload } from '../testing/fixtures.js';
 import { startTestService, type TestService } from '../testing/test-service.js';
@@ -29,11 +31,19 @@ afterAll(async () => {
   await service.dispose();
 });
 
-/** Uploads the files into a new bucket, runs the extractor over it and waits for the end. */
+/**
+ * Uploads the files into a new bucket, runs the extractor over it and waits for the end;
+ * `metadata` is the first document's, `documents` every document's.
+ */
 async function completedRun(
   parts: { name: string; bytes: Uint8Array | string }[],
   extractorId = invoiceExtractorId,
-): Promise<{ run: Run; metadata: ResultMetadata; files: BucketFile[] }> {
+): Promise<{
+  run: Run;
+  metadata: DocumentMetadata;
+  documents: ResultMetadata['documents'];
+  files: BucketFile[];
+}> {
   const bucket = await createBucket(service);
   const uploaded = await upload(service, bucket.id, parts);
   expect(uploaded.status).toBe(201);
@@ -45,7 +55,7 @@ async function completedRun(
   expect(created.status).toBe(201);
   let run = runSchema.parse(await created.json());
   const deadline = Date.now() + 60_000;
-  while (!['completed', 'failed', 'cancelled'].includes(run.status)) {
+  while (!isFinalRunStatus(run.status)) {
     if (Date.now() > deadline) throw new Error(`run ${run.id} stayed ${run.status}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
     run = runSchema.parse(
@@ -53,7 +63,8 @@ async function completedRun(
     );
   }
   expect([run.status, run.error]).toEqual(['completed', null]);
-  return { run, metadata: JSON.parse(run.resultMetadata!) as ResultMetadata, files };
+  const { documents } = JSON.parse(run.resultMetadata!) as ResultMetadata;
+  return { run, metadata: documents[0]!, documents, files };
 }
 
 /** A page as the pages route draws it, as grey pixels. */
@@ -215,6 +226,38 @@ describe('checks of the extractor', () => {
     );
     // The first line's quantity and price hold: nothing marks them.
     expect(metadata.review).not.toContain('/line_items/0/quantity');
+  });
+
+  it("checks each document of a bucket against its own record, into that document's metadata", async () => {
+    // One invoice whose lines add up to more than its total, one whose lines hold: the
+    // failure and its review marks belong to the first alone.
+    const breaks = [
+      'Invoice number: D-1',
+      'Description\tQty\tUnit price\tAmount',
+      'Cable\t2\t2.50\t5.00',
+      '',
+      'Total\t\t\t4.00',
+    ].join('\n');
+    const holds = breaks.replace('D-1', 'D-2').replace('Total\t\t\t4.00', 'Total\t\t\t6.05');
+    const { documents, files } = await completedRun([
+      { name: 'breaks.txt', bytes: breaks },
+      { name: 'holds.txt', bytes: holds },
+    ]);
+    expect(documents.map((document) => document.file)).toEqual(
+      files.map((file) => `${file.bucket}/files/${file.id}`),
+    );
+    expect(documents[0]!.checks).toEqual<CheckFailure[]>([
+      {
+        check: 0,
+        message: 'The line items add up to more than the total.',
+        pointers: ['/line_items/0/amount', '/total'],
+      },
+    ]);
+    expect(documents[0]!.review).toEqual(
+      expect.arrayContaining(['/line_items/0/amount', '/total']),
+    );
+    expect(documents[1]!.checks).toEqual([]);
+    expect(documents[1]!.review ?? []).not.toContain('/total');
   });
 
   it('marks nothing when the checks hold, and names fields by their titles without a message', async () => {

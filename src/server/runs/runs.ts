@@ -1,7 +1,7 @@
 /** Reading extraction runs: lookups, the filtered list, and the wire shape. */
 import { iriOf } from '../../contract/iri.js';
 import type { Run } from '../../contract/resources.js';
-import type { RunStatus } from '../../contract/run-status.js';
+import { runStatusesWithResults, type RunStatus } from '../../contract/run-status.js';
 import type { Db } from '../store/database.js';
 import { containsText } from '../store/filters.js';
 import { readByParent } from '../store/grouping.js';
@@ -9,6 +9,7 @@ import { newestFirst, type PageOfRows, type PageWindow } from '../store/paging.j
 import { preparedQuery } from '../store/prepared-query.js';
 import { oncePerStoredRow } from '../store/stored-rows.js';
 import type { ContentOptionColumns, RunRow } from '../store/schema.js';
+import { documentsOfRun } from './documents.js';
 import { formatDuration, isoDuration } from './durations.js';
 
 export type { RunRow };
@@ -117,7 +118,7 @@ export const runToWire = oncePerStoredRow((row: RunRow): Run => {
     formattedDuration: elapsed === undefined ? null : formatDuration(elapsed),
     totalInputTokens: row.started_at ? String(row.total_input_tokens) : null,
     data,
-    partialData: row.status === 'completed' ? data : row.partial_result_json,
+    partialData: runStatusesWithResults.includes(row.status) ? data : row.partial_result_json,
     evaluationType: row.evaluation_type,
     bucket: iriOf('bucket', row.bucket_id),
     savedExtractor: iriOf('extractor', row.extractor_id),
@@ -125,6 +126,8 @@ export const runToWire = oncePerStoredRow((row: RunRow): Run => {
     chunksTotal: row.chunks_total,
     editedResultJson: row.edited_result_json,
     resultMetadata: row.result_metadata,
+    combineFiles: row.combine_files === 1,
+    documents: documentsOfRun(row),
     submittedAt: row.submitted_at,
   };
 });

@@ -7,7 +7,8 @@
  * the chunk in flight finish, stores it, and hands the run back before the process exits.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { runSchema, type Run } from '../../contract/resources.js';
+import { documentsOfResults, runSchema, type Run } from '../../contract/resources.js';
+import { isFinalRunStatus } from '../../contract/run-status.js';
 import {
   answer,
   held,
@@ -118,7 +119,7 @@ async function finished(runId: string): Promise<Run> {
   do {
     await new Promise((resolve) => setTimeout(resolve, 50));
     current = runSchema.parse(await (await call('GET', `/api/extraction_runs/${runId}`)).json());
-  } while (!['completed', 'failed', 'cancelled'].includes(current.status) && Date.now() < deadline);
+  } while (!isFinalRunStatus(current.status) && Date.now() < deadline);
   return current;
 }
 
@@ -139,7 +140,10 @@ it('continues a run from its last stored chunk after the process is killed', asy
   const current = await finished(run.id);
 
   expect(current.status).toBe('completed');
-  expect(JSON.parse(current.resultJson!)).toEqual({ invoice_number: 'INV-1', total: 77 });
+  expect(documentsOfResults(current.resultJson)[0]?.data).toEqual({
+    invoice_number: 'INV-1',
+    total: 77,
+  });
   const texts = stand.received.map(userText);
   // The first chunk was stored before the kill and never asked again; the second was asked
   // twice (its first answer never arrived); every other chunk once.
@@ -187,7 +191,10 @@ it('on SIGTERM finishes the chunk in flight, stores it and hands the run back', 
   server = await start();
   const current = await finished(run.id);
   expect(current.status).toBe('completed');
-  expect(JSON.parse(current.resultJson!)).toEqual({ invoice_number: 'INV-2', total: 2 });
+  expect(documentsOfResults(current.resultJson)[0]?.data).toEqual({
+    invoice_number: 'INV-2',
+    total: 2,
+  });
   // Nothing was asked twice: the chunk in flight at the signal was kept.
   const texts = stand.received.map(userText);
   expect(new Set(texts).size).toBe(texts.length);

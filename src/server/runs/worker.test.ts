@@ -11,7 +11,14 @@ import type { AddressInfo } from 'node:net';
 import { readdirSync, readFileSync } from 'node:fs';
 import { SaxesParser } from 'saxes';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runSchema, type ResultMetadata, type Run } from '../../contract/resources.js';
+import {
+  documentsOfResults,
+  runSchema,
+  type ResultMetadata,
+  type Run,
+  type RunResults,
+} from '../../contract/resources.js';
+import { isFinalRunStatus } from '../../contract/run-status.js';
 import { parseCsv } from '../formats/csv.js';
 import {
   answer,
@@ -23,6 +30,7 @@ import {
 import { demoExtractorId } from '../testing/fixtures.js';
 import { invoiceFixtures } from '../testing/sample-files.js';
 import { startTestService, type TestService } from '../testing/test-service.js';
+import type { RunTokenStats } from './documents.js';
 
 let service: TestService;
 let stand: ChatCompletionsServer;
@@ -73,7 +81,10 @@ async function waitForRun(
   }
 }
 
-const isFinal = (run: Run) => ['completed', 'failed', 'cancelled'].includes(run.status);
+const isFinal = (run: Run) => isFinalRunStatus(run.status);
+
+/** The record of a one-document run in a results text. */
+const recordOf = (text: string | null) => documentsOfResults(text)[0]?.data;
 
 function parsesAsXml(text: string): void {
   const parser = new SaxesParser({ xmlns: true });
@@ -157,7 +168,17 @@ describe('every fixture invoice', () => {
       expect(json.headers.get('content-disposition')).toMatch(
         /^attachment; filename="invoice-[0-9a-f]{8}\.json"/,
       );
-      const data = (await json.json()) as Record<string, unknown>;
+      const results = (await json.json()) as RunResults;
+      // A one-file bucket reads as one document, named by its file.
+      expect(results.documents).toHaveLength(1);
+      const [document] = results.documents;
+      expect(document).toMatchObject({
+        file: run.documents[0]!.file,
+        name,
+        status: 'completed',
+        error: null,
+      });
+      const data = document!.data as Record<string, unknown>;
       expect(Object.keys(data).sort()).toEqual([
         'currency',
         'date',
@@ -170,9 +191,10 @@ describe('every fixture invoice', () => {
       expect(data.currency).toBe(expected.currency);
 
       const metadata = JSON.parse(run.resultMetadata!) as ResultMetadata;
-      expect(metadata.sources['/date']).toMatchObject({ file: name, page: expect.any(Number) });
+      const sources = metadata.documents[0]!.sources;
+      expect(sources['/date']).toMatchObject({ file: name, page: expect.any(Number) });
       // Pages that are pictures say where every value is printed, within the page.
-      for (const [pointer, source] of Object.entries(metadata.sources)) {
+      for (const [pointer, source] of Object.entries(sources)) {
         if (name.endsWith('.txt')) {
           expect(source.boxes, pointer).toBeUndefined();
           continue;
@@ -203,8 +225,10 @@ describe('every fixture invoice', () => {
       const header = rows[0]!;
       expect(header).toContain('invoice_number');
       expect(rows.length).toBeGreaterThanOrEqual(2);
+      expect(header[0]).toBe('file');
       for (const row of rows.slice(1)) {
         expect(row).toHaveLength(header.length);
+        expect(row[0]).toBe(run.documents[0]!.file);
         expect(row[header.indexOf('date')]).toBe(expected.date);
       }
     },
@@ -229,7 +253,8 @@ describe('pause, resume and cancel between chunks', () => {
 
     const paused = await waitForRun(started.id, (run) => run.chunksCompleted === 1);
     expect(paused.status).toBe('paused');
-    expect(JSON.parse(paused.partialResultJson!)).toMatchObject({ invoice_number: 'INV-7' });
+    expect(recordOf(paused.partialResultJson)).toMatchObject({ invoice_number: 'INV-7' });
+    expect(paused.documents[0]).toMatchObject({ status: 'running', chunksCompleted: 1 });
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(stand.received).toHaveLength(1);
 
@@ -242,13 +267,17 @@ describe('pause, resume and cancel between chunks', () => {
     expect(stand.received).toHaveLength(done.chunksTotal!);
     const texts = stand.received.map(userText);
     expect(new Set(texts).size).toBe(texts.length);
-    expect(JSON.parse(done.resultJson!)).toEqual({ invoice_number: 'INV-7', total: 42 });
-    const stats = JSON.parse(done.tokenStats!) as {
-      chunks: { chunk: number }[];
-      totalInputTokens: number;
-    };
+    expect(recordOf(done.resultJson)).toEqual({ invoice_number: 'INV-7', total: 42 });
+    const stats = JSON.parse(done.tokenStats!) as RunTokenStats;
     expect(stats.chunks.map((entry) => entry.chunk)).toEqual([...Array(done.chunksTotal).keys()]);
     expect(stats.totalInputTokens).toBe(321 * done.chunksTotal!);
+    expect(stats.documents).toEqual([
+      {
+        file: done.documents[0]!.file,
+        totalInputTokens: 321 * done.chunksTotal!,
+        totalOutputTokens: stats.totalOutputTokens,
+      },
+    ]);
     expect(done.totalInputTokens).toBe(String(321 * done.chunksTotal!));
   });
 
@@ -269,6 +298,8 @@ describe('pause, resume and cancel between chunks', () => {
     expect(run.status).toBe('cancelled');
     expect(run.chunksCompleted).toBe(0);
     expect(run.resultJson).toBeNull();
+    // Its document was at work when it was cancelled; it is no longer.
+    expect(run.documents.map((document) => document.status)).toEqual(['queued']);
     expect(stand.received).toHaveLength(1);
   });
 });
@@ -409,8 +440,12 @@ describe('webhooks of a run', () => {
     // share an announcement, and the last one counts them all.
     const types = payloads.map((payload) => payload.type);
     expect(types[0]).toBe('extraction_run.started');
-    expect(types.slice(-2)).toEqual(['extraction_run.completed', 'extraction_run.submitted']);
-    const progress = payloads.slice(1, -2);
+    expect(types.slice(-3)).toEqual([
+      'extraction_run.document_completed',
+      'extraction_run.completed',
+      'extraction_run.submitted',
+    ]);
+    const progress = payloads.slice(1, -3);
     expect(progress.length).toBeGreaterThanOrEqual(1);
     expect(progress.length).toBeLessThanOrEqual(run.chunksTotal!);
     expect(progress.every((payload) => payload.type === 'extraction_run.progress')).toBe(true);
@@ -420,7 +455,15 @@ describe('webhooks of a run', () => {
     expect(new Set(deliveries.map((delivery) => delivery.id)).size).toBe(deliveries.length);
     expect(payloads.every((payload) => payload.data.run === `/api/runs/${run.id}`)).toBe(true);
     const submitted = payloads.at(-1)!;
-    expect(JSON.parse(submitted.data.resultJson!)).toEqual({ invoice_number: 'INV-9', total: 9.5 });
+    expect(recordOf(submitted.data.resultJson)).toEqual({ invoice_number: 'INV-9', total: 9.5 });
+    const documentCompleted = payloads.at(-3)! as (typeof payloads)[number] & {
+      data: { document: { name: string; data: unknown } };
+    };
+    expect(documentCompleted.data.document).toMatchObject({
+      name: 'long.txt',
+      status: 'completed',
+      data: { invoice_number: 'INV-9', total: 9.5 },
+    });
     expect(submitted.data.redirectUrl).toBe('https://partner.example/thanks');
   });
 });

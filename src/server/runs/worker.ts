@@ -1,7 +1,7 @@
 /**
  * The run worker of a process. It claims queued runs (up to WORKER_CONCURRENCY at a time)
- * and works through them chunk by chunk. After each chunk it stores the merged partial
- * results and the progress, so:
+ * and works through each run's documents one after another, each on its own and chunk by
+ * chunk. After each chunk it stores the document's merged partial results and progress, so:
  *  - a pause takes effect between chunks, and a resume continues from the next chunk;
  *  - a run whose worker is gone continues from its last stored chunk. A chunk is computed
  *    again only if its worker died while computing it, and then its first result was never
@@ -21,8 +21,14 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { evaluateChecks } from '../../contract/checks.js';
-import { parseTargetSchema, validateAgainstSchema } from '../../contract/json-schema.js';
-import type { ResultMetadata } from '../../contract/resources.js';
+import type { RunEventType } from '../../contract/events.js';
+import {
+  parseTargetSchema,
+  validateAgainstSchema,
+  type TargetSchema,
+} from '../../contract/json-schema.js';
+import type { DocumentMetadata } from '../../contract/resources.js';
+import type { RunStatus } from '../../contract/run-status.js';
 import type { Config } from '../config.js';
 import {
   createStrategy,
@@ -40,6 +46,14 @@ import type { FileStore, LocalCopy } from '../files/storage.js';
 import { databaseTime, dialectOf } from '../store/clock.js';
 import type { Db } from '../store/database.js';
 import { nowIso } from '../store/ids.js';
+import {
+  documentError,
+  documentFileIds,
+  listDocuments,
+  settledOutcome,
+  type DocumentTokenStats,
+  type RunDocumentRow,
+} from './documents.js';
 import type { RunLifecycle, RunPatch } from './lifecycle.js';
 import type { RunSignals } from './events.js';
 import type { RunRow } from './runs.js';
@@ -53,11 +67,21 @@ export interface WorkerDeps {
   lifecycle: RunLifecycle;
 }
 
-export interface TokenStats {
-  chunks: { chunk: number; inputTokens: number; outputTokens: number }[];
-  totalInputTokens: number;
-  totalOutputTokens: number;
+/** What every document of one run is worked with. */
+interface DocumentContext {
+  run: RunRow;
+  schema: TargetSchema;
+  pool: DocumentPool;
+  strategy: ExtractionStrategy;
+  signal: AbortSignal;
 }
+
+/** The event that announces each way a run settles. */
+const settledEvents: Partial<Record<RunStatus, RunEventType>> = {
+  completed: 'extraction_run.completed',
+  partially_completed: 'extraction_run.partially_completed',
+  failed: 'extraction_run.failed',
+};
 
 /**
  * Progress is stored (and announced) as chunks complete, but not more often than this: a
@@ -118,7 +142,7 @@ class ProgressWriter {
 /**
  * A worker process may die of something other than the document (the system's OOM killer
  * choosing it, say), so a crash is tried once more; a document that ends a worker twice
- * fails the run instead of being queued again and again.
+ * fails instead of being queued again and again.
  */
 async function twiceOnCrash<T>(work: () => Promise<T>): Promise<T> {
   try {
@@ -308,7 +332,7 @@ export class RunWorker {
           : 'The extraction stopped because of an error on our side. Start the run again; if it keeps failing, contact support.';
       if (!(error instanceof ExtractionError))
         logger.error({ err: error, run: run.id }, 'run failed unexpectedly');
-      await this.#finish(run.id, { status: 'failed', error: message }, 'extraction_run.failed');
+      await this.#failRun(run, message);
     } finally {
       stopRenewing();
     }
@@ -344,7 +368,7 @@ export class RunWorker {
     return () => clearInterval(timer);
   }
 
-  /** Local copies of the run's files, in the run's order (an object store's are downloaded). */
+  /** Local copies of a document's files, in its order (an object store's are downloaded). */
   async #localCopies(
     fileIds: readonly string[],
     signal: AbortSignal,
@@ -388,145 +412,284 @@ export class RunWorker {
     return { files, copies };
   }
 
+  /**
+   * Works the documents of the run that are not done yet, one after another, each on its
+   * own: a document that fails is marked failed and the next one goes on. At the end the
+   * run settles by what its documents came to (documents.ts: settledOutcome).
+   */
   async #work(run: RunRow, signal: AbortSignal): Promise<void> {
-    const { config } = this.#deps;
+    const { db } = this.#deps;
     const parsed = parseTargetSchema(run.target_schema);
     if (!parsed.ok) throw new ExtractionError(`The extractor's schema ${parsed.message}.`);
-    const schema = parsed.schema;
 
-    const options = {
-      includeText: run.include_text === 1,
-      includeEmbeddedImages: run.include_embedded_images === 1,
-      markEmbeddedImages: run.mark_embedded_images === 1,
-      includePageImages: run.include_page_images === 1,
-      markPageImages: run.mark_page_images === 1,
-    };
+    const documents = await listDocuments(db, run.id);
+    const fileIds = documents.flatMap(documentFileIds);
+    const rows =
+      fileIds.length === 0
+        ? []
+        : await db.selectFrom('files').select(['id', 'name']).where('id', 'in', fileIds).execute();
+    const namesOf = (document: RunDocumentRow) =>
+      documentFileIds(document).map(
+        (id) => rows.find((row) => row.id === id)?.name ?? document.name,
+      );
+
     const pool = this.#documentPool();
-    const { files, copies } = await this.#localCopies(JSON.parse(run.file_ids) as string[], signal);
-    let chunks;
-    try {
-      if (files.length === 0)
-        throw new ExtractionError('The files of this run have been removed from the bucket.');
+    const context: DocumentContext = {
+      run,
+      schema: parsed.schema,
+      pool,
       // Reading and the local rules happen in the document workers; this thread only
       // orchestrates and stores, so the API keeps answering while documents are worked on.
-      chunks = await twiceOnCrash(() =>
-        pool.prepare(
-          { files, options, cacheDir: join(config.dataDir, 'cache'), chunkSize: run.chunk_size },
-          signal,
-        ),
-      );
-    } finally {
-      // The chunks hold what the run needs of the files: local copies go at once.
-      await Promise.all(copies.map((copy) => copy.release()));
-    }
-    if (chunks.length === 0)
-      throw new ExtractionError('No text could be read from the files of this run.');
-
-    const strategy: ExtractionStrategy =
-      run.strategy === 'llm'
-        ? createStrategy('llm', config.llm)
-        : {
-            extractChunk: (chunk, context) =>
-              twiceOnCrash(() => pool.extract({ chunk, schema: context.schema }, context.signal)),
-          };
-    const merged: { data: Record<string, unknown>; sources: Record<string, ValueSource> } = {
-      data: run.partial_result_json
-        ? (JSON.parse(run.partial_result_json) as Record<string, unknown>)
-        : {},
-      sources: run.result_metadata
-        ? ((JSON.parse(run.result_metadata) as ResultMetadata).sources as Record<
-            string,
-            ValueSource
-          >)
-        : {},
+      strategy:
+        run.strategy === 'llm'
+          ? createStrategy('llm', this.#deps.config.llm)
+          : {
+              extractChunk: (chunk, strategyContext) =>
+                twiceOnCrash(() =>
+                  pool.extract({ chunk, schema: strategyContext.schema }, strategyContext.signal),
+                ),
+            },
+      signal,
     };
-    const stats: TokenStats = run.token_stats
-      ? (JSON.parse(run.token_stats) as TokenStats)
-      : { chunks: [], totalInputTokens: 0, totalOutputTokens: 0 };
-    let completed = run.chunks_completed;
-    const progress = new ProgressWriter(async () => {
-      const metadata: ResultMetadata = { sources: merged.sources, violations: [] };
-      // Progress is kept while the run is running or was paused during this chunk, and
-      // only while this worker holds it; a cancelled run keeps what it had.
-      const stored = await this.#deps.lifecycle.change(
-        run.id,
-        ['running', 'paused'],
-        {
-          partial_result_json: JSON.stringify(merged.data),
-          result_metadata: JSON.stringify(metadata),
-          token_stats: JSON.stringify(stats),
-          total_input_tokens: stats.totalInputTokens,
-          total_output_tokens: stats.totalOutputTokens,
-          chunks_completed: completed,
-          chunks_total: chunks.length,
-          updated_at: nowIso(),
-        },
-        'extraction_run.progress',
-        { leaseOwner: this.id },
-      );
-      return stored?.status === 'running';
-    });
-
-    try {
-      for (let index = run.chunks_completed; index < chunks.length; index++) {
+    const open = (document: RunDocumentRow) =>
+      document.status !== 'completed' && document.status !== 'failed';
+    // First every document is read and counted (a document that cannot be read fails now),
+    // so the run's progress has its total from the start; then each is extracted, its text
+    // read again from the cache.
+    for (const mode of ['count', 'extract'] as const) {
+      const current = mode === 'count' ? documents : await listDocuments(db, run.id);
+      for (const document of current) {
+        if (!open(document) || (mode === 'count' && document.chunks_total !== null)) continue;
+        // Stopping: what is done is stored, and `stop` hands the run back.
+        if (this.#draining) return;
         signal.throwIfAborted();
-        const extraction = await strategy.extractChunk(chunks[index]!, {
-          schema,
-          outputInstructions: run.output_instructions,
-          model: run.model,
-          merged: merged.data,
-          signal,
-        });
-        mergeExtractionsInto(schema, merged, extraction);
-        stats.chunks.push({
-          chunk: index,
-          inputTokens: extraction.usage.inputTokens,
-          outputTokens: extraction.usage.outputTokens,
-        });
-        stats.totalInputTokens += extraction.usage.inputTokens;
-        stats.totalOutputTokens += extraction.usage.outputTokens;
-        completed = index + 1;
-        const last = index + 1 === chunks.length;
-        const running = await progress.chunkDone(last);
-        if (!running) {
-          await this.#release(run.id);
-          return;
-        }
-        if (this.#draining && !last) {
-          // Stopping: what is done is stored, and `stop` hands the run back.
-          await progress.flush();
+        if (!(await this.#workDocument(context, document, namesOf(document), mode))) {
+          // Paused or no longer this worker's; a run stopped mid-document is handed back.
+          if (!this.#draining) await this.#release(run.id);
           return;
         }
       }
-    } finally {
-      progress.stop();
     }
+    const outcome = settledOutcome(await listDocuments(db, run.id));
+    // Every completed document's record was validated against the target schema.
+    const evaluation_type = outcome.status === 'failed' ? null : 'json-schema';
+    await this.#finish(run.id, { ...outcome, evaluation_type }, settledEvents[outcome.status]!);
+  }
 
-    const data = finaliseResult(schema, merged.data);
-    // The extractor's checks as they are now (a deleted extractor keeps its row).
-    const extractor = await this.#deps.db
-      .selectFrom('extractors')
-      .select('checks')
-      .where('id', '=', run.extractor_id)
-      .executeTakeFirst();
-    const checks = extractor ? evaluateChecks(checksOf(extractor), data, schema) : [];
-    const metadata: ResultMetadata = {
-      sources: merged.sources,
-      violations: validateAgainstSchema(schema, data),
-      checks,
-      review: valuesForReview(merged.sources, checks),
-    };
-    await this.#finish(
-      run.id,
-      {
-        status: 'completed',
-        result_json: JSON.stringify(data),
-        partial_result_json: JSON.stringify(data),
-        result_metadata: JSON.stringify(metadata),
-        evaluation_type: 'json-schema',
-      },
-      'extraction_run.completed',
+  /**
+   * One document, read and counted (`count`), or read and extracted chunk by chunk
+   * (`extract`); false when the run was paused, cancelled or is no longer this worker's, or
+   * the process is stopping.
+   */
+  async #workDocument(
+    context: DocumentContext,
+    document: RunDocumentRow,
+    names: string[],
+    mode: 'count' | 'extract',
+  ): Promise<boolean> {
+    const { config, lifecycle, logger } = this.#deps;
+    const { run, schema, pool, strategy, signal } = context;
+    const fileId = document.file_id;
+    const store = (
+      patch: Partial<RunDocumentRow>,
+      event?: RunEventType,
+      from: readonly RunStatus[] = ['running'],
+    ) =>
+      lifecycle.change(run.id, from, { updated_at: nowIso() }, event, {
+        leaseOwner: this.id,
+        documents: [{ fileId, patch: { ...patch, updated_at: nowIso() } }],
+        document: fileId,
+      });
+
+    if (
+      mode === 'extract' &&
+      !(await store({ status: 'running', started_at: document.started_at ?? nowIso() }))
+    )
+      return false;
+    try {
+      const options = {
+        includeText: run.include_text === 1,
+        includeEmbeddedImages: run.include_embedded_images === 1,
+        markEmbeddedImages: run.mark_embedded_images === 1,
+        includePageImages: run.include_page_images === 1,
+        markPageImages: run.mark_page_images === 1,
+      };
+      const { files, copies } = await this.#localCopies(documentFileIds(document), signal);
+      let chunks;
+      try {
+        if (files.length === 0)
+          throw new ExtractionError(`${document.name} has been removed from the bucket.`);
+        chunks = await twiceOnCrash(() =>
+          pool.prepare(
+            { files, options, cacheDir: join(config.dataDir, 'cache'), chunkSize: run.chunk_size },
+            signal,
+          ),
+        );
+      } finally {
+        // The chunks hold what the document needs of its files: local copies go at once.
+        await Promise.all(copies.map((copy) => copy.release()));
+      }
+      if (chunks.length === 0)
+        throw new ExtractionError(`No text could be read from ${document.name}.`);
+      if (
+        document.chunks_total !== chunks.length &&
+        !(await store({ chunks_total: chunks.length }))
+      )
+        return false;
+      if (mode === 'count') return true;
+
+      const merged: { data: Record<string, unknown>; sources: Record<string, ValueSource> } = {
+        data: document.partial_result_json
+          ? (JSON.parse(document.partial_result_json) as Record<string, unknown>)
+          : {},
+        sources: document.result_metadata
+          ? ((JSON.parse(document.result_metadata) as DocumentMetadata).sources as Record<
+              string,
+              ValueSource
+            >)
+          : {},
+      };
+      const stats: DocumentTokenStats = document.token_stats
+        ? (JSON.parse(document.token_stats) as DocumentTokenStats)
+        : { chunks: [], totalInputTokens: 0, totalOutputTokens: 0 };
+      let completed = document.chunks_completed;
+      // Progress is kept while the run is running or was paused during this chunk; a
+      // cancelled run keeps what it had.
+      const progress = new ProgressWriter(async () => {
+        const metadata: DocumentMetadata = { sources: merged.sources, violations: [] };
+        const stored = await store(
+          {
+            partial_result_json: JSON.stringify(merged.data),
+            result_metadata: JSON.stringify(metadata),
+            token_stats: JSON.stringify(stats),
+            total_input_tokens: stats.totalInputTokens,
+            total_output_tokens: stats.totalOutputTokens,
+            chunks_completed: completed,
+            chunks_total: chunks.length,
+          },
+          'extraction_run.progress',
+          ['running', 'paused'],
+        );
+        return stored?.status === 'running';
+      });
+      try {
+        for (let index = document.chunks_completed; index < chunks.length; index++) {
+          signal.throwIfAborted();
+          const extraction = await strategy.extractChunk(chunks[index]!, {
+            schema,
+            outputInstructions: run.output_instructions,
+            model: run.model,
+            merged: merged.data,
+            signal,
+          });
+          mergeExtractionsInto(schema, merged, extraction);
+          stats.chunks.push({
+            chunk: index,
+            inputTokens: extraction.usage.inputTokens,
+            outputTokens: extraction.usage.outputTokens,
+          });
+          stats.totalInputTokens += extraction.usage.inputTokens;
+          stats.totalOutputTokens += extraction.usage.outputTokens;
+          completed = index + 1;
+          const last = index + 1 === chunks.length;
+          if (!(await progress.chunkDone(last))) return false;
+          if (this.#draining && !last) {
+            // Stopping: what is done is stored, and `stop` hands the run back.
+            await progress.flush();
+            return false;
+          }
+        }
+      } finally {
+        progress.stop();
+      }
+
+      const data = finaliseResult(schema, merged.data);
+      // The extractor's checks as they are now (a deleted extractor keeps its row), over
+      // this document's own record.
+      const extractor = await this.#deps.db
+        .selectFrom('extractors')
+        .select('checks')
+        .where('id', '=', run.extractor_id)
+        .executeTakeFirst();
+      const checks = extractor ? evaluateChecks(checksOf(extractor), data, schema) : [];
+      const metadata: DocumentMetadata = {
+        sources: merged.sources,
+        violations: validateAgainstSchema(schema, data),
+        checks,
+        review: valuesForReview(merged.sources, checks),
+      };
+      return Boolean(
+        await store(
+          {
+            status: 'completed',
+            result_json: JSON.stringify(data),
+            partial_result_json: null,
+            result_metadata: JSON.stringify(metadata),
+            finished_at: nowIso(),
+          },
+          'extraction_run.document_completed',
+        ),
+      );
+    } catch (error) {
+      if (signal.aborted) throw error;
+      const message =
+        error instanceof ExtractionError
+          ? error.message
+          : `${document.name} could not be extracted because of an error on our side. Extract it again; if it keeps failing, contact support.`;
+      if (!(error instanceof ExtractionError))
+        logger.error({ err: error, run: run.id, file: fileId }, 'document failed unexpectedly');
+      return Boolean(
+        await store(
+          {
+            status: 'failed',
+            error: documentError(document, names, message),
+            finished_at: nowIso(),
+          },
+          'extraction_run.document_failed',
+        ),
+      );
+    }
+  }
+
+  /**
+   * The run could not be worked at all (its schema cannot be read, say): each document not
+   * done fails with the reason, and the run settles by what its documents came to.
+   */
+  async #failRun(run: RunRow, message: string): Promise<void> {
+    const documents = await listDocuments(this.#deps.db, run.id);
+    const open = documents.filter(
+      (document) => document.status !== 'completed' && document.status !== 'failed',
     );
+    const failed = documents.map((document) =>
+      open.includes(document) ? { ...document, status: 'failed' as const } : document,
+    );
+    const outcome = settledOutcome(failed);
+    const now = nowIso();
+    await this.#deps.lifecycle.change(
+      run.id,
+      ['running'],
+      {
+        status: outcome.status,
+        error: outcome.status === 'failed' ? message : outcome.error,
+        finished_at: now,
+        updated_at: now,
+        lease_owner: null,
+        lease_expires_at: null,
+      },
+      settledEvents[outcome.status],
+      {
+        leaseOwner: this.id,
+        documents: open.map((document) => ({
+          fileId: document.file_id,
+          patch: {
+            status: 'failed',
+            error: documentError(document, [], message),
+            finished_at: now,
+          },
+        })),
+      },
+    );
+    await this.#release(run.id);
   }
 
   /** Lets go of a run this worker no longer works on (paused, or no longer its own). */
@@ -569,11 +732,7 @@ export class RunWorker {
     }
   }
 
-  async #finish(
-    runId: string,
-    patch: RunPatch,
-    event: 'extraction_run.completed' | 'extraction_run.failed',
-  ): Promise<void> {
+  async #finish(runId: string, patch: RunPatch, event: RunEventType): Promise<void> {
     const now = nowIso();
     await this.#deps.lifecycle.change(
       runId,

@@ -10,7 +10,7 @@
 import type { ServerResponse } from 'node:http';
 import { pino } from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { runSchema, type Run } from '../../contract/resources.js';
+import { documentsOfResults, runSchema, type Run } from '../../contract/resources.js';
 import { loadConfig } from '../config.js';
 import { createService, type Service } from '../service.js';
 import {
@@ -227,7 +227,10 @@ describe('claims with leases', () => {
     const done = await finished(api, run.id);
 
     expect(done.status).toBe('completed');
-    expect(JSON.parse(done.resultJson!)).toEqual({ invoice_number: 'FIRST', total: 5 });
+    expect(documentsOfResults(done.resultJson)[0]?.data).toEqual({
+      invoice_number: 'FIRST',
+      total: 5,
+    });
     const counts = askedPerChunk('taken');
     expect(counts[0]).toBe(1);
     expect(counts[1]).toBe(2);
@@ -256,7 +259,10 @@ describe('stopping a worker', () => {
     expect(done.status).toBe('completed');
     // The lease is a minute long; the run did not wait for it.
     expect(Date.now() - stoppedAt).toBeLessThan(30_000);
-    expect(JSON.parse(done.resultJson!)).toEqual({ invoice_number: 'KEPT', total: 7 });
+    expect(documentsOfResults(done.resultJson)[0]?.data).toEqual({
+      invoice_number: 'KEPT',
+      total: 7,
+    });
     const counts = askedPerChunk('handed');
     expect(counts.slice(0, 2)).toEqual([1, 2]);
     expect(counts.slice(2)).toEqual(Array(done.chunksTotal! - 2).fill(1));
@@ -291,7 +297,10 @@ describe('stopping a worker', () => {
     // Nothing asked twice: the chunk in flight was finished and kept.
     expect(askedPerChunk('graceful')).toEqual(Array(done.chunksTotal).fill(1));
     // The first value found stands: the finished chunk's total, not a later one's.
-    expect(JSON.parse(done.resultJson!)).toEqual({ invoice_number: 'ONE', total: 2 });
+    expect(documentsOfResults(done.resultJson)[0]?.data).toEqual({
+      invoice_number: 'ONE',
+      total: 2,
+    });
   });
 });
 

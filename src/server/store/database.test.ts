@@ -4,6 +4,7 @@
  * cannot hold, and several connections (processes) on one database seeing each other's
  * commits, with exactly one winner of a conditional update.
  */
+import { Migrator } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { findRun, listRuns } from '../runs/runs.js';
 import { insertRunRow } from '../testing/fixtures.js';
@@ -14,6 +15,7 @@ import {
 } from '../testing/test-database.js';
 import { createPersonalToken, revokeToken, verifyToken } from '../tokens/tokens.js';
 import type { Store } from './database.js';
+import { migrationProvider } from './migrations.js';
 import { newId, nowIso } from './ids.js';
 import { pageWindow } from './paging.js';
 
@@ -64,6 +66,7 @@ async function bucketAndExtractor(store: Store) {
       webhook_url: '',
       webhook_secret: 'whsec_x',
       redirect_url: '',
+      combine_files: 0,
       include_text: 1,
       include_embedded_images: 0,
       mark_embedded_images: 0,
@@ -202,5 +205,80 @@ describe(`the store on ${testDialect()}`, () => {
     const winners = claims.filter((claim) => claim !== undefined);
     expect(winners).toHaveLength(1);
     expect((await findRun(stores[1]!.db, run.id))?.lease_owner).toBe(winners[0]!.lease_owner);
+  });
+
+  it('turns the runs made before documents into runs of one document holding all their files', async () => {
+    const where = await location();
+    const store = await open(where);
+    const { bucketId, extractorId } = await bucketAndExtractor(store);
+    const fileIds = [newId(), newId()];
+    for (const [index, id] of fileIds.entries()) {
+      await store.db
+        .insertInto('files')
+        .values({
+          id,
+          bucket_id: bucketId,
+          name: `page-${index + 1}.png`,
+          size: 10,
+          media_type: 'image/png',
+          sha256: '0'.repeat(64),
+          created_at: nowIso(),
+        })
+        .execute();
+    }
+    const run = await insertRunRow(store.db, { bucketId, extractorId });
+    // Back to the schema before documents, and a run as it was written then.
+    const migrator = new Migrator({ db: store.db, provider: migrationProvider(store.dialect) });
+    expect((await migrator.migrateTo('0001_initial')).error).toBeUndefined();
+    const sources = {
+      '/invoice_number': { file: 'page-1.png', fileId: fileIds[0], page: 1, offset: 0, text: 'A' },
+    };
+    await store.db
+      .updateTable('runs')
+      .set({
+        status: 'completed',
+        file_ids: JSON.stringify(fileIds),
+        result_json: '{"invoice_number":"A"}',
+        edited_result_json: '{"invoice_number":"B"}',
+        partial_result_json: '{"invoice_number":"A"}',
+        result_metadata: JSON.stringify({ sources, violations: [] }),
+        token_stats: JSON.stringify({
+          chunks: [{ chunk: 0, inputTokens: 5, outputTokens: 2 }],
+          totalInputTokens: 5,
+          totalOutputTokens: 2,
+        }),
+        total_input_tokens: 5,
+        total_output_tokens: 2,
+        chunks_completed: 1,
+        chunks_total: 1,
+      })
+      .where('id', '=', run.id)
+      .execute();
+    expect((await migrator.migrateToLatest()).error).toBeUndefined();
+
+    const migrated = (await findRun((await open(where)).db, run.id))!;
+    expect(migrated.combine_files).toBe(1);
+    const files = fileIds.map((id) => `/api/buckets/${bucketId}/files/${id}`);
+    const document = { file: files[0], files, name: 'page-1.png, page-2.png', status: 'completed' };
+    expect(JSON.parse(migrated.documents)).toEqual([
+      { ...document, error: null, chunksCompleted: 1, chunksTotal: 1 },
+    ]);
+    expect(JSON.parse(migrated.result_json!)).toEqual({
+      documents: [{ ...document, data: { invoice_number: 'A' }, error: null }],
+    });
+    expect(JSON.parse(migrated.edited_result_json!)).toEqual({
+      documents: [{ ...document, data: { invoice_number: 'B' }, error: null }],
+    });
+    expect(JSON.parse(migrated.result_metadata!)).toEqual({
+      documents: [{ file: files[0], sources, violations: [] }],
+    });
+    expect(JSON.parse(migrated.token_stats!)).toMatchObject({
+      totalInputTokens: 5,
+      documents: [{ file: files[0], totalInputTokens: 5, totalOutputTokens: 2 }],
+    });
+    const rows = await store.db.selectFrom('run_documents').selectAll().execute();
+    expect(rows.map((row) => [row.run_id, row.file_id, row.status])).toEqual([
+      [run.id, fileIds[0], 'completed'],
+    ]);
   });
 });

@@ -11,6 +11,9 @@ import {
   type Migration,
   type MigrationProvider,
 } from 'kysely';
+import { newDocumentRows, runColumnsOf } from '../runs/documents.js';
+import type { Database, RunDocumentRow } from './schema.js';
+import type { RunStatus } from '../../contract/run-status.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -265,6 +268,112 @@ const migrationsFor = (dialect: Dialect): Record<string, Migration> => ({
         .execute();
       await db.schema.alterTable('webhook_deliveries').dropColumn('run_sequence').execute();
     },
+  },
+  '0004_run_documents': documentsMigration(dialect),
+});
+
+/**
+ * Issue 11: a run's documents. Runs made before it read all their files as one document,
+ * so each becomes a run with `combine_files` and one document holding what the run held;
+ * its results columns are rewritten in the documents shape by the same code that writes
+ * them now (runs/documents.ts), so old runs read like new ones.
+ */
+const documentsMigration = (dialect: Dialect): Migration => ({
+  async up(untyped: Kysely<unknown>) {
+    const { text, varchar, counter } = columnTypes(dialect);
+    // `partially_completed` is longer than the 16 characters the status had; SQLite does
+    // not hold text to a varchar's length, PostgreSQL does.
+    if (dialect === 'postgres')
+      await untyped.schema
+        .alterTable('runs')
+        .alterColumn('status', (col) => col.setDataType(varchar(32)))
+        .execute();
+    await untyped.schema
+      .alterTable('extractors')
+      .addColumn('combine_files', 'integer', (col) => col.notNull().defaultTo(0))
+      .execute();
+    await untyped.schema
+      .alterTable('runs')
+      .addColumn('combine_files', 'integer', (col) => col.notNull().defaultTo(0))
+      .execute();
+    await untyped.schema
+      .alterTable('runs')
+      .addColumn('documents', text, (col) => col.notNull().defaultTo('[]'))
+      .execute();
+    await untyped.schema
+      .createTable('run_documents')
+      .addColumn('run_id', varchar(64), (col) => col.notNull().references('runs.id'))
+      .addColumn('file_id', varchar(64), (col) => col.notNull())
+      .addColumn('file_ids', text, (col) => col.notNull())
+      .addColumn('position', 'integer', (col) => col.notNull())
+      .addColumn('name', text, (col) => col.notNull())
+      .addColumn('status', varchar(16), (col) => col.notNull())
+      .addColumn('error', text)
+      .addColumn('result_json', text)
+      .addColumn('edited_result_json', text)
+      .addColumn('partial_result_json', text)
+      .addColumn('result_metadata', text)
+      .addColumn('token_stats', text)
+      .addColumn('total_input_tokens', counter, (col) => col.notNull().defaultTo(0))
+      .addColumn('total_output_tokens', counter, (col) => col.notNull().defaultTo(0))
+      .addColumn('chunks_completed', 'integer', (col) => col.notNull().defaultTo(0))
+      .addColumn('chunks_total', 'integer')
+      .addColumn('created_at', varchar(32), (col) => col.notNull())
+      .addColumn('updated_at', varchar(32), (col) => col.notNull())
+      .addColumn('started_at', varchar(32))
+      .addColumn('finished_at', varchar(32))
+      .addPrimaryKeyConstraint('run_documents_pk', ['run_id', 'file_id'])
+      .execute();
+
+    const db = untyped as Kysely<Database>;
+    const runs = await db.selectFrom('runs').selectAll().execute();
+    for (const run of runs) {
+      const fileIds = JSON.parse(run.file_ids) as string[];
+      const files = await (fileIds.length === 0
+        ? Promise.resolve([])
+        : db.selectFrom('files').select(['id', 'name']).where('id', 'in', fileIds).execute());
+      const known = fileIds.flatMap((id) => files.filter((file) => file.id === id));
+      if (known.length === 0) continue; // its files are gone: nothing to name a document by
+      const [fresh] = newDocumentRows(run.id, known, true, run.created_at);
+      const documentStatus: Record<RunStatus, RunDocumentRow['status']> = {
+        completed: 'completed',
+        partially_completed: 'completed',
+        failed: 'failed',
+        queued: run.chunks_completed > 0 ? 'running' : 'queued',
+        running: 'running',
+        paused: 'running',
+        cancelled: run.chunks_completed > 0 ? 'running' : 'queued',
+      };
+      const document: RunDocumentRow = {
+        ...fresh!,
+        status: documentStatus[run.status],
+        error: run.error,
+        result_json: run.result_json,
+        edited_result_json: run.edited_result_json,
+        partial_result_json: run.partial_result_json,
+        result_metadata: run.result_metadata,
+        token_stats: run.token_stats,
+        total_input_tokens: run.total_input_tokens,
+        total_output_tokens: run.total_output_tokens,
+        chunks_completed: run.chunks_completed,
+        chunks_total: run.chunks_total,
+        updated_at: run.updated_at,
+        started_at: run.started_at,
+        finished_at: run.finished_at,
+      };
+      await db.insertInto('run_documents').values(document).execute();
+      await db
+        .updateTable('runs')
+        .set({ combine_files: 1, ...runColumnsOf(run.bucket_id, [document]) })
+        .where('id', '=', run.id)
+        .execute();
+    }
+  },
+  async down(db: Kysely<unknown>) {
+    await db.schema.dropTable('run_documents').execute();
+    await db.schema.alterTable('runs').dropColumn('documents').execute();
+    await db.schema.alterTable('runs').dropColumn('combine_files').execute();
+    await db.schema.alterTable('extractors').dropColumn('combine_files').execute();
   },
 });
 

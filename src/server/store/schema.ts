@@ -9,7 +9,7 @@
 import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
 import type { RunEventType, WebhookEventType } from '../../contract/events.js';
 import type { BucketOrigin } from '../../contract/resources.js';
-import type { RunStatus } from '../../contract/run-status.js';
+import type { DocumentStatus, RunStatus } from '../../contract/run-status.js';
 
 /** A column that may hold null, and holds null unless an insert names it. */
 export type Nullable<T> = ColumnType<T | null, T | null | undefined, T | null>;
@@ -26,6 +26,8 @@ export interface ContentOptionColumns {
 
 export interface ExtractorTable extends ContentOptionColumns {
   id: string;
+  /** 1: the files of a bucket are read as one document (see runs/documents.ts). */
+  combine_files: number;
   label: string;
   strategy: string;
   model: string;
@@ -76,8 +78,18 @@ export interface RunTable extends ContentOptionColumns {
   model: string;
   target_schema: string;
   output_instructions: string;
-  /** JSON list of the ids of the files the run works over, fixed when it is created. */
+  /**
+   * JSON list of the ids of the files the run works over, fixed when it is created (a file
+   * replaced in a failed document takes its old file's place).
+   */
   file_ids: string;
+  combine_files: number;
+  /**
+   * The columns below, from `result_json` to `chunks_total`, and `documents`, are the run's
+   * documents (`run_documents`) put together, rewritten whenever a document changes, so
+   * that reading a run stays one point read (runs/documents.ts).
+   */
+  documents: string;
   result_json: Nullable<string>;
   edited_result_json: Nullable<string>;
   partial_result_json: Nullable<string>;
@@ -97,6 +109,35 @@ export interface RunTable extends ContentOptionColumns {
   /** Which worker holds the run while it is `running`, and until when (see runs/worker.ts). */
   lease_owner: Nullable<string>;
   lease_expires_at: Nullable<string>;
+}
+
+/** One document of a run: one file, or with combine_files all of them (file_ids). */
+export interface RunDocumentTable {
+  run_id: string;
+  /** The document's (first) file; a replaced file's successor takes it over. */
+  file_id: string;
+  /** JSON list of the ids of the files read as this document: `[file_id]` unless combined. */
+  file_ids: string;
+  /** Its place among the run's documents, from 0, in the order of the bucket. */
+  position: number;
+  name: string;
+  status: DocumentStatus;
+  error: Nullable<string>;
+  result_json: Nullable<string>;
+  edited_result_json: Nullable<string>;
+  partial_result_json: Nullable<string>;
+  /** JSON: sources, violations and review of this document (DocumentMetadata). */
+  result_metadata: Nullable<string>;
+  /** JSON: the tokens of each of its chunks. */
+  token_stats: Nullable<string>;
+  total_input_tokens: number;
+  total_output_tokens: number;
+  chunks_completed: number;
+  chunks_total: Nullable<number>;
+  created_at: string;
+  updated_at: string;
+  started_at: Nullable<string>;
+  finished_at: Nullable<string>;
 }
 
 export interface RunEventTable {
@@ -147,6 +188,7 @@ export interface Database {
   buckets: BucketTable;
   files: FileTable;
   runs: RunTable;
+  run_documents: RunDocumentTable;
   run_events: RunEventTable;
   tokens: TokenTable;
   webhook_deliveries: WebhookDeliveryTable;
@@ -157,4 +199,5 @@ export type BucketRow = Selectable<BucketTable>;
 export type FileRow = Selectable<FileTable>;
 export type RunRow = Selectable<RunTable>;
 export type NewRun = Insertable<RunTable>;
+export type RunDocumentRow = Selectable<RunDocumentTable>;
 export type TokenRow = Selectable<TokenTable>;

@@ -11,9 +11,11 @@ import { apiRoutes } from '../http/api.js';
 import { problemMediaType } from '../http/problem.js';
 import type { DescribedRoute } from '../http/route-table.js';
 import type { Db } from '../store/database.js';
+import type { DocumentStatus } from '../../contract/run-status.js';
+import { newDocumentRows, runColumnsOf } from '../runs/documents.js';
 import { untouchedRunColumns } from '../runs/runs.js';
 import { newId, nowIso } from '../store/ids.js';
-import type { Database, RunRow } from '../store/schema.js';
+import type { Database, RunDocumentRow, RunRow } from '../store/schema.js';
 import type { TestService } from './test-service.js';
 
 export const invoiceJsonSchema = JSON.stringify({
@@ -110,23 +112,58 @@ export function upload(
   });
 }
 
+/**
+ * A document of a run written straight into the store: its file (an id, by default a new
+ * one that names no stored file), name, status, the machine's record and a person's edits.
+ */
+export interface DocumentSeed {
+  fileId?: string;
+  name?: string;
+  status?: DocumentStatus;
+  data?: unknown;
+  edited?: unknown;
+  error?: string;
+}
+
+type RunSeed = { bucketId: string; extractorId: string; documents?: DocumentSeed[] } & Omit<
+  Partial<RunRow>,
+  'documents'
+>;
+
 /** A run row as the lifecycle would write it, in the test service; every column can be overridden. */
-export function insertRun(
-  service: TestService,
-  run: { bucketId: string; extractorId: string } & Partial<RunRow>,
-): Promise<RunRow> {
+export function insertRun(service: TestService, run: RunSeed): Promise<RunRow> {
   return insertRunRow(service.services.db, run);
 }
 
-/** A run row as the lifecycle would write it, in any store; every column can be overridden. */
-export async function insertRunRow(
-  db: Db,
-  run: { bucketId: string; extractorId: string } & Partial<RunRow>,
-): Promise<RunRow> {
+/**
+ * A run row as the lifecycle would write it, in any store, with its `documents` (none by
+ * default) and the run's columns made from them; every column can be overridden.
+ */
+export async function insertRunRow(db: Db, run: RunSeed): Promise<RunRow> {
   const now = nowIso();
-  const { bucketId, extractorId, ...overrides } = run;
+  const { bucketId, extractorId, documents: seeds = [], ...overrides } = run;
+  const id = overrides.id ?? newId();
+  const files = seeds.map((seed, index) => ({
+    id: seed.fileId ?? newId(),
+    name: seed.name ?? `document-${index + 1}.pdf`,
+  }));
+  const documents: RunDocumentRow[] = newDocumentRows(id, files, false, now).map(
+    (document, index) => {
+      const seed = seeds[index]!;
+      const status = seed.status ?? (seed.data === undefined ? 'queued' : 'completed');
+      return {
+        ...document,
+        status,
+        error: seed.error ?? null,
+        result_json: seed.data === undefined ? null : JSON.stringify(seed.data),
+        edited_result_json: seed.edited === undefined ? null : JSON.stringify(seed.edited),
+        chunks_completed: status === 'completed' ? 1 : 0,
+        chunks_total: status === 'completed' ? 1 : null,
+      };
+    },
+  );
   const row: RunRow = {
-    id: newId(),
+    id,
     bucket_id: bucketId,
     extractor_id: extractorId,
     status: 'queued',
@@ -140,11 +177,14 @@ export async function insertRunRow(
     include_page_images: 0,
     mark_page_images: 0,
     chunk_size: 4000,
-    file_ids: '[]',
+    file_ids: JSON.stringify(files.map((file) => file.id)),
+    combine_files: 0,
     ...untouchedRunColumns(now),
+    ...runColumnsOf(bucketId, documents),
     ...overrides,
   };
   await db.insertInto('runs').values(row).execute();
+  if (documents.length > 0) await db.insertInto('run_documents').values(documents).execute();
   return row;
 }
 
@@ -228,12 +268,12 @@ export interface RouteIds {
 
 /**
  * One of each thing a route can name: a bucket with a file, an extractor, a completed run
- * of them (its columns overridable) and an embed session for that bucket, for tests that
- * go over every route.
+ * of them whose one document is that file (its columns and documents overridable) and an
+ * embed session for that bucket, for tests that go over every route.
  */
 export async function seedRouteIds(
   service: TestService,
-  run: Partial<RunRow> = {},
+  run: Omit<RunSeed, 'bucketId' | 'extractorId'> = {},
 ): Promise<{ ids: RouteIds; sessionToken: string }> {
   const [bucket, extractor] = [await createBucket(service), await createExtractor(service)];
   const [file] = (await (
@@ -243,6 +283,7 @@ export async function seedRouteIds(
     bucketId: bucket.id,
     extractorId: extractor.id,
     status: 'completed',
+    documents: [{ fileId: file!.id, name: 'a.txt', data: { invoice_number: 'A-1', total: 1 } }],
     ...run,
   });
   const session = await createSession(service, { savedExtractor: extractor.id, bucket: bucket.id });
@@ -263,6 +304,8 @@ export async function seedRouteIds(
 const idsByCollection: Record<string, keyof RouteIds> = {
   buckets: 'bucket',
   files: 'file',
+  // A run's documents are named by their files: the seeded run's one document is the file.
+  documents: 'file',
   extractors: 'extractor',
   saved_extractors: 'extractor',
   runs: 'run',

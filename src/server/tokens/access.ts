@@ -87,7 +87,8 @@ export function bucketViewsFor(
 /**
  * What a run may set beyond its bucket and extractor. A personal token may choose each;
  * an embed session's runs take the extractor's, since the strategy, the model, the chunk
- * size and the page images decide what a run costs and how long it works.
+ * size and the page images decide what a run costs and how long it works, and
+ * `combineFiles` what its documents are.
  */
 export const runSettings = [
   'strategy',
@@ -98,6 +99,7 @@ export const runSettings = [
   'markEmbeddedImages',
   'includePageImages',
   'markPageImages',
+  'combineFiles',
 ] as const satisfies readonly (keyof RunInput)[];
 
 /** Refuses a run input that sets what `principal` may not set. */

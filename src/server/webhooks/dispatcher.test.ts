@@ -14,7 +14,7 @@ import {
 import type { RunRow } from '../runs/runs.js';
 import type { Db, Store } from '../store/database.js';
 import { newId, nowIso } from '../store/ids.js';
-import { insertRunRow } from '../testing/fixtures.js';
+import { insertRunRow, type DocumentSeed } from '../testing/fixtures.js';
 import { testStoreLocation } from '../testing/test-database.js';
 import { startWebhookDispatcher, type WebhookDispatcher } from './dispatcher.js';
 import { enqueueWebhook } from './outbox.js';
@@ -170,7 +170,7 @@ async function webhookExtractor(
 async function insertRun(
   db: Db,
   extractor: ExtractorRow,
-  fields: Partial<RunRow> = {},
+  fields: Omit<Partial<RunRow>, 'documents'> & { documents?: DocumentSeed[] } = {},
 ): Promise<RunRow> {
   const now = nowIso();
   const bucketId = newId();
@@ -261,11 +261,17 @@ describe('webhook dispatcher', () => {
     const extractor = await webhookExtractor(store.db, config, receiver.url);
     const run = await insertRun(store.db, extractor, {
       status: 'completed',
+      documents: [
+        {
+          name: 'a.pdf',
+          data: { invoice_number: 'A-1' },
+          edited: { invoice_number: 'A-1 (checked)' },
+        },
+      ],
       chunks_completed: 3,
-      result_json: '{"invoice_number":"A-1"}',
-      edited_result_json: '{"invoice_number":"A-1 (checked)"}',
       submitted_at: nowIso(),
     });
+    const [document] = JSON.parse(run.documents) as { file: string }[];
     await enqueueWebhook(store.db, { type: 'extraction_run.completed', extractor, run });
     await enqueueWebhook(store.db, { type: 'extraction_run.submitted', extractor, run });
     // Rotated after the events were made: the deliveries must use the secret of their time.
@@ -296,11 +302,31 @@ describe('webhook dispatcher', () => {
         status: 'completed',
         chunksCompleted: 3,
         chunksTotal: 3,
-        partialResultJson: null,
+        partialResultJson: run.partial_result_json,
         error: null,
+        documents: [
+          {
+            file: document!.file,
+            name: 'a.pdf',
+            status: 'completed',
+            error: null,
+            chunksCompleted: 1,
+            chunksTotal: 1,
+          },
+        ],
         bucket: `/api/buckets/${run.bucket_id}`,
         savedExtractor: `/api/extractors/${extractor.id}`,
-        resultJson: '{"invoice_number":"A-1 (checked)"}',
+        resultJson: JSON.stringify({
+          documents: [
+            {
+              file: document!.file,
+              name: 'a.pdf',
+              status: 'completed',
+              data: { invoice_number: 'A-1 (checked)' },
+              error: null,
+            },
+          ],
+        }),
       },
     });
     expect(JSON.parse(submitted.body)).toMatchObject({

@@ -14,6 +14,8 @@ import {
 } from '../../contract/events.js';
 import { iriOf } from '../../contract/iri.js';
 import type { ExtractorRow } from '../extractors/extractors.js';
+import type { RunDocumentRow } from '../runs/documents.js';
+import { runEventData } from '../runs/events.js';
 import { effectiveResultJson, type RunRow } from '../runs/runs.js';
 import { databaseTime } from '../store/clock.js';
 import type { Database } from '../store/schema.js';
@@ -57,21 +59,21 @@ function isWebhookEventType(type: string): type is WebhookEventType {
  */
 export async function enqueueWebhook(
   db: Kysely<Database> | Transaction<Database>,
-  event: { type: WebhookEventType; extractor: ExtractorRow; run: RunRow },
+  event: {
+    type: WebhookEventType;
+    extractor: ExtractorRow;
+    run: RunRow;
+    document?: RunDocumentRow;
+  },
 ): Promise<void> {
-  const { type, extractor, run } = event;
+  const { type, extractor, run, document } = event;
   if (extractor.enable_webhook !== 1 || !extractor.webhook_url || !isWebhookEventType(type)) return;
   const now = new Date();
   const payload = webhookPayloadSchema.parse({
     type,
     timestamp: now.toISOString(),
     data: {
-      run: iriOf('run', run.id),
-      status: run.status,
-      chunksCompleted: run.chunks_completed,
-      chunksTotal: run.chunks_total,
-      partialResultJson: run.partial_result_json,
-      error: run.error,
+      ...runEventData(run, document),
       bucket: iriOf('bucket', run.bucket_id),
       savedExtractor: iriOf('extractor', run.extractor_id),
       resultJson: effectiveResultJson(run),

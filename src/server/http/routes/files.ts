@@ -59,7 +59,7 @@ const operation = operationsOf(filesTag);
  * The request body as the Node stream @hono/node-server received, when the app runs on a
  * port; in-process (tests) there is none and the web body is read instead.
  */
-function nodeBody(c: Context<AppEnv>): Readable | undefined {
+export function nodeBody(c: Context<AppEnv>): Readable | undefined {
   const incoming = (c.env as Partial<HttpBindings> | undefined)?.incoming;
   return incoming instanceof Readable ? incoming : undefined;
 }

@@ -1,22 +1,29 @@
 /**
  * Extraction runs, served under both `/api/runs` and `/api/extraction_runs` (the app mounts
  * these routes twice): the list and one run, starting and steering runs, the live event
- * stream, the results (read, edit) and the submission. The filter parameters the spec
- * lists on the single-run path have no effect there (it names one run).
+ * stream, the results (read, edit, per document too), extracting a failed document again
+ * (retry, replace its file) and the submission. The filter parameters the spec lists on
+ * the single-run path have no effect there (it names one run).
  */
 import { Hono, type Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import * as z from 'zod/mini';
 import { runEventTypes } from '../../../contract/events.js';
 import { idFromReference } from '../../../contract/iri.js';
-import { runInputSchema, strategies } from '../../../contract/resources.js';
+import {
+  resultsEditSchema,
+  runInputSchema,
+  strategies,
+  type RunResults,
+} from '../../../contract/resources.js';
 import {
   isFinalRunStatus,
   runCommands,
   runStatuses,
   type RunCommand,
 } from '../../../contract/run-status.js';
-import { ConflictError, NotFoundError } from '../../errors.js';
+import { ConflictError, NotFoundError, UnsupportedInputError } from '../../errors.js';
+import { receiveUpload } from '../../files/uploads.js';
 import { runEventData, runEventsAfter } from '../../runs/events.js';
 import {
   formatResults,
@@ -38,10 +45,11 @@ import { watchRun } from '../../runs/watch.js';
 import { pageWindow, type PageWindow } from '../../store/paging.js';
 import { canSeeRun, checkDownloadAllowed } from '../../tokens/access.js';
 import { tokenEnd } from '../../tokens/tokens.js';
-import { parseJsonBody, readBodyText, readInput, validateQuery } from '../body.js';
+import { parseJsonBody, readBodyText, readInput, validateInput, validateQuery } from '../body.js';
 import { contentDisposition } from '../content-disposition.js';
 import type { AppEnv } from '../context.js';
 import { runKind, submissionKind } from '../kinds.js';
+import { nodeBody } from './files.js';
 import { essence, negotiateOrThrow } from '../negotiation.js';
 import {
   codeList,
@@ -54,6 +62,7 @@ import {
   pageParameter,
   queryParameter,
   runLifecycleText,
+  schemaRef,
   type JsonSchema,
   type Parameter,
   type TagObject,
@@ -158,6 +167,14 @@ async function visibleRun(c: Context<AppEnv>): Promise<RunRow> {
   return run;
 }
 
+/** The body of a PUT as JSON; 415 for another media type, 400 for JSON that does not parse. */
+async function readJsonBody(c: Context<AppEnv>, what: string): Promise<unknown> {
+  if (essence(c.req.header('content-type')) !== 'application/json') {
+    throw unsupportedMediaType(`Send ${what} as application/json.`, ['application/json']);
+  }
+  return parseJsonBody(await readBodyText(c.req.raw));
+}
+
 const resultQuery = z.object({
   format: z.optional(z.enum(resultFormats, oneOf(resultFormats))),
   version: z.optional(
@@ -178,10 +195,23 @@ function chooseResultFormat(c: Context<AppEnv>): ResultFormat {
 }
 
 const resultSchemas: Record<ResultFormat, JsonSchema> = {
-  json: { description: "The data, shaped by the run's targetSchema." },
-  xml: { type: 'string', description: 'The data as XML.' },
-  csv: { type: 'string', description: 'The data as CSV with a header row.' },
+  json: schemaRef('RunResults'),
+  xml: {
+    type: 'string',
+    description:
+      'The documents as XML: `<results>` holding a `<document file="…" name="…" status="…">` ' +
+      'per document with its `<data>` and `<error>`.',
+  },
+  csv: {
+    type: 'string',
+    description:
+      'The documents as CSV with a header row: `file`, `name`, `status`, `error`, then the ' +
+      'fields; a row per document (per item of its list of objects).',
+  },
 };
+
+/** A document of the run named in the path: its file's id. */
+const documentPath = '/:id/documents/:fileId';
 
 const commandSummaries: Record<RunCommand, string> = {
   pause: 'Pause a run',
@@ -267,12 +297,14 @@ runRoutes
     '/:id/results',
     operation('getResults', 'Download the results of a run', {
       description:
-        'As JSON (the data), XML (element names made valid, arrays as repeated elements) or ' +
-        'CSV (RFC 4180; nested objects as dotted columns; one row per item of the top-level ' +
-        'array of objects; cells that a spreadsheet would read as a formula, after leading ' +
-        'blanks and in full-width forms too, are neutralised). ' +
-        'Chosen by `format`, else by Accept. 409 while the run has no results; 403 to an ' +
-        "embed session token when the extractor's allowDownload is off.",
+        'One entry per document, in the order of the bucket (a one-file bucket gives one): ' +
+        '`{"documents": [{file, name, status, data, error}]}`. As JSON, XML (element names ' +
+        'made valid, arrays as repeated elements) or CSV (RFC 4180; a `file` column first; ' +
+        'nested objects as dotted columns; one row per document, or per item of its array ' +
+        'of objects; cells that a spreadsheet would read as a formula, after leading blanks ' +
+        'and in full-width forms too, are neutralised). Chosen by `format`, else by Accept. ' +
+        '409 until a document has completed; 403 to an embed session token when the ' +
+        "extractor's allowDownload is off.",
       query: [
         queryParameter('format', 'The format; overrides Accept (where `text/xml` counts as XML).', {
           type: 'string',
@@ -314,7 +346,7 @@ runRoutes
       checkDownloadAllowed(c.get('principal'), extractor);
       const label = extractor?.label ?? 'results';
       const { name, asciiName } = resultsDownloadName(label, run.id, format);
-      return new Response(formatResults(JSON.parse(text) as unknown, format), {
+      return new Response(formatResults(JSON.parse(text) as RunResults, format), {
         headers: {
           'Content-Type': resultContentTypes[format],
           'Content-Disposition': contentDisposition(name, { asciiName }),
@@ -327,16 +359,14 @@ runRoutes
     '/:id/results',
     operation('saveResults', 'Save results edited by a person', {
       description:
-        'Validated against targetSchema (422 with a JSON pointer for each violation). The ' +
-        "machine's original stays readable as resultJson and with `?version=original`. 409 " +
-        'before the run completed or after submission.',
+        '`{"documents": [{file, data}]}`: each record replaces the record of the completed ' +
+        'document whose `file` (IRI or id) it names; a document left out keeps its record. ' +
+        'Each is validated against targetSchema (422 with a JSON pointer for each violation). ' +
+        "The machine's original stays readable as resultJson and with `?version=original`. " +
+        '409 unless the run is completed or partially_completed, or after submission.',
       body: {
-        description: "The edited data, shaped by the run's targetSchema.",
-        content: {
-          'application/json': {
-            schema: { description: 'Any JSON value valid against targetSchema.' },
-          },
-        },
+        description: 'The edited records, by document.',
+        content: { 'application/json': { schema: schemaRef('ResultsEdit') } },
       },
       answer: {
         status: 200,
@@ -348,14 +378,107 @@ runRoutes
     negotiated,
     async (c) => {
       const run = await visibleRun(c);
-      if (essence(c.req.header('content-type')) !== 'application/json') {
-        throw unsupportedMediaType('Send the edited results as application/json.', [
-          'application/json',
-        ]);
-      }
-      const data = parseJsonBody(await readBodyText(c.req.raw));
-      const updated = await c.get('services').runs.saveEdits(run, data);
+      const body = await readJsonBody(c, 'the edited results');
+      const edit = validateInput(resultsEditSchema, body);
+      const updated = await c.get('services').runs.saveEdits(run, edit);
       return sendResource(runKind, runToWire(updated), c.var.mediaType);
+    },
+  )
+  .put(
+    `${documentPath}/results`,
+    operation('saveDocumentResults', "Save one document's record edited by a person", {
+      description:
+        'The record of the completed document of this file, validated against targetSchema ' +
+        '(422 with a JSON pointer for each violation). The other documents keep theirs. 404 ' +
+        'for a file that is not a document of the run; 409 unless the run is completed or ' +
+        'partially_completed and the document completed, or after submission.',
+      body: {
+        description: "The edited record, shaped by the run's targetSchema.",
+        content: {
+          'application/json': {
+            schema: { description: 'Any JSON value valid against targetSchema.' },
+          },
+        },
+      },
+      answer: { status: 200, resource: 'run', description: 'The run with the edit.' },
+      problems: [400, 404, 406, 409, 413, 415, 422],
+    }),
+    negotiated,
+    async (c) => {
+      const run = await visibleRun(c);
+      const data = await readJsonBody(c, 'the edited record');
+      const updated = await c
+        .get('services')
+        .runs.saveDocumentEdit(run, c.req.param('fileId'), data);
+      return sendResource(runKind, runToWire(updated), c.var.mediaType);
+    },
+  )
+  .post(
+    `${documentPath}/retry`,
+    operation('retryDocument', 'Extract a failed document again', {
+      description:
+        'For a document that failed for a passing reason (the model provider was down). The ' +
+        'run goes back to `queued` and the worker extracts just the documents that are not ' +
+        "completed; the other documents' records and a person's edits stay. 404 for a file " +
+        'that is not a document of the run; 409 (`currentStatus`) unless the run is ' +
+        'partially_completed or failed, not submitted, and the document failed.',
+      answer: { status: 202, resource: 'run', description: 'The run, queued again.' },
+      problems: [404, 406, 409],
+    }),
+    negotiated,
+    async (c) => {
+      const run = await visibleRun(c);
+      const updated = await c.get('services').runs.extractAgain(run, c.req.param('fileId'));
+      const response = sendResource(runKind, runToWire(updated), c.var.mediaType);
+      return new Response(response.body, { status: 202, headers: response.headers });
+    },
+  )
+  .post(
+    `${documentPath}/replace`,
+    operation('replaceDocument', "Replace a failed document's file and extract it", {
+      description:
+        'One `file` part, checked as uploads are. The new file is stored in the bucket, the ' +
+        'old one removed, the document reads the new file in the same place, and the run ' +
+        'goes back to `queued` to extract it; the other documents and their edits stay. 404 ' +
+        'for a file that is not a document of the run; 409 (`currentStatus`) unless the run ' +
+        'is partially_completed or failed, not submitted, and the document failed.',
+      body: {
+        description: 'multipart/form-data with one `file` part.',
+        content: {
+          'multipart/form-data': {
+            schema: {
+              type: 'object',
+              properties: {
+                file: { type: 'string', contentMediaType: 'application/octet-stream' },
+              },
+              required: ['file'],
+            },
+          },
+        },
+      },
+      answer: { status: 202, resource: 'run', description: 'The run, queued again.' },
+      problems: [400, 404, 406, 409, 413, 415],
+    }),
+    negotiated,
+    async (c) => {
+      const run = await visibleRun(c);
+      if (essence(c.req.header('content-type')) !== 'multipart/form-data') {
+        throw new UnsupportedInputError(
+          'Send the new file as multipart/form-data in one part named "file".',
+          ['multipart/form-data'],
+        );
+      }
+      const { storage, config } = c.get('services');
+      const received = await receiveUpload(c.req.raw, storage, config.maxUploadBytes, nodeBody(c));
+      if (received.length !== 1) {
+        await Promise.all(received.map((file) => storage.discard(file.tempPath)));
+        throw badRequest('Send exactly one file to put in place of the document.');
+      }
+      const updated = await c
+        .get('services')
+        .runs.extractAgain(run, c.req.param('fileId'), received[0]);
+      const response = sendResource(runKind, runToWire(updated), c.var.mediaType);
+      return new Response(response.body, { status: 202, headers: response.headers });
     },
   )
   .post(

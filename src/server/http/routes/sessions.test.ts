@@ -509,6 +509,7 @@ describe("a session's runs", () => {
       markEmbeddedImages: true,
       includePageImages: true,
       markPageImages: false,
+      combineFiles: true,
     };
     const all = await expectProblem(await start(overrides), 403);
     expect(all.errors!.map((error) => error.pointer)).toEqual(
@@ -541,14 +542,14 @@ describe("a session's runs", () => {
 describe("a session's downloads", () => {
   it("are refused with 403 when the extractor's allowDownload is off, in every format", async () => {
     const bucket = await createBucket(service);
-    const results = { result_json: '{"invoice_number":"INV-1","total":3}' };
+    const record = { invoice_number: 'INV-1', total: 3 };
     const runOf = async (allowDownload: boolean) => {
       const extractor = await createExtractor(service, { allowDownload });
       const run = await insertRun(service, {
         bucketId: bucket.id,
         extractorId: extractor.id,
         status: 'completed',
-        ...results,
+        documents: [{ name: 'inv-1.pdf', data: record }],
       });
       const session = await createSession(service, {
         savedExtractor: extractor.id,
@@ -572,12 +573,14 @@ describe("a session's downloads", () => {
     const read = await service.request(`/api/extraction_runs/${closed.run.id}`, {
       token: closed.session.token,
     });
-    expect(((await read.json()) as { resultJson: string }).resultJson).toBe(results.result_json);
+    expect(((await read.json()) as { resultJson: string }).resultJson).toBe(closed.run.result_json);
 
     const open = await runOf(true);
     const allowed = await download(open.run.id, 'json', open.session.token);
     expect(allowed.status).toBe(200);
-    expect(await allowed.json()).toEqual({ invoice_number: 'INV-1', total: 3 });
+    expect(await allowed.json()).toMatchObject({
+      documents: [{ name: 'inv-1.pdf', status: 'completed', data: record }],
+    });
   });
 });
 
