@@ -12,6 +12,7 @@ import { labelNames, type LabelName } from './labels.js';
 import { parseTargetSchema } from './json-schema.js';
 import { documentStatuses, runStatuses } from './run-status.js';
 import { themeSchema } from './theme.js';
+import { colorSchemes, defaultColorScheme } from './color-scheme.js';
 
 export const strategies = ['local', 'llm'] as const;
 export type Strategy = (typeof strategies)[number];
@@ -614,6 +615,8 @@ export { themeSchema, type Theme } from './theme.js';
 
 export const maxSessionSeconds = 86_400;
 export const defaultSessionSeconds = 3600;
+/** How long a session may be renewed for by default, from when it is minted. */
+export const defaultSessionLifetimeSeconds = 4 * 3600;
 
 export const embedSessionInputSchema = z.object({
   savedExtractor: z.string().check(z.minLength(1)),
@@ -627,6 +630,28 @@ export const embedSessionInputSchema = z.object({
     [],
   ),
   theme: z.optional(themeSchema),
+  maxLifetimeSeconds: z.optional(
+    z
+      .int()
+      .check(
+        z.minimum(60),
+        z.maximum(maxSessionSeconds),
+        z.describe(
+          'Ours, beyond the spec. How long, from now, the session may be kept going by ' +
+            '`POST /api/embed_sessions/renew`: no renewed token expires later. At least ' +
+            `ttlSeconds; default the larger of ttlSeconds and ${defaultSessionLifetimeSeconds}.`,
+        ),
+      ),
+  ),
+  colorScheme: z
+    ._default(z.enum(colorSchemes), defaultColorScheme)
+    .check(
+      z.describe(
+        'Ours, beyond the spec. The colour scheme the interface is drawn in: `light` (the ' +
+          "default), `dark`, or `auto` (the person's system setting). The element's " +
+          "`color-scheme` attribute and embed.js's `colorScheme` option, when set, come first.",
+      ),
+    ),
 });
 export type EmbedSessionInput = z.infer<typeof embedSessionInputSchema>;
 
@@ -638,6 +663,10 @@ export const embedSessionSchema = z.object({
   savedExtractor: iri,
   allowedOrigins: z.array(z.string()),
   theme: z.nullable(themeSchema),
+  colorScheme: z.enum(colorSchemes),
+  renewableUntil: dateTime.check(
+    z.describe('No token of this session, renewed or not, expires after this moment.'),
+  ),
   embeddedUrl: z.string(),
   fullPageUrl: z.string(),
 });
@@ -651,6 +680,8 @@ export const currentSessionSchema = z.object({
   savedExtractor: iri,
   allowedOrigins: z.array(z.string()),
   theme: z.nullable(themeSchema),
+  colorScheme: z.enum(colorSchemes),
+  renewableUntil: dateTime,
 });
 export type CurrentSession = z.infer<typeof currentSessionSchema>;
 

@@ -219,11 +219,16 @@ describe('<extractor-app>', () => {
   });
 
   /** The first view's heading and primary button, once the session has loaded. */
-  async function themed(theme: Record<string, string> | undefined, attributes = {}) {
+  async function themed(
+    theme: Record<string, string> | undefined,
+    attributes = {},
+    sessionInput: Record<string, unknown> = {},
+  ) {
     const extractor = await createExtractor();
     const session = await adminRequest<EmbedSession>('POST', '/api/embed_sessions', {
       savedExtractor: `/api/extractors/${extractor.id}`,
       ...(theme ? { theme } : {}),
+      ...sessionInput,
     });
     const { app } = await mountApp({ session: session.token, ...attributes });
     const view = await currentView(app);
@@ -265,6 +270,27 @@ describe('<extractor-app>', () => {
     light.app.setAttribute('color-scheme', 'dark');
     await light.app.updateComplete;
     expect(luminance(getComputedStyle(light.heading).color)).toBeGreaterThan(0.6);
+  });
+
+  it('draws the session’s colour scheme unless its own attribute says otherwise', async () => {
+    const loaded = new Promise<CustomEvent>((resolve) =>
+      document.addEventListener(
+        'extractor-session-loaded',
+        (event) => resolve(event as CustomEvent),
+        {
+          once: true,
+        },
+      ),
+    );
+    const dark = await themed(undefined, {}, { colorScheme: 'dark' });
+    expect(getComputedStyle(dark.app).colorScheme).toBe('dark');
+    expect(luminance(getComputedStyle(dark.heading).color)).toBeGreaterThan(0.6);
+    expect((await loaded).detail.colorScheme).toBe('dark');
+    // The host page's choice comes first.
+    const pinned = await themed(undefined, { 'color-scheme': 'light' }, { colorScheme: 'dark' });
+    expect(getComputedStyle(pinned.app).colorScheme).toBe('light');
+    const auto = await themed(undefined, {}, { colorScheme: 'auto' });
+    expect(getComputedStyle(auto.app).colorScheme).toBe('light dark');
   });
 
   it('takes the page’s font unless a theme sets one, and keeps containers from turning into ellipses', async () => {

@@ -201,6 +201,8 @@ export class ExtractorApp extends LitElement {
   private run: Run | undefined;
 
   @state() private currentStep: Step | undefined;
+  /** The session's colour scheme; the element's attribute comes first. */
+  @state() private sessionScheme: ColorScheme | undefined;
   @state() private viewError: string | undefined;
 
   /** The service's address; the page's own origin when empty. */
@@ -261,10 +263,10 @@ export class ExtractorApp extends LitElement {
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
-    if (!changed.has('colorScheme')) return;
-    // The scheme shows as a custom state, `:host(:state(dark))` in app.styles.ts; once
-    // sessions carry a scheme, the session's comes after the attribute here.
-    const scheme = resolveColorScheme(this.colorScheme);
+    if (!changed.has('colorScheme') && !changed.has('sessionScheme' as keyof ExtractorApp)) return;
+    // The scheme shows as a custom state, `:host(:state(dark))` in app.styles.ts: the
+    // host page's own choice (the attribute) first, then the session's.
+    const scheme = this.resolvedColorScheme;
     for (const name of colorSchemes) {
       try {
         if (name === scheme) this.#internals?.states.add(name);
@@ -289,6 +291,11 @@ export class ExtractorApp extends LitElement {
     const result = await super.getUpdateComplete();
     await this.#readable;
     return result;
+  }
+
+  /** The scheme drawn: the attribute's, else the session's, else light. */
+  get resolvedColorScheme(): ColorScheme {
+    return resolveColorScheme(this.colorScheme, this.sessionScheme);
   }
 
   /** The step on screen, once loaded. */
@@ -367,6 +374,7 @@ export class ExtractorApp extends LitElement {
     this.labels = resolveLabels(flow.extractor);
     this.bucket = flow.bucket;
     this.#sessionId = flow.session.id;
+    this.sessionScheme = flow.session.colorScheme;
     this.setTheme(flow.session.theme);
     this.#warnBeforeExpiry(flow.session.expiresAt);
     if (flow.run) this.#watcher.watch(flow.client, flow.run);
@@ -385,6 +393,7 @@ export class ExtractorApp extends LitElement {
       bucket: flow.bucket,
       run: this.run,
       step: this.currentStep,
+      colorScheme: this.resolvedColorScheme,
     });
   }
 
