@@ -23,6 +23,14 @@ const mode: AppMode = embedded ? 'frame' : 'page';
 const extractorId = decodeURIComponent(window.location.pathname.split('/')[2] ?? '');
 const storageKey = `extractor:session:${extractorId}`;
 
+function keepSession(token: string): void {
+  try {
+    sessionStorage.setItem(storageKey, token);
+  } catch {
+    // Without storage a reload opens the page with the token of its address, if any.
+  }
+}
+
 function takeSession(): string {
   const url = new URL(window.location.href);
   const fromAddress = url.searchParams.get('session');
@@ -69,6 +77,8 @@ if (isColorScheme(scheme)) {
 }
 app.addEventListener('extractor-session-loaded', (event) => {
   document.title = event.detail.labels.pageTitle;
+  // A renewed session's token, kept for a reload as the first one was.
+  if (!embedded) keepSession((event.currentTarget as ExtractorApp).session);
   // Without a scheme in the address, the session's: the page follows the app.
   if (!isColorScheme(scheme)) showScheme(event.detail.colorScheme);
 });

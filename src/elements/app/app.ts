@@ -77,6 +77,8 @@ const runLookback = 5;
  * @csspart steps - The step indicator above the views.
  * @csspart view - The current view element.
  * @csspart status - The loading and error panels.
+ * @csspart session-notice - On the full page: the session ends soon (with Continue working), or has ended.
+ * @csspart continue-session-button - Renews the session on the full page, so the person goes on.
  * @csspart button - Every button, the app's and the views'.
  * @csspart view-base - The current view's wrapper.
  * @csspart header - A view's heading and description.
@@ -167,7 +169,9 @@ export class ExtractorApp extends LitElement {
   });
   #sessionId = '';
   #expiryWarning: ReturnType<typeof setTimeout> | undefined;
+  #expiryEnd: ReturnType<typeof setTimeout> | undefined;
   #expiresAt: string | undefined;
+  #renewableUntil: string | undefined;
   #bucketRefresh: AbortController | undefined;
   /** The theme's tokens as set on the host, by `--extractor-*` name. */
   #theme: Record<string, string> = {};
@@ -204,6 +208,9 @@ export class ExtractorApp extends LitElement {
   /** The session's colour scheme; the element's attribute comes first. */
   @state() private sessionScheme: ColorScheme | undefined;
   @state() private viewError: string | undefined;
+  /** On the full page: the session ends soon (it can be renewed or not), or it has ended. */
+  @state() private sessionNotice: 'expiring' | 'final' | 'ended' | undefined;
+  @state() private renewing = false;
 
   /** The service's address; the page's own origin when empty. */
   @property({ attribute: 'base-url' }) baseUrl = '';
@@ -259,6 +266,7 @@ export class ExtractorApp extends LitElement {
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     clearTimeout(this.#expiryWarning);
+    clearTimeout(this.#expiryEnd);
     this.#systemScheme?.removeEventListener('change', this.#handleSystemScheme);
   }
 
@@ -374,8 +382,11 @@ export class ExtractorApp extends LitElement {
     this.labels = resolveLabels(flow.extractor);
     this.bucket = flow.bucket;
     this.#sessionId = flow.session.id;
+    if (refreshed && this.currentStep) this.#rememberStep(this.currentStep);
     this.sessionScheme = flow.session.colorScheme;
     this.setTheme(flow.session.theme);
+    this.#renewableUntil = flow.session.renewableUntil;
+    this.sessionNotice = undefined;
     this.#warnBeforeExpiry(flow.session.expiresAt);
     if (flow.run) this.#watcher.watch(flow.client, flow.run);
     else this.run = undefined;
@@ -400,11 +411,56 @@ export class ExtractorApp extends LitElement {
   #warnBeforeExpiry(expiresAt: string): void {
     this.#expiresAt = expiresAt;
     clearTimeout(this.#expiryWarning);
-    const delay = Math.max(0, Date.parse(expiresAt) - sessionExpiryWarningMs - Date.now());
+    clearTimeout(this.#expiryEnd);
+    const ends = Date.parse(expiresAt);
+    if (this.mode !== 'page') {
+      // Embedded, the host page mints a fresh session: it is asked in time.
+      const delay = Math.max(0, ends - sessionExpiryWarningMs - Date.now());
+      this.#expiryWarning = setTimeout(
+        () => fire(this, 'extractor-session-refresh-requested', { expiresAt }),
+        delay,
+      );
+      return;
+    }
+    // On the full page the person is warned with time to read and act, and may go on as
+    // long as the session's maximum lifetime allows. Edits are saved as drafts all along,
+    // so nothing is lost either way.
+    const renewable = Date.parse(this.#renewableUntil ?? expiresAt) - ends > 60_000;
     this.#expiryWarning = setTimeout(
-      () => fire(this, 'extractor-session-refresh-requested', { expiresAt }),
-      delay,
+      () => {
+        this.sessionNotice = renewable ? 'expiring' : 'final';
+        void this.#focusNotice();
+      },
+      Math.max(0, ends - pageExpiryWarningMs - Date.now()),
     );
+    this.#expiryEnd = setTimeout(
+      () => {
+        this.sessionNotice = 'ended';
+        void this.#focusNotice();
+      },
+      Math.max(0, ends - Date.now()),
+    );
+  }
+
+  async #focusNotice(): Promise<void> {
+    await this.updateComplete;
+    this.renderRoot.querySelector<HTMLElement>('[part~="session-notice"]')?.focus();
+  }
+
+  /** Continue working: a new token for the same session; the page goes on where it is. */
+  async #renew(): Promise<void> {
+    const { client } = this;
+    if (!client || this.renewing) return;
+    this.renewing = true;
+    try {
+      const renewed = await client.renewSession();
+      this.session = renewed.token;
+    } catch (error) {
+      this.viewError = describeError(error);
+      this.sessionNotice = undefined;
+    } finally {
+      this.renewing = false;
+    }
   }
 
   #handleRunChange(run: Run, previous: Run | undefined): void {
@@ -529,9 +585,51 @@ export class ExtractorApp extends LitElement {
           ? html`<p class="message error" part="status" role="alert">${this.viewError}</p>`
           : nothing
       }
+      ${this.sessionNotice ? this.renderSessionNotice(this.sessionNotice) : nothing}
       ${this.renderStep(step)}
       <slot></slot>
     `;
+  }
+
+  /** The full page's session: ending soon (with Continue while it may), or ended. */
+  private renderSessionNotice(notice: 'expiring' | 'final' | 'ended') {
+    const at = new Date(this.#expiresAt ?? Date.now()).toLocaleTimeString(undefined, {
+      timeStyle: 'short',
+    });
+    const [title, text] =
+      notice === 'ended'
+        ? [
+            'Your session has ended',
+            'For your security this page stops working after a while. Everything you entered up to now is saved: open the link you were given again to go on where you left off.',
+          ]
+        : [
+            `Your session ends at ${at}`,
+            notice === 'expiring'
+              ? 'Everything you entered is saved. Continue to keep working on this page.'
+              : 'Everything you entered is saved. It cannot be extended further: finish soon, or open the link you were given again later.',
+          ];
+    return html`<div
+      class="message session-notice ${notice === 'ended' ? 'error' : ''}"
+      part="session-notice"
+      role="alert"
+      tabindex="-1"
+    >
+      <span class="message-title">${title}</span>
+      <span>${text}</span>
+      ${
+        notice === 'expiring'
+          ? html`<button
+              class="button primary"
+              part="button continue-session-button"
+              type="button"
+              aria-disabled=${this.renewing ? 'true' : 'false'}
+              @click=${() => void this.#renew()}
+            >
+              ${this.renewing ? 'Continuing…' : 'Continue working'}
+            </button>`
+          : nothing
+      }
+    </div>`;
   }
 
   private renderStep(step: Step) {
@@ -564,6 +662,9 @@ export class ExtractorApp extends LitElement {
     }
   }
 }
+
+/** How long before its token expires the full page warns the person. */
+const pageExpiryWarningMs = 2 * 60_000;
 
 function stepKey(sessionId: string): string {
   return `extractor:step:${sessionId}`;
