@@ -92,7 +92,7 @@ describe('<extractor-extraction-view>', () => {
           {
             name: 'invoice.txt',
             status: 'running',
-            data: { invoice_number: 'INV-7', total: null },
+            data: { invoice_number: 'INV-7', total: null, date: '2024-03-15' },
             chunksCompleted: 3,
             chunksTotal: 8,
           },
@@ -121,6 +121,16 @@ describe('<extractor-extraction-view>', () => {
     ]);
     expect(found).toContainEqual(['Invoice number', 'INV-7']);
     expect(found).toContainEqual(['Total', '—']);
+    // A date as the person's locale writes it, never the machine's 2024-03-15.
+    const date = found.find(([name]) => name === 'Invoice date')![1]!;
+    expect(date).not.toBe('2024-03-15');
+    expect(date).toBe(
+      new Intl.DateTimeFormat(navigator.language, { dateStyle: 'medium', timeZone: 'UTC' }).format(
+        Date.UTC(2024, 2, 15),
+      ),
+    );
+    expect(date).toMatch(/2024/);
+    expect(date).toMatch(/15/);
   });
 
   it('stops the bar when the run stops, wherever it got to', async () => {

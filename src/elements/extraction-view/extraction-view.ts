@@ -439,7 +439,7 @@ export class ExtractorExtractionView extends ExtractorViewElement {
               html`<div class="found-item">
                 <dt>${fieldTitle(name, properties[name])}</dt>
                 <dd class=${summarizeValue(values[name]) === '—' ? 'missing' : ''}>
-                  ${summarizeValue(values[name])}
+                  ${summarizeValue(values[name], properties[name])}
                 </dd>
               </div>`,
           )}
