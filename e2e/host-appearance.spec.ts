@@ -182,13 +182,19 @@ test('the session’s colorScheme reaches the frame and the element; the host’
     )
     .toEqual(['dark', 'dark']);
 
-  const element = await createSession(extractor, { colorScheme: 'dark' });
+  const element = await createSession(extractor, {
+    allowedOrigins: [partner.origin],
+    colorScheme: 'dark',
+  });
   await page.goto(elementPage('/element-session-dark', element.token));
   await expectIntroduction(page);
   expect(
     await page.locator('extractor-app').evaluate((app) => getComputedStyle(app).colorScheme),
   ).toBe('dark');
-  const pinned = await createSession(extractor, { colorScheme: 'dark' });
+  const pinned = await createSession(extractor, {
+    allowedOrigins: [partner.origin],
+    colorScheme: 'dark',
+  });
   await page.goto(elementPage('/element-pinned-light', pinned.token, 'color-scheme="light"'));
   await expectIntroduction(page);
   expect(
