@@ -327,7 +327,9 @@ describe('the OpenAPI document against the running app', () => {
       const url = path.replace(/\{(\w+)\}/g, (_whole, name: string) =>
         encodeURIComponent(values[name]!),
       );
-      const token = path === '/api/embed_sessions/current' ? session.token : adminToken;
+      // What only a session token may ask.
+      const sessionOnly = ['/api/embed_sessions/current', '/api/embed_sessions/renew'];
+      const token = sessionOnly.includes(path) ? session.token : adminToken;
       const response = await service.request(url, { method: method.toUpperCase(), token });
       await response.body?.cancel();
       expect(
