@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
-import { validateAgainstSchema, type TargetSchema } from '../../contract/json-schema.js';
+import { type TargetSchema } from '../../contract/json-schema.js';
+import { validateAgainstSchema } from '../../contract/schema-validation.js';
 import { extractorInputSchema, runSchema, strategies } from '../../contract/resources.js';
 import { runStatuses, runTransitions } from '../../contract/run-status.js';
 import {

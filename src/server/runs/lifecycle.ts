@@ -8,7 +8,8 @@
 import type { Kysely, RawBuilder, Transaction } from 'kysely';
 import type { WebhookEventType } from '../../contract/events.js';
 import { fileIdFromReference, idFromReference, iriOf } from '../../contract/iri.js';
-import { parseTargetSchema, validateAgainstSchema } from '../../contract/json-schema.js';
+import { parseTargetSchema } from '../../contract/json-schema.js';
+import { validateAgainstSchema } from '../../contract/schema-validation.js';
 import type { ResultsEdit, RunInput, Submission } from '../../contract/resources.js';
 import {
   reopenableRunStatuses,
