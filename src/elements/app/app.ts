@@ -22,6 +22,7 @@ import { loadStepView } from '../registry.js';
 import { canShowStep, resumeStep, steps, type Step } from '../steps.js';
 import { controlStyles, tokenStyles } from '../theme.styles.js';
 import { appStyles } from './app.styles.js';
+import type { renderSessionNotice, SessionNotice } from './session-notice.js';
 
 /** Where the app is shown; it decides the page chrome and what a submit leads to. */
 export type AppMode = 'element' | 'page' | 'frame';
@@ -209,7 +210,9 @@ export class ExtractorApp extends LitElement {
   @state() private sessionScheme: ColorScheme | undefined;
   @state() private viewError: string | undefined;
   /** On the full page: the session ends soon (it can be renewed or not), or it has ended. */
-  @state() private sessionNotice: 'expiring' | 'final' | 'ended' | undefined;
+  @state() private sessionNotice: SessionNotice | undefined;
+  /** The notice's module, loaded when a notice is first due. */
+  #renderNotice: typeof renderSessionNotice | undefined;
   @state() private renewing = false;
 
   /** The service's address; the page's own origin when empty. */
@@ -427,22 +430,18 @@ export class ExtractorApp extends LitElement {
     // so nothing is lost either way.
     const renewable = Date.parse(this.#renewableUntil ?? expiresAt) - ends > 60_000;
     this.#expiryWarning = setTimeout(
-      () => {
-        this.sessionNotice = renewable ? 'expiring' : 'final';
-        void this.#focusNotice();
-      },
+      () => void this.#showNotice(renewable ? 'expiring' : 'final'),
       Math.max(0, ends - pageExpiryWarningMs - Date.now()),
     );
     this.#expiryEnd = setTimeout(
-      () => {
-        this.sessionNotice = 'ended';
-        void this.#focusNotice();
-      },
+      () => void this.#showNotice('ended'),
       Math.max(0, ends - Date.now()),
     );
   }
 
-  async #focusNotice(): Promise<void> {
+  async #showNotice(notice: SessionNotice): Promise<void> {
+    this.#renderNotice ??= (await import('./session-notice.js')).renderSessionNotice;
+    this.sessionNotice = notice;
     await this.updateComplete;
     this.renderRoot.querySelector<HTMLElement>('[part~="session-notice"]')?.focus();
   }
@@ -585,51 +584,19 @@ export class ExtractorApp extends LitElement {
           ? html`<p class="message error" part="status" role="alert">${this.viewError}</p>`
           : nothing
       }
-      ${this.sessionNotice ? this.renderSessionNotice(this.sessionNotice) : nothing}
+      ${
+        this.sessionNotice && this.#renderNotice
+          ? this.#renderNotice({
+              notice: this.sessionNotice,
+              expiresAt: this.#expiresAt ?? new Date().toISOString(),
+              renewing: this.renewing,
+              onContinue: () => void this.#renew(),
+            })
+          : nothing
+      }
       ${this.renderStep(step)}
       <slot></slot>
     `;
-  }
-
-  /** The full page's session: ending soon (with Continue while it may), or ended. */
-  private renderSessionNotice(notice: 'expiring' | 'final' | 'ended') {
-    const at = new Date(this.#expiresAt ?? Date.now()).toLocaleTimeString(undefined, {
-      timeStyle: 'short',
-    });
-    const [title, text] =
-      notice === 'ended'
-        ? [
-            'Your session has ended',
-            'For your security this page stops working after a while. Everything you entered up to now is saved: open the link you were given again to go on where you left off.',
-          ]
-        : [
-            `Your session ends at ${at}`,
-            notice === 'expiring'
-              ? 'Everything you entered is saved. Continue to keep working on this page.'
-              : 'Everything you entered is saved. It cannot be extended further: finish soon, or open the link you were given again later.',
-          ];
-    return html`<div
-      class="message session-notice ${notice === 'ended' ? 'error' : ''}"
-      part="session-notice"
-      role="alert"
-      tabindex="-1"
-    >
-      <span class="message-title">${title}</span>
-      <span>${text}</span>
-      ${
-        notice === 'expiring'
-          ? html`<button
-              class="button primary"
-              part="button continue-session-button"
-              type="button"
-              aria-disabled=${this.renewing ? 'true' : 'false'}
-              @click=${() => void this.#renew()}
-            >
-              ${this.renewing ? 'Continuing…' : 'Continue working'}
-            </button>`
-          : nothing
-      }
-    </div>`;
   }
 
   private renderStep(step: Step) {
