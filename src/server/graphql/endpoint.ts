@@ -10,14 +10,8 @@ import type { Logger } from 'pino';
 import { readBodyText } from '../http/body.js';
 import type { AppEnv, Services } from '../http/context.js';
 import { essence, namesMediaRange, negotiateOrThrow } from '../http/negotiation.js';
-import {
-  operationsOf,
-  queryParameter,
-  schemaRef,
-  type Answer,
-  type ResponseObject,
-  type TagObject,
-} from '../http/openapi.js';
+import { operationsOf, queryParameter, type Answer, type TagObject } from '../http/openapi.js';
+import { schemaRef, type ResponseObject } from '../http/openapi/objects.js';
 import { methodNotAllowed, unsupportedMediaType } from '../http/problem.js';
 import type { GraphqlContext } from './schema.js';
 import { graphqlTypeDefs } from './type-defs.js';

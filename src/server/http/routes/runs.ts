@@ -17,9 +17,13 @@ import {
   type RunResults,
 } from '../../../contract/resources.js';
 import {
+  finalRunStatuses,
   isFinalRunStatus,
+  reopenableRunStatuses,
+  runCommandSources,
   runCommands,
   runStatuses,
+  runTransitions,
   type RunCommand,
 } from '../../../contract/run-status.js';
 import { ConflictError, NotFoundError, UnsupportedInputError } from '../../errors.js';
@@ -61,12 +65,10 @@ import {
   ignoredParameters,
   pageParameter,
   queryParameter,
-  runLifecycleText,
-  schemaRef,
-  type JsonSchema,
   type Parameter,
   type TagObject,
 } from '../openapi.js';
+import { schemaRef, type JsonSchema } from '../openapi/objects.js';
 import { badRequest, unsupportedMediaType } from '../problem.js';
 import {
   negotiated,
@@ -76,6 +78,37 @@ import {
   sendPage,
   sendResource,
 } from '../respond.js';
+
+/** The run state machine in words, from the tables of contract/run-status.ts. */
+export function runLifecycleText(): string {
+  const arrows = runStatuses
+    .filter((status) => runTransitions[status].length > 0)
+    .map((status) => `- \`${status}\` → ${codeList(runTransitions[status])}`);
+  const commands = (Object.keys(runCommands) as RunCommand[]).map(
+    (command) =>
+      `- \`POST …/{id}/${command}\`: ${codeList(runCommandSources[command], ' or ')} → \`${runCommands[command]}\``,
+  );
+  return [
+    `A run is \`${runStatuses[0]}\` when it is created. It moves only along these arrows; ` +
+      `${codeList(finalRunStatuses)} are settled (the worker is done and the event stream ends).`,
+    arrows.join('\n'),
+    "A run's documents are the files of its bucket, each extracted on its own (with the " +
+      "extractor's `combineFiles`, all of them as one document). The worker moves a run from " +
+      '`queued` to `running`, then to `completed` when every document completed, to ' +
+      '`partially_completed` when some completed and some failed (the completed records are ' +
+      'there, and `error` says which documents failed and why), or to `failed` when every ' +
+      'document failed or the run could not be worked at all. People and programs use the ' +
+      'commands:',
+    commands.join('\n'),
+    `- \`POST …/{id}/documents/{fileId}/retry\` or \`…/replace\`: ${codeList(reopenableRunStatuses, ' or ')} → \`queued\`, ` +
+      'for a failed document of a run not submitted; the worker then extracts just the documents ' +
+      "that are not completed, and the others' records and a person's edits stay.",
+    'A command the current status does not allow answers 409 with `currentStatus`. A pause ' +
+      'takes effect between chunks; a resumed run is queued again and continues with the chunk ' +
+      'after the last one done. `completed` and `cancelled` never change again; to run again, ' +
+      'create a new run over the same bucket.',
+  ].join('\n\n');
+}
 
 export const runsTag: TagObject = {
   name: 'Extraction runs',
