@@ -7,7 +7,7 @@
  */
 import type { MiddlewareHandler } from 'hono';
 import { describeRoute, uniqueSymbol, type DescribeRouteOptions } from 'hono-openapi';
-import { itemsPerPage } from '../store/paging.js';
+import * as z from 'zod/mini';
 import { maxJsonDepth } from './body.js';
 import {
   collectionContent,
@@ -24,6 +24,7 @@ import {
   type JsonSchema,
   type MediaTypeObject,
   type OperationObject,
+  type ParameterObject,
   type Reference,
   type RequestBodyObject,
   type ResponseObject,
@@ -43,41 +44,50 @@ export const codeList = (values: readonly string[], separator = ', ') =>
 // ---------------------------------------------------------------------------------------
 // Operations
 
-/** A query or header parameter, as a route declares it. */
-export interface Parameter {
-  name: string;
-  in: 'query' | 'header';
-  description: string;
-  schema: JsonSchema;
-  required?: boolean;
-  allowEmptyValue?: boolean;
+/**
+ * The query or the headers of an operation, as the zod object schema that reads them
+ * (`validateQuery` of body.ts): each field a parameter, its `z.describe` the parameter's
+ * description, its input type the parameter's schema.
+ */
+export type ParameterSchema = z.ZodMiniObject;
+
+/** The parameters of the document, read from the schema a route reads them with. */
+function parametersOf(schema: ParameterSchema, location: 'query' | 'header'): ParameterObject[] {
+  const { properties = {}, required = [] } = z.toJSONSchema(schema, {
+    io: 'input',
+    unrepresentable: 'any',
+  }) as { properties?: Record<string, JsonSchema>; required?: string[] };
+  return Object.entries(properties).map(([name, property]) => {
+    // What the schema says of the parameter rather than of its value belongs on the
+    // parameter (respond.ts, `pageNumber`).
+    const { description, allowEmptyValue, ...valueSchema } = property;
+    if (typeof description !== 'string')
+      throw new Error(`Describe the ${location} parameter ${name} (z.describe).`);
+    return {
+      name,
+      in: location,
+      description,
+      required: required.includes(name),
+      schema: valueSchema,
+      ...(allowEmptyValue === true ? { allowEmptyValue } : {}),
+    };
+  });
 }
 
-/** A query parameter; its value is text unless `schema` says more. */
-export function queryParameter(
-  name: string,
-  description: string,
-  schema: JsonSchema = { type: 'string' },
-): Parameter {
-  return { name, in: 'query', description, schema };
-}
-
-export const pageParameter: Parameter = {
-  name: 'page',
-  in: 'query',
-  description:
-    `The page, from 1; empty means 1. ${itemsPerPage} items per page. The first, previous, ` +
-    'next and last pages are linked in the Link header, the JSON:API links and the Hydra view.',
-  schema: { type: 'integer', minimum: 1, default: 1 },
-  allowEmptyValue: true,
-};
-
-/** The same parameters, accepted where the specification lists them but of no effect. */
-export function ignoredParameters(parameters: readonly Parameter[], where = 'here'): Parameter[] {
-  return parameters.map((parameter) => ({
-    ...parameter,
-    description: `Accepted as the specification lists it; it has no effect ${where}.`,
-  }));
+/**
+ * The same parameters, accepted where the specification lists them but of no effect: for
+ * the document only, since nothing reads them.
+ */
+export function ignoredParameters(schema: ParameterSchema, where = 'here'): ParameterSchema {
+  const description = `Accepted as the specification lists it; it has no effect ${where}.`;
+  return z.object(
+    Object.fromEntries(
+      Object.entries(schema.shape).map(([name, field]) => [
+        name,
+        (field as z.ZodMiniType).check(z.describe(description)),
+      ]),
+    ),
+  );
 }
 
 export interface TagObject {
@@ -107,8 +117,10 @@ export interface OperationSpec {
   tag: string;
   summary: string;
   description?: string;
-  query?: readonly Parameter[];
-  headers?: readonly Parameter[];
+  /** The query, as the schema the route validates it with. */
+  query?: ParameterSchema;
+  /** The request headers the route reads, as a schema of their values. */
+  headers?: ParameterSchema;
   body?: Body;
   answer: Answer;
   /**
@@ -196,10 +208,10 @@ function operationObject(spec: OperationSpec): OperationObject {
     summary: spec.summary,
     ...(spec.description ? { description: spec.description } : {}),
     tags: [spec.tag],
-    parameters: [...(spec.query ?? []), ...(spec.headers ?? [])].map((parameter) => ({
-      required: false,
-      ...parameter,
-    })),
+    parameters: [
+      ...(spec.query ? parametersOf(spec.query, 'query') : []),
+      ...(spec.headers ? parametersOf(spec.headers, 'header') : []),
+    ],
     responses: {},
   };
   if (spec.body) operation.requestBody = requestBody(spec.body);
@@ -224,7 +236,7 @@ function operationObject(spec: OperationSpec): OperationObject {
 
 /**
  * The route's own description, carried as its first handler (hono-openapi's
- * `describeRoute`): the document below, the 405s, the token exemptions and the tests'
+ * `describeRoute`): the document (openapi/document.ts), the 405s, the token exemptions and the tests'
  * route list are all read from the routes that carry one.
  */
 export function documented(spec: OperationSpec): MiddlewareHandler {
