@@ -30,6 +30,7 @@ import {
   describeDocumentProgress,
   describeProgress,
   documentPercentDone,
+  pageBeingRead,
   extractionText,
   percentDone,
   statusNames,
@@ -361,7 +362,10 @@ export class ExtractorExtractionView extends ExtractorViewElement {
     several: boolean,
     properties: Record<string, TargetSchema>,
   ) {
-    const { status } = document;
+    // A document is read before its turn to be extracted comes: while its pages are read
+    // it is at work, though its turn has not come.
+    const status =
+      document.status === 'queued' && pageBeingRead(document) ? 'running' : document.status;
     const percent = documentPercentDone(document);
     const moving = status === 'running' && run.status === 'running';
     // One document's bar would repeat the run's; with several, each shows its own.
