@@ -312,6 +312,10 @@ export type Extractor = z.infer<typeof extractorSchema>;
  * One document of a run as the run resource and every event show it: which file, how far,
  * how it ended. Its data travels in the results fields (`{"documents": [...]}`).
  */
+/** What a document of a run is doing while it works (DocumentSummary.stage). */
+export const documentStages = ['reading', 'extracting'] as const;
+export type DocumentStage = (typeof documentStages)[number];
+
 export const documentSummarySchema = z.object({
   file: iri.check(
     z.describe('IRI of the file (/api/buckets/{b}/files/{f}); with combineFiles, the first file.'),
@@ -326,6 +330,13 @@ export const documentSummarySchema = z.object({
   error: z
     .nullable(z.string())
     .check(z.describe('Why the document failed, in plain words naming the file; null otherwise.')),
+  stage: z
+    .nullable(z.enum(documentStages))
+    .check(z.describe('`reading` its files, then `extracting`; null once settled.')),
+  pagesRead: z.int().check(z.describe('Pages read so far, told page by page (OCR).')),
+  pagesTotal: z
+    .nullable(z.int())
+    .check(z.describe('Pages of its files; null until they are opened.')),
   chunksCompleted: z.int(),
   chunksTotal: z
     .nullable(z.int())

@@ -6,10 +6,14 @@
  * (`chunksCompleted` of `chunksTotal`). Chunks are the service's business, not the
  * person's, so progress is told as a share of the work. Before the total is known the
  * service is still getting the text out of the files, which for scans means reading each
- * page's image (OCR): the longest wait, and one the run does not count yet. Telling it page
- * by page needs the service to report it (see `describeProgress`).
+ * page's image (OCR): the longest wait, told page by page from each document's `stage`
+ * (`reading`) and its `pagesRead` of `pagesTotal`.
  */
-import { countDocuments, type RunDocumentState } from '../../client/run-documents.js';
+import {
+  countDocuments,
+  documentsOfRun,
+  type RunDocumentState,
+} from '../../client/run-documents.js';
 import type { Run } from '../../contract/resources.js';
 import type { RunStatus } from '../../contract/run-status.js';
 import { describeOutcome } from '../document-text.js';
@@ -45,7 +49,24 @@ export const extractionText = {
   foundCount: (found: number, all: number) => `${found} of ${all}`,
   elapsed: (minutes: number, seconds: number) =>
     `${minutes}:${String(seconds).padStart(2, '0')} elapsed`,
+  /** The page being read, from 1, of how many. */
+  readingPage: (page: number, total: number) =>
+    total === 1 ? 'Reading the page.' : `Reading page ${page} of ${total}.`,
+  /** The same, of one of several documents. */
+  readingPageOf: (name: string, page: number, total: number) =>
+    total === 1 ? `Reading ${name}.` : `Reading ${name}: page ${page} of ${total}.`,
 };
+
+/** The page a document is reading, from 1, and of how many; undefined unless it is reading. */
+export function pageBeingRead(
+  document: Pick<RunDocumentState, 'stage' | 'pagesRead' | 'pagesTotal'>,
+): { page: number; total: number } | undefined {
+  if (document.stage !== 'reading' || !document.pagesTotal) return undefined;
+  return {
+    page: Math.min(document.pagesRead + 1, document.pagesTotal),
+    total: document.pagesTotal,
+  };
+}
 
 /** The share of the work done, 0 to 100, or undefined while the amount of work is unknown. */
 export function percentDone(run: Run): number | undefined {
@@ -59,11 +80,9 @@ export function percentDone(run: Run): number | undefined {
  * What the run is doing, in a sentence. `coarse` rounds progress to quarters, for screen
  * readers, which should hear of progress now and then rather than at every step.
  *
- * The service reports no progress while it gets the text out of the files, so that stage
- * is named but not measured. For OCR page by page, a run (and its `progress` event) would
- * need to say which stage it is in and how far: `stage: 'text'`, `pagesRead`, `pagesTotal`
- * (over all files), then `chunksCompleted` of `chunksTotal` for finding the values. With
- * those, this sentence becomes "Reading the scanned pages: 3 of 12".
+ * While the service gets the text out of the files, the document it is reading says which
+ * page it is at ("Reading page 2 of 5."): OCR takes seconds a page, and the service tells
+ * each page no more than a few times a second, so every page is heard.
  */
 export function describeProgress(run: Run, coarse = false): string {
   const percent = percentDone(run);
@@ -74,10 +93,18 @@ export function describeProgress(run: Run, coarse = false): string {
       return run.chunksCompleted > 0 && shown !== undefined
         ? `Waiting to go on from ${shown}% done.`
         : 'Waiting to start.';
-    case 'running':
-      return shown === undefined
-        ? 'Getting the text out of your documents. Scanned pages take longest.'
-        : `Finding your data: ${shown}% done.`;
+    case 'running': {
+      if (shown !== undefined) return `Finding your data: ${shown}% done.`;
+      const documents = documentsOfRun(run);
+      for (const document of documents) {
+        const reading = pageBeingRead(document);
+        if (!reading) continue;
+        return documents.length === 1
+          ? extractionText.readingPage(reading.page, reading.total)
+          : extractionText.readingPageOf(document.name, reading.page, reading.total);
+      }
+      return 'Getting the text out of your documents. Scanned pages take longest.';
+    }
     case 'paused':
       return shown === undefined ? 'Paused.' : `Paused at ${shown}% done.`;
     case 'completed':
@@ -104,6 +131,7 @@ export function documentPercentDone(document: RunDocumentState): number | undefi
 /** What is happening to one document of a run, in a sentence. */
 export function describeDocumentProgress(document: RunDocumentState, run: Run): string {
   const percent = documentPercentDone(document);
+  const reading = pageBeingRead(document);
   switch (document.status) {
     case 'completed':
       return 'Read.';
@@ -116,6 +144,8 @@ export function describeDocumentProgress(document: RunDocumentState, run: Run): 
         return percent === undefined || document.status === 'queued'
           ? 'Paused.'
           : `Paused at ${percent}% done.`;
+      // Documents are read (and counted) before any is extracted, while still queued.
+      if (reading) return extractionText.readingPage(reading.page, reading.total);
       if (document.status === 'queued') return extractionText.documentWaiting;
       return percent === undefined
         ? 'Getting the text out. Scanned pages take longest.'

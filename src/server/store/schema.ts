@@ -136,6 +136,9 @@ export interface RunDocumentTable {
   total_output_tokens: number;
   chunks_completed: number;
   chunks_total: Nullable<number>;
+  /** Pages of its files read so far, and of how many; the total is null until it is opened. */
+  pages_read: Generated<number>;
+  pages_total: Nullable<number>;
   created_at: string;
   updated_at: string;
   started_at: Nullable<string>;

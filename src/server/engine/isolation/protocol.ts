@@ -75,6 +75,8 @@ export type ToWorker =
 export type FromWorker =
   /** The task now works on this file: a limit passed from here on is this file's. */
   | { id: number; type: 'file'; name: string }
+  /** How many pages of a prepare task's files are read, of how many (see ReadIo.onPage). */
+  | { id: number; type: 'pages'; pagesRead: number; pagesTotal: number }
   /** Chunks of a prepare task, sent in batches so that no one message is large. */
   | { id: number; type: 'chunks'; chunks: Chunk[] }
   | { id: number; type: 'done'; value: unknown }
