@@ -5,11 +5,12 @@
  * and every call takes an AbortSignal so a view that goes away stops what it started.
  */
 import * as z from 'zod/mini';
-import { idFromReference, iriOf } from '../contract/iri.js';
+import { fileIriOf, idFromReference, iriOf } from '../contract/iri.js';
 import {
   bucketFileSchema,
   bucketSchema,
   currentSessionSchema,
+  pageWordsSchema,
   extractorSchema,
   runSchema,
   submissionSchema,
@@ -17,6 +18,7 @@ import {
   type BucketFile,
   type CurrentSession,
   type Extractor,
+  type PageWords,
   type ResultsEdit,
   type Run,
   type Submission,
@@ -165,6 +167,61 @@ export class ExtractorClient {
     return { blob, filename };
   }
 
+  /** A file of a bucket, with how many pages it has and how they are shown. */
+  getFile(bucketId: string, fileId: string, signal?: AbortSignal): Promise<BucketFile> {
+    return this.#json('GET', fileIriOf(bucketId, fileId), bucketFileSchema, { signal });
+  }
+
+  /**
+   * A page of a PDF or an image as a picture `width` pixels wide, fetched with the token in
+   * its header (an `<img>` could send it only in the address, where logs and history keep
+   * it); show it through `URL.createObjectURL`. The browser may keep it (its ETag).
+   */
+  async getPagePicture(
+    bucketId: string,
+    fileId: string,
+    page: number,
+    width: number,
+    signal?: AbortSignal,
+  ): Promise<Blob> {
+    const response = await this.#send('GET', `${fileIriOf(bucketId, fileId)}/pages/${page}?width=${width}`, {
+      signal,
+      accept: 'image/webp,image/png;q=0.9',
+      cache: 'default',
+    });
+    return response.blob();
+  }
+
+  /** A page of a text document as the text a run read (where its sources' offsets point). */
+  async getPageText(
+    bucketId: string,
+    fileId: string,
+    page: number,
+    runId: string,
+    signal?: AbortSignal,
+  ): Promise<string> {
+    const query = new URLSearchParams({ run: runId });
+    const response = await this.#send('GET', `${fileIriOf(bucketId, fileId)}/pages/${page}?${query}`, {
+      signal,
+      accept: 'text/plain',
+      cache: 'default',
+    });
+    return response.text();
+  }
+
+  /** The words printed on a page of a PDF or an image, each with its box. */
+  getPageWords(
+    bucketId: string,
+    fileId: string,
+    page: number,
+    signal?: AbortSignal,
+  ): Promise<PageWords> {
+    return this.#json('GET', `${fileIriOf(bucketId, fileId)}/pages/${page}/words`, pageWordsSchema, {
+      signal,
+      cache: 'default',
+    });
+  }
+
   /**
    * The address of a run's event stream. EventSource cannot send headers, so the token
    * rides in the query (the service accepts it there for this path only and never logs
@@ -236,7 +293,7 @@ export class ExtractorClient {
   async #send(
     method: string,
     path: string,
-    options: { signal?: AbortSignal; body?: unknown; accept?: string } = {},
+    options: { signal?: AbortSignal; body?: unknown; accept?: string; cache?: RequestCache } = {},
   ): Promise<Response> {
     const headers: Record<string, string> = {
       Authorization: `Bearer ${this.token}`,
@@ -252,7 +309,9 @@ export class ExtractorClient {
         signal: options.signal,
         // Bearer tokens only: cookies of the service's origin must play no part.
         credentials: 'omit',
-        cache: 'no-store',
+        // Answers change with every edit, so none is kept, but for what says otherwise
+        // (a page's picture, which its ETag names).
+        cache: options.cache ?? 'no-store',
       });
     } catch (error) {
       if (options.signal?.aborted) throw options.signal.reason ?? error;
@@ -272,7 +331,7 @@ export class ExtractorClient {
     method: string,
     path: string,
     schema: z.ZodMiniType<T>,
-    options: { signal?: AbortSignal; body?: unknown } = {},
+    options: { signal?: AbortSignal; body?: unknown; cache?: RequestCache } = {},
   ): Promise<T> {
     const response = await this.#send(method, path, options);
     let value: unknown;

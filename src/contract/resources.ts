@@ -520,6 +520,28 @@ export const sourceBoxSchema = z.object({
 });
 export type SourceBox = z.infer<typeof sourceBoxSchema>;
 
+/** The answer to `GET …/files/{fileId}/pages/{n}/words`: the words printed on a page. */
+export const pageWordsSchema = z.object({
+  page: z.int().check(z.describe('The page, from 1.')),
+  words: z
+    .array(
+      z.object({
+        text: z.string(),
+        x: z.number(),
+        y: z.number(),
+        width: z.number(),
+        height: z.number(),
+      }),
+    )
+    .check(
+      z.describe(
+        'The words in reading order, each with its box in fractions of the page (0 to 1 from ' +
+          "the top-left corner), as the sources' boxes are.",
+      ),
+    ),
+});
+export type PageWords = z.infer<typeof pageWordsSchema>;
+
 /** Where each value of one document was found, and how its record measures up to the schema. */
 export const documentMetadataSchema = z.object({
   sources: z.record(

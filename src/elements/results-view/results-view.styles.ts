@@ -171,6 +171,148 @@ export const resultsViewStyles = css`
     background: var(--_extractor-danger);
   }
 
+  /*
+   * Review beside the document: wide, the fields and the document's pages side by side, the
+   * pages staying in sight as the fields scroll; narrow, one or the other, with a toggle.
+   */
+  .review {
+    display: grid;
+    gap: 1rem;
+    min-width: 0;
+  }
+
+  .review-toggle {
+    display: flex;
+    gap: 0.5rem;
+  }
+
+  .review-toggle .button[aria-pressed='true'] {
+    border-color: var(--_extractor-accent);
+    background: color-mix(in srgb, var(--_extractor-accent) 12%, var(--_extractor-surface));
+    color: var(--_extractor-text);
+  }
+
+  .review.showing-fields .review-document,
+  .review.showing-document .review-fields {
+    display: none;
+  }
+
+  .review-fields {
+    display: grid;
+    gap: 1rem;
+    align-content: start;
+    min-width: 0;
+  }
+
+  .review-document {
+    min-width: 0;
+    --_pane-height: calc(100vh - 9rem);
+  }
+
+  @container (min-width: 50rem) {
+    .review {
+      grid-template-columns: minmax(0, 1fr) minmax(0, 1.15fr);
+      align-items: start;
+    }
+
+    .review-toggle {
+      display: none;
+    }
+
+    .review.showing-fields .review-document,
+    .review.showing-document .review-fields {
+      display: grid;
+    }
+
+    .review-document {
+      position: sticky;
+      top: 0.75rem;
+      order: 2;
+    }
+  }
+
+  .review-count {
+    display: flex;
+    flex-wrap: wrap;
+    align-items: center;
+    gap: 0.5rem;
+    margin: 0;
+    color: var(--_extractor-muted);
+    font-size: 0.875rem;
+  }
+
+  .review-count.some {
+    color: var(--_extractor-text);
+    font-weight: 600;
+  }
+
+  /* A value's state: found, not found, edited by you, needs review; in words, with a badge. */
+  .field-state {
+    display: flex;
+    flex-wrap: wrap;
+    align-items: center;
+    gap: 0.25rem 0.5rem;
+  }
+
+  .field-state-text {
+    display: flex;
+    flex-wrap: wrap;
+    align-items: baseline;
+    gap: 0.25rem 0.5rem;
+    margin: 0;
+    font-size: 0.8125rem;
+  }
+
+  .field-state .badge,
+  .review-count .badge,
+  .cell-review .badge {
+    padding: 0 0.5rem;
+    font-size: 0.75rem;
+  }
+
+  .badge-found::before {
+    background: var(--_extractor-success);
+  }
+
+  .badge-not-found {
+    color: var(--_extractor-muted);
+  }
+
+  .badge-edited {
+    background: color-mix(in srgb, var(--_extractor-accent) 12%, transparent);
+  }
+
+  .badge-edited::before {
+    background: var(--_extractor-accent);
+  }
+
+  .badge-review {
+    background: rgb(232 161 0 / 18%);
+  }
+
+  .badge-review::before {
+    background: #e8a100;
+  }
+
+  .review-messages,
+  .cell-review {
+    color: var(--_extractor-text);
+    font-size: 0.8125rem;
+  }
+
+  .cell-review {
+    display: flex;
+    flex-wrap: wrap;
+    gap: 0.25rem;
+    margin-top: 0.25rem;
+  }
+
+  .field-state .show-source {
+    padding-block: 0;
+    min-height: 1.75rem;
+    font-size: 0.8125rem;
+  }
+
   .next-document {
     display: flex;
     justify-content: flex-end;
