@@ -289,14 +289,11 @@ export class ExtractorDocumentPane extends LitElement {
     const [from, to] = picking[0] <= picking[1] ? picking : [picking[1], picking[0]];
     const chosen = this.words.slice(from, to + 1);
     if (chosen.length === 0) return;
-    // A click on a word of another value's source chooses that value (text pages, where
-    // the source's words are the page's words); a drag always picks.
+    // A click on a word of another value's source chooses that value (its click handler;
+    // text pages, where the source's words are the page's words); a drag always picks.
     if (from === to && this.file?.pageKind === 'text') {
       const owner = this.#highlightOfWord(chosen[0]!);
-      if (owner && owner.pointer !== this.current) {
-        this.#chooseSource(owner.pointer);
-        return;
-      }
+      if (owner && owner.pointer !== this.current) return;
     }
     const picked: PickedWords =
       this.file?.pageKind === 'text'
@@ -490,10 +487,16 @@ export class ExtractorDocumentPane extends LitElement {
               tabindex="0"
               aria-label=${paneText.box(owner.name, owner.page)}
               @keydown=${(event: KeyboardEvent) => this.#sourceKey(event, owner.pointer)}
+              @click=${() => this.#chooseSource(owner.pointer)}
               >${word.text}</mark
             >`
           : owner
-            ? html`<mark class=${classes} data-word=${index}>${word.text}</mark>`
+            ? html`<mark
+                class=${classes}
+                data-word=${index}
+                @click=${() => this.#chooseSource(owner.pointer)}
+                >${word.text}</mark
+              >`
             : html`<span class=${classes} data-word=${index}>${word.text}</span>`,
       );
       previous = owner;
