@@ -184,11 +184,15 @@ export class ExtractorClient {
     width: number,
     signal?: AbortSignal,
   ): Promise<Blob> {
-    const response = await this.#send('GET', `${fileIriOf(bucketId, fileId)}/pages/${page}?width=${width}`, {
-      signal,
-      accept: 'image/webp,image/png;q=0.9',
-      cache: 'default',
-    });
+    const response = await this.#send(
+      'GET',
+      `${fileIriOf(bucketId, fileId)}/pages/${page}?width=${width}`,
+      {
+        signal,
+        accept: 'image/webp,image/png;q=0.9',
+        cache: 'default',
+      },
+    );
     return response.blob();
   }
 
@@ -201,11 +205,15 @@ export class ExtractorClient {
     signal?: AbortSignal,
   ): Promise<string> {
     const query = new URLSearchParams({ run: runId });
-    const response = await this.#send('GET', `${fileIriOf(bucketId, fileId)}/pages/${page}?${query}`, {
-      signal,
-      accept: 'text/plain',
-      cache: 'default',
-    });
+    const response = await this.#send(
+      'GET',
+      `${fileIriOf(bucketId, fileId)}/pages/${page}?${query}`,
+      {
+        signal,
+        accept: 'text/plain',
+        cache: 'default',
+      },
+    );
     return response.text();
   }
 
@@ -216,10 +224,15 @@ export class ExtractorClient {
     page: number,
     signal?: AbortSignal,
   ): Promise<PageWords> {
-    return this.#json('GET', `${fileIriOf(bucketId, fileId)}/pages/${page}/words`, pageWordsSchema, {
-      signal,
-      cache: 'default',
-    });
+    return this.#json(
+      'GET',
+      `${fileIriOf(bucketId, fileId)}/pages/${page}/words`,
+      pageWordsSchema,
+      {
+        signal,
+        cache: 'default',
+      },
+    );
   }
 
   /**

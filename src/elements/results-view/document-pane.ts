@@ -137,7 +137,10 @@ export class ExtractorDocumentPane extends LitElement {
     await this.updateComplete;
     await this.#loaded;
     await this.updateComplete;
-    await this.renderRoot.querySelector<HTMLImageElement>('.picture')?.decode().catch(() => {});
+    await this.renderRoot
+      .querySelector<HTMLImageElement>('.picture')
+      ?.decode()
+      .catch(() => {});
     const mark = this.renderRoot.querySelector<HTMLElement>(
       `[data-pointer="${CSS.escape(pointer)}"]`,
     );
@@ -197,7 +200,13 @@ export class ExtractorDocumentPane extends LitElement {
     this.#loaded = (async () => {
       try {
         if (file.pageKind === 'text') {
-          const text = await client.getPageText(this.bucketId, file.id, page, this.runId, abort.signal);
+          const text = await client.getPageText(
+            this.bucketId,
+            file.id,
+            page,
+            this.runId,
+            abort.signal,
+          );
           if (abort.signal.aborted) return;
           this.text = text;
           this.words = wordsOfText(text);
@@ -205,7 +214,13 @@ export class ExtractorDocumentPane extends LitElement {
         } else {
           const width = this.#wantedWidth();
           this.#pictureWidth = width;
-          const blob = await client.getPagePicture(this.bucketId, file.id, page, width, abort.signal);
+          const blob = await client.getPagePicture(
+            this.bucketId,
+            file.id,
+            page,
+            width,
+            abort.signal,
+          );
           if (abort.signal.aborted) return;
           if (this.picture) URL.revokeObjectURL(this.picture);
           this.picture = URL.createObjectURL(blob);
@@ -244,7 +259,10 @@ export class ExtractorDocumentPane extends LitElement {
     try {
       const found: PageWords = await client.getPageWords(this.bucketId, file.id, this.page);
       if (this.#wordsFor !== key) return;
-      this.words = found.words.map(({ text, ...box }) => ({ text, box: { page: found.page, ...box } }));
+      this.words = found.words.map(({ text, ...box }) => ({
+        text,
+        box: { page: found.page, ...box },
+      }));
     } catch {
       // Without words the page is still shown; the field can be typed in.
       this.#wordsFor = '';
@@ -298,7 +316,10 @@ export class ExtractorDocumentPane extends LitElement {
     const picked: PickedWords =
       this.file?.pageKind === 'text'
         ? {
-            text: this.text!.slice(chosen[0]!.start, chosen[chosen.length - 1]!.end).replace(/\s+/g, ' '),
+            text: this.text!.slice(chosen[0]!.start, chosen[chosen.length - 1]!.end).replace(
+              /\s+/g,
+              ' ',
+            ),
             page: this.page,
             boxes: [],
             offset: chosen[0]!.start,
@@ -352,54 +373,60 @@ export class ExtractorDocumentPane extends LitElement {
             <span aria-hidden="true">›</span>
           </button>
         </div>
-        ${this.file?.pageKind === 'image'
-          ? html`<div class="zoom" role="group" aria-label="Zoom">
-              <button
-                class="button small"
-                type="button"
-                aria-label=${paneText.zoomOut}
-                aria-disabled=${this.zoom <= zoomSteps[0] ? 'true' : 'false'}
-                @click=${() => this.#zoomBy(-1)}
-              >
-                <span aria-hidden="true">−</span>
-              </button>
-              <span class="zoom-level">${paneText.zoom(Math.round(this.zoom * 100))}</span>
-              <button
-                class="button small"
-                type="button"
-                aria-label=${paneText.zoomIn}
-                aria-disabled=${this.zoom >= zoomSteps[zoomSteps.length - 1]! ? 'true' : 'false'}
-                @click=${() => this.#zoomBy(1)}
-              >
-                <span aria-hidden="true">+</span>
-              </button>
-              <button
-                class="button small"
-                type="button"
-                aria-pressed=${this.zoom === 1 ? 'true' : 'false'}
-                @click=${() => this.#setZoom(1)}
-              >
-                ${paneText.fitWidth}
-              </button>
-            </div>`
-          : nothing}
+        ${
+          this.file?.pageKind === 'image'
+            ? html`<div class="zoom" role="group" aria-label="Zoom">
+                <button
+                  class="button small"
+                  type="button"
+                  aria-label=${paneText.zoomOut}
+                  aria-disabled=${this.zoom <= zoomSteps[0] ? 'true' : 'false'}
+                  @click=${() => this.#zoomBy(-1)}
+                >
+                  <span aria-hidden="true">−</span>
+                </button>
+                <span class="zoom-level">${paneText.zoom(Math.round(this.zoom * 100))}</span>
+                <button
+                  class="button small"
+                  type="button"
+                  aria-label=${paneText.zoomIn}
+                  aria-disabled=${this.zoom >= zoomSteps[zoomSteps.length - 1]! ? 'true' : 'false'}
+                  @click=${() => this.#zoomBy(1)}
+                >
+                  <span aria-hidden="true">+</span>
+                </button>
+                <button
+                  class="button small"
+                  type="button"
+                  aria-pressed=${this.zoom === 1 ? 'true' : 'false'}
+                  @click=${() => this.#setZoom(1)}
+                >
+                  ${paneText.fitWidth}
+                </button>
+              </div>`
+            : nothing
+        }
       </div>
-      ${this.fillName
-        ? html`<p class="fill-hint">${paneText.fillHint(this.fillName)}</p>`
-        : nothing}
+      ${
+        this.fillName ? html`<p class="fill-hint">${paneText.fillHint(this.fillName)}</p>` : nothing
+      }
       <div class="scroller" tabindex="-1">
-        ${this.error
-          ? html`<p class="message error" role="alert">${this.error}</p>`
-          : this.file?.pageKind === 'text'
-            ? this.renderText()
-            : this.renderPicture()}
+        ${
+          this.error
+            ? html`<p class="message error" role="alert">${this.error}</p>`
+            : this.file?.pageKind === 'text'
+              ? this.renderText()
+              : this.renderPicture()
+        }
       </div>
       <p class="visually-hidden" role="status">${this.announcement}</p>
     </section>`;
   }
 
   private renderPicture() {
-    const highlights = this.highlights.filter((each) => each.boxes.some((box) => box.page === this.page));
+    const highlights = this.highlights.filter((each) =>
+      each.boxes.some((box) => box.page === this.page),
+    );
     return html`<div
       class="sheet ${this.picking ? 'picking' : ''} ${this.fillName ? 'fillable' : ''}"
       part="page"
@@ -407,18 +434,18 @@ export class ExtractorDocumentPane extends LitElement {
       @pointerdown=${this.#startPick}
       @pointerover=${this.#extendPick}
     >
-      ${this.picture
-        ? html`<img
-            class="picture"
-            src=${this.picture}
-            alt=${paneText.pageAlt(this.page, this.fileName)}
-            draggable="false"
-          />`
-        : html`<div class="placeholder" role="status">${paneText.loading}</div>`}
+      ${
+        this.picture
+          ? html`<img
+              class="picture"
+              src=${this.picture}
+              alt=${paneText.pageAlt(this.page, this.fileName)}
+              draggable="false"
+            />`
+          : html`<div class="placeholder" role="status">${paneText.loading}</div>`
+      }
       ${this.picture && this.fillName ? this.renderWordBoxes() : nothing}
-      ${this.picture
-        ? highlights.map((highlight) => this.renderHighlight(highlight))
-        : nothing}
+      ${this.picture ? highlights.map((highlight) => this.renderHighlight(highlight)) : nothing}
     </div>`;
   }
 
@@ -508,7 +535,8 @@ export class ExtractorDocumentPane extends LitElement {
       part="page"
       @pointerdown=${this.#startPick}
       @pointerover=${this.#extendPick}
-    >${parts}</pre>`;
+    >
+${parts}</pre>`;
   }
 
   #sourceKey(event: KeyboardEvent, pointer: string): void {

@@ -154,11 +154,15 @@ export class RecordEditor {
     } else {
       const part =
         kind === 'number' || kind === 'integer'
-          ? /[-−+]?\d{1,3}(?:[ \u00a0\u202f'’]\d{3})+(?:[.,]\d+)?|[-−+]?\d[\d.,]*\d|\d/.exec(picked)?.[0]
+          ? /[-−+]?\d{1,3}(?:[ \u00a0\u202f'’]\d{3})+(?:[.,]\d+)?|[-−+]?\d[\d.,]*\d|\d/.exec(
+              picked,
+            )?.[0]
           : kind === 'date'
             ? /\d{4}-\d{2}-\d{2}/.exec(picked)?.[0]
             : undefined;
-      value = valueFromInput(found.schema, (part ?? picked).trim(), { locale: this.#options.locale });
+      value = valueFromInput(found.schema, (part ?? picked).trim(), {
+        locale: this.#options.locale,
+      });
     }
     this.#setValue(found.path, value);
     return true;

@@ -20,12 +20,7 @@ import { ExtractorViewElement } from '../view-element.js';
 import { DocumentDrafts, type DocumentDraft } from './document-drafts.js';
 import type { ExtractorDocumentPane, PaneHighlight, PickedWords } from './document-pane.js';
 import { titleAt } from './messages.js';
-import {
-  checksOf,
-  DocumentReview,
-  machineRecordsOfRun,
-  metadataOfRun,
-} from './review-state.js';
+import { checksOf, DocumentReview, machineRecordsOfRun, metadataOfRun } from './review-state.js';
 import { fieldStateText, paneText } from './review-text.js';
 import { resultsViewStyles } from './results-view.styles.js';
 
@@ -228,7 +223,9 @@ export class ExtractorResultsView extends ExtractorViewElement {
   private handleFieldFocus(event: FocusEvent): void {
     const holder = event
       .composedPath()
-      .find((node): node is HTMLElement => node instanceof HTMLElement && !!node.dataset['pointer']);
+      .find(
+        (node): node is HTMLElement => node instanceof HTMLElement && !!node.dataset['pointer'],
+      );
     const pointer = holder?.dataset['pointer'];
     if (!pointer || pointer === this.current) return;
     this.current = pointer;
@@ -586,10 +583,12 @@ export class ExtractorResultsView extends ExtractorViewElement {
       </div>
       <div class="review-fields">
         <p class="review-count ${count > 0 ? 'some' : ''}" part="review-count">
-          ${count > 0
-            ? html`<span class="badge badge-review">${fieldStateText.review}</span>
-                ${fieldStateText.reviewCount(count)}`
-            : fieldStateText.allReviewed}
+          ${
+            count > 0
+              ? html`<span class="badge badge-review">${fieldStateText.review}</span>
+                  ${fieldStateText.reviewCount(count)}`
+              : fieldStateText.allReviewed
+          }
         </p>
         ${form}
       </div>

@@ -30,7 +30,10 @@ async function mountInvoice(extractor: Record<string, unknown> = {}) {
   return { ...session, ...mounted, pane };
 }
 
-async function waitFor<T>(find: () => T | null | undefined | false, timeoutMs = 10_000): Promise<T> {
+async function waitFor<T>(
+  find: () => T | null | undefined | false,
+  timeoutMs = 10_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const found = find();
@@ -41,11 +44,16 @@ async function waitFor<T>(find: () => T | null | undefined | false, timeoutMs = 
 }
 
 function control(element: HTMLElement, pointer: string): HTMLInputElement {
-  return $<HTMLInputElement>(element, `.field[data-pointer="${pointer}"] input, .field[data-pointer="${pointer}"] select`);
+  return $<HTMLInputElement>(
+    element,
+    `.field[data-pointer="${pointer}"] input, .field[data-pointer="${pointer}"] select`,
+  );
 }
 
 function stateOf(element: HTMLElement, pointer: string): string {
-  return $(element, `.field[data-pointer="${pointer}"] .field-state-text`).textContent!.replace(/\s+/g, ' ').trim();
+  return $(element, `.field[data-pointer="${pointer}"] .field-state-text`)
+    .textContent!.replace(/\s+/g, ' ')
+    .trim();
 }
 
 describe('review beside the document', () => {
@@ -61,7 +69,9 @@ describe('review beside the document', () => {
     expect(pane.checkVisibility()).toBe(true);
     expect(fields.checkVisibility()).toBe(true);
     // Side by side: the pane starts to the right of the fields.
-    expect(pane.getBoundingClientRect().left).toBeGreaterThan(fields.getBoundingClientRect().right - 1);
+    expect(pane.getBoundingClientRect().left).toBeGreaterThan(
+      fields.getBoundingClientRect().right - 1,
+    );
     expect($(element, '.review-toggle').checkVisibility()).toBe(false);
 
     await page.viewport(375, 800);
@@ -82,7 +92,9 @@ describe('review beside the document', () => {
     expect(stateOf(element, '/total')).toBe('Found on page 1');
     control(element, '/total').focus();
     await pane.updateComplete;
-    const current = await waitFor(() => pane.shadowRoot!.querySelector<HTMLElement>('mark.current'));
+    const current = await waitFor(() =>
+      pane.shadowRoot!.querySelector<HTMLElement>('mark.current'),
+    );
     expect(current.dataset['pointer']).toBe('/total');
     expect(
       $$(pane, 'mark.current')
@@ -126,7 +138,9 @@ describe('review beside the document', () => {
   it('marks the values a failing check involves, with its message, and clears them when fixed', async () => {
     await page.viewport(1280, 900);
     const { element } = await mountInvoice({
-      checks: [{ left: '/total', op: '<=', right: 15, message: 'The total is over the limit of 15.' }],
+      checks: [
+        { left: '/total', op: '<=', right: 15, message: 'The total is over the limit of 15.' },
+      ],
     });
     expect(stateOf(element, '/total')).toBe('Needs review The total is over the limit of 15.');
     expect($(element, '.review-count').textContent).toContain('1 value needs review');

@@ -120,7 +120,10 @@ export class DocumentReview {
   }
 
   edited(pointer: string): boolean {
-    return !deepEqual(valueAtPointer(this.#machine, pointer), valueAtPointer(this.#record, pointer));
+    return !deepEqual(
+      valueAtPointer(this.#machine, pointer),
+      valueAtPointer(this.#record, pointer),
+    );
   }
 
   stateAt(pointer: string): FieldState {
@@ -129,7 +132,8 @@ export class DocumentReview {
     const messages = [...(this.#failures.get(pointer) ?? [])];
     // A person who changed a value has looked at it: the machine's doubt no longer holds.
     if (!edited && this.#unsure.has(pointer)) messages.unshift(fieldStateText.lowConfidence);
-    if (messages.length > 0) return { kind: 'review', messages, source: edited ? undefined : source };
+    if (messages.length > 0)
+      return { kind: 'review', messages, source: edited ? undefined : source };
     if (edited) return { kind: 'edited', picked: this.#picked.get(pointer) };
     if (source) return { kind: 'found', source };
     const value = valueAtPointer(this.#record, pointer);

@@ -150,7 +150,8 @@ function renderMessages(form: SchemaForm, path: Path, id: string) {
 function renderFieldState(form: SchemaForm, pointer: string, id: string, title: string) {
   const state = form.stateAt?.(pointer);
   if (!state || state.kind === 'none') return nothing;
-  const source = state.kind === 'found' ? state.source : state.kind === 'review' ? state.source : undefined;
+  const source =
+    state.kind === 'found' ? state.source : state.kind === 'review' ? state.source : undefined;
   const page = source?.page ?? (state.kind === 'edited' ? state.picked?.page : undefined);
   const words =
     state.kind === 'found'

@@ -27,6 +27,7 @@ import {
   extractorInputSchema,
   extractorSchema,
   problemSchema,
+  pageWordsSchema,
   resultMetadataSchema,
   resultsEditSchema,
   runResultsSchema,
@@ -399,6 +400,7 @@ function componentSchemas(): GeneratedComponents {
   add(outputs, 'Problem', problemSchema);
   add(outputs, 'ResultMetadata', resultMetadataSchema);
   add(outputs, 'RunResults', runResultsSchema);
+  add(outputs, 'PageWords', pageWordsSchema);
   add(inputs, 'ResultsEdit', resultsEditSchema);
   add(outputs, 'RunEvent', runEventDataSchema);
   add(outputs, 'WebhookPayload', webhookPayloadSchema);
