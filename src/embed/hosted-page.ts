@@ -67,6 +67,10 @@ if (isColorScheme(scheme)) {
 app.addEventListener('extractor-session-loaded', (event) => {
   document.title = event.detail.labels.pageTitle;
 });
+// The results show the document beside the fields: the page's card widens for them.
+app.addEventListener('extractor-step-changed', (event) => {
+  document.documentElement.dataset.step = event.detail.step;
+});
 const session = takeSession();
 app.setAttribute('session', session);
 defineExtractorElements();
