@@ -64,10 +64,11 @@ if (isColorScheme(scheme)) {
     .querySelector('meta[name="color-scheme"]')
     ?.setAttribute('content', scheme === 'auto' ? 'light dark' : scheme);
 }
+// The results show the document beside the fields: the page's card widens for them.
 app.addEventListener('extractor-session-loaded', (event) => {
   document.title = event.detail.labels.pageTitle;
+  document.documentElement.dataset.step = event.detail.step;
 });
-// The results show the document beside the fields: the page's card widens for them.
 app.addEventListener('extractor-step-changed', (event) => {
   document.documentElement.dataset.step = event.detail.step;
 });

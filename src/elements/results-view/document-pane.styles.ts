@@ -117,7 +117,9 @@ export const documentPaneStyles = css`
     outline-offset: 2px;
   }
 
-  .sheet.picking .highlight {
+  /* While picking, and over the value being filled, the pointer reaches the words below. */
+  .sheet.picking .highlight,
+  .sheet.fillable .highlight.current {
     pointer-events: none;
   }
 
