@@ -14,6 +14,7 @@ import { DocumentReplaceController } from '../../controllers/document-replace-co
 import { describeOutcome, documentStatusNames, documentText } from '../document-text.js';
 import { fire } from '../events.js';
 import { checkIcon, downloadIcon } from '../icons.js';
+import { documentStyles } from '../document.styles.js';
 import { defineElement } from '../registry.js';
 import { renderReplaceFile } from '../replace-file.js';
 import { ExtractorViewElement } from '../view-element.js';
@@ -97,7 +98,7 @@ import { resultsViewStyles } from './results-view.styles.js';
  * @cssproperty --extractor-radius-container - Corner radius of panels, tables and the drop zone.
  */
 export class ExtractorResultsView extends ExtractorViewElement {
-  static override styles = [...ExtractorViewElement.styles, resultsViewStyles];
+  static override styles = [...ExtractorViewElement.styles, documentStyles, resultsViewStyles];
 
   #drafts = this.#createDrafts();
   readonly #replacer = new DocumentReplaceController(this, {
