@@ -5,12 +5,11 @@
  * and every call takes an AbortSignal so a view that goes away stops what it started.
  */
 import * as z from 'zod/mini';
-import { fileIriOf, idFromReference, iriOf } from '../contract/iri.js';
+import { idFromReference, iriOf } from '../contract/iri.js';
 import {
   bucketFileSchema,
   bucketSchema,
   currentSessionSchema,
-  pageWordsSchema,
   extractorSchema,
   runSchema,
   submissionSchema,
@@ -18,7 +17,6 @@ import {
   type BucketFile,
   type CurrentSession,
   type Extractor,
-  type PageWords,
   type ResultsEdit,
   type Run,
   type Submission,
@@ -167,72 +165,15 @@ export class ExtractorClient {
     return { blob, filename };
   }
 
-  /** A file of a bucket, with how many pages it has and how they are shown. */
-  getFile(bucketId: string, fileId: string, signal?: AbortSignal): Promise<BucketFile> {
-    return this.#json('GET', fileIriOf(bucketId, fileId), bucketFileSchema, { signal });
-  }
-
   /**
-   * A page of a PDF or an image as a picture `width` pixels wide, fetched with the token in
-   * its header (an `<img>` could send it only in the address, where logs and history keep
-   * it); show it through `URL.createObjectURL`. The browser may keep it (its ETag).
+   * A GET with the token, answered as it comes (after a problem is thrown as an ApiError):
+   * for reads whose answers are not JSON resources, such as a page's picture (pages.ts).
    */
-  async getPagePicture(
-    bucketId: string,
-    fileId: string,
-    page: number,
-    width: number,
-    signal?: AbortSignal,
-  ): Promise<Blob> {
-    const response = await this.#send(
-      'GET',
-      `${fileIriOf(bucketId, fileId)}/pages/${page}?width=${width}`,
-      {
-        signal,
-        accept: 'image/webp,image/png;q=0.9',
-        cache: 'default',
-      },
-    );
-    return response.blob();
-  }
-
-  /** A page of a text document as the text a run read (where its sources' offsets point). */
-  async getPageText(
-    bucketId: string,
-    fileId: string,
-    page: number,
-    runId: string,
-    signal?: AbortSignal,
-  ): Promise<string> {
-    const query = new URLSearchParams({ run: runId });
-    const response = await this.#send(
-      'GET',
-      `${fileIriOf(bucketId, fileId)}/pages/${page}?${query}`,
-      {
-        signal,
-        accept: 'text/plain',
-        cache: 'default',
-      },
-    );
-    return response.text();
-  }
-
-  /** The words printed on a page of a PDF or an image, each with its box. */
-  getPageWords(
-    bucketId: string,
-    fileId: string,
-    page: number,
-    signal?: AbortSignal,
-  ): Promise<PageWords> {
-    return this.#json(
-      'GET',
-      `${fileIriOf(bucketId, fileId)}/pages/${page}/words`,
-      pageWordsSchema,
-      {
-        signal,
-        cache: 'default',
-      },
-    );
+  get(
+    path: string,
+    options: { accept: string; cache?: RequestCache; signal?: AbortSignal | undefined },
+  ): Promise<Response> {
+    return this.#send('GET', path, options);
   }
 
   /**
@@ -306,7 +247,12 @@ export class ExtractorClient {
   async #send(
     method: string,
     path: string,
-    options: { signal?: AbortSignal; body?: unknown; accept?: string; cache?: RequestCache } = {},
+    options: {
+      signal?: AbortSignal | undefined;
+      body?: unknown;
+      accept?: string;
+      cache?: RequestCache;
+    } = {},
   ): Promise<Response> {
     const headers: Record<string, string> = {
       Authorization: `Bearer ${this.token}`,
@@ -322,8 +268,8 @@ export class ExtractorClient {
         signal: options.signal,
         // Bearer tokens only: cookies of the service's origin must play no part.
         credentials: 'omit',
-        // Answers change with every edit, so none is kept, but for what says otherwise
-        // (a page's picture, which its ETag names).
+        // Answers change with every edit, so none is kept, but a page's picture (its ETag
+        // names it for good).
         cache: options.cache ?? 'no-store',
       });
     } catch (error) {
@@ -344,7 +290,7 @@ export class ExtractorClient {
     method: string,
     path: string,
     schema: z.ZodMiniType<T>,
-    options: { signal?: AbortSignal; body?: unknown; cache?: RequestCache } = {},
+    options: { signal?: AbortSignal; body?: unknown } = {},
   ): Promise<T> {
     const response = await this.#send(method, path, options);
     let value: unknown;
@@ -365,7 +311,7 @@ function documentPath(id: string, fileId: string): string {
   return `${runPath(id)}/documents/${encodeURIComponent(fileId)}`;
 }
 
-function checked<T>(schema: z.ZodMiniType<T>, value: unknown): T {
+export function checked<T>(schema: z.ZodMiniType<T>, value: unknown): T {
   const result = schema.safeParse(value);
   if (!result.success) throw new ApiError(200, unexpectedAnswerMessage);
   return result.data;

@@ -2,7 +2,9 @@ import { html, LitElement, nothing, type PropertyValues } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import { describeError } from '../../client/api-error.js';
 import type { ExtractorClient } from '../../client/client.js';
-import type { BucketFile, PageWords, SourceBox } from '../../contract/resources.js';
+import { getFile, getPagePicture, getPageText, getPageWords } from '../../client/pages.js';
+import type { BucketFile } from '../../contract/resources.js';
+import type { PageWords, SourceBox } from '../../contract/review.js';
 import { styleProperties } from '../style-properties.js';
 import { controlStyles, tokenStyles } from '../theme.styles.js';
 import { documentPaneStyles } from './document-pane.styles.js';
@@ -162,7 +164,7 @@ export class ExtractorDocumentPane extends LitElement {
     const { client, bucketId, fileId } = this;
     if (!client || !bucketId || !fileId) return;
     try {
-      this.file = await client.getFile(bucketId, fileId);
+      this.file = await getFile(client, bucketId, fileId);
       this.#loadPage();
     } catch (error) {
       this.error = describeError(error);
@@ -200,7 +202,8 @@ export class ExtractorDocumentPane extends LitElement {
     this.#loaded = (async () => {
       try {
         if (file.pageKind === 'text') {
-          const text = await client.getPageText(
+          const text = await getPageText(
+            client,
             this.bucketId,
             file.id,
             page,
@@ -214,7 +217,8 @@ export class ExtractorDocumentPane extends LitElement {
         } else {
           const width = this.#wantedWidth();
           this.#pictureWidth = width;
-          const blob = await client.getPagePicture(
+          const blob = await getPagePicture(
+            client,
             this.bucketId,
             file.id,
             page,
@@ -257,7 +261,7 @@ export class ExtractorDocumentPane extends LitElement {
     if (this.#wordsFor === key) return;
     this.#wordsFor = key;
     try {
-      const found: PageWords = await client.getPageWords(this.bucketId, file.id, this.page);
+      const found: PageWords = await getPageWords(client, this.bucketId, file.id, this.page);
       if (this.#wordsFor !== key) return;
       this.words = found.words.map(({ text, ...box }) => ({
         text,

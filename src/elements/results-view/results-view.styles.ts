@@ -307,10 +307,17 @@ export const resultsViewStyles = css`
     margin-top: 0.25rem;
   }
 
+  /* A link-like button beside the badge: where the value is, one press away. */
   .field-state .show-source {
-    padding-block: 0;
-    min-height: 1.75rem;
+    min-height: 1.5rem;
+    padding: 0 0.25rem;
+    border: 0;
+    background: none;
+    color: var(--_extractor-accent);
     font-size: 0.8125rem;
+    font-weight: 500;
+    text-decoration: underline;
+    text-underline-offset: 0.15em;
   }
 
   .next-document {
@@ -359,12 +366,13 @@ export const resultsViewStyles = css`
     }
   }
 
-  /* Each field spans four rows of the form's grid (label, description, control, message)
+  /* Each field spans five rows of the form's grid (label, description, control, message,
+     its state beside the document)
      and lays its parts on them, so the controls of a row line up however long a
      description is, and a message under one control does not push its neighbour down. */
   .field {
     display: grid;
-    grid-row: span 4;
+    grid-row: span 5;
     grid-template-rows: subgrid;
     row-gap: 0;
     align-content: start;
@@ -388,6 +396,11 @@ export const resultsViewStyles = css`
 
   .field > .field-error {
     grid-row: 4;
+    margin-top: 0.375rem;
+  }
+
+  .field > .field-state {
+    grid-row: 5;
     margin-top: 0.375rem;
   }
 

@@ -15,11 +15,10 @@ import { describeOutcome, documentStatusNames, documentText } from '../document-
 import { fire } from '../events.js';
 import { checkIcon, downloadIcon } from '../icons.js';
 import { documentStyles } from '../document.styles.js';
-import { defineElement } from '../registry.js';
 import { renderReplaceFile } from '../replace-file.js';
 import { ExtractorViewElement } from '../view-element.js';
 import { DocumentDrafts, type DocumentDraft } from './document-drafts.js';
-import type { ExtractorDocumentPane, PaneHighlight, PickedWords } from './document-pane.js';
+import { ExtractorDocumentPane, type PaneHighlight, type PickedWords } from './document-pane.js';
 import { titleAt } from './messages.js';
 import { checksOf, DocumentReview, machineRecordsOfRun, metadataOfRun } from './review-state.js';
 import { fieldStateText, paneText } from './review-text.js';
@@ -127,16 +126,14 @@ export class ExtractorResultsView extends ExtractorViewElement {
   @state() private current: string | undefined;
   /** On a narrow screen, which of the two shows: the fields or the document. */
   @state() private showing: 'fields' | 'document' = 'fields';
-  /** The document pane's code has loaded (it is fetched only when results show). */
-  @state() private paneReady = false;
 
   override connectedCallback(): void {
     super.connectedCallback();
-    // The pane is a chunk of its own: nothing of it loads before the results show.
-    void import('./document-pane.js').then((module) => {
-      defineElement('extractor-document-pane', module.ExtractorDocumentPane);
-      this.paneReady = true;
-    });
+    // The pane comes with this view (loaded only when results show), never before. Not
+    // through registry.ts's defineElement: importing the registry here would tie this
+    // lazily loaded view to the first view's chunks (and past their size budget).
+    if (!customElements.get('extractor-document-pane'))
+      customElements.define('extractor-document-pane', ExtractorDocumentPane);
   }
 
   override disconnectedCallback(): void {
@@ -561,7 +558,7 @@ export class ExtractorResultsView extends ExtractorViewElement {
     >
       ${keyed(document.file, draft.editor.render())}
     </form>`;
-    if (!this.paneReady || !run) return form;
+    if (!run) return form;
     const review = draft.review;
     review?.update(draft.editor.value);
     const count = review?.needingReview.length ?? 0;

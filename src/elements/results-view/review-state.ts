@@ -6,15 +6,14 @@
  * it stands, with the service's own module (src/contract/checks.ts), so an edit that makes
  * the amounts add up clears the mark at once and one that breaks them sets it.
  */
-import { checksSchema, evaluateChecks, type Check } from '../../contract/checks.js';
+import { evaluateChecks, type Check } from '../../contract/checks.js';
 import { deepEqual, type TargetSchema } from '../../contract/json-schema.js';
+import type { Extractor, Run } from '../../contract/resources.js';
 import {
   resultMetadataSchema,
   type DocumentMetadata,
-  type Extractor,
-  type Run,
   type SourceBox,
-} from '../../contract/resources.js';
+} from '../../contract/review.js';
 import { parseResults } from '../../client/run-documents.js';
 import { fieldStateText } from './review-text.js';
 import { valueAtPointer } from './values.js';
@@ -37,10 +36,14 @@ export type FieldState =
   | { kind: 'review'; messages: string[]; source: Source | undefined }
   | { kind: 'none' };
 
-/** The checks an extractor defines, as the browser reads them; none when they do not parse. */
+/**
+ * The checks an extractor defines. The service checked them when the extractor was saved,
+ * so they are taken as they come: reading them with `checksSchema` here would carry its
+ * parser into the interface's first view (the resources it reads share its module). A check
+ * that cannot be evaluated all the same is left to the service (`DocumentReview.update`).
+ */
 export function checksOf(extractor: Extractor | undefined): Check[] {
-  const parsed = checksSchema.safeParse(extractor?.checks ?? []);
-  return parsed.success ? parsed.data : [];
+  return (extractor?.checks ?? []) as Check[];
 }
 
 /** Each document's metadata by file IRI, from the run's `resultMetadata` text. */
@@ -97,7 +100,13 @@ export class DocumentReview {
     if (record === this.#record) return;
     this.#record = record;
     const failures = new Map<string, string[]>();
-    for (const failure of evaluateChecks(this.#checks, record, this.#schema))
+    let failed: ReturnType<typeof evaluateChecks> = [];
+    try {
+      failed = evaluateChecks(this.#checks, record, this.#schema);
+    } catch {
+      // A check this browser cannot read marks nothing; the service's evaluation stands.
+    }
+    for (const failure of failed)
       for (const pointer of failure.pointers) {
         const messages = failures.get(pointer) ?? [];
         if (!messages.includes(failure.message)) messages.push(failure.message);

@@ -223,13 +223,13 @@ function renderField(
     return html`<div class="field" part="field" data-pointer=${pointer}>
       <span class="field-label" id="${id}-label">${title}${required ? requiredMark : nothing}</span>
       ${descriptionText} ${renderYesNo(form, resolved, value, path, { id, describedBy, required })}
-      ${stateText} ${renderMessages(form, path, `${id}-error`)}
+      ${renderMessages(form, path, `${id}-error`)} ${stateText}
     </div>`;
   }
   return html`<div class="field" part="field" data-pointer=${pointer}>
     <label class="field-label" for=${id}>${title}${required ? requiredMark : nothing}</label>
     ${descriptionText} ${renderControl(form, resolved, value, path, { id, describedBy, required })}
-    ${stateText} ${renderMessages(form, path, `${id}-error`)}
+    ${renderMessages(form, path, `${id}-error`)} ${stateText}
   </div>`;
 }
 

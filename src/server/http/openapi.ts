@@ -27,14 +27,13 @@ import {
   extractorInputSchema,
   extractorSchema,
   problemSchema,
-  pageWordsSchema,
-  resultMetadataSchema,
   resultsEditSchema,
   runResultsSchema,
   runInputSchema,
   runSchema,
   submissionSchema,
 } from '../../contract/resources.js';
+import { pageWordsSchema, resultMetadataSchema } from '../../contract/review.js';
 import {
   finalRunStatuses,
   reopenableRunStatuses,

@@ -27,7 +27,7 @@ import {
   validateAgainstSchema,
   type TargetSchema,
 } from '../../contract/json-schema.js';
-import type { DocumentMetadata } from '../../contract/resources.js';
+import type { DocumentMetadata } from '../../contract/review.js';
 import type { RunStatus } from '../../contract/run-status.js';
 import type { Config } from '../config.js';
 import {

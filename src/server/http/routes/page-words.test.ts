@@ -8,7 +8,8 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BucketFile, PageWords } from '../../../contract/resources.js';
+import type { BucketFile } from '../../../contract/resources.js';
+import type { PageWords } from '../../../contract/review.js';
 import { buildPdf, renderTextImage } from '../../engine/testing/build-documents.js';
 import {
   createBucket,
