@@ -251,16 +251,20 @@ export const resultsViewStyles = css`
     display: flex;
     flex-wrap: wrap;
     align-items: center;
+    align-content: flex-start;
     gap: 0.25rem 0.5rem;
+    font-size: 0.8125rem;
   }
 
+  /* Its words are the control's description (by id); laid out with the button beside the
+     badge and the reason for review on a line of its own under them. */
   .field-state-text {
-    display: flex;
-    flex-wrap: wrap;
-    align-items: baseline;
-    gap: 0.25rem 0.5rem;
-    margin: 0;
-    font-size: 0.8125rem;
+    display: contents;
+  }
+
+  .field-state .review-messages {
+    flex-basis: 100%;
+    order: 2;
   }
 
   .field-state .badge,
