@@ -124,8 +124,13 @@ test.describe('beside the document, 1440 pixels wide', () => {
       '1 value needs review',
     );
 
-    // Choosing the invoice number's highlight focuses its field.
-    await pane(page).getByRole('button', { name: 'Invoice number: found on page 1' }).click();
+    // Pointing at the invoice number's highlight marks its field; choosing it focuses it.
+    const numberBox = pane(page).getByRole('button', { name: 'Invoice number: found on page 1' });
+    await numberBox.hover();
+    await expect(
+      page.locator('extractor-results-view .field[data-pointer="/invoice_number"]'),
+    ).toHaveClass(/pointed/);
+    await numberBox.click();
     await expect
       .poll(() => isFocused(page.getByRole('textbox', { name: 'Invoice number', exact: true })))
       .toBe(true);

@@ -54,7 +54,8 @@ const pictureStep = 400;
  * with the session's token in the Authorization header (an `<img>` could carry it only in
  * its address, where logs, history and Referer headers keep it); other documents as the text
  * the service read. Each value's source is a box over the page (a button: "Total: found on
- * page 1"): choosing one focuses its field (`pane-source-chosen`). While a field is being
+ * page 1"): choosing one focuses its field (`pane-source-chosen`), pointing at one marks
+ * it (`pane-source-pointed`). While a field is being
  * edited, a click on a word or a drag over several picks their text (`pane-words-picked`).
  *
  * @csspart document-pane - The pane.
@@ -284,6 +285,11 @@ export class ExtractorDocumentPane extends LitElement {
     this.#setZoom(next);
   }
 
+  /** The pointer is over a value's highlight (or left it): its field is marked too. */
+  #point(pointer: string | undefined): void {
+    this.dispatchEvent(new CustomEvent('pane-source-pointed', { detail: { pointer } }));
+  }
+
   #chooseSource(pointer: string): void {
     this.dispatchEvent(new CustomEvent('pane-source-chosen', { detail: { pointer } }));
   }
@@ -483,6 +489,8 @@ export class ExtractorDocumentPane extends LitElement {
           title=${highlight.name}
           ${styleProperties(boxStyle(box))}
           @click=${() => this.#chooseSource(highlight.pointer)}
+          @pointerenter=${() => this.#point(highlight.pointer)}
+          @pointerleave=${() => this.#point(undefined)}
         ></button>`,
     );
   }

@@ -231,6 +231,13 @@ export const resultsViewStyles = css`
     }
   }
 
+  /* The field of the highlight the pointer is over, on the page beside it. */
+  .form .pointed {
+    outline: 2px dashed var(--_extractor-accent);
+    outline-offset: 0.375rem;
+    border-radius: 0.25rem;
+  }
+
   .review-count {
     display: flex;
     flex-wrap: wrap;

@@ -250,6 +250,17 @@ export class ExtractorResultsView extends ExtractorViewElement {
     control?.focus();
   }
 
+  /** The pointer is over a highlight on the page: its field is outlined, to be found. */
+  private handleSourcePointed(event: CustomEvent<{ pointer: string | undefined }>): void {
+    const { pointer } = event.detail;
+    for (const holder of this.renderRoot.querySelectorAll('.form .pointed'))
+      holder.classList.remove('pointed');
+    if (pointer)
+      this.renderRoot
+        .querySelector(`.form [data-pointer="${CSS.escape(pointer)}"]`)
+        ?.classList.add('pointed');
+  }
+
   /** Words picked on the page fill the value being edited; the edit is the person's. */
   private handleWordsPicked(event: CustomEvent<PickedWords>): void {
     const draft = this.selected ? this.#drafts.get(this.selected) : undefined;
@@ -603,6 +614,7 @@ export class ExtractorResultsView extends ExtractorViewElement {
             .current=${this.current}
             .fillName=${readOnly ? undefined : currentName}
             @pane-source-chosen=${this.handleSourceChosen}
+            @pane-source-pointed=${this.handleSourcePointed}
             @pane-words-picked=${this.handleWordsPicked}
           ></extractor-document-pane>`,
         )}

@@ -104,7 +104,8 @@ describe('review beside the document', () => {
     expect(current.getAttribute('aria-label')).toBe('Total: found on page 1');
     expect($(pane, '[role="status"]:not(.placeholder)').textContent).toBe('Total found on page 1.');
 
-    $<HTMLElement>(pane, 'mark[data-pointer="/invoice_number"]').click();
+    const mark = $<HTMLElement>(pane, 'mark[data-pointer="/invoice_number"]');
+    mark.click();
     await element.updateComplete;
     expect(element.shadowRoot!.activeElement).toBe(control(element, '/invoice_number'));
   });
