@@ -54,7 +54,8 @@ const pictureStep = 400;
  * with the session's token in the Authorization header (an `<img>` could carry it only in
  * its address, where logs, history and Referer headers keep it); other documents as the text
  * the service read. Each value's source is a box over the page (a button: "Total: found on
- * page 1"): choosing one focuses its field (`pane-source-chosen`), pointing at one marks
+ * page 1", out of the Tab order: the fields are the keyboard's way to the values, and
+ * focusing one shows and announces where it was found): choosing one focuses its field (`pane-source-chosen`), pointing at one marks
  * it (`pane-source-pointed`). While a field is being
  * edited, a click on a word or a drag over several picks their text (`pane-words-picked`).
  *
@@ -482,7 +483,7 @@ export class ExtractorDocumentPane extends LitElement {
           part="highlight"
           type="button"
           data-pointer=${index === 0 ? highlight.pointer : nothing}
-          tabindex=${index === 0 ? nothing : '-1'}
+          tabindex="-1"
           aria-hidden=${index === 0 ? nothing : 'true'}
           aria-label=${paneText.box(highlight.name, highlight.page)}
           aria-current=${current && index === 0 ? 'true' : nothing}
@@ -515,7 +516,7 @@ export class ExtractorDocumentPane extends LitElement {
         owner && owner.pointer === this.current ? 'current' : '',
         index >= from && index <= to ? 'picked' : '',
       ].join(' ');
-      // The first word of a source carries its name for a screen reader and is reachable.
+      // The first word of a source carries its name for a screen reader.
       parts.push(
         owner && owner !== previous
           ? html`<mark
@@ -523,7 +524,7 @@ export class ExtractorDocumentPane extends LitElement {
               data-word=${index}
               data-pointer=${owner.pointer}
               role="button"
-              tabindex="0"
+              tabindex="-1"
               aria-label=${paneText.box(owner.name, owner.page)}
               @keydown=${(event: KeyboardEvent) => this.#sourceKey(event, owner.pointer)}
               @click=${() => this.#chooseSource(owner.pointer)}
