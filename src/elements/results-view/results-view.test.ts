@@ -163,10 +163,11 @@ describe('<extractor-results-view>', () => {
     const { element } = await mountOrder();
     const orderNumber = field(element, 'Order number') as HTMLInputElement;
     expect(orderNumber.value).toBe('PO-1');
-    expect(
-      element.shadowRoot!.getElementById(orderNumber.getAttribute('aria-describedby')!)
-        ?.textContent,
-    ).toBe('As printed on the order.');
+    // Described by its description first (then by its state beside the document).
+    const [descriptionId] = orderNumber.getAttribute('aria-describedby')!.split(' ');
+    expect(element.shadowRoot!.getElementById(descriptionId!)?.textContent).toBe(
+      'As printed on the order.',
+    );
     expect((field(element, 'Order date') as HTMLInputElement).type).toBe('date');
     expect((field(element, 'Order date') as HTMLInputElement).value).toBe('2024-05-01');
     expect((field(element, 'Total') as HTMLInputElement).inputMode).toBe('decimal');
