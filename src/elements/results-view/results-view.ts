@@ -72,6 +72,10 @@ import { resultsViewStyles } from './results-view.styles.js';
  * @csspart form - The editor.
  * @csspart field - One labelled field.
  * @csspart field-error - The message under a value the schema does not accept.
+ * @csspart field-state - A value's state beside the document: found, not found, edited by you, needs review.
+ * @csspart show-source-button - Shows where a value was found in the document.
+ * @csspart review-count - How many values need review, above the fields.
+ * @csspart review-toggle-button - Fields or Document, on a narrow screen.
  * @csspart group - A nested object or a list.
  * @csspart list-item - One item of a list of objects shown as cards.
  * @csspart value-list - A list of plain values.
