@@ -21,7 +21,7 @@ import {
   type OpenApiDocument,
   type OperationObject,
   type ResponseObject,
-} from './openapi.js';
+} from './openapi/objects.js';
 import { problemTypes } from './problem.js';
 import { runFilterParameters } from './routes/runs.js';
 
