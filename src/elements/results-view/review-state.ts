@@ -7,13 +7,14 @@
  * the amounts add up clears the mark at once and one that breaks them sets it.
  */
 import { evaluateChecks, type Check } from '../../contract/checks.js';
-import { deepEqual, type TargetSchema } from '../../contract/json-schema.js';
+import type { TargetSchema } from '../../contract/json-schema.js';
 import type { Extractor, Run } from '../../contract/resources.js';
 import {
   resultMetadataSchema,
   type DocumentMetadata,
   type SourceBox,
 } from '../../contract/review.js';
+import { deepEqual } from '../../contract/schema-validation.js';
 import { parseResults } from '../../client/run-documents.js';
 import { fieldStateText } from './review-text.js';
 import { valueAtPointer } from './values.js';
