@@ -56,7 +56,10 @@ export const documentPaneStyles = css`
     border: 1px solid var(--_extractor-border);
     border-radius: var(--_extractor-radius-container);
     background: var(--_extractor-subtle);
-    outline: none;
+  }
+
+  .scroller:focus-visible {
+    outline-offset: -2px;
   }
 
   .sheet {

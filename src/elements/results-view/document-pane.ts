@@ -55,9 +55,10 @@ const pictureStep = 400;
  * its address, where logs, history and Referer headers keep it); other documents as the text
  * the service read. Each value's source is a box over the page (a button: "Total: found on
  * page 1", out of the Tab order: the fields are the keyboard's way to the values, and
- * focusing one shows and announces where it was found): choosing one focuses its field (`pane-source-chosen`), pointing at one marks
- * it (`pane-source-pointed`). While a field is being
- * edited, a click on a word or a drag over several picks their text (`pane-words-picked`).
+ * focusing one shows and announces where it was found): choosing one focuses its field
+ * (`pane-source-chosen`), pointing at one marks it (`pane-source-pointed`). The page itself
+ * is one Tab stop, so that the keyboard scrolls it too. While a field is being edited, a
+ * click on a word or a drag over several picks their text (`pane-words-picked`).
  *
  * @csspart document-pane - The pane.
  * @csspart page-controls - Paging and zoom.
@@ -421,7 +422,12 @@ export class ExtractorDocumentPane extends LitElement {
       ${
         this.fillName ? html`<p class="fill-hint">${paneText.fillHint(this.fillName)}</p>` : nothing
       }
-      <div class="scroller" tabindex="-1">
+      <div
+        class="scroller"
+        role="region"
+        aria-label=${paneText.pageAlt(this.page, this.fileName)}
+        tabindex="0"
+      >
         ${
           this.error
             ? html`<p class="message error" role="alert">${this.error}</p>`

@@ -73,6 +73,10 @@ describe('review beside the document', () => {
       fields.getBoundingClientRect().right - 1,
     );
     expect($(element, '.review-toggle').checkVisibility()).toBe(false);
+    // The page is one Tab stop, named, so that the keyboard can scroll it.
+    const scroller = $(pane, '.scroller');
+    expect(scroller.tabIndex).toBe(0);
+    expect(scroller.getAttribute('aria-label')).toBe('Page 1 of invoice.txt');
 
     await page.viewport(375, 800);
     await element.updateComplete;
@@ -152,6 +156,43 @@ describe('review beside the document', () => {
     await userEvent.keyboard('12');
     await element.updateComplete;
     expect(stateOf(element, '/total')).toBe('Edited by you');
+    expect($(element, '.review-count').textContent?.trim()).toBe('No value needs review');
+  });
+
+  it("marks every value a failing sum involves, the table's cells too, on each edit", async () => {
+    await page.viewport(1280, 900);
+    const message = 'The line items do not add up to the total.';
+    const { element } = await mountInvoice({
+      checks: [
+        {
+          left: { sum: '/line_items/*/amount' },
+          op: '=',
+          right: '/total',
+          tolerance: 0.01,
+          message,
+        },
+      ],
+    });
+    // 10.00 and 7.50 make the 17.50 the invoice prints: nothing to review.
+    expect(stateOf(element, '/total')).toBe('Found on page 1');
+    expect($$(element, '.cell.review')).toHaveLength(0);
+
+    const total = control(element, '/total');
+    total.focus();
+    total.select();
+    await userEvent.keyboard('20');
+    await element.updateComplete;
+    expect(stateOf(element, '/total')).toBe(`Needs review ${message}`);
+    const marked = $$<HTMLElement>(element, '.cell.review').map((cell) => cell.dataset['pointer']);
+    expect(marked).toEqual(['/line_items/0/amount', '/line_items/1/amount']);
+    expect($(element, '.cell.review .cell-review').textContent).toContain(message);
+    expect($(element, '.review-count').textContent).toContain('3 values need review');
+
+    total.focus();
+    total.select();
+    await userEvent.keyboard('17.5');
+    await element.updateComplete;
+    expect($$(element, '.cell.review')).toHaveLength(0);
     expect($(element, '.review-count').textContent?.trim()).toBe('No value needs review');
   });
 });
