@@ -556,7 +556,7 @@ export function renderRecordTable(options: RecordTableOptions): TemplateResult {
                       .join(' ');
                     return html`<td
                       role="gridcell"
-                      class="cell ${messages?.length ? 'invalid' : ''} ${review ? 'review' : ''}"
+                      class="cell ${messages?.length ? 'invalid' : ''} ${review ? 'needs-review' : ''}"
                       data-pointer=${cellPointer}
                       data-row=${index}
                       data-column=${columnNumber}

@@ -753,6 +753,16 @@ export const resultsViewStyles = css`
     box-shadow: inset 3px 0 0 var(--_extractor-danger);
   }
 
+  /* A value to review: marked in amber, as an invalid one is in red; its words are the
+     cell's description, and its field above (the total) says them. */
+  .records td.needs-review:not(.invalid) {
+    background: rgb(232 161 0 / 12%);
+  }
+
+  .records td.needs-review:not(.invalid) .control {
+    box-shadow: inset 3px 0 0 #e8a100;
+  }
+
   /* A cell has focus while the grid is navigated; its control while it is edited. */
   .records [role='gridcell'] {
     position: relative;
@@ -783,6 +793,7 @@ export const resultsViewStyles = css`
   }
 
   .records .cell-error,
+  .records .cell-review,
   .records .row-label {
     position: absolute;
     width: 1px;
@@ -885,9 +896,10 @@ export const resultsViewStyles = css`
       text-align: start;
     }
 
-    /* Shown in a card: the row's "Row" and what is wrong with a value. */
+    /* Shown in a card: the row's "Row", what is wrong with a value, and why to review it. */
     .records .row-label,
-    .records .cell-error {
+    .records .cell-error,
+    .records .cell-review {
       position: static;
       width: auto;
       height: auto;
@@ -916,7 +928,8 @@ export const resultsViewStyles = css`
       border-inline-start: 0;
     }
 
-    .records td.invalid {
+    .records td.invalid,
+    .records td.needs-review:not(.invalid) {
       background: none;
     }
 
@@ -946,6 +959,10 @@ export const resultsViewStyles = css`
       color: var(--_extractor-danger);
       font-size: 0.8125rem;
       font-weight: 500;
+      white-space: normal;
+    }
+
+    .records .cell-review {
       white-space: normal;
     }
 

@@ -175,7 +175,7 @@ describe('review beside the document', () => {
     });
     // 10.00 and 7.50 make the 17.50 the invoice prints: nothing to review.
     expect(stateOf(element, '/total')).toBe('Found on page 1');
-    expect($$(element, '.cell.review')).toHaveLength(0);
+    expect($$(element, '.cell.needs-review')).toHaveLength(0);
 
     const total = control(element, '/total');
     total.focus();
@@ -183,16 +183,23 @@ describe('review beside the document', () => {
     await userEvent.keyboard('20');
     await element.updateComplete;
     expect(stateOf(element, '/total')).toBe(`Needs review ${message}`);
-    const marked = $$<HTMLElement>(element, '.cell.review').map((cell) => cell.dataset['pointer']);
+    const marked = $$<HTMLElement>(element, '.cell.needs-review').map(
+      (cell) => cell.dataset['pointer'],
+    );
     expect(marked).toEqual(['/line_items/0/amount', '/line_items/1/amount']);
-    expect($(element, '.cell.review .cell-review').textContent).toContain(message);
+    expect($(element, '.cell.needs-review .cell-review').textContent).toContain(message);
+    // The mark takes no room from the value: its control fills the cell as the others do.
+    const cell = $(element, '.cell.needs-review');
+    expect(cell.querySelector('input')!.getBoundingClientRect().width).toBeGreaterThan(
+      cell.getBoundingClientRect().width - 4,
+    );
     expect($(element, '.review-count').textContent).toContain('3 values need review');
 
     total.focus();
     total.select();
     await userEvent.keyboard('17.5');
     await element.updateComplete;
-    expect($$(element, '.cell.review')).toHaveLength(0);
+    expect($$(element, '.cell.needs-review')).toHaveLength(0);
     expect($(element, '.review-count').textContent?.trim()).toBe('No value needs review');
   });
 });
