@@ -77,10 +77,15 @@ if (isColorScheme(scheme)) {
 }
 app.addEventListener('extractor-session-loaded', (event) => {
   document.title = event.detail.labels.pageTitle;
+  // The results show the document beside the fields: the page's card widens for them.
+  document.documentElement.dataset.step = event.detail.step;
   // A renewed session's token, kept for a reload as the first one was.
   if (!embedded) keepSession((event.currentTarget as ExtractorApp).session);
   // Without a scheme in the address, the session's: the page follows the app.
   if (!isColorScheme(scheme)) showScheme(event.detail.colorScheme);
+});
+app.addEventListener('extractor-step-changed', (event) => {
+  document.documentElement.dataset.step = event.detail.step;
 });
 const session = takeSession();
 app.setAttribute('session', session);

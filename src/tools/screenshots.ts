@@ -12,8 +12,10 @@
  * iFrame on a light partner page (served from 127.0.0.2) under a light and a dark system,
  * with default settings and with a light theme that follows the system; and the results as
  * a draft, submitted, with nothing found (and Submit asking about it), Start over asking
- * before it leaves edits, and the full page's warning before its session ends, and a scan being read page by page. `ONLY=4-results npx tsx src/tools/screenshots.ts` takes only the
- * pictures whose names start so. The full page is opened with `color-scheme=auto`,
+ * before it leaves edits, the full page's warning before its session ends, a scan being
+ * read page by page, and issue #13's results beside the document.
+ * `ONLY=4-results npx tsx src/tools/screenshots.ts` takes only the pictures whose names
+ * start so. The full page is opened with `color-scheme=auto`,
  * so the dark pictures are dark.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -34,7 +36,8 @@ import { build, projectRoot } from './build.js';
 const adminToken = 'xpat_screenshots-admin-token-0123456789';
 const fixtures = join(projectRoot, 'e2e/fixtures/invoices');
 const outDir = resolve(process.argv[2] ?? join(projectRoot, 'test-results/screenshots'));
-const widths = [375, 1280] as const;
+/** `WIDTHS=375,1024,1440` takes the pictures at those widths instead. */
+const widths = process.env.WIDTHS?.split(',').map(Number) ?? [375, 1280];
 const schemes = ['light', 'dark'] as const;
 
 async function main(): Promise<void> {
@@ -283,6 +286,20 @@ async function main(): Promise<void> {
       { name: '3-extraction-documents', target: { session: documents, step: 'extraction' } },
       { name: '4-results', target: { session: results, step: 'results' } },
       { name: '4-results-documents', target: { session: documents, step: 'results' } },
+      {
+        // Issue 13: the page beside the fields (behind the Document toggle when narrow),
+        // with the focused total's highlight.
+        name: '4-results-beside-document',
+        target: { session: results, step: 'results' },
+        prepare: async (page) => {
+          await page.getByRole('textbox', { name: 'Total', exact: true }).focus();
+          const toggle = page.getByRole('button', { name: 'Document', exact: true });
+          if (await toggle.isVisible()) await toggle.click();
+          const pane = page.locator('extractor-document-pane');
+          await pane.locator('.picture').waitFor();
+          await pane.locator('.highlight.current').first().waitFor();
+        },
+      },
       {
         name: '4-results-documents-failed',
         target: { session: documents, step: 'results' },

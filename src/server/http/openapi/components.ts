@@ -18,13 +18,13 @@ import {
   extractorInputSchema,
   extractorSchema,
   problemSchema,
-  resultMetadataSchema,
   resultsEditSchema,
   runResultsSchema,
   runInputSchema,
   runSchema,
   submissionSchema,
 } from '../../../contract/resources.js';
+import { pageWordsSchema, resultMetadataSchema } from '../../../contract/review.js';
 import {
   bucketKind,
   currentSessionKind,
@@ -283,6 +283,7 @@ export function componentSchemas(): GeneratedComponents {
   add(outputs, 'Problem', problemSchema);
   add(outputs, 'ResultMetadata', resultMetadataSchema);
   add(outputs, 'RunResults', runResultsSchema);
+  add(outputs, 'PageWords', pageWordsSchema);
   add(inputs, 'ResultsEdit', resultsEditSchema);
   add(outputs, 'RunEvent', runEventDataSchema);
   add(outputs, 'WebhookPayload', webhookPayloadSchema);

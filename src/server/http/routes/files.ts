@@ -41,7 +41,8 @@ import {
   readingOf,
   type TagObject,
 } from '../openapi.js';
-import { unreadableDocument } from '../problem.js';
+import { schemaRef } from '../openapi/objects.js';
+import { notAcceptable, unreadableDocument } from '../problem.js';
 import {
   negotiated,
   pageOnlyQuery,
@@ -84,6 +85,7 @@ async function visibleFile(c: Context<AppEnv>) {
 /** What a page is answered as: pictures of PDFs and images, the text of other files. */
 const pictureTypes = ['image/webp', 'image/png'] as const;
 const textTypes = ['text/plain'] as const;
+const jsonTypes = ['application/json'] as const;
 
 /** Pictures never change for a file id (its bytes never do); a week in the browser's cache. */
 const pictureCacheControl = 'private, max-age=604800, immutable';
@@ -355,5 +357,39 @@ export const fileRoutes = new Hono<AppEnv>()
       const answer = settled(await pages.picture(file, page, width, format), file, page);
       if (answer.kind !== 'picture') throw new Error('A picture page answered otherwise.');
       return pictureResponse(c, answer.path, mediaType, etag);
+    },
+  )
+  .get(
+    '/:fileId/pages/:n/words',
+    operation('getFilePageWords', 'List the words printed on a page', {
+      description:
+        'The words of a page that is a picture (a PDF page or an image), each with its box in ' +
+        "fractions of the page, as the run's sources' boxes are: from the PDF's text layer, " +
+        'or from OCR for a scan. A reviewer picks words on the page with them. Read under the ' +
+        'limits of one document and kept for the next request. Pages that are text (the ' +
+        "file's `pageKind` is `text`) have no boxes: their words are their text (…/pages/{n}), " +
+        'and asking for them is a 406 naming text/plain. Embed session tokens see the pages ' +
+        'of their bucket.',
+      answer: {
+        status: 200,
+        description: 'The words, in reading order.',
+        content: { 'application/json': { schema: schemaRef('PageWords') } },
+      },
+      problems: [404, 406, 'unreadable-document'],
+      access: 'bearer-or-query',
+    }),
+    async (c) => {
+      const file = await visibleFile(c);
+      // A text page's words are its text: that is what it offers.
+      if (pageKindOf(file.media_type) === 'text') throw notAcceptable(textTypes);
+      negotiateOrThrow(c, jsonTypes);
+      const page = pageNumberOf(c.req.param('n'), file);
+      const answer = settled(
+        await c.get('services').pages.words(file, page, c.req.raw.signal),
+        file,
+        page,
+      );
+      if (answer.kind !== 'words') throw new Error("A page's words answered otherwise.");
+      return c.json({ page, words: answer.words }, 200, { 'Cache-Control': pictureCacheControl });
     },
   );
