@@ -11,6 +11,7 @@ import { checkFailureSchema, checksSchema, savedCheckSchema } from './checks.js'
 import { labelNames, type LabelName } from './labels.js';
 import { parseTargetSchema } from './json-schema.js';
 import { documentStatuses, runStatuses } from './run-status.js';
+import { localeSchema, stringOverridesSchema } from './session-language.js';
 import { themeSchema } from './theme.js';
 
 export const strategies = ['local', 'llm'] as const;
@@ -620,6 +621,8 @@ export const embedSessionInputSchema = z.object({
     [],
   ),
   theme: z.optional(themeSchema),
+  locale: z.optional(localeSchema),
+  strings: z.optional(stringOverridesSchema),
 });
 export type EmbedSessionInput = z.infer<typeof embedSessionInputSchema>;
 
@@ -631,6 +634,9 @@ export const embedSessionSchema = z.object({
   savedExtractor: iri,
   allowedOrigins: z.array(z.string()),
   theme: z.nullable(themeSchema),
+  /** The session's locale as `Intl` writes it, or null when it names none. */
+  locale: z.nullable(z.string()),
+  strings: z.record(z.string(), z.string()),
   embeddedUrl: z.string(),
   fullPageUrl: z.string(),
 });
@@ -644,6 +650,8 @@ export const currentSessionSchema = z.object({
   savedExtractor: iri,
   allowedOrigins: z.array(z.string()),
   theme: z.nullable(themeSchema),
+  locale: z.nullable(z.string()),
+  strings: z.record(z.string(), z.string()),
 });
 export type CurrentSession = z.infer<typeof currentSessionSchema>;
 

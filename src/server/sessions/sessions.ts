@@ -5,6 +5,7 @@
  */
 import { idFromReference, iriOf } from '../../contract/iri.js';
 import type { CurrentSession, EmbedSession, EmbedSessionInput } from '../../contract/resources.js';
+import { canonicalLocale } from '../../contract/session-language.js';
 import { createBucket, findBucket } from '../buckets/buckets.js';
 import type { Config } from '../config.js';
 import { InvalidInputError, type FieldError } from '../errors.js';
@@ -63,6 +64,8 @@ export async function mintEmbedSession(
 
   const allowedOrigins = [...new Set(origins)];
   const theme = input.theme ?? null;
+  const locale = input.locale === undefined ? null : canonicalLocale(input.locale);
+  const strings = input.strings ?? {};
   const { session, sessionBucketId } = await db.transaction().execute(async (trx) => {
     const sessionBucketId = bucketId ?? (await createBucket(trx, {}, 'embed')).id;
     const session = await createSessionToken(trx, {
@@ -71,6 +74,8 @@ export async function mintEmbedSession(
       ttlSeconds: input.ttlSeconds,
       allowedOrigins,
       theme,
+      locale,
+      strings,
     });
     return { session, sessionBucketId };
   });
@@ -83,6 +88,8 @@ export async function mintEmbedSession(
     savedExtractor: iriOf('extractor', extractor.id),
     allowedOrigins,
     theme,
+    locale,
+    strings,
     embeddedUrl: `${config.publicBaseUrl}/embed/${encodeURIComponent(extractor.id)}${query}`,
     fullPageUrl: `${config.publicBaseUrl}/x/${encodeURIComponent(extractor.id)}${query}`,
   };
@@ -98,5 +105,7 @@ export function currentSession(principal: Principal): CurrentSession | undefined
     savedExtractor: iriOf('extractor', principal.extractorId),
     allowedOrigins: principal.allowedOrigins,
     theme: principal.theme,
+    locale: principal.locale,
+    strings: principal.strings,
   };
 }

@@ -10,6 +10,7 @@ import { newId, nowIso } from '../store/ids.js';
 import { preparedQuery } from '../store/prepared-query.js';
 import type { TokenTable } from '../store/schema.js';
 import type { Theme } from '../../contract/resources.js';
+import type { StringOverrides } from '../../contract/session-language.js';
 
 export const personalTokenPrefix = 'xpat_';
 export const sessionTokenPrefix = 'xses_';
@@ -32,6 +33,8 @@ export type Principal =
       bucketId: string;
       allowedOrigins: string[];
       theme: Theme | null;
+      locale: string | null;
+      strings: StringOverrides;
       expiresAt: string;
     };
 
@@ -104,6 +107,8 @@ export interface SessionGrant {
   ttlSeconds: number;
   allowedOrigins: string[];
   theme: Theme | null;
+  locale: string | null;
+  strings: StringOverrides;
 }
 
 export async function createSessionToken(
@@ -126,6 +131,8 @@ export async function createSessionToken(
       bucket_id: grant.bucketId,
       allowed_origins: JSON.stringify(grant.allowedOrigins),
       theme: grant.theme ? JSON.stringify(grant.theme) : null,
+      locale: grant.locale,
+      strings: Object.keys(grant.strings).length > 0 ? JSON.stringify(grant.strings) : null,
     })
     .execute();
   return { id, token, expiresAt };
@@ -157,6 +164,8 @@ export async function verifyToken(db: Db, token: string): Promise<Verification> 
       bucketId: row.bucket_id!,
       allowedOrigins: row.allowed_origins ? (JSON.parse(row.allowed_origins) as string[]) : [],
       theme: row.theme ? (JSON.parse(row.theme) as Theme) : null,
+      locale: row.locale,
+      strings: row.strings ? (JSON.parse(row.strings) as StringOverrides) : {},
       expiresAt: row.expires_at!,
     },
   };

@@ -215,6 +215,14 @@ ${table(
       code('theme'),
       markup`Optional: <code>--extractor-*</code> token names without the prefix, and CSS values (see <a href="#theming">Theming</a>).`,
     ],
+    [
+      code('locale'),
+      'Optional: a BCP 47 tag (de, pt-BR, ar). A language without a translation is kept; the interface falls back to the browser’s languages, then English.',
+    ],
+    [
+      code('strings'),
+      'Optional: your text for built-in messages by id (at most 500), shown as plain text. The extractor’s own labels still win.',
+    ],
   ],
 )}`,
   );
