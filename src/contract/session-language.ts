@@ -53,7 +53,6 @@ const messageIdSchema = z
   );
 
 /** Control characters (C0, DEL, C1): text with them would not show as the partner meant. */
-// eslint-disable-next-line no-control-regex
 const controlCharacter = /[\u0000-\u001f\u007f-\u009f]/;
 
 const messageSchema = z.string().check(
