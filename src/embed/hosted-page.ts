@@ -11,10 +11,15 @@
  * `?color-scheme=light|dark|auto` (embed.js's `colorScheme`) sets the scheme of the page and
  * the app; light when absent. The page follows it too, so a frame on a light partner page
  * stays transparent even under a dark system (a frame whose scheme differs from its
- * host's gets an opaque background from the browser).
+ * host's gets an opaque background from the browser). `?locale=` (embed.js's `locale`) sets
+ * the app's `locale`.
  */
 import { colorSchemeParameter, isColorScheme } from '../contract/color-scheme.js';
-import { frameInstanceParameter, instanceIdPattern } from '../contract/frame-messages.js';
+import {
+  frameInstanceParameter,
+  frameLocaleParameter,
+  instanceIdPattern,
+} from '../contract/frame-messages.js';
 import type { AppMode, ExtractorApp } from '../elements/app/app.js';
 import { defineExtractorElements } from './define.js';
 
@@ -64,6 +69,9 @@ if (isColorScheme(scheme)) {
     .querySelector('meta[name="color-scheme"]')
     ?.setAttribute('content', scheme === 'auto' ? 'light dark' : scheme);
 }
+// embed.js's `locale`, over the session's: the element judges and falls back itself.
+const locale = new URL(window.location.href).searchParams.get(frameLocaleParameter);
+if (locale) app.setAttribute('locale', locale);
 app.addEventListener('extractor-session-loaded', (event) => {
   document.title = event.detail.labels.pageTitle;
 });

@@ -248,6 +248,7 @@ const frameCommandText: Record<FrameCommandName, string> = {
   'go-to-step':
     '`step`: `introduction`, `bucket`, `extraction` or `results`, when the state allows it',
   'refresh-session': '`token`: a new session token for the same extractor and bucket',
+  'set-strings': '`strings`: your texts for built-in messages by id, over the session’s',
 };
 
 function renderProtocol(): Markup {
