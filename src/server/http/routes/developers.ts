@@ -429,7 +429,8 @@ const developersPageStyle = [
   '.scroll{overflow-x:auto}table{border-collapse:collapse;width:100%;margin:1rem 0}',
   'th,td{border:1px solid #d3d9e2;padding:.4rem .6rem;text-align:left;vertical-align:top}th{background:#f3f5f9}',
   'a{color:#2b59c3}nav ul{columns:2;padding-left:1.2rem}',
-  '.code{position:relative}.copy{position:absolute;top:.45rem;right:.45rem;font:inherit;font-size:.8rem;',
+  // The button sits over the block's top right corner: the first line keeps clear of it.
+  '.code{position:relative}.code pre{padding-right:4.75rem}.copy{position:absolute;top:.45rem;right:.45rem;font:inherit;font-size:.8rem;',
   'padding:.2rem .6rem;border:1px solid #c3cad6;border-radius:.35rem;background:#fff;color:inherit;cursor:pointer}',
   '.copy:focus-visible{outline:2px solid #2b59c3;outline-offset:2px}',
   '@media (prefers-color-scheme:dark){body{background:#12151b;color:#e6e8ec}a{color:#8fb4ff}',
