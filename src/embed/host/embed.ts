@@ -123,7 +123,8 @@ export function mount(container: Element, options: MountOptions): EmbeddedFrame 
   let notice: HTMLElement | undefined;
 
   const fail = (error: EmbedError) => {
-    if (ready) return;
+    // Ready after all, or destroyed while the service was asked: nothing to say.
+    if (ready || !iframe.isConnected) return;
     notice = document.createElement('p');
     notice.setAttribute('role', 'alert');
     notice.textContent = error.message;
