@@ -11,7 +11,6 @@ import { checkFailureSchema, checksSchema, savedCheckSchema } from './checks.js'
 import { labelNames, type LabelName } from './labels.js';
 import { parseTargetSchema } from './json-schema.js';
 import { documentStatuses, runStatuses } from './run-status.js';
-import { localeSchema, stringOverridesSchema } from './session-language.js';
 import { themeSchema } from './theme.js';
 
 export const strategies = ['local', 'llm'] as const;
@@ -621,8 +620,6 @@ export const embedSessionInputSchema = z.object({
     [],
   ),
   theme: z.optional(themeSchema),
-  locale: z.optional(localeSchema),
-  strings: z.optional(stringOverridesSchema),
 });
 export type EmbedSessionInput = z.infer<typeof embedSessionInputSchema>;
 

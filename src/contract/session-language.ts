@@ -1,10 +1,11 @@
 /**
  * The language a session asks for: a `locale` (a BCP 47 tag) and `strings`, the partner's
  * own text for any of the interface's messages by id. One schema checks them wherever they
- * come from (`POST /api/embed_sessions` today). Both come from a partner's server and are
+ * come from (`POST /api/embed_sessions`, and the iFrame's `set-strings` command). Both come from a partner's server and are
  * shown to people, so they are held to sizes a message catalogue needs and to plain text.
  */
 import * as z from 'zod/mini';
+import { embedSessionInputSchema } from './resources.js';
 
 /** RFC 5646 advises room for 35 characters; longer tags are not in real use. */
 export const maxLocaleLength = 35;
@@ -84,3 +85,15 @@ export const stringOverridesSchema = z
     ),
   );
 export type StringOverrides = z.infer<typeof stringOverridesSchema>;
+
+/**
+ * The body of `POST /api/embed_sessions`, with the session's language. It lives here, apart
+ * from resources.ts, because the checks above are the server's to make: the interface reads
+ * a session's `locale` and `strings`, it never checks them, and resources.ts is in what
+ * loads before the introduction shows (a 35 KB budget).
+ */
+export const embedSessionInputWithLanguageSchema = z.extend(embedSessionInputSchema, {
+  locale: z.optional(localeSchema),
+  strings: z.optional(stringOverridesSchema),
+});
+export type EmbedSessionInputWithLanguage = z.infer<typeof embedSessionInputWithLanguageSchema>;

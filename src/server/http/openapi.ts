@@ -22,7 +22,6 @@ import {
   bucketInputSchema,
   bucketSchema,
   currentSessionSchema,
-  embedSessionInputSchema,
   embedSessionSchema,
   extractorInputSchema,
   extractorSchema,
@@ -34,6 +33,7 @@ import {
   runSchema,
   submissionSchema,
 } from '../../contract/resources.js';
+import { embedSessionInputWithLanguageSchema } from '../../contract/session-language.js';
 import {
   finalRunStatuses,
   reopenableRunStatuses,
@@ -203,7 +203,7 @@ const resourceDocs = {
     name: 'EmbedSession',
     kind: embedSessionKind,
     schema: embedSessionSchema,
-    input: embedSessionInputSchema,
+    input: embedSessionInputWithLanguageSchema,
     noun: 'embed session',
     plural: 'embed sessions',
   },

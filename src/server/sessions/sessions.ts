@@ -4,8 +4,11 @@
  * session already carry it.
  */
 import { idFromReference, iriOf } from '../../contract/iri.js';
-import type { CurrentSession, EmbedSession, EmbedSessionInput } from '../../contract/resources.js';
-import { canonicalLocale } from '../../contract/session-language.js';
+import type { CurrentSession, EmbedSession } from '../../contract/resources.js';
+import {
+  canonicalLocale,
+  type EmbedSessionInputWithLanguage,
+} from '../../contract/session-language.js';
 import { createBucket, findBucket } from '../buckets/buckets.js';
 import type { Config } from '../config.js';
 import { InvalidInputError, type FieldError } from '../errors.js';
@@ -34,7 +37,7 @@ export function normaliseOrigin(value: string): string | undefined {
 export async function mintEmbedSession(
   db: Db,
   config: Pick<Config, 'publicBaseUrl'>,
-  input: EmbedSessionInput,
+  input: EmbedSessionInputWithLanguage,
 ): Promise<EmbedSession> {
   const errors: FieldError[] = [];
 
