@@ -12,6 +12,10 @@ export const networkErrorMessage =
 export const unexpectedAnswerMessage =
   'The service sent an answer we did not expect. Please try again in a moment.';
 
+export const sessionEndedMessage =
+  'Your session has ended, so this could not be done. What you entered before is saved: ' +
+  'open the link you were given again to go on.';
+
 export class ApiError extends Error {
   /** The HTTP status, or 0 when the request never got an answer. */
   readonly status: number;
@@ -52,7 +56,9 @@ export function errorFromAnswer(
       // A proxy's HTML error page or a truncated body: fall through to the generic words.
     }
   }
-  return new ApiError(status, problem?.detail || fallbackMessage(status), problem);
+  // The service's words for a token ("The access token has expired") are a developer's.
+  const message = status === 401 ? sessionEndedMessage : problem?.detail;
+  return new ApiError(status, message || fallbackMessage(status), problem);
 }
 
 function fallbackMessage(status: number): string {

@@ -9,12 +9,13 @@
  * frame-ancestors, and nobody sees an iframe's address bar.
  *
  * `?color-scheme=light|dark|auto` (embed.js's `colorScheme`) sets the scheme of the page and
- * the app; light when absent. The page follows it too, so a frame on a light partner page
+ * the app; when absent the session's `colorScheme` does, once loaded (light by default). The page follows it too, so a frame on a light partner page
  * stays transparent even under a dark system (a frame whose scheme differs from its
- * host's gets an opaque background from the browser). `?locale=` (embed.js's `locale`) sets
- * the app's `locale`.
+ * host's gets an opaque background from the browser).
+ *
+ * `?locale=` (embed.js's `locale`) sets the app's `locale`.
  */
-import { colorSchemeParameter, isColorScheme } from '../contract/color-scheme.js';
+import { colorSchemeParameter, isColorScheme, type ColorScheme } from '../contract/color-scheme.js';
 import {
   frameInstanceParameter,
   frameLocaleParameter,
@@ -27,6 +28,14 @@ const embedded = document.documentElement.dataset.layout === 'embed';
 const mode: AppMode = embedded ? 'frame' : 'page';
 const extractorId = decodeURIComponent(window.location.pathname.split('/')[2] ?? '');
 const storageKey = `extractor:session:${extractorId}`;
+
+function keepSession(token: string): void {
+  try {
+    sessionStorage.setItem(storageKey, token);
+  } catch {
+    // Without storage a reload opens the page with the token of its address, if any.
+  }
+}
 
 function takeSession(): string {
   const url = new URL(window.location.href);
@@ -61,19 +70,27 @@ const app =
   document.body.appendChild(document.createElement('extractor-app'));
 app.setAttribute('mode', mode);
 app.setAttribute('heading-level', '1');
-const scheme = new URL(window.location.href).searchParams.get(colorSchemeParameter);
-if (isColorScheme(scheme)) {
-  app.setAttribute('color-scheme', scheme);
+function showScheme(scheme: ColorScheme): void {
   document.documentElement.dataset.colorScheme = scheme;
   document
     .querySelector('meta[name="color-scheme"]')
     ?.setAttribute('content', scheme === 'auto' ? 'light dark' : scheme);
 }
+const address = new URL(window.location.href).searchParams;
+const scheme = address.get(colorSchemeParameter);
+if (isColorScheme(scheme)) {
+  app.setAttribute('color-scheme', scheme);
+  showScheme(scheme);
+}
 // embed.js's `locale`, over the session's: the element judges and falls back itself.
-const locale = new URL(window.location.href).searchParams.get(frameLocaleParameter);
+const locale = address.get(frameLocaleParameter);
 if (locale) app.setAttribute('locale', locale);
 app.addEventListener('extractor-session-loaded', (event) => {
   document.title = event.detail.labels.pageTitle;
+  // A renewed session's token, kept for a reload as the first one was.
+  if (!embedded) keepSession((event.currentTarget as ExtractorApp).session);
+  // Without a scheme in the address, the session's: the page follows the app.
+  if (!isColorScheme(scheme)) showScheme(event.detail.colorScheme);
 });
 const session = takeSession();
 app.setAttribute('session', session);
@@ -86,7 +103,7 @@ if (embedded && window.parent !== window) void connectToHost(app, session);
  */
 async function connectToHost(element: ExtractorApp, token: string): Promise<void> {
   const { FrameBridge } = await import('./bridge.js');
-  const instance = new URL(window.location.href).searchParams.get(frameInstanceParameter);
+  const instance = address.get(frameInstanceParameter);
   new FrameBridge({
     app: element,
     token,

@@ -2,11 +2,12 @@
  * What the results editor says about a value the schema does not accept, in plain words
  * written from the schema: the field's title, its examples or description, and the kind
  * of value expected ("Enter the currency as three capital letters, such as EUR."). Never a
- * raw pattern or a JSON type name: those are the API's words (src/contract/json-schema.ts),
+ * raw pattern or a JSON type name: those are the API's words (src/contract/schema-validation.ts),
  * not a person's. All of the editor's English messages are here, to move into a catalogue
  * with the other built-in texts.
  */
-import type { SchemaProblem, TargetSchema } from '../../contract/json-schema.js';
+import type { TargetSchema } from '../../contract/json-schema.js';
+import type { SchemaProblem } from '../../contract/schema-validation.js';
 import { humanizeName } from '../field-names.js';
 import { editorKind, formatNumber } from './values.js';
 

@@ -1,7 +1,7 @@
 import { html, nothing, type PropertyValues } from 'lit';
 import { state } from 'lit/decorators.js';
 import { keyed } from 'lit/directives/keyed.js';
-import { describeError } from '../../client/api-error.js';
+import { ApiError, describeError } from '../../client/api-error.js';
 import { resultFormats, type ResultFormat } from '../../client/client.js';
 import {
   countDocuments,
@@ -84,6 +84,10 @@ import { resultsViewStyles } from './results-view.styles.js';
  * @csspart button - Every button.
  * @csspart back-button - Back to the extraction.
  * @csspart submit-button - Submits the results.
+ * @csspart nothing-found - Says that nothing was found in a document, with the ways on.
+ * @csspart upload-another-button - Goes back to the files to upload another one.
+ * @csspart enter-by-hand-button - Moves to the first field, to type the values by hand.
+ * @csspart empty-warning - Asks before a record with nothing in it is submitted.
  *
  * @cssproperty --extractor-color-accent - The accent: primary buttons, focus, the chosen document.
  * @cssproperty --extractor-color-surface - Background of inputs and the table.
@@ -118,6 +122,10 @@ export class ExtractorResultsView extends ExtractorViewElement {
   @state() private submitting = false;
   @state() private downloading: ResultFormat | undefined;
   @state() private error: string | undefined;
+  /** When Submit was pressed over records with nothing in them: it asks once more. */
+  @state() private confirmingEmpty = false;
+  /** Set by this view's own Submit, before the app has followed the run. */
+  @state() private submittedAt: string | undefined;
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
@@ -140,6 +148,8 @@ export class ExtractorResultsView extends ExtractorViewElement {
     }
     if (run?.id !== this.#runId) {
       this.#runId = run?.id;
+      this.submittedAt = undefined;
+      this.confirmingEmpty = false;
       this.#drafts = this.#createDrafts();
       this.selected = undefined;
       this.#selectedIndex = 0;
@@ -159,7 +169,7 @@ export class ExtractorResultsView extends ExtractorViewElement {
 
   #createDrafts(): DocumentDrafts {
     return new DocumentDrafts(this, {
-      readOnly: () => !!this.run?.submittedAt || this.submitting,
+      readOnly: () => this.#submitted || this.submitting,
       save: (document, record) => {
         const { client, run } = this;
         if (!client || !run) return Promise.reject(new Error('There is no run to save to.'));
@@ -173,9 +183,14 @@ export class ExtractorResultsView extends ExtractorViewElement {
         }),
       onChange: () => {
         this.error = undefined;
+        this.confirmingEmpty = false;
         this.requestUpdate();
       },
     });
+  }
+
+  get #submitted(): boolean {
+    return !!this.run?.submittedAt || this.submittedAt !== undefined;
   }
 
   /** The results as edited, in the service's shape: every document, in order. */
@@ -256,7 +271,7 @@ export class ExtractorResultsView extends ExtractorViewElement {
 
   private async handleSubmit(): Promise<void> {
     const { client, run } = this;
-    if (!client || !run || this.submitting || run.submittedAt) return;
+    if (!client || !run || this.submitting || this.#submitted) return;
     this.error = undefined;
     const [invalid] = this.#drafts.invalid;
     if (invalid) {
@@ -269,6 +284,16 @@ export class ExtractorResultsView extends ExtractorViewElement {
       this.renderRoot.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
       return;
     }
+    // A record with nothing in it is most likely a file that could not be read well: sending
+    // it should be a choice, not a slip.
+    const empty = this.#drafts.all.filter((draft) => isEmptyRecord(draft.editor.value));
+    if (empty.length > 0 && !this.confirmingEmpty) {
+      this.confirmingEmpty = true;
+      await this.updateComplete;
+      this.renderRoot.querySelector<HTMLElement>('.confirm-empty')?.focus();
+      return;
+    }
+    this.confirmingEmpty = false;
     const data = this.#results();
     if (!fire(this, 'extractor-submit-requested', { run, data }, { cancelable: true })) return;
     this.submitting = true;
@@ -280,15 +305,44 @@ export class ExtractorResultsView extends ExtractorViewElement {
         return;
       }
       const submission = await client.submitResults(run.id);
+      this.submittedAt = submission.submittedAt;
       const submitted = await client
         .getRun(run.id)
         .catch(() => ({ ...run, submittedAt: submission.submittedAt }));
+      this.submitting = false;
+      // The heading now says it is done: focus goes there, so it is on screen and read out.
+      await this.updateComplete;
+      this.focusHeading();
       fire(this, 'extractor-results-submitted', { run: submitted, submission });
     } catch (error) {
+      this.#showRefusedDrafts(error);
       this.error = describeError(error);
     } finally {
       this.submitting = false;
     }
+  }
+
+  /**
+   * The service refuses drafts its schema does not accept, pointing into the results
+   * (`/documents/{i}/data/...`): those values are marked in their documents.
+   */
+  #showRefusedDrafts(error: unknown): void {
+    if (!(error instanceof ApiError) || error.status !== 422) return;
+    const documents = documentsOfRun(this.run);
+    for (const { pointer } of error.fieldErrors) {
+      const match = /^\/documents\/(\d+)\/data(\/.*)?$/.exec(pointer);
+      const document = match ? documents[Number(match[1])] : undefined;
+      if (document)
+        this.#drafts.get(document.file)?.editor.addViolations([{ pointer: match![2] ?? '' }]);
+    }
+  }
+
+  /** Shows the chosen document's first field, ready for typing values by hand. */
+  private async handleEnterByHand(): Promise<void> {
+    await this.updateComplete;
+    this.renderRoot
+      .querySelector<HTMLElement>('.form input, .form select, .form textarea, .form [role="grid"]')
+      ?.focus();
   }
 
   private async handleBack(): Promise<void> {
@@ -298,19 +352,28 @@ export class ExtractorResultsView extends ExtractorViewElement {
 
   override render() {
     const { labels, run } = this;
-    const submitted = !!run?.submittedAt;
+    const submitted = this.#submitted;
     const documents = documentsOfRun(run);
     const document = documents.find((each) => each.file === this.selected);
     const several = documents.length > 1;
+    // Once submitted the flow is over, unless the extractor lets the bucket be submitted again.
+    const canGoBack = !submitted || !!this.extractor?.allowResubmission;
     return html`
       <section class="view" part="base" aria-labelledby="heading">
-        ${this.renderHeader(labels.resultsViewHeading, labels.resultsViewDescription)}
+        ${
+          submitted
+            ? this.renderHeader(
+                'Your results have been submitted',
+                'Thank you. Nothing more is needed from you here.',
+              )
+            : this.renderHeader(labels.resultsViewHeading, labels.resultsViewDescription)
+        }
         ${
           submitted
             ? html`<p class="message success" role="status">
                 <span class="message-title">${checkIcon()} Submitted. Thank you.</span>
-                Your results were sent${formatWhen(run.submittedAt)}. They can no longer be changed
-                here.
+                Your results were sent${formatWhen(run?.submittedAt ?? this.submittedAt)}. They can
+                no longer be changed here.
               </p>`
             : nothing
         }
@@ -327,10 +390,20 @@ export class ExtractorResultsView extends ExtractorViewElement {
         </div>
         ${several ? this.renderNextDocument(documents) : nothing}
         ${this.error ? html`<p class="message error" part="error" role="alert">${this.error}</p>` : nothing}
+        ${this.confirmingEmpty && !submitted ? this.renderConfirmEmpty() : nothing}
         <div class="actions" part="actions">
-          <button class="button" part="button back-button" type="button" @click=${this.handleBack}>
-            ${labels.resultsViewBackButtonLabel}
-          </button>
+          ${
+            canGoBack
+              ? html`<button
+                  class="button"
+                  part="button back-button"
+                  type="button"
+                  @click=${this.handleBack}
+                >
+                  ${labels.resultsViewBackButtonLabel}
+                </button>`
+              : nothing
+          }
           ${
             submitted
               ? nothing
@@ -342,13 +415,38 @@ export class ExtractorResultsView extends ExtractorViewElement {
                     aria-disabled=${this.submitting ? 'true' : 'false'}
                     @click=${this.handleSubmit}
                   >
-                    ${this.submitting ? `${labels.resultsViewSubmitButtonLabel}…` : labels.resultsViewSubmitButtonLabel}
+                    ${
+                      this.submitting
+                        ? `${labels.resultsViewSubmitButtonLabel}…`
+                        : this.confirmingEmpty
+                          ? 'Submit anyway'
+                          : labels.resultsViewSubmitButtonLabel
+                    }
                   </button>
                 </div>`
           }
         </div>
       </section>
     `;
+  }
+
+  /** Submit over a record with nothing in it asks once more, saying why. */
+  private renderConfirmEmpty() {
+    const empty = this.#drafts.all.filter((draft) => isEmptyRecord(draft.editor.value));
+    const names = empty.map((draft) => `“${draft.document.name}”`).join(', ');
+    return html`<p
+      class="message warning confirm-empty"
+      part="empty-warning"
+      role="alert"
+      tabindex="-1"
+    >
+      <span class="message-title"
+        >${empty.length === 1 ? 'One record is empty.' : `${empty.length} records are empty.`}</span
+      >
+      Nothing was found or entered for ${names}. Press “Submit anyway” to send
+      ${empty.length === 1 ? 'it' : 'them'} as ${empty.length === 1 ? 'it is' : 'they are'}, or fill
+      in the values first.
+    </p>`;
   }
 
   /** "3 of 4 documents read; 1 could not be read.", when some could not be. */
@@ -469,14 +567,47 @@ export class ExtractorResultsView extends ExtractorViewElement {
     }
     const draft = this.#drafts.get(document.file);
     if (!draft) return nothing;
-    return html`<form
-      class="form"
-      part="form"
-      novalidate
-      @submit=${(event: Event) => event.preventDefault()}
-    >
-      ${keyed(document.file, draft.editor.render())}
-    </form>`;
+    return html`${isEmptyRecord(draft.editor.value) && !this.#submitted ? this.renderNothingFound(document) : nothing}
+      <form class="form" part="form" novalidate @submit=${(event: Event) => event.preventDefault()}>
+        ${keyed(document.file, draft.editor.render())}
+      </form>`;
+  }
+
+  /**
+   * Nothing found is its own state, not an empty form that looks done: it says so, and
+   * offers the two ways on (another file, or typing the values).
+   */
+  private renderNothingFound(document: RunDocumentState) {
+    return html`<div class="message nothing-found" part="nothing-found" role="status">
+      <span class="message-title">Nothing was found in “${document.name}”.</span>
+      <span
+        >The file may be hard to read, such as a blurred photo, or not the kind of document
+        expected. You can upload another file, or enter the values by hand below.</span
+      >
+      <span class="nothing-found-actions">
+        <button
+          class="button small"
+          part="button upload-another-button"
+          type="button"
+          @click=${this.handleUploadAnother}
+        >
+          Upload another file
+        </button>
+        <button
+          class="button small"
+          part="button enter-by-hand-button"
+          type="button"
+          @click=${this.handleEnterByHand}
+        >
+          Enter the values by hand
+        </button>
+      </span>
+    </div>`;
+  }
+
+  private async handleUploadAnother(): Promise<void> {
+    await this.#drafts.flush();
+    fire(this, 'extractor-step-requested', { step: 'bucket' });
   }
 
   private renderToolbar(document: RunDocumentState | undefined) {
@@ -515,22 +646,33 @@ export class ExtractorResultsView extends ExtractorViewElement {
   }
 
   #saveStatusText(draft: DocumentDraft): string {
-    if (this.run?.submittedAt) return '';
+    if (this.#submitted) return '';
+    const count = draft.editor.violations.size;
+    // Drafts are saved valid or not; what is invalid only holds back Submit.
+    const attention =
+      count === 0
+        ? ''
+        : ` ${count === 1 ? '1 value needs' : `${count} values need`} attention before you submit.`;
     switch (draft.saveState) {
       case 'saved':
-        return draft.revision > 0 ? 'All changes saved.' : '';
+        if (draft.revision === 0) return attention.trim();
+        return count === 0 ? 'All changes saved.' : `All changes saved as your draft.${attention}`;
       case 'pending':
-        return 'Unsaved changes…';
+        return `Unsaved changes…${attention}`;
       case 'saving':
-        return 'Saving…';
-      case 'invalid': {
-        const count = draft.editor.violations.size;
-        return `${count === 1 ? '1 value needs' : `${count} values need`} attention before saving.`;
-      }
+        return `Saving…${attention}`;
       case 'failed':
         return draft.saveError ?? 'Your changes are not saved.';
     }
   }
+}
+
+/** Whether a record holds no value at all: only nulls, empty texts, lists and objects. */
+export function isEmptyRecord(value: unknown): boolean {
+  if (value === null || value === undefined || value === '') return true;
+  if (Array.isArray(value)) return value.every(isEmptyRecord);
+  if (typeof value === 'object') return Object.values(value).every(isEmptyRecord);
+  return false;
 }
 
 function formatWhen(iso: string | null | undefined): string {

@@ -9,6 +9,7 @@ import type { Db } from '../store/database.js';
 import { newId, nowIso } from '../store/ids.js';
 import { preparedQuery } from '../store/prepared-query.js';
 import type { TokenTable } from '../store/schema.js';
+import { resolveColorScheme, type ColorScheme } from '../../contract/color-scheme.js';
 import type { Theme } from '../../contract/resources.js';
 import type { StringOverrides } from '../../contract/session-language.js';
 
@@ -35,7 +36,9 @@ export type Principal =
       theme: Theme | null;
       locale: string | null;
       strings: StringOverrides;
+      colorScheme: ColorScheme;
       expiresAt: string;
+      renewableUntil: string;
     };
 
 export interface TokenSummary {
@@ -105,19 +108,23 @@ export interface SessionGrant {
   extractorId: string;
   bucketId: string;
   ttlSeconds: number;
+  /** No token of the session expires later, renewed or not (ISO 8601). */
+  renewableUntil: string;
   allowedOrigins: string[];
   theme: Theme | null;
   locale: string | null;
   strings: StringOverrides;
+  colorScheme: ColorScheme;
 }
 
 export async function createSessionToken(
   db: Db,
   grant: SessionGrant,
-): Promise<{ id: string; token: string; expiresAt: string }> {
+): Promise<{ id: string; token: string; expiresAt: string; renewableUntil: string }> {
   const token = mintToken(sessionTokenPrefix);
   const id = newId();
-  const expiresAt = new Date(Date.now() + grant.ttlSeconds * 1000).toISOString();
+  const ttlEnd = new Date(Date.now() + grant.ttlSeconds * 1000).toISOString();
+  const expiresAt = ttlEnd < grant.renewableUntil ? ttlEnd : grant.renewableUntil;
   await db
     .insertInto('tokens')
     .values({
@@ -133,9 +140,11 @@ export async function createSessionToken(
       theme: grant.theme ? JSON.stringify(grant.theme) : null,
       locale: grant.locale,
       strings: Object.keys(grant.strings).length > 0 ? JSON.stringify(grant.strings) : null,
+      color_scheme: grant.colorScheme,
+      renewable_until: grant.renewableUntil,
     })
     .execute();
-  return { id, token, expiresAt };
+  return { id, token, expiresAt, renewableUntil: grant.renewableUntil };
 }
 
 export type Verification = { ok: true; principal: Principal } | { ok: false; reason: string };
@@ -166,7 +175,10 @@ export async function verifyToken(db: Db, token: string): Promise<Verification> 
       theme: row.theme ? (JSON.parse(row.theme) as Theme) : null,
       locale: row.locale,
       strings: row.strings ? (JSON.parse(row.strings) as StringOverrides) : {},
+      colorScheme: resolveColorScheme(row.color_scheme),
       expiresAt: row.expires_at!,
+      // Sessions minted before renewal existed end when they expire.
+      renewableUntil: row.renewable_until ?? row.expires_at!,
     },
   };
 }
