@@ -62,7 +62,11 @@ test('a frame that loads reports no error, and takes the locale and strings of t
   page,
 }) => {
   const extractor = await createExtractor();
-  const session = await createSession(extractor, { allowedOrigins: [partner.origin] });
+  // The session names French; the page's own choice, German, comes first.
+  const session = await createSession(extractor, {
+    allowedOrigins: [partner.origin],
+    locale: 'fr',
+  });
   const strings = { 'upload.title': 'Ihre Rechnungen' };
   await page.goto(hostPage(partner, '/loads', { url: session.embeddedUrl, locale: 'de', strings }));
   await expect.poll(() => eventNames(page)).toContain('ready');

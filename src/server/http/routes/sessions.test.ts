@@ -118,6 +118,8 @@ describe('POST /api/embed_sessions', () => {
         colorScheme: 'auto',
         theme: { 'color-accent': '#0b7a75' },
         allowedOrigins: ['https://partner.example'],
+        locale: 'de',
+        strings: { 'upload.dropHint': 'Rechnungen hier ablegen' },
       })
     ).json()) as EmbedSession;
     const renew = (token: string) =>
@@ -136,6 +138,8 @@ describe('POST /api/embed_sessions', () => {
       savedExtractor: minted.savedExtractor,
       allowedOrigins: minted.allowedOrigins,
       theme: minted.theme,
+      locale: 'de',
+      strings: { 'upload.dropHint': 'Rechnungen hier ablegen' },
       colorScheme: 'auto',
       renewableUntil: minted.renewableUntil,
     });
@@ -146,7 +150,12 @@ describe('POST /api/embed_sessions', () => {
     const current = await service.request('/api/embed_sessions/current', {
       headers: { Authorization: `Bearer ${renewed.token}` },
     });
-    expect(((await current.json()) as { bucket: string }).bucket).toBe(minted.bucket);
+    // The renewed session speaks the same language.
+    expect(await current.json()).toMatchObject({
+      bucket: minted.bucket,
+      locale: 'de',
+      strings: { 'upload.dropHint': 'Rechnungen hier ablegen' },
+    });
     expect((await renew(minted.token)).status).toBe(201);
 
     // At the end of its lifetime the session is not renewed any more.
