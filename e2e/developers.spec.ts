@@ -55,3 +55,29 @@ test('each code block has a copy button that copies its text, with no CSP violat
   ).toEqual([]);
   expect(problems).toEqual([]);
 });
+
+test('on a phone, no copy button covers its block’s first line and the page keeps its width', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 375, height: 800 });
+  await page.goto(`${serviceUrl()}/developers`);
+  await expect(page.getByRole('button', { name: 'Copy' }).first()).toBeVisible();
+  const covered = await page.evaluate(() =>
+    [...document.querySelectorAll('.code')].flatMap((wrapper) => {
+      const button = wrapper.querySelector('.copy')!.getBoundingClientRect();
+      const block = wrapper.querySelector('pre')!;
+      // Where the block's text begins: a first line that scrolls passes under the button.
+      const textTop =
+        block.getBoundingClientRect().top + parseFloat(getComputedStyle(block).paddingTop);
+      return button.bottom > textTop ? [block.textContent!.split('\n')[0]] : [];
+    }),
+  );
+  expect(covered).toEqual([]);
+  // Wide code and tables scroll in their own boxes; the page does not scroll sideways.
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(375);
+  const tablesOutside = await page.evaluate(
+    () =>
+      [...document.querySelectorAll('table')].filter((table) => !table.closest('.scroll')).length,
+  );
+  expect(tablesOutside).toBe(0);
+});

@@ -30,6 +30,13 @@ markdownIt.core.ruler.push('headings_under_sections', (state) => {
   }
 });
 
+// A table scrolls within its own box (a page's `.scroll`), so a narrow screen keeps the
+// page's margins instead of the table running past them.
+markdownIt.renderer.rules.table_open = (tokens, index, options, _env, renderer) =>
+  `<div class="scroll">${renderer.renderToken(tokens, index, options)}`;
+markdownIt.renderer.rules.table_close = (tokens, index, options, _env, renderer) =>
+  `${renderer.renderToken(tokens, index, options)}</div>`;
+
 /** Markdown as blocks (paragraphs, lists, code, headings). */
 export const markdown = (text: string): Markup => raw(markdownIt.render(text));
 

@@ -86,6 +86,19 @@ describe('GET /developers', () => {
     // Every problem type the API answers with is explained in the troubleshooting.
     for (const slug of Object.keys(problemTypes))
       expect(parts[1]!.body, slug).toContain(`| \`${slug}\``);
+    // What goes wrong when embedding, each with what to do, and embed.js's error codes.
+    for (const topic of [
+      '**The frame stays empty, or shows the browser',
+      '**CORS errors with the custom element**',
+      '**Dark mode.**',
+      '**An expired session.**',
+      '**What an API error means.**',
+    ])
+      expect(parts[1]!.body, topic).toContain(topic);
+    for (const code of ['origin-not-allowed', 'session-ended', 'unreachable', 'timeout'])
+      expect(parts[1]!.body, code).toContain(`\`${code}\``);
+    // Its tables scroll in their own box on a narrow screen, as the page's own do.
+    expect(html).toMatch(/<div class="scroll"><table>\s*<thead>\s*<tr>\s*<th>Type<\/th>/);
   });
 
   it('has each section a partner needs, with snippets for this service’s address', async () => {

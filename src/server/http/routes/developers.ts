@@ -431,11 +431,14 @@ const developersPageStyle = [
   'pre{overflow:auto;padding:.9rem 1rem;border-radius:.5rem;background:#f3f5f9}pre code{font-size:.85rem}',
   '.scroll{overflow-x:auto}table{border-collapse:collapse;width:100%;margin:1rem 0}',
   'th,td{border:1px solid #d3d9e2;padding:.4rem .6rem;text-align:left;vertical-align:top}th{background:#f3f5f9}',
-  'a{color:#2b59c3}nav ul{columns:2;padding-left:1.2rem}',
-  // The button sits over the block's top right corner: the first line keeps clear of it.
+  // Two columns of contents where each fits on a line, one on a phone.
+  'a{color:#2b59c3}nav ul{columns:2 16rem;padding-left:1.2rem}',
+  // The button sits over the block's top right corner: the first line keeps clear of it,
+  // beside it on a wide screen, below it on a narrow one (where first lines scroll under it).
   '.code{position:relative}.code pre{padding-right:4.75rem}.copy{position:absolute;top:.45rem;right:.45rem;font:inherit;font-size:.8rem;',
   'padding:.2rem .6rem;border:1px solid #c3cad6;border-radius:.35rem;background:#fff;color:inherit;cursor:pointer}',
   '.copy:focus-visible{outline:2px solid #2b59c3;outline-offset:2px}',
+  '@media (max-width:48rem){.code pre{padding:2.5rem 1rem .9rem}th,td{padding:.35rem}}',
   '@media (prefers-color-scheme:dark){body{background:#12151b;color:#e6e8ec}a{color:#8fb4ff}',
   'pre,th{background:#1c2029}th,td,h2{border-color:#39404d}.copy{background:#12151b;border-color:#39404d}}',
 ].join('');
