@@ -271,6 +271,14 @@ ${table(
       markup`Optional: <code>--extractor-*</code> token names without the prefix, and CSS values (see <a href="#theming">Theming</a>).`,
     ],
     [
+      code('colorScheme'),
+      'Optional: light (the default), dark or auto (the person’s system). The element’s color-scheme attribute and embed.js’s colorScheme come first.',
+    ],
+    [
+      code('maxLifetimeSeconds'),
+      'Optional: how long from now the session may be renewed for (at least ttlSeconds, at most 86400; by default the larger of ttlSeconds and 4 hours).',
+    ],
+    [
       code('locale'),
       'Optional: a BCP 47 tag (de, pt-BR, ar). A language without a translation is kept; the interface falls back to the browser’s languages, then English.',
     ],
