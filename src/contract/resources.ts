@@ -599,6 +599,9 @@ export const embedSessionSchema = z.object({
   savedExtractor: iri,
   allowedOrigins: z.array(z.string()),
   theme: z.nullable(themeSchema),
+  /** The session's locale as `Intl` writes it, or null when it names none. */
+  locale: z.nullable(z.string()),
+  strings: z.record(z.string(), z.string()),
   colorScheme: z.enum(colorSchemes),
   renewableUntil: dateTime.check(
     z.describe('No token of this session, renewed or not, expires after this moment.'),
@@ -616,6 +619,8 @@ export const currentSessionSchema = z.object({
   savedExtractor: iri,
   allowedOrigins: z.array(z.string()),
   theme: z.nullable(themeSchema),
+  locale: z.nullable(z.string()),
+  strings: z.record(z.string(), z.string()),
   colorScheme: z.enum(colorSchemes),
   renewableUntil: dateTime,
 });

@@ -12,9 +12,15 @@
  * the app; when absent the session's `colorScheme` does, once loaded (light by default). The page follows it too, so a frame on a light partner page
  * stays transparent even under a dark system (a frame whose scheme differs from its
  * host's gets an opaque background from the browser).
+ *
+ * `?locale=` (embed.js's `locale`) sets the app's `locale`.
  */
 import { colorSchemeParameter, isColorScheme, type ColorScheme } from '../contract/color-scheme.js';
-import { frameInstanceParameter, instanceIdPattern } from '../contract/frame-messages.js';
+import {
+  frameInstanceParameter,
+  frameLocaleParameter,
+  instanceIdPattern,
+} from '../contract/frame-messages.js';
 import type { AppMode, ExtractorApp } from '../elements/app/app.js';
 import { defineExtractorElements } from './define.js';
 
@@ -70,11 +76,15 @@ function showScheme(scheme: ColorScheme): void {
     .querySelector('meta[name="color-scheme"]')
     ?.setAttribute('content', scheme === 'auto' ? 'light dark' : scheme);
 }
-const scheme = new URL(window.location.href).searchParams.get(colorSchemeParameter);
+const address = new URL(window.location.href).searchParams;
+const scheme = address.get(colorSchemeParameter);
 if (isColorScheme(scheme)) {
   app.setAttribute('color-scheme', scheme);
   showScheme(scheme);
 }
+// embed.js's `locale`, over the session's: the element judges and falls back itself.
+const locale = address.get(frameLocaleParameter);
+if (locale) app.setAttribute('locale', locale);
 app.addEventListener('extractor-session-loaded', (event) => {
   document.title = event.detail.labels.pageTitle;
   // The results show the document beside the fields: the page's card widens for them.
@@ -98,7 +108,7 @@ if (embedded && window.parent !== window) void connectToHost(app, session);
  */
 async function connectToHost(element: ExtractorApp, token: string): Promise<void> {
   const { FrameBridge } = await import('./bridge.js');
-  const instance = new URL(window.location.href).searchParams.get(frameInstanceParameter);
+  const instance = address.get(frameInstanceParameter);
   new FrameBridge({
     app: element,
     token,

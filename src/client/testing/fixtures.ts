@@ -81,7 +81,13 @@ export function createExtractor(input: Partial<ExtractorInput> = {}): Promise<Ex
 
 export function mintSession(
   extractor: Extractor,
-  options: { bucket?: string; ttlSeconds?: number; maxLifetimeSeconds?: number } = {},
+  options: {
+    bucket?: string;
+    ttlSeconds?: number;
+    maxLifetimeSeconds?: number;
+    locale?: string;
+    strings?: Record<string, string>;
+  } = {},
 ): Promise<EmbedSession> {
   return adminRequest<EmbedSession>('POST', '/api/embed_sessions', {
     savedExtractor: `/api/extractors/${extractor.id}`,

@@ -303,6 +303,19 @@ const migrationsFor = (dialect: Dialect): Record<string, Migration> => ({
       await db.schema.alterTable('run_documents').dropColumn('pages_read').execute();
     },
   },
+  '0007_session_language': {
+    // Issue 15: the interface's language for a session (a BCP 47 tag) and the partner's
+    // own text for its messages (a JSON object of message id to text).
+    async up(db: Kysely<unknown>) {
+      const { text, varchar } = columnTypes(dialect);
+      await db.schema.alterTable('tokens').addColumn('locale', varchar(35)).execute();
+      await db.schema.alterTable('tokens').addColumn('strings', text).execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.alterTable('tokens').dropColumn('strings').execute();
+      await db.schema.alterTable('tokens').dropColumn('locale').execute();
+    },
+  },
 });
 
 /**

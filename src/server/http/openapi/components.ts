@@ -13,7 +13,6 @@ import {
   bucketInputSchema,
   bucketSchema,
   currentSessionSchema,
-  embedSessionInputSchema,
   embedSessionSchema,
   extractorInputSchema,
   extractorSchema,
@@ -25,6 +24,7 @@ import {
   submissionSchema,
 } from '../../../contract/resources.js';
 import { pageWordsSchema, resultMetadataSchema } from '../../../contract/review.js';
+import { embedSessionInputWithLanguageSchema } from '../../../contract/session-language.js';
 import {
   bucketKind,
   currentSessionKind,
@@ -87,7 +87,7 @@ export const resourceDocs = {
     name: 'EmbedSession',
     kind: embedSessionKind,
     schema: embedSessionSchema,
-    input: embedSessionInputSchema,
+    input: embedSessionInputWithLanguageSchema,
     noun: 'embed session',
     plural: 'embed sessions',
   },
