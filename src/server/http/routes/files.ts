@@ -5,7 +5,6 @@
  */
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import type { HttpBindings } from '@hono/node-server';
 import { Readable } from 'node:stream';
 import { Hono, type Context } from 'hono';
 import * as z from 'zod/mini';
@@ -64,23 +63,15 @@ export const filesTag: TagObject = {
 const operation = operationsOf(filesTag);
 
 /**
- * The request body as the Node stream @hono/node-server received, when the app runs on a
- * port; in-process (tests) there is none and the web body is read instead.
- */
-function nodeBody(c: Context<AppEnv>): Readable | undefined {
-  const incoming = (c.env as Partial<HttpBindings> | undefined)?.incoming;
-  return incoming instanceof Readable ? incoming : undefined;
-}
-
-/**
- * The files of an upload to this resource: `multipart/form-data` streamed to temporary
- * files (files/uploads.ts). `refusal` tells a body of any other type what to send instead.
+ * The files of an upload to this resource: `multipart/form-data` read from the request's
+ * web body, streamed to temporary files (files/uploads.ts). `refusal` tells a body of any
+ * other type what to send instead.
  */
 export async function receivedFiles(c: Context<AppEnv>, refusal: string): Promise<ReceivedFile[]> {
   if (essence(c.req.header('content-type')) !== 'multipart/form-data')
     throw new UnsupportedInputError(refusal, ['multipart/form-data']);
   const { storage, config } = c.get('services');
-  return receiveUpload(c.req.raw, storage, config.maxUploadBytes, nodeBody(c));
+  return receiveUpload(c.req.raw, storage, config.maxUploadBytes);
 }
 
 async function visibleFile(c: Context<AppEnv>) {
