@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { request as httpRequest } from 'node:http';
+import { Agent, request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -393,6 +393,46 @@ describe('uploads over a real socket', () => {
     expect(readdirSync(join(dataDir, 'tmp'))).toEqual([]);
   });
 
+  it('answers 400 to a form it gives up on mid-body, and serves the next request on the same connection', async () => {
+    // The rest of the body is read and dropped after the answer: unread, it would stop the
+    // server reading the connection, and the client's next request on it would never come.
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const ask = (method: string, path: string, headers: Record<string, string>, body?: string) =>
+      new Promise<{ status: number; body: string; reused: boolean }>((resolve, reject) => {
+        const request = httpRequest(`${server.baseUrl}${path}`, {
+          method,
+          agent,
+          headers: { Authorization: `Bearer ${token}`, ...headers },
+        });
+        request.on('error', reject);
+        request.on('response', (response) => {
+          let text = '';
+          response.on('data', (chunk: Buffer) => (text += chunk.toString()));
+          response.on('end', () =>
+            resolve({ status: response.statusCode!, body: text, reused: request.reusedSocket }),
+          );
+        });
+        request.end(body);
+      });
+    try {
+      const bad =
+        '--x\r\nContent-Disposition: form-data; name="file"; filename="a\u0000"\r\n\r\nx\r\n';
+      const refused = await ask(
+        'POST',
+        filesPath,
+        { 'Content-Type': 'multipart/form-data; boundary=x' },
+        `${bad}${head}${'a'.repeat(900 * 1024)}\r\n--x--\r\n`,
+      );
+      expect(refused.status).toBe(400);
+      expect((JSON.parse(refused.body) as { detail: string }).detail).toContain('Malformed');
+      const next = await ask('GET', filesPath, {});
+      expect(next).toMatchObject({ status: 200, reused: true });
+      expect(JSON.parse(next.body)).toEqual([]);
+    } finally {
+      agent.destroy();
+    }
+  });
+
   it('answers 408 to an upload that trickles in, closes its connection, and keeps nothing', async () => {
     const started = Date.now();
     const outcome = await new Promise<{ status: number; body: string; closed: boolean }>(
@@ -445,6 +485,25 @@ describe('uploads over a real socket', () => {
       size: 512 * 1024,
       sha256: expected,
       mediaType: 'text/plain',
+    });
+    expect(readdirSync(join(dataDir, 'tmp'))).toEqual([]);
+  });
+
+  it('stores a form as fetch and browsers send it, with its length declared', async () => {
+    const bytes = Buffer.alloc(900 * 1024, 'b');
+    const form = new FormData();
+    form.append('file', new Blob([bytes], { type: 'text/plain' }), 'form.txt');
+    const response = await fetch(`${server.baseUrl}${filesPath}`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${token}` },
+      body: form,
+    });
+    expect(response.status).toBe(201);
+    const [stored] = (await response.json()) as BucketFile[];
+    expect(stored).toMatchObject({
+      name: 'form.txt',
+      size: bytes.length,
+      sha256: createHash('sha256').update(bytes).digest('hex'),
     });
     expect(readdirSync(join(dataDir, 'tmp'))).toEqual([]);
   });

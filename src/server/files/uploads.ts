@@ -92,22 +92,44 @@ function tooLarge(maxBytes: number) {
 }
 
 /**
+ * Reads what is left of a body nobody wants any more and drops it, so that the connection
+ * the answer keeps open is ready for the client's next request: a server stops reading a
+ * body it was handed once its reader stops (@hono/node-server's web body pauses the socket
+ * while its queue is full), the client cannot finish sending, and its connection is cut. At
+ * most `allowance` bytes more, at the pace any body must keep; past either, the rest is
+ * left unread and the server closes the connection.
+ */
+function discardRest(body: Readable, allowance: number): void {
+  let left = allowance;
+  const stop = () => {
+    pace.stop();
+    body.off('data', drop);
+    body.pause();
+  };
+  const pace = watchBodyPace(stop);
+  const drop = (chunk: Buffer) => {
+    pace.received(chunk.length);
+    left -= chunk.length;
+    if (left < 0) stop();
+  };
+  body.once('close', stop);
+  body.on('data', drop);
+  body.resume();
+}
+
+/**
  * Reads the upload in `request`, a `multipart/form-data` body (the route has checked the
- * media type). `incoming` is the same body as a Node stream, when the
- * server has one (@hono/node-server passes it): reading it directly spares two web-stream
- * conversions per chunk, which cost throughput and memory on large files.
+ * media type), from its web body: in-process and behind a port alike.
  */
 export async function receiveUpload(
   request: Request,
   storage: FileStore,
   maxBytes: number,
-  incoming?: Readable,
 ): Promise<ReceivedFile[]> {
   const contentType = request.headers.get('content-type') ?? '';
   const declared = Number(request.headers.get('content-length'));
   if (Number.isFinite(declared) && declared > maxBytes + framingAllowance) throw tooLarge(maxBytes);
-  // Only touched without `incoming`: a web body starts pulling from the socket when read.
-  if (!incoming && !request.body) throw new UnreadableInputError('The upload has no body.');
+  if (!request.body) throw new UnreadableInputError('The upload has no body.');
 
   const received: ReceivedFile[] = [];
   const temporaries: string[] = [];
@@ -128,24 +150,30 @@ export async function receiveUpload(
     );
   }
 
-  const source = incoming ?? Readable.fromWeb(request.body as WebReadableStream);
+  const source = Readable.fromWeb(request.body as WebReadableStream);
+  let bodyBytes = 0;
   let tooSlow: InputTooSlowError | undefined;
   const pace = watchBodyPace((error) => {
     tooSlow = error;
     stopReading(error);
   });
-  const count = (chunk: Buffer) => pace.received(chunk.length);
+  const count = (chunk: Buffer) => {
+    bodyBytes += chunk.length;
+    pace.received(chunk.length);
+  };
   /**
-   * Stops reading and fails the parse. The socket's own stream is left open, not destroyed,
-   * so the 413 or 400 still reaches the client (with `Connection: close`); the server
-   * drains or closes it after the answer.
+   * Stops reading and fails the parse. The body is left open, not cancelled: behind a port
+   * a cancel may reach the socket's request and destroy it (@hono/node-server does so
+   * unless it wraps the body, as it does by default), and the answer would never reach the
+   * client. The rest is then left unread, for a 413 or 408 sent with `Connection: close`,
+   * or read and dropped after a 400 (discardRest).
    */
   const stopReading = (error: Error) => {
     pace.stop();
     // Counting would keep the stream flowing, reading on what nobody wants.
     source.off('data', count);
     source.unpipe(parser);
-    if (source !== incoming) source.destroy();
+    source.pause();
     parser.destroy(error);
   };
   parser.on('file', (field, stream, info) => {
@@ -183,7 +211,7 @@ export async function receiveUpload(
 
   const cleanUp = () => Promise.all(temporaries.map((path) => storage.discard(path)));
   try {
-    // pipe(), not pipeline(): pipeline would destroy the socket's stream on a parse error.
+    // pipe(), not pipeline(): pipeline would cancel the body on a parse error (stopReading).
     source.on('data', count);
     source.on('error', stopReading);
     source.once('close', () => {
@@ -205,6 +233,8 @@ export async function receiveUpload(
     await cleanUp();
     if (tooSlow) throw tooSlow;
     if (error instanceof SizeLimitError || budget.remaining < 0) throw tooLarge(maxBytes);
+    // A form the parser gave up on: the connection stays open, past the rest of the body.
+    if (!source.destroyed) discardRest(source, maxBytes + framingAllowance - bodyBytes);
     throw new UnreadableInputError(
       `The multipart body cannot be read: ${(error as Error).message}.`,
     );

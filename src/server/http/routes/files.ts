@@ -5,7 +5,6 @@
  */
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import type { HttpBindings } from '@hono/node-server';
 import { Readable } from 'node:stream';
 import { Hono, type Context } from 'hono';
 import * as z from 'zod/mini';
@@ -26,7 +25,7 @@ import {
   textOnly,
   type PageAnswer,
 } from '../../files/pages.js';
-import { receiveUpload } from '../../files/uploads.js';
+import { receiveUpload, type ReceivedFile } from '../../files/uploads.js';
 import { activeRunOfBucket, contentOptionsOf, findRun } from '../../runs/runs.js';
 import { canSeeRun } from '../../tokens/access.js';
 import { validateQuery, wholeNumberParameter } from '../body.js';
@@ -64,12 +63,15 @@ export const filesTag: TagObject = {
 const operation = operationsOf(filesTag);
 
 /**
- * The request body as the Node stream @hono/node-server received, when the app runs on a
- * port; in-process (tests) there is none and the web body is read instead.
+ * The files of an upload to this resource: `multipart/form-data` read from the request's
+ * web body, streamed to temporary files (files/uploads.ts). `refusal` tells a body of any
+ * other type what to send instead.
  */
-export function nodeBody(c: Context<AppEnv>): Readable | undefined {
-  const incoming = (c.env as Partial<HttpBindings> | undefined)?.incoming;
-  return incoming instanceof Readable ? incoming : undefined;
+export async function receivedFiles(c: Context<AppEnv>, refusal: string): Promise<ReceivedFile[]> {
+  if (essence(c.req.header('content-type')) !== 'multipart/form-data')
+    throw new UnsupportedInputError(refusal, ['multipart/form-data']);
+  const { storage, config } = c.get('services');
+  return receiveUpload(c.req.raw, storage, config.maxUploadBytes);
 }
 
 async function visibleFile(c: Context<AppEnv>) {
@@ -205,14 +207,11 @@ export const fileRoutes = new Hono<AppEnv>()
     negotiated,
     async (c) => {
       const bucket = await visibleBucket(c);
-      if (essence(c.req.header('content-type')) !== 'multipart/form-data') {
-        throw new UnsupportedInputError(
-          'Upload files as multipart/form-data with one or more parts named "file".',
-          ['multipart/form-data'],
-        );
-      }
-      const { db, storage, pages, config } = c.get('services');
-      const received = await receiveUpload(c.req.raw, storage, config.maxUploadBytes, nodeBody(c));
+      const received = await receivedFiles(
+        c,
+        'Upload files as multipart/form-data with one or more parts named "file".',
+      );
+      const { db, storage, pages } = c.get('services');
       const wires = (await addFiles(db, storage, pages, bucket.id, received)).map(fileToWire);
       const response = sendCollection(fileKind, wires, c.var.mediaType, {
         path: c.req.path,

@@ -26,8 +26,7 @@ import {
   runTransitions,
   type RunCommand,
 } from '../../../contract/run-status.js';
-import { ConflictError, NotFoundError, UnsupportedInputError } from '../../errors.js';
-import { receiveUpload } from '../../files/uploads.js';
+import { ConflictError, NotFoundError } from '../../errors.js';
 import { runEventData, runEventsAfter } from '../../runs/events.js';
 import {
   formatResults,
@@ -62,7 +61,7 @@ import {
 import { contentDisposition } from '../content-disposition.js';
 import type { AppEnv } from '../context.js';
 import { runKind, submissionKind } from '../kinds.js';
-import { nodeBody } from './files.js';
+import { receivedFiles } from './files.js';
 import { essence, negotiateOrThrow } from '../negotiation.js';
 import {
   codeList,
@@ -515,14 +514,11 @@ runRoutes
     negotiated,
     async (c) => {
       const run = await visibleRun(c);
-      if (essence(c.req.header('content-type')) !== 'multipart/form-data') {
-        throw new UnsupportedInputError(
-          'Send the new file as multipart/form-data in one part named "file".',
-          ['multipart/form-data'],
-        );
-      }
-      const { storage, config } = c.get('services');
-      const received = await receiveUpload(c.req.raw, storage, config.maxUploadBytes, nodeBody(c));
+      const received = await receivedFiles(
+        c,
+        'Send the new file as multipart/form-data in one part named "file".',
+      );
+      const { storage } = c.get('services');
       if (received.length !== 1) {
         await Promise.all(received.map((file) => storage.discard(file.tempPath)));
         throw badRequest('Send exactly one file to put in place of the document.');
