@@ -224,6 +224,19 @@ describe('the OpenAPI document', () => {
     expect(findOperation('getDocsPage').responses['401']).toBeUndefined();
   });
 
+  it('lists the answers to a slow or too large body on every upload', () => {
+    const uploads = operationsOf(document).filter(
+      ({ operation }) =>
+        (operation.requestBody as { content?: object } | undefined)?.content &&
+        'multipart/form-data' in (operation.requestBody as { content: object }).content,
+    );
+    expect(uploads.length).toBeGreaterThanOrEqual(2);
+    for (const { method, path, operation } of uploads)
+      expect(Object.keys(operation.responses), `${method} ${path}`).toEqual(
+        expect.arrayContaining(['400', '408', '413', '415']),
+      );
+  });
+
   it('offers all five media types on resources, both ways', () => {
     const create = findOperation('createBucket');
     expect(Object.keys(create.requestBody!.content)).toEqual([...resourceMediaTypes]);

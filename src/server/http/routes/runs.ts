@@ -509,7 +509,7 @@ runRoutes
         },
       },
       answer: { status: 202, resource: 'run', description: 'The run, queued again.' },
-      problems: [400, 404, 406, 409, 413, 415],
+      problems: [400, 404, 406, 408, 409, 413, 415],
     }),
     negotiated,
     async (c) => {
