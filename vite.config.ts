@@ -26,6 +26,7 @@ export default defineConfig({
       'lit/directive.js',
       '@lit/context',
       '@lit/task',
+      '@lit/localize',
       'zod/mini',
     ],
   },
@@ -91,6 +92,7 @@ export default defineConfig({
             'src/controllers/**/*.test.ts',
             'src/client/**/*.test.ts',
             'src/embed/**/*.test.ts',
+            'src/locales/**/*.test.ts',
           ],
           browser: {
             enabled: true,

@@ -644,6 +644,10 @@ export const currentSessionSchema = z.object({
   savedExtractor: iri,
   allowedOrigins: z.array(z.string()),
   theme: z.nullable(themeSchema),
+  // The interface's language and the partner's replacements for its built-in texts, by
+  // message id (src/locales/localization.ts); optional, so a service without them is read too.
+  locale: z.optional(z.nullable(z.string())),
+  strings: z.optional(z.nullable(z.record(z.string(), z.string()))),
 });
 export type CurrentSession = z.infer<typeof currentSessionSchema>;
 

@@ -1,14 +1,23 @@
 import { provide } from '@lit/context';
+import { msg, str, updateWhenLocaleChanges } from '@lit/localize';
 import { Task } from '@lit/task';
 import { html, LitElement, nothing, type PropertyValues } from 'lit';
 import { property, state } from 'lit/decorators.js';
-import { ApiError, describeError, networkErrorMessage } from '../../client/api-error.js';
+import { ApiError, describeError } from '../../client/api-error.js';
 import { ExtractorClient, filesOfBucket, idOf, TokenKindError } from '../../client/client.js';
 import { colorSchemes, resolveColorScheme, type ColorScheme } from '../../contract/color-scheme.js';
 import { sessionExpiryWarningMs } from '../../contract/frame-messages.js';
 import { resolveLabels, labelDefaults, type Labels } from '../../contract/labels.js';
 import type { Bucket, CurrentSession, Extractor, Run, Theme } from '../../contract/resources.js';
 import { RunWatcherController } from '../../controllers/run-watcher-controller.js';
+import {
+  applyLocale,
+  browserLanguages,
+  directionOf,
+  matchLocale,
+  type MessageOverrides,
+} from '../../locales/localization.js';
+import { formatNumber } from '../../locales/format.js';
 import {
   bucketContext,
   clientContext,
@@ -36,7 +45,7 @@ interface LoadedFlow {
 
 class MissingSessionError extends Error {
   constructor() {
-    super('This page needs an embed session to work. Open the link you were given again.');
+    super('This page needs an embed session to work.');
   }
 }
 
@@ -160,6 +169,7 @@ export class ExtractorApp extends LitElement {
     onComplete: (flow) => void this.#begin(flow),
   });
   #sessionId = '';
+  #session: CurrentSession | undefined;
   #expiryWarning: ReturnType<typeof setTimeout> | undefined;
   #expiresAt: string | undefined;
   #bucketRefresh: AbortController | undefined;
@@ -218,8 +228,21 @@ export class ExtractorApp extends LitElement {
    */
   @property({ attribute: 'color-scheme' }) colorScheme: ColorScheme | undefined;
 
+  /**
+   * The language of the built-in texts, a BCP 47 tag (`de`, `pt-BR`, `ar`). Unset, it is the
+   * session's, then the browser's; English where none of those is supported.
+   */
+  @property({ reflect: true }) locale: string | undefined;
+
+  /**
+   * Your texts for built-in ones, by message id (README, Localisation): over the session's
+   * `strings`, under the extractor's labels. `{0}`, `{1}` stand for the message's values.
+   */
+  @property({ attribute: false }) strings: MessageOverrides | undefined;
+
   constructor() {
     super();
+    updateWhenLocaleChanges(this);
     this.addEventListener(
       'extractor-step-requested',
       (event) => void this.goToStep(event.detail.step),
@@ -255,6 +278,7 @@ export class ExtractorApp extends LitElement {
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
+    if (!this.hasUpdated || changed.has('locale') || changed.has('strings')) void this.#speak();
     if (!changed.has('colorScheme')) return;
     // The scheme shows as a custom state, `:host(:state(dark))` in app.styles.ts; once
     // sessions carry a scheme, the session's comes after the attribute here.
@@ -298,8 +322,10 @@ export class ExtractorApp extends LitElement {
     try {
       await loadStepView(step);
     } catch {
-      this.viewError =
-        'This part of the page could not be loaded. Check your connection and try again.';
+      this.viewError = msg(
+        'This part of the page could not be loaded. Check your connection and try again.',
+        { id: 'app.view-load-error' },
+      );
       return;
     }
     this.viewError = undefined;
@@ -328,6 +354,26 @@ export class ExtractorApp extends LitElement {
       this.#theme[name] = value;
     }
     this.#recheckContrast();
+  }
+
+  /**
+   * Sets the interface's language: the element's `locale`, the session's, the browser's,
+   * English; `lang` and `dir` follow on the host, and on the hosted pages' <html>.
+   */
+  async #speak(): Promise<void> {
+    const choice = matchLocale([this.locale, this.#session?.locale, ...browserLanguages()]);
+    const overrides = { ...this.#session?.strings, ...this.strings };
+    this.lang = choice.tag;
+    this.dir = directionOf(choice.tag);
+    if (this.mode !== 'element') {
+      document.documentElement.lang = this.lang;
+      document.documentElement.dir = this.dir;
+    }
+    try {
+      await applyLocale(choice, overrides);
+    } catch {
+      // The catalogue could not be fetched (offline for a moment): English stays.
+    }
   }
 
   #recheckContrast(): void {
@@ -361,6 +407,8 @@ export class ExtractorApp extends LitElement {
     this.labels = resolveLabels(flow.extractor);
     this.bucket = flow.bucket;
     this.#sessionId = flow.session.id;
+    this.#session = flow.session;
+    await this.#speak();
     this.setTheme(flow.session.theme);
     this.#warnBeforeExpiry(flow.session.expiresAt);
     if (flow.run) this.#watcher.watch(flow.client, flow.run);
@@ -470,7 +518,7 @@ export class ExtractorApp extends LitElement {
   private renderLoading() {
     return html`<div class="status-panel loading" part="status" role="status">
       <span class="spinner" aria-hidden="true"></span>
-      <span>Loading…</span>
+      <span>${msg('Loading…', { id: 'app.loading' })}</span>
     </div>`;
   }
 
@@ -480,7 +528,7 @@ export class ExtractorApp extends LitElement {
       (!(error instanceof ApiError) || error.status === 0 || error.status >= 500);
     return html`<div class="status-panel problem" part="status" role="alert">
       <div class="status-title" role="heading" aria-level=${this.headingLevel}>
-        We could not open this page
+        ${msg('We could not open this page', { id: 'app.load-error-title' })}
       </div>
       <p class="status-text">${loadErrorMessage(error)}</p>
       ${
@@ -491,7 +539,7 @@ export class ExtractorApp extends LitElement {
               type="button"
               @click=${() => void this.#loader.run()}
             >
-              Try again
+              ${msg('Try again', { id: 'app.try-again' })}
             </button>`
           : nothing
       }
@@ -504,7 +552,9 @@ export class ExtractorApp extends LitElement {
     const index = steps.indexOf(step);
     return html`
       <div class="steps" part="steps">
-        <span class="step-count">Step ${index + 1} of ${steps.length}</span>
+        <span class="step-count"
+          >${msg(str`Step ${formatNumber(index + 1)} of ${formatNumber(steps.length)}`, { id: 'app.step-count' })}</span
+        >
         <span class="step-bar" aria-hidden="true">
           ${steps.map((_, position) => html`<span class="step-segment ${position <= index ? 'done' : ''}"></span>`)}
         </span>
@@ -590,14 +640,18 @@ async function latestRun(
 }
 
 function loadErrorMessage(error: unknown): string {
-  if (error instanceof TokenKindError || error instanceof MissingSessionError) return error.message;
-  if (error instanceof ApiError) {
-    if (error.status === 401)
-      return 'This session has ended or is not valid. Open the link you were given again.';
-    if (error.status === 404) return 'The extractor of this session no longer exists.';
-    return describeError(error);
-  }
-  return networkErrorMessage;
+  // Written for the partner's developer, who is the one to see it: a browser was given
+  // a personal access token.
+  if (error instanceof TokenKindError) return error.message;
+  if (error instanceof MissingSessionError)
+    return msg('This page needs an embed session to work. Open the link you were given again.', {
+      id: 'app.missing-session',
+    });
+  if (error instanceof ApiError && error.status === 404)
+    return msg('The extractor of this session no longer exists.', {
+      id: 'app.extractor-gone',
+    });
+  return describeError(error);
 }
 
 declare global {

@@ -1,0 +1,3 @@
+import type { TemplateMap } from '@lit/localize';
+
+export const templates: TemplateMap = {};

@@ -1,0 +1,160 @@
+/**
+ * Numbers, amounts, percentages, file sizes, dates and durations as the interface's locale
+ * writes them (`formattingLocale()`: the tag the person's language was chosen by, so
+ * `de-CH` groups thousands with ’), and the one parser of numbers people type.
+ */
+import { formattingLocale } from './localization.js';
+
+const numberFormats = new Map<string, Intl.NumberFormat>();
+
+function numberFormat(options: Intl.NumberFormatOptions, locale = formattingLocale()) {
+  const key = `${locale}|${JSON.stringify(options)}`;
+  let format = numberFormats.get(key);
+  if (!format) {
+    format = new Intl.NumberFormat(locale, options);
+    numberFormats.set(key, format);
+  }
+  return format;
+}
+
+/** A number for reading: grouped, with as many decimals as it has ("1.234,56"). */
+export function formatNumber(value: number, locale?: string): string {
+  return numberFormat({ maximumFractionDigits: 20 }, locale).format(value);
+}
+
+/** A number as a text box shows it for editing: the locale's decimal separator, no grouping. */
+export function formatEditableNumber(value: number, locale?: string): string {
+  return numberFormat({ useGrouping: false, maximumFractionDigits: 20 }, locale).format(value);
+}
+
+/** A whole percentage, 0 to 100 ("42 %" in German, "٤٢٪" in Arabic). */
+export function formatPercent(percent: number): string {
+  return numberFormat({ style: 'percent', maximumFractionDigits: 0 }).format(percent / 100);
+}
+
+const byteUnits = ['kilobyte', 'megabyte', 'gigabyte'] as const;
+
+/**
+ * A file size in the locale's words and digits: one decimal under 10 ("2,5 MB"), none when
+ * it is nought or the size is larger ("12 MB"). Units of 1024, as the file pickers show.
+ */
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024)
+    return numberFormat({ style: 'unit', unit: 'byte', unitDisplay: 'short' }).format(bytes);
+  let value = bytes / 1024;
+  let unit = 0;
+  while (value >= 1024 && unit < byteUnits.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  const rounded = value >= 10 ? Math.round(value) : Math.round(value * 10) / 10;
+  // A no-break space keeps "50 MB" together when the text wraps.
+  return numberFormat({ style: 'unit', unit: byteUnits[unit]!, unitDisplay: 'short' })
+    .format(rounded)
+    .replace(/ /g, '\u00a0');
+}
+
+/** A moment as a date and a time ("31. Mai 2024 um 14:30"). */
+export function formatDateTime(date: Date): string {
+  return new Intl.DateTimeFormat(formattingLocale(), {
+    dateStyle: 'long',
+    timeStyle: 'short',
+  }).format(date);
+}
+
+/** An ISO 8601 duration (`PT1M4.25S`, as runs report it) in seconds; undefined if unreadable. */
+export function secondsOfDuration(duration: string | null | undefined): number | undefined {
+  const match = /^PT(?:(\d+)H)?(?:(\d+)M)?(?:(\d+(?:\.\d+)?)S)?$/.exec(duration ?? '');
+  if (!match || duration === 'PT') return undefined;
+  const [, hours = '0', minutes = '0', seconds = '0'] = match;
+  return Number(hours) * 3600 + Number(minutes) * 60 + Number(seconds);
+}
+
+/** A length of time in words, to the second ("1 Min., 4 Sek."). */
+export function formatDuration(totalSeconds: number): string {
+  const whole = Math.max(0, Math.round(totalSeconds));
+  const hours = Math.floor(whole / 3600);
+  const minutes = Math.floor((whole % 3600) / 60);
+  const seconds = whole % 60;
+  const locale = formattingLocale();
+  const DurationFormat = (Intl as { DurationFormat?: new (...args: unknown[]) => Intl.ListFormat })
+    .DurationFormat;
+  if (DurationFormat)
+    return (
+      new DurationFormat(locale, { style: 'short' }) as unknown as {
+        format(duration: Record<string, number>): string;
+      }
+    ).format(hours ? { hours, minutes, seconds } : minutes ? { minutes, seconds } : { seconds });
+  // Without Intl.DurationFormat (Firefox before 136): each unit on its own, listed.
+  const parts: string[] = [];
+  const unit = (amount: number, name: string) =>
+    parts.push(numberFormat({ style: 'unit', unit: name, unitDisplay: 'short' }).format(amount));
+  if (hours) unit(hours, 'hour');
+  if (hours || minutes) unit(minutes, 'minute');
+  unit(seconds, 'second');
+  return new Intl.ListFormat(locale, { type: 'unit', style: 'short' }).format(parts);
+}
+
+/** A stopwatch's time, minutes and seconds in the locale's digits ("1:05", "١:٠٥"). */
+export function formatClock(totalSeconds: number): string {
+  const whole = Math.max(0, Math.floor(totalSeconds));
+  const minutes = numberFormat({ maximumFractionDigits: 0 }).format(Math.floor(whole / 60));
+  const seconds = numberFormat({ minimumIntegerDigits: 2, useGrouping: false }).format(whole % 60);
+  return `${minutes}:${seconds}`;
+}
+
+const separatorsByLocale = new Map<string, { group: string; decimal: string }>();
+
+function separators(locale: string): { group: string; decimal: string } {
+  let found = separatorsByLocale.get(locale);
+  if (!found) {
+    const parts = new Intl.NumberFormat(locale).formatToParts(1234567.5);
+    found = {
+      group: parts.find((part) => part.type === 'group')?.value ?? ',',
+      decimal: parts.find((part) => part.type === 'decimal')?.value ?? '.',
+    };
+    separatorsByLocale.set(locale, found);
+  }
+  return found;
+}
+
+/**
+ * A number as a person types it, in their locale or in an unambiguous other way: "1.234,56"
+ * where the locale writes it so, "1,234.56", "1 234,56", "1'234.56", "-12", Arabic-Indic
+ * digits. One separator followed by exactly three digits is read as the locale reads it
+ * (a thousands separator in German "1.234", a decimal point in English); with both a dot
+ * and a comma the last one is the decimal separator. NaN when the text is not a number.
+ */
+export function parseNumber(text: string, locale = formattingLocale()): number {
+  const local = separators(locale);
+  let normalized = text
+    .trim()
+    .replace(/[\u0660-\u0669]/g, (digit) => String(digit.charCodeAt(0) - 0x0660))
+    .replace(/[\u06f0-\u06f9]/g, (digit) => String(digit.charCodeAt(0) - 0x06f0))
+    .replace(/\u066b/g, '.')
+    .replace(/[\s\u00a0\u202f'’\u066c\u061c\u200e\u200f]/g, '')
+    .replace(/^[−–]/, '-');
+  if (local.decimal !== '.' && local.decimal !== ',' && normalized.includes(local.decimal))
+    normalized = normalized.replace(local.decimal, '.');
+  const match = /^([+-]?)([\d.,]+)$/.exec(normalized);
+  if (!match || !/\d/.test(match[2]!)) return Number.NaN;
+  const [, sign, body] = match as unknown as [string, string, string];
+  const dots = body.split('.').length - 1;
+  const commas = body.split(',').length - 1;
+  let decimal: string | undefined;
+  if (dots > 0 && commas > 0) decimal = body.lastIndexOf('.') > body.lastIndexOf(',') ? '.' : ',';
+  else if (dots + commas === 1) {
+    const separator = dots ? '.' : ',';
+    const groupLike = /^\d+[.,]\d{3}$/.test(body);
+    decimal =
+      separator !== local.decimal && separator === local.group && groupLike ? undefined : separator;
+  }
+  if (decimal && body.split(decimal).length > 2) return Number.NaN;
+  const [integer = '', fraction] = decimal ? body.split(decimal) : [body];
+  // Whatever separates the integer part groups its digits: threes, or the twos of an Indian
+  // lakh ("12,34,567"), ending in a three. "12.34.5" is a typing slip, not a number.
+  if (/[.,]/.test(integer) && !/^\d{1,3}(?:[.,]\d{2,3})*[.,]\d{3}$/.test(integer))
+    return Number.NaN;
+  if (fraction !== undefined && !/^\d*$/.test(fraction)) return Number.NaN;
+  return Number(`${sign}${integer.replace(/[.,]/g, '') || '0'}.${fraction ?? ''}`);
+}
