@@ -85,6 +85,13 @@ function sourceFiles(root: string): string[] {
 function templateText(node: ts.Expression): { text: string; values: number } | undefined {
   if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node))
     return { text: node.text, values: 0 };
+  // A long text written as 'one line ' + 'the next'.
+  if (ts.isBinaryExpression(node) && node.operatorToken.kind === ts.SyntaxKind.PlusToken) {
+    const left = templateText(node.left);
+    const right = templateText(node.right);
+    if (left?.values === 0 && right?.values === 0)
+      return { text: left.text + right.text, values: 0 };
+  }
   if (ts.isTaggedTemplateExpression(node) && node.tag.getText() === 'str') {
     const template = node.template;
     if (ts.isNoSubstitutionTemplateLiteral(template)) return { text: template.text, values: 0 };
