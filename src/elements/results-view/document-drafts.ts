@@ -6,6 +6,7 @@
  * documents with nothing waiting to be saved. Saves go out one after the other, so an older
  * one never lands after a newer.
  */
+import { msg, str } from '@lit/localize';
 import { ApiError, describeError } from '../../client/api-error.js';
 import type { RunDocumentState } from '../../client/run-documents.js';
 import type { TargetSchema } from '../../contract/json-schema.js';
@@ -168,7 +169,9 @@ export class DocumentDrafts {
         draft.saveState = 'invalid';
       } else {
         draft.saveState = 'failed';
-        draft.saveError = `Your changes are not saved: ${describeError(error)}`;
+        draft.saveError = msg(str`Your changes are not saved: ${describeError(error)}`, {
+          id: 'results.save-failed',
+        });
       }
     }
     this.#options.onChange();

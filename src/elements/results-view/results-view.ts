@@ -1,7 +1,10 @@
+import { msg, str } from '@lit/localize';
 import { html, nothing, type PropertyValues } from 'lit';
 import { state } from 'lit/decorators.js';
 import { keyed } from 'lit/directives/keyed.js';
 import { describeError } from '../../client/api-error.js';
+import { formatDateTime, formatNumber } from '../../locales/format.js';
+import { plural } from '../../locales/localization.js';
 import { resultFormats, type ResultFormat } from '../../client/client.js';
 import {
   countDocuments,
@@ -100,7 +103,12 @@ export class ExtractorResultsView extends ExtractorViewElement {
     beforeReplace: async () =>
       (await this.#drafts.flush())
         ? { ok: true }
-        : { ok: false, message: 'Your changes could not be saved, so the file was not replaced.' },
+        : {
+            ok: false,
+            message: msg('Your changes could not be saved, so the file was not replaced.', {
+              id: 'results.replace-unsaved',
+            }),
+          },
     onReplaced: (run) => {
       fire(this, 'extractor-run-changed', { run });
       fire(this, 'extractor-step-requested', { step: 'extraction' });
@@ -262,8 +270,13 @@ export class ExtractorResultsView extends ExtractorViewElement {
       const elsewhere = invalid.document.file !== this.selected;
       await this.select(invalid.document.file);
       this.error = elsewhere
-        ? `Some values of “${invalid.document.name}” need your attention before you submit; they are marked above.`
-        : 'Some values need your attention before you submit; they are marked above.';
+        ? msg(
+            str`Some values of “${invalid.document.name}” need your attention before you submit; they are marked above.`,
+            { id: 'results.invalid-document' },
+          )
+        : msg('Some values need your attention before you submit; they are marked above.', {
+            id: 'results.invalid',
+          });
       await this.updateComplete;
       this.renderRoot.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
       return;
@@ -275,7 +288,10 @@ export class ExtractorResultsView extends ExtractorViewElement {
       if (!(await this.#drafts.flush())) {
         const failed = this.#drafts.all.find((draft) => draft.saveError);
         this.error =
-          failed?.saveError ?? 'Your changes could not be saved, so nothing was submitted.';
+          failed?.saveError ??
+          msg('Your changes could not be saved, so nothing was submitted.', {
+            id: 'results.submit-unsaved',
+          });
         return;
       }
       const submission = await client.submitResults(run.id);
@@ -307,9 +323,10 @@ export class ExtractorResultsView extends ExtractorViewElement {
         ${
           submitted
             ? html`<p class="message success" role="status">
-                <span class="message-title">${checkIcon()} Submitted. Thank you.</span>
-                Your results were sent${formatWhen(run.submittedAt)}. They can no longer be changed
-                here.
+                <span class="message-title"
+                  >${checkIcon()} ${msg('Submitted. Thank you.', { id: 'results.submitted' })}</span
+                >
+                ${submittedText(run.submittedAt)}
               </p>`
             : nothing
         }
@@ -491,16 +508,20 @@ export class ExtractorResultsView extends ExtractorViewElement {
               class="downloads"
               part="downloads"
               role="group"
-              aria-label="Download the results"
+              aria-label=${msg('Download the results', { id: 'results.downloads' })}
             >
-              <span class="downloads-label" aria-hidden="true">${downloadIcon()} Download</span>
+              <span class="downloads-label" aria-hidden="true"
+                >${downloadIcon()} ${msg('Download', { id: 'results.download' })}</span
+              >
               ${resultFormats.map(
                 (format) =>
                   html`<button
                     class="button small"
                     part="button download-button"
                     type="button"
-                    aria-label="Download as ${format.toUpperCase()}"
+                    aria-label=${msg(str`Download as ${format.toUpperCase()}`, {
+                      id: 'results.download-as',
+                    })}
                     aria-disabled=${this.downloading ? 'true' : 'false'}
                     @click=${() => this.handleDownload(format)}
                   >
@@ -517,26 +538,40 @@ export class ExtractorResultsView extends ExtractorViewElement {
     if (this.run?.submittedAt) return '';
     switch (draft.saveState) {
       case 'saved':
-        return draft.revision > 0 ? 'All changes saved.' : '';
+        return draft.revision > 0 ? msg('All changes saved.', { id: 'results.saved' }) : '';
       case 'pending':
-        return 'Unsaved changes…';
+        return msg('Unsaved changes…', { id: 'results.unsaved' });
       case 'saving':
-        return 'Saving…';
+        return msg('Saving…', { id: 'results.saving' });
       case 'invalid': {
         const count = draft.editor.violations.size;
-        return `${count === 1 ? '1 value needs' : `${count} values need`} attention before saving.`;
+        return plural(
+          count,
+          {
+            one: str`${formatNumber(count)} value needs attention before saving.`,
+            other: str`${formatNumber(count)} values need attention before saving.`,
+          },
+          { id: 'results.invalid-count' },
+        );
       }
       case 'failed':
-        return draft.saveError ?? 'Your changes are not saved.';
+        return draft.saveError ?? msg('Your changes are not saved.', { id: 'results.not-saved' });
     }
   }
 }
 
-function formatWhen(iso: string | null | undefined): string {
-  if (!iso) return '';
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return '';
-  return ` on ${date.toLocaleDateString(undefined, { dateStyle: 'long' })} at ${date.toLocaleTimeString(undefined, { timeStyle: 'short' })}`;
+function submittedText(iso: string | null | undefined): string {
+  const date = new Date(iso ?? '');
+  return Number.isNaN(date.getTime())
+    ? msg('Your results were sent. They can no longer be changed here.', {
+        id: 'results.sent',
+      })
+    : msg(
+        str`Your results were sent on ${formatDateTime(date)}. They can no longer be changed here.`,
+        {
+          id: 'results.sent-on',
+        },
+      );
 }
 
 declare global {
