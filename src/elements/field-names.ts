@@ -2,7 +2,10 @@
  * How a field of the results is named for people: the schema's `title` when it has one,
  * else its property name made readable (`invoice_number` → "Invoice number").
  */
+import { msg, str } from '@lit/localize';
 import type { TargetSchema } from '../contract/json-schema.js';
+import { formatNumber } from '../locales/format.js';
+import { plural } from '../locales/localization.js';
 
 export function humanizeName(name: string): string {
   const words = name
@@ -20,15 +23,25 @@ export function fieldTitle(name: string, schema: TargetSchema | undefined): stri
 /** A value as short text for a summary: lists by their length, nothing as a dash. */
 export function summarizeValue(value: unknown): string {
   if (value === null || value === undefined || value === '') return '—';
-  if (Array.isArray(value)) return value.length === 1 ? '1 item' : `${value.length} items`;
+  if (Array.isArray(value))
+    return plural(
+      value.length,
+      {
+        one: str`${formatNumber(value.length)} item`,
+        other: str`${formatNumber(value.length)} items`,
+      },
+      { id: 'value.items' },
+    );
   if (typeof value === 'object') {
     const parts = Object.values(value as Record<string, unknown>)
       .filter(
         (part) => part !== null && part !== undefined && typeof part !== 'object' && part !== '',
       )
-      .map(String);
+      .map((part) => summarizeValue(part));
     return parts.length > 0 ? parts.join(', ') : '—';
   }
-  if (typeof value === 'boolean') return value ? 'Yes' : 'No';
+  if (typeof value === 'boolean')
+    return value ? msg('Yes', { id: 'value.yes' }) : msg('No', { id: 'value.no' });
+  if (typeof value === 'number') return formatNumber(value);
   return String(value);
 }
