@@ -8,6 +8,9 @@
  * keeps it in its address: the server needs it on every load to answer with the session's
  * frame-ancestors, and nobody sees an iframe's address bar.
  *
+ * `?locale=de` (embed.js's `locale`) sets the app's `locale`: its language before the
+ * session's and the browser's.
+ *
  * `?color-scheme=light|dark|auto` (embed.js's `colorScheme`) sets the scheme of the page and
  * the app; light when absent. The page follows it too, so a frame on a light partner page
  * stays transparent even under a dark system (a frame whose scheme differs from its
@@ -64,6 +67,8 @@ if (isColorScheme(scheme)) {
     .querySelector('meta[name="color-scheme"]')
     ?.setAttribute('content', scheme === 'auto' ? 'light dark' : scheme);
 }
+const locale = new URL(window.location.href).searchParams.get('locale');
+if (locale) app.setAttribute('locale', locale);
 app.addEventListener('extractor-session-loaded', (event) => {
   document.title = event.detail.labels.pageTitle;
 });

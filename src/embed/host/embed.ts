@@ -48,6 +48,11 @@ export interface MountOptions {
    * page, so the frame is not a dark box on a light page.
    */
   colorScheme?: ColorScheme;
+  /**
+   * The interface's language, a BCP 47 tag (`de`, `ar`); before the session's and the
+   * browser's. Unsupported languages fall through to those, then English.
+   */
+  locale?: string;
 }
 
 export interface EmbeddedFrame {
@@ -77,6 +82,7 @@ export function mount(container: Element, options: MountOptions): EmbeddedFrame 
   src.searchParams.set(frameInstanceParameter, instanceId);
   if (isColorScheme(options.colorScheme))
     src.searchParams.set(colorSchemeParameter, options.colorScheme);
+  if (options.locale) src.searchParams.set('locale', options.locale);
   const frameOrigin = src.origin;
 
   const iframe = document.createElement('iframe');
