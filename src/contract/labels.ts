@@ -38,8 +38,9 @@ export const labelNames = Object.keys(labelDefaults) as LabelName[];
 /** Every label of an extractor, with the default wherever the extractor's text is empty. */
 export function resolveLabels(
   source: Partial<Record<LabelName, string | null | undefined>>,
+  defaults: Labels = labelDefaults,
 ): Labels {
-  const labels = { ...labelDefaults } as Labels;
+  const labels = { ...defaults };
   for (const name of labelNames) {
     const text = source[name]?.trim();
     if (text) labels[name] = text;

@@ -7,7 +7,7 @@ import { ApiError, describeError } from '../../client/api-error.js';
 import { ExtractorClient, filesOfBucket, idOf, TokenKindError } from '../../client/client.js';
 import { colorSchemes, resolveColorScheme, type ColorScheme } from '../../contract/color-scheme.js';
 import { sessionExpiryWarningMs } from '../../contract/frame-messages.js';
-import { resolveLabels, labelDefaults, type Labels } from '../../contract/labels.js';
+import { labelDefaults, type Labels } from '../../contract/labels.js';
 import type { Bucket, CurrentSession, Extractor, Run, Theme } from '../../contract/resources.js';
 import { RunWatcherController } from '../../controllers/run-watcher-controller.js';
 import {
@@ -26,6 +26,7 @@ import {
   runContext,
 } from '../context.js';
 import { fire, type ExtractorEventMap } from '../events.js';
+import { localizedLabels } from '../labels.js';
 import { exportedViewParts } from '../parts.js';
 import { loadStepView } from '../registry.js';
 import { canShowStep, resumeStep, steps, type Step } from '../steps.js';
@@ -374,6 +375,8 @@ export class ExtractorApp extends LitElement {
     } catch {
       // The catalogue could not be fetched (offline for a moment): English stays.
     }
+    // The labels the extractor leaves empty are the catalogue's, in the new language.
+    this.labels = localizedLabels(this.extractor ?? {});
   }
 
   #recheckContrast(): void {
@@ -404,7 +407,7 @@ export class ExtractorApp extends LitElement {
     const hint = refreshed ? this.currentStep : this.#recalledStep(flow.session.id);
     this.client = flow.client;
     this.extractor = flow.extractor;
-    this.labels = resolveLabels(flow.extractor);
+    this.labels = localizedLabels(flow.extractor);
     this.bucket = flow.bucket;
     this.#sessionId = flow.session.id;
     this.#session = flow.session;
