@@ -40,7 +40,9 @@ const byteUnits = ['kilobyte', 'megabyte', 'gigabyte'] as const;
  */
 export function formatBytes(bytes: number): string {
   if (bytes < 1024)
-    return numberFormat({ style: 'unit', unit: 'byte', unitDisplay: 'short' }).format(bytes);
+    return numberFormat({ style: 'unit', unit: 'byte', unitDisplay: 'short' })
+      .format(bytes)
+      .replace(/ /g, '\u00a0');
   let value = bytes / 1024;
   let unit = 0;
   while (value >= 1024 && unit < byteUnits.length - 1) {

@@ -650,6 +650,10 @@ function loadErrorMessage(error: unknown): string {
     return msg('This page needs an embed session to work. Open the link you were given again.', {
       id: 'app.missing-session',
     });
+  if (error instanceof ApiError && error.status === 401)
+    return msg('This session has ended or is not valid. Open the link you were given again.', {
+      id: 'error.session-ended',
+    });
   if (error instanceof ApiError && error.status === 404)
     return msg('The extractor of this session no longer exists.', {
       id: 'app.extractor-gone',

@@ -89,49 +89,53 @@ function countWord(amount: number): string {
 /** The kinds of character a pattern's classes stand for: a counted noun, and examples. */
 const capitals = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 const digits = '1234567890';
-type Counted = (amount: number) => string;
-const capitalLetters: Counted = (amount) =>
+/**
+ * A counted noun: "three digits". `shown` is what stands for the count when it is not
+ * the spelled count: digits ("4 to 5 digits"), or words ("one or more digits").
+ */
+type Counted = (amount: number, shown?: string) => string;
+const capitalLetters: Counted = (amount, shown = countWord(amount)) =>
   plural(
     amount,
     {
-      one: str`${countWord(amount)} capital letter`,
-      other: str`${countWord(amount)} capital letters`,
+      one: str`${shown} capital letter`,
+      other: str`${shown} capital letters`,
     },
     { id: 'pattern.capital-letters' },
   );
-const smallLetters: Counted = (amount) =>
+const smallLetters: Counted = (amount, shown = countWord(amount)) =>
   plural(
     amount,
-    { one: str`${countWord(amount)} small letter`, other: str`${countWord(amount)} small letters` },
+    { one: str`${shown} small letter`, other: str`${shown} small letters` },
     { id: 'pattern.small-letters' },
   );
-const letters: Counted = (amount) =>
+const letters: Counted = (amount, shown = countWord(amount)) =>
   plural(
     amount,
-    { one: str`${countWord(amount)} letter`, other: str`${countWord(amount)} letters` },
+    { one: str`${shown} letter`, other: str`${shown} letters` },
     { id: 'pattern.letters' },
   );
-const digitsCounted: Counted = (amount) =>
+const digitsCounted: Counted = (amount, shown = countWord(amount)) =>
   plural(
     amount,
-    { one: str`${countWord(amount)} digit`, other: str`${countWord(amount)} digits` },
+    { one: str`${shown} digit`, other: str`${shown} digits` },
     { id: 'pattern.digits' },
   );
-const capitalsOrDigits: Counted = (amount) =>
+const capitalsOrDigits: Counted = (amount, shown = countWord(amount)) =>
   plural(
     amount,
     {
-      one: str`${countWord(amount)} capital letter or digit`,
-      other: str`${countWord(amount)} capital letters or digits`,
+      one: str`${shown} capital letter or digit`,
+      other: str`${shown} capital letters or digits`,
     },
     { id: 'pattern.capitals-or-digits' },
   );
-const lettersOrDigits: Counted = (amount) =>
+const lettersOrDigits: Counted = (amount, shown = countWord(amount)) =>
   plural(
     amount,
     {
-      one: str`${countWord(amount)} letter or digit`,
-      other: str`${countWord(amount)} letters or digits`,
+      one: str`${shown} letter or digit`,
+      other: str`${shown} letters or digits`,
     },
     { id: 'pattern.letters-or-digits' },
   );
@@ -187,9 +191,14 @@ export function describePattern(pattern: string): { words: string; example: stri
           ? klass.counted(low)
           : high === undefined
             ? low > 1
-              ? msg(str`at least ${klass.counted(low)}`, { id: 'pattern.at-least' })
-              : msg(str`one or more: ${klass.counted(2)}`, { id: 'pattern.one-or-more' })
-            : msg(str`${countWord(low)} to ${klass.counted(high)}`, { id: 'pattern.range' });
+              ? msg(str`at least ${klass.counted(low, formatNumber(low))}`, {
+                  id: 'pattern.at-least',
+                })
+              : // The plural form of five: the one "more" takes in Polish and Arabic too.
+                klass.counted(5, msg('one or more', { id: 'pattern.one-or-more' }))
+            : msg(str`${formatNumber(low)} to ${klass.counted(high, formatNumber(high))}`, {
+                id: 'pattern.range',
+              });
       const length = Math.max(low, 1);
       pieces.push({
         words: amount,
