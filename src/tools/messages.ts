@@ -11,7 +11,7 @@
  * word in a plain string ('Waiting') or text built at run time from parts it cannot tell
  * from code are out of its sight.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import ts from 'typescript';
 
@@ -77,7 +77,7 @@ function sourceFiles(root: string): string[] {
         files.push(path);
     }
   };
-  for (const folder of interfaceSources) walk(join(root, folder));
+  for (const folder of interfaceSources) if (existsSync(join(root, folder))) walk(join(root, folder));
   return files;
 }
 
