@@ -2,21 +2,17 @@ import { describe, expect, it } from 'vitest';
 import type { TemplateMap } from '@lit/localize';
 import { supportedLocales } from '../locales/localization.js';
 import { projectRoot } from './build.js';
-import { placeholdersOf, scanInterfaceSource, type SourceMessage } from './messages.js';
+import {
+  catalogueText,
+  placeholdersOf,
+  scanInterfaceSource,
+  type SourceMessage,
+} from './messages.js';
 
 const scan = scanInterfaceSource(projectRoot);
 
 async function catalogueOf(locale: string): Promise<TemplateMap> {
   return ((await import(`../locales/${locale}.ts`)) as { templates: TemplateMap }).templates;
-}
-
-/** A catalogue entry's text with `${n}` where its values go, as the scan writes English's. */
-function textOf(template: TemplateMap[string]): string {
-  if (typeof template === 'string') return template;
-  const { strings, values } = template as unknown as { strings: string[]; values: number[] };
-  return strings.reduce((text, piece, index) =>
-    index === 0 ? piece : `${text}\${${values[index - 1]}}${piece}`,
-  );
 }
 
 /** The ids a locale must have: each message, and each plural message per category it uses. */
@@ -80,28 +76,31 @@ describe('the interface source', () => {
   });
 });
 
-describe.each(supportedLocales.filter((locale) => locale !== 'en'))('the %s catalogue', (locale) => {
-  it('has every message, no other, each with its values', async () => {
-    const catalogue = await catalogueOf(locale);
-    const ids = Object.keys(catalogue).sort();
-    const expected = expectedIds(locale);
-    expect(
-      expected.filter((id) => !ids.includes(id)),
-      'missing',
-    ).toEqual([]);
-    expect(
-      ids.filter((id) => !expected.includes(id)),
-      'extra',
-    ).toEqual([]);
-    for (const id of ids) {
-      const text = textOf(catalogue[id]!);
-      const source = sourceOf(id)!;
-      expect(text.trim(), id).not.toBe('');
-      // Every value of the English message is used, and no value it does not have.
+describe.each(supportedLocales.filter((locale) => locale !== 'en'))(
+  'the %s catalogue',
+  (locale) => {
+    it('has every message, no other, each with its values', async () => {
+      const catalogue = await catalogueOf(locale);
+      const ids = Object.keys(catalogue).sort();
+      const expected = expectedIds(locale);
       expect(
-        [...new Set(placeholdersOf(text))],
-        `${id}: “${text}” takes the values of “${source.text}”`,
-      ).toEqual(Array.from({ length: source.values }, (_, index) => index));
-    }
-  });
-});
+        expected.filter((id) => !ids.includes(id)),
+        'missing',
+      ).toEqual([]);
+      expect(
+        ids.filter((id) => !expected.includes(id)),
+        'extra',
+      ).toEqual([]);
+      for (const id of ids) {
+        const text = catalogueText(catalogue[id]!);
+        const source = sourceOf(id)!;
+        expect(text.trim(), id).not.toBe('');
+        // Every value of the English message is used, and no value it does not have.
+        expect(
+          [...new Set(placeholdersOf(text))],
+          `${id}: “${text}” takes the values of “${source.text}”`,
+        ).toEqual(Array.from({ length: source.values }, (_, index) => index));
+      }
+    });
+  },
+);

@@ -13,6 +13,7 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import type { TemplateMap } from '@lit/localize';
 import ts from 'typescript';
 
 /** One message as the English source has it. */
@@ -77,7 +78,8 @@ function sourceFiles(root: string): string[] {
         files.push(path);
     }
   };
-  for (const folder of interfaceSources) if (existsSync(join(root, folder))) walk(join(root, folder));
+  for (const folder of interfaceSources)
+    if (existsSync(join(root, folder))) walk(join(root, folder));
   return files;
 }
 
@@ -215,6 +217,15 @@ export function scanInterfaceSource(root: string): SourceScan {
     visit(source);
   }
   return { messages, loose, unreadable };
+}
+
+/** A catalogue entry's text with `${n}` where its values go, as the scan writes English's. */
+export function catalogueText(template: TemplateMap[string]): string {
+  if (typeof template === 'string') return template;
+  const { strings, values } = template as unknown as { strings: string[]; values: number[] };
+  return strings.reduce((text, piece, index) =>
+    index === 0 ? piece : `${text}\${${values[index - 1]}}${piece}`,
+  );
 }
 
 /** The values a catalogue's text takes: the numbers of its `${n}`. */
