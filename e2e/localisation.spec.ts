@@ -13,7 +13,7 @@ import { projectRoot } from '../src/tools/build.js';
 import { catalogueText, scanInterfaceSource } from '../src/tools/messages.js';
 import { fixturePath, recordOf, runsOfBucket } from './support/journey-steps.js';
 import { startPartnerSite, type PartnerSite } from './support/partner-server.js';
-import { createExtractor, createSession, serviceUrl } from './support/service.js';
+import { createExtractor, createSession, invoiceSchema, serviceUrl } from './support/service.js';
 
 const english = [...scanInterfaceSource(projectRoot).messages.values()];
 
@@ -76,10 +76,23 @@ function pageTexts(page: Page): Promise<string[]> {
   });
 }
 
+/**
+ * The extractor's own words, which are not the interface's: its schema's field titles and
+ * the property names shown for fields without one ("Line items", "Description").
+ */
+const extractorWords = new Set(
+  JSON.stringify(invoiceSchema)
+    .match(/"(title|[a-z_]+)":/g)!
+    .map((key) => key.slice(1, -2))
+    .concat(JSON.stringify(invoiceSchema).match(/(?<="title":")[^"]+/g) ?? [])
+    .map((word) => word.replace(/_/g, ' ').replace(/^./, (first) => first.toUpperCase())),
+);
+
 /** The page's texts that are one of the English catalogue's messages. */
 async function englishLeftOver(page: Page, catalogue: TemplateMap): Promise<string[]> {
   const patterns = englishPatterns(catalogue);
-  return (await pageTexts(page)).flatMap((text) =>
+  const texts = (await pageTexts(page)).filter((text) => !extractorWords.has(text));
+  return texts.flatMap((text) =>
     patterns.filter(({ pattern }) => pattern.test(text)).map(({ id }) => `${id}: ${text}`),
   );
 }

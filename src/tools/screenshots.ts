@@ -12,7 +12,8 @@
  * iFrame on a light partner page (served from 127.0.0.2) under a light and a dark system,
  * with default settings and with a light theme that follows the system. `ONLY=4-results npx tsx src/tools/screenshots.ts` takes only the
  * pictures whose names start so. The full page is opened with `color-scheme=auto`,
- * so the dark pictures are dark.
+ * so the dark pictures are dark. `LOCALES=de,ar` takes the full page's pictures in those
+ * languages instead (`?locale=`, names ending `-de`, `-ar`), light only.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { once } from 'node:events';
@@ -32,7 +33,8 @@ const adminToken = 'xpat_screenshots-admin-token-0123456789';
 const fixtures = join(projectRoot, 'e2e/fixtures/invoices');
 const outDir = resolve(process.argv[2] ?? join(projectRoot, 'test-results/screenshots'));
 const widths = [375, 1280] as const;
-const schemes = ['light', 'dark'] as const;
+const locales = process.env.LOCALES?.split(',').filter(Boolean) ?? [];
+const schemes = locales.length ? (['light'] as const) : (['light', 'dark'] as const);
 
 async function main(): Promise<void> {
   await build();
@@ -241,10 +243,15 @@ async function main(): Promise<void> {
       { name: '8-host-element-themed-auto', target: { partner: '/element-themed-auto' } },
     ];
     const problems: string[] = [];
-    for (const { name, target, prepare, expected } of shots.filter(
-      (shot) => !process.env.ONLY || shot.name.startsWith(process.env.ONLY),
+    for (const { name: shotName, target, prepare, expected } of shots.filter(
+      (shot) =>
+        (!process.env.ONLY || shot.name.startsWith(process.env.ONLY)) &&
+        (!locales.length || 'session' in shot.target),
     )) {
-      for (const width of widths) {
+      for (const [locale, width] of (locales.length ? locales : ['']).flatMap((each) =>
+        widths.map((width) => [each, width] as const),
+      )) {
+        const name = locale ? `${shotName}-${locale}` : shotName;
         for (const scheme of schemes) {
           const context = await browser.newContext({
             viewport: { width, height: width < 600 ? 812 : 900 },
@@ -271,7 +278,10 @@ async function main(): Promise<void> {
                 [`extractor:step:${chosen.id}`, step],
               );
             }
-            await page.goto(`${base}/x/${demo.id}?session=${chosen.token}&color-scheme=auto`);
+            const language = locale ? `&locale=${locale}` : '';
+            await page.goto(
+              `${base}/x/${demo.id}?session=${chosen.token}&color-scheme=auto${language}`,
+            );
             await view(page).waitFor();
             if (page.url().includes('session='))
               problems.push(`${name}: the session stayed in the address`);
@@ -287,7 +297,8 @@ async function main(): Promise<void> {
               .waitFor({ timeout: 15_000 })
               .catch(() => problems.push(`${name} ${width} ${scheme}: the interface did not show`));
           }
-          await prepare?.(page);
+          // The preparations find controls by their English names.
+          if (!locale) await prepare?.(page);
           await page.waitForTimeout(400);
           await page.screenshot({
             path: join(outDir, `${name}-${width}-${scheme}.png`),
