@@ -117,6 +117,8 @@ test.describe('in German, as the browser asks', () => {
   test('a person goes from the introduction to submitted results without an English word', async ({
     page,
   }) => {
+    // A whole journey with a look at every view's text: more than the default minute.
+    test.slow();
     const session = await createSession(await createExtractor());
     await page.goto(session.fullPageUrl);
 
@@ -190,6 +192,7 @@ test.describe('in Arabic, as the element is told', () => {
   test('the element speaks Arabic right to left, with the partner’s own words for a button', async ({
     page,
   }) => {
+    test.slow();
     const session = await createSession(await createExtractor(), {
       allowedOrigins: [partner.origin],
     });

@@ -7,9 +7,9 @@ import {
   formatEditableNumber,
   formatNumber,
   formatPercent,
-  parseNumber,
   secondsOfDuration,
 } from './format.js';
+import { parseNumber } from './parse-number.js';
 import { applyLocale } from './localization.js';
 
 afterEach(() => applyLocale({ locale: 'en', tag: 'en' }));

@@ -15,6 +15,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { TemplateMap } from '@lit/localize';
 import ts from 'typescript';
+import { labelDefaults, type LabelName } from '../contract/labels.js';
 
 /** One message as the English source has it. */
 export interface SourceMessage {
@@ -87,6 +88,13 @@ function sourceFiles(root: string): string[] {
 function templateText(node: ts.Expression): { text: string; values: number } | undefined {
   if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node))
     return { text: node.text, values: 0 };
+  // A label's English default, written once in the contract (src/elements/labels.ts).
+  if (
+    ts.isPropertyAccessExpression(node) &&
+    node.expression.getText() === 'labelDefaults' &&
+    node.name.text in labelDefaults
+  )
+    return { text: labelDefaults[node.name.text as LabelName], values: 0 };
   // A long text written as 'one line ' + 'the next'.
   if (ts.isBinaryExpression(node) && node.operatorToken.kind === ts.SyntaxKind.PlusToken) {
     const left = templateText(node.left);

@@ -10,7 +10,8 @@ import {
   typesOf,
   type TargetSchema,
 } from '../../contract/json-schema.js';
-import { formatEditableNumber, parseNumber } from '../../locales/format.js';
+import { formatEditableNumber } from '../../locales/format.js';
+import { parseNumber } from '../../locales/parse-number.js';
 
 export { parseNumber };
 
