@@ -43,7 +43,7 @@ test('after Pause and Cancel focus is on the new status, and the bar of a cancel
   await uploadFixture(page, 'coolblue2.pdf');
   await page.getByRole('button', { name: 'Begin extraction' }).click();
   await expectView(page, 'extraction');
-  const progress = page.getByRole('progressbar', { name: 'Progress' });
+  const progress = page.getByRole('progressbar', { name: 'Progress', exact: true });
   await expect(progress).toHaveAttribute('aria-valuetext', /^Finding your data: \d+% done\.$/);
   await expect(page.locator('extractor-app')).not.toContainText(/\bparts?\b/);
 

@@ -60,7 +60,7 @@ test('a person goes through the whole journey with the keyboard alone', async ({
     await tabTo(page, page.getByRole('button', { name: 'Begin extraction' }));
     await page.keyboard.press('Space');
     await expectHeadingFocused(page, 'extraction');
-    await expect(page.getByText('Done', { exact: true })).toBeVisible({ timeout: 45_000 });
+    await expect(page.getByRole('group', { name: 'Done' })).toBeVisible({ timeout: 45_000 });
 
     await tabTo(page, page.getByRole('button', { name: 'Continue', exact: true }));
     await page.keyboard.press('Space');

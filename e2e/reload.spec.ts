@@ -33,8 +33,8 @@ test('after a reload in the middle of a run, the person is back on it and it com
   await page.getByRole('button', { name: 'Begin extraction' }).click();
   await expectView(page, 'extraction');
 
-  const progress = page.getByRole('progressbar', { name: 'Progress' });
-  await expect(page.getByText('Reading', { exact: true })).toBeVisible();
+  const progress = page.getByRole('progressbar', { name: 'Progress', exact: true });
+  await expect(page.getByRole('group', { name: 'Reading' })).toBeVisible();
   await expect(progress).toHaveAttribute('aria-valuenow', /^[1-9]\d*$/);
   const doneBefore = Number(await progress.getAttribute('aria-valuenow'));
   const [runBefore] = await runsOfBucket(session.bucket);
@@ -50,7 +50,7 @@ test('after a reload in the middle of a run, the person is back on it and it com
   await expect(progress).toHaveAttribute('aria-valuemax', String(runBefore!.chunksTotal));
   await expect(page.getByRole('button', { name: 'Pause' })).toBeVisible();
 
-  await expect(page.getByText('Done', { exact: true })).toBeVisible({ timeout: 90_000 });
+  await expect(page.getByRole('group', { name: 'Done' })).toBeVisible({ timeout: 90_000 });
   await expect(progress).toHaveAttribute('aria-valuenow', String(runBefore!.chunksTotal));
   const runs = await runsOfBucket(session.bucket);
   expect(runs.map((run) => [run.id, run.status, run.chunksCompleted])).toEqual([

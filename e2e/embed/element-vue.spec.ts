@@ -72,7 +72,10 @@ test('a Vue page drives the element through properties, hears its events and tak
   expect(runs.map((run) => ({ status: run.status, submitted: run.submittedAt !== null }))).toEqual([
     { status: 'completed', submitted: false },
   ]);
-  // The partner got the results the element held: the run's data, as an object.
+  // The partner got the results the element held: the run's documents, each with its record.
   const handedOver = JSON.parse((await received.textContent())!.replace(/^[^{]*/, '')) as unknown;
-  expect(handedOver).toEqual(recordOf(runs[0]));
+  expect(handedOver).toEqual(JSON.parse(runs[0]!.data!));
+  expect(handedOver).toMatchObject({
+    documents: [{ name: 'AmazonWebServices.pdf', status: 'completed', data: recordOf(runs[0]) }],
+  });
 });

@@ -93,7 +93,9 @@ test('the journey’s events reach the partner with the right origin and instanc
   expect(payloadOf('step-changed')).toEqual({ step: 'bucket', previous: 'introduction' });
   expect(payloadOf('files-uploaded')).toMatchObject({ files: [{ name: 'Orlen.txt' }] });
   expect(payloadOf('run-completed')).toMatchObject({ run: { status: 'completed' } });
-  expect(payloadOf('results-changed')).toMatchObject({ data: { invoice_number: 'FRAME-12' } });
+  expect(payloadOf('results-changed')).toMatchObject({
+    data: { documents: [{ name: 'Orlen.txt', data: { invoice_number: 'FRAME-12' } }] },
+  });
   expect(payloadOf('results-submitted')).toMatchObject({ submission: { redirectUrl: null } });
   // Progress comes in order, between the start and the end of the run.
   const progress = log.events

@@ -62,9 +62,9 @@ export async function expectUploaded(app: Surface, name: string): Promise<void> 
 export async function beginAndReachResults(app: Surface): Promise<void> {
   await app.getByRole('button', { name: labelDefaults.bucketViewBeginButtonLabel }).click();
   await expectView(app, 'extraction');
-  const progress = app.getByRole('progressbar', { name: 'Progress' });
+  const progress = app.getByRole('progressbar', { name: 'Progress', exact: true });
   await expect(progress).toBeVisible();
-  await expect(app.getByText('Done', { exact: true })).toBeVisible({ timeout: 45_000 });
+  await expect(app.getByRole('group', { name: 'Done' })).toBeVisible({ timeout: 45_000 });
   await expect(progress).toHaveAttribute('aria-valuenow', /^[1-9]\d*$/);
   await expect(progress).toHaveAttribute(
     'aria-valuenow',

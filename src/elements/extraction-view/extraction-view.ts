@@ -24,6 +24,7 @@ import { renderReplaceFile } from '../replace-file.js';
 import { canShowStep } from '../steps.js';
 import { styleProperties } from '../style-properties.js';
 import { ExtractorViewElement } from '../view-element.js';
+import { documentStyles } from '../document.styles.js';
 import { extractionViewStyles } from './extraction-view.styles.js';
 import {
   describeDocumentProgress,
@@ -87,7 +88,7 @@ type Action = RunCommand | 'start';
  * @cssproperty --extractor-radius-container - Corner radius of panels, tables and the drop zone.
  */
 export class ExtractorExtractionView extends ExtractorViewElement {
-  static override styles = [...ExtractorViewElement.styles, extractionViewStyles];
+  static override styles = [...ExtractorViewElement.styles, documentStyles, extractionViewStyles];
 
   readonly #clock = new ClockController(this, () => this.run?.status === 'running');
   readonly #replacer = new DocumentReplaceController(this, {

@@ -20,6 +20,7 @@ import { checkIcon, downloadIcon } from '../icons.js';
 import { renderReplaceFile } from '../replace-file.js';
 import { ExtractorViewElement } from '../view-element.js';
 import { DocumentDrafts, type DocumentDraft } from './document-drafts.js';
+import { documentStyles } from '../document.styles.js';
 import { resultsViewStyles } from './results-view.styles.js';
 
 /**
@@ -95,7 +96,7 @@ import { resultsViewStyles } from './results-view.styles.js';
  * @cssproperty --extractor-radius-container - Corner radius of panels, tables and the drop zone.
  */
 export class ExtractorResultsView extends ExtractorViewElement {
-  static override styles = [...ExtractorViewElement.styles, resultsViewStyles];
+  static override styles = [...ExtractorViewElement.styles, documentStyles, resultsViewStyles];
 
   #drafts = this.#createDrafts();
   readonly #replacer = new DocumentReplaceController(this, {
