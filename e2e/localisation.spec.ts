@@ -145,8 +145,8 @@ test.describe('in German, as the browser asks', () => {
       .getByRole('button', { name: text(german, 'label.bucket-view-begin-button-label') })
       .click();
     await expect(heading('label.extraction-view-heading')).toBeVisible();
-    await expect(page.getByRole('progressbar', { name: 'Fortschritt' })).toBeVisible();
-    await expect(page.getByText('Fertig', { exact: true })).toBeVisible({ timeout: 45_000 });
+    await expect(page.getByRole('progressbar', { name: 'Fortschritt', exact: true })).toBeVisible();
+    await expect(page.getByRole('group', { name: 'Fertig' })).toBeVisible({ timeout: 45_000 });
     expect(await englishLeftOver(page, german)).toEqual([]);
 
     await page
@@ -243,11 +243,11 @@ test.describe('in Arabic, as the element is told', () => {
       .getByRole('button', { name: text(arabic, 'label.bucket-view-begin-button-label') })
       .click();
     await expect(heading('label.extraction-view-heading')).toBeVisible();
-    await expect(page.getByText(text(arabic, 'run.status.completed'), { exact: true })).toBeVisible(
-      {
-        timeout: 45_000,
-      },
-    );
+    await expect(
+      page.getByRole('group', { name: text(arabic, 'run.status.completed') }),
+    ).toBeVisible({
+      timeout: 45_000,
+    });
     expect(await englishLeftOver(page, arabic)).toEqual([]);
 
     await page
