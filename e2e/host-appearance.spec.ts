@@ -159,3 +159,45 @@ test('embed.js passes colorScheme to the frame, which follows it', async ({ page
     expect(headingColor, scheme).toBe('rgb(230, 233, 239)');
   }
 });
+
+test('the session’s colorScheme reaches the frame and the element; the host’s own choice comes first', async ({
+  page,
+}) => {
+  const extractor = await createExtractor();
+  const session = await createSession(extractor, {
+    allowedOrigins: [partner.origin],
+    colorScheme: 'dark',
+  });
+  await page.goto(hostPage(partner, '/frame-session-dark', { url: session.embeddedUrl }));
+  const frame = page.frameLocator('#slot iframe');
+  await expectIntroduction(frame);
+  await expect
+    .poll(() =>
+      frame
+        .locator('extractor-app')
+        .evaluate((app) => [
+          getComputedStyle(document.documentElement).colorScheme,
+          getComputedStyle(app).colorScheme,
+        ]),
+    )
+    .toEqual(['dark', 'dark']);
+
+  const element = await createSession(extractor, {
+    allowedOrigins: [partner.origin],
+    colorScheme: 'dark',
+  });
+  await page.goto(elementPage('/element-session-dark', element.token));
+  await expectIntroduction(page);
+  expect(
+    await page.locator('extractor-app').evaluate((app) => getComputedStyle(app).colorScheme),
+  ).toBe('dark');
+  const pinned = await createSession(extractor, {
+    allowedOrigins: [partner.origin],
+    colorScheme: 'dark',
+  });
+  await page.goto(elementPage('/element-pinned-light', pinned.token, 'color-scheme="light"'));
+  await expectIntroduction(page);
+  expect(
+    await page.locator('extractor-app').evaluate((app) => getComputedStyle(app).colorScheme),
+  ).toBe('light');
+});

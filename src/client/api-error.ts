@@ -16,6 +16,10 @@ export const networkErrorMessage =
 export const unexpectedAnswerMessage =
   'The service sent an answer we did not expect. Please try again in a moment.';
 
+export const sessionEndedMessage =
+  'Your session has ended, so this could not be done. What you entered before is saved: ' +
+  'open the link you were given again to go on.';
+
 export class ApiError extends Error {
   /** The HTTP status, or 0 when the request never got an answer. */
   readonly status: number;
@@ -56,7 +60,9 @@ export function errorFromAnswer(
       // A proxy's HTML error page or a truncated body: fall through to the generic words.
     }
   }
-  return new ApiError(status, problem?.detail || fallbackMessage(status), problem);
+  // The service's words for a token ("The access token has expired") are a developer's.
+  const message = status === 401 ? sessionEndedMessage : problem?.detail;
+  return new ApiError(status, message || fallbackMessage(status), problem);
 }
 
 function fallbackMessage(status: number): string {
@@ -65,9 +71,10 @@ function fallbackMessage(status: number): string {
       id: 'error.network',
     });
   if (status === 401)
-    return msg('This session has ended or is not valid. Open the link you were given again.', {
-      id: 'error.session-ended',
-    });
+    return msg(
+      'Your session has ended, so this could not be done. What you entered before is saved: open the link you were given again to go on.',
+      { id: 'error.session-ended' },
+    );
   if (status === 404)
     return msg('We could not find what you were looking for. It may have been removed.', {
       id: 'error.not-found',
@@ -95,6 +102,8 @@ export function describeError(error: unknown): string {
     return msg('The service sent an answer we did not expect. Please try again in a moment.', {
       id: 'error.unexpected-answer',
     });
+  // A 401's detail is the token's ("The access token has expired"), not a person's words.
+  if (error.status === 401) return fallbackMessage(401);
   if (error.problem?.detail && formattingLocale().split('-')[0] === 'en') return error.message;
   return fallbackMessage(error.status);
 }

@@ -71,18 +71,25 @@ describe('ExtractorClient against the real service', () => {
     expect((await waitForRun(client, run.id)).status).toBe('completed');
   });
 
-  it('saves edits, reports the pointer of a bad value, downloads and submits', async () => {
+  it('saves edits as drafts, reports the pointer of a bad value at submission, downloads and submits', async () => {
     const { client, run } = await completedRun();
     const [document] = documentsOfRun(run);
     const data = { ...(document!.data as object), total: 99.5 };
+
+    // A draft the schema does not accept is kept; submitting it is refused, with a pointer.
+    const draft = await client.saveDocumentResults(run.id, document!.fileId, {
+      ...data,
+      total: 'many',
+    });
+    expect(recordOf(draft.editedResultJson)).toMatchObject({ total: 'many' });
+    const bad = await client.submitResults(run.id).catch((caught: unknown) => caught);
+    expect((bad as ApiError).status).toBe(422);
+    expect((bad as ApiError).fieldErrors.map((error) => error.pointer)).toContain(
+      '/documents/0/data/total',
+    );
+
     const saved = await client.saveDocumentResults(run.id, document!.fileId, data);
     expect(recordOf(saved.editedResultJson)).toMatchObject({ total: 99.5 });
-
-    const bad = await client
-      .saveDocumentResults(run.id, document!.fileId, { ...data, total: 'many' })
-      .catch((caught: unknown) => caught);
-    expect((bad as ApiError).status).toBe(422);
-    expect((bad as ApiError).fieldErrors.map((error) => error.pointer)).toContain('/total');
 
     const download = await client.downloadResults(run.id, 'json');
     expect(download.filename).toMatch(/\.json$/);

@@ -68,6 +68,9 @@ export interface Download {
 
 const fileListSchema = z.array(bucketFileSchema);
 
+/** What the client needs of a renewed session: its token and when that expires. */
+const renewedSessionSchema = z.object({ token: z.string(), expiresAt: z.string() });
+
 export class ExtractorClient {
   readonly baseUrl: string;
   readonly token: string;
@@ -80,6 +83,14 @@ export class ExtractorClient {
 
   getCurrentSession(signal?: AbortSignal): Promise<CurrentSession> {
     return this.#json('GET', '/api/embed_sessions/current', currentSessionSchema, { signal });
+  }
+
+  /**
+   * A new token for the session in use (`POST /api/embed_sessions/renew`), while the
+   * session's maximum lifetime allows. The caller goes on with the new token.
+   */
+  renewSession(signal?: AbortSignal): Promise<{ token: string; expiresAt: string }> {
+    return this.#json('POST', '/api/embed_sessions/renew', renewedSessionSchema, { signal });
   }
 
   getExtractor(id: string, signal?: AbortSignal): Promise<Extractor> {

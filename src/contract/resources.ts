@@ -12,6 +12,7 @@ import { labelNames, type LabelName } from './labels.js';
 import { parseTargetSchema } from './json-schema.js';
 import { documentStatuses, runStatuses } from './run-status.js';
 import { themeSchema } from './theme.js';
+import { colorSchemes, defaultColorScheme } from './color-scheme.js';
 
 export const strategies = ['local', 'llm'] as const;
 export type Strategy = (typeof strategies)[number];
@@ -147,6 +148,11 @@ const combineFilesDescription =
   'with its own record. true: all the files of the bucket are read as one document (one ' +
   'paper photographed page by page) and give one record.';
 
+const allowResubmissionDescription =
+  "Ours, beyond the spec. false (the default): a bucket's results are submitted once; " +
+  'submitting another run over the same bucket answers 409. true: each run over the ' +
+  'bucket may be submitted (still once per run).';
+
 const text = (max: number) => z._default(z.string().check(z.maxLength(max)), '');
 const flag = (value: boolean) => z._default(z.boolean(), value);
 
@@ -189,6 +195,7 @@ export const extractorInputSchema = /* @__PURE__ */ z.object({
     defaultChunkSize,
   ),
   combineFiles: flag(false),
+  allowResubmission: flag(false),
   checks: z
     ._default(checksSchema, [])
     .check(
@@ -239,6 +246,7 @@ export const extractorSchema = z.object({
   markPageImages: z.boolean(),
   chunkSize: z.int().check(z.describe('Characters per chunk of text; chunks never split words.')),
   combineFiles: z.boolean().check(z.describe(combineFilesDescription)),
+  allowResubmission: z.boolean().check(z.describe(allowResubmissionDescription)),
   checks: z
     .array(savedCheckSchema)
     .check(
@@ -607,6 +615,8 @@ export { themeSchema, type Theme } from './theme.js';
 
 export const maxSessionSeconds = 86_400;
 export const defaultSessionSeconds = 3600;
+/** How long a session may be renewed for by default, from when it is minted. */
+export const defaultSessionLifetimeSeconds = 4 * 3600;
 
 export const embedSessionInputSchema = z.object({
   savedExtractor: z.string().check(z.minLength(1)),
@@ -620,6 +630,28 @@ export const embedSessionInputSchema = z.object({
     [],
   ),
   theme: z.optional(themeSchema),
+  maxLifetimeSeconds: z.optional(
+    z
+      .int()
+      .check(
+        z.minimum(60),
+        z.maximum(maxSessionSeconds),
+        z.describe(
+          'Ours, beyond the spec. How long, from now, the session may be kept going by ' +
+            '`POST /api/embed_sessions/renew`: no renewed token expires later. At least ' +
+            `ttlSeconds; default the larger of ttlSeconds and ${defaultSessionLifetimeSeconds}.`,
+        ),
+      ),
+  ),
+  colorScheme: z
+    ._default(z.enum(colorSchemes), defaultColorScheme)
+    .check(
+      z.describe(
+        'Ours, beyond the spec. The colour scheme the interface is drawn in: `light` (the ' +
+          "default), `dark`, or `auto` (the person's system setting). The element's " +
+          "`color-scheme` attribute and embed.js's `colorScheme` option, when set, come first.",
+      ),
+    ),
 });
 export type EmbedSessionInput = z.infer<typeof embedSessionInputSchema>;
 
@@ -631,6 +663,10 @@ export const embedSessionSchema = z.object({
   savedExtractor: iri,
   allowedOrigins: z.array(z.string()),
   theme: z.nullable(themeSchema),
+  colorScheme: z.enum(colorSchemes),
+  renewableUntil: dateTime.check(
+    z.describe('No token of this session, renewed or not, expires after this moment.'),
+  ),
   embeddedUrl: z.string(),
   fullPageUrl: z.string(),
 });
@@ -644,6 +680,8 @@ export const currentSessionSchema = z.object({
   savedExtractor: iri,
   allowedOrigins: z.array(z.string()),
   theme: z.nullable(themeSchema),
+  colorScheme: z.enum(colorSchemes),
+  renewableUntil: dateTime,
   // The interface's language and the partner's replacements for its built-in texts, by
   // message id (src/locales/localization.ts); optional, so a service without them is read too.
   locale: z.optional(z.nullable(z.string())),

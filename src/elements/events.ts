@@ -5,6 +5,7 @@
  * them on the app element. `extractor-submit-requested` is fired before the act and is
  * cancelable, so a host can take the submission over.
  */
+import type { ColorScheme } from '../contract/color-scheme.js';
 import type { Labels } from '../contract/labels.js';
 import type {
   Bucket,
@@ -22,6 +23,8 @@ export interface SessionLoadedDetail {
   bucket: Bucket;
   run: Run | undefined;
   step: Step;
+  /** The colour scheme the app is drawn in (its attribute's, else the session's). */
+  colorScheme: ColorScheme;
 }
 
 export interface SessionRefreshDetail {

@@ -4,7 +4,7 @@
  */
 import { msg, str } from '@lit/localize';
 import type { TargetSchema } from '../contract/json-schema.js';
-import { formatNumber } from '../locales/format.js';
+import { formatDate, formatNumber } from '../locales/format.js';
 import { plural } from '../locales/localization.js';
 
 export function humanizeName(name: string): string {
@@ -20,9 +20,13 @@ export function fieldTitle(name: string, schema: TargetSchema | undefined): stri
   return schema?.title?.trim() || humanizeName(name);
 }
 
-/** A value as short text for a summary: lists by their length, nothing as a dash. */
-export function summarizeValue(value: unknown): string {
+/**
+ * A value as short text for a summary: lists by their length, nothing as a dash, and a
+ * date (a `format: date` field) and a number as the person's locale writes them.
+ */
+export function summarizeValue(value: unknown, schema?: TargetSchema): string {
   if (value === null || value === undefined || value === '') return '—';
+  if (typeof value === 'string' && schema?.format === 'date') return formatDate(value);
   if (Array.isArray(value))
     return plural(
       value.length,

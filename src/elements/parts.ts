@@ -37,6 +37,8 @@ export const viewParts = [
   'resume-button',
   'cancel-button',
   'restart-button',
+  'restart-warning',
+  'keep-edits-button',
   'toolbar',
   'downloads',
   'download-button',
@@ -60,6 +62,10 @@ export const viewParts = [
   'add-row-button',
   'remove-row-button',
   'submit-button',
+  'nothing-found',
+  'upload-another-button',
+  'enter-by-hand-button',
+  'empty-warning',
 ] as const;
 
 export type ViewPart = (typeof viewParts)[number];

@@ -29,11 +29,20 @@ export function canShowStep(step: Step, state: FlowState): boolean {
   return true;
 }
 
-/** Where to resume: the hinted step when it is still possible, else the furthest one. */
+/**
+ * Where to resume: the hinted step when it is still possible, else the furthest one. A
+ * submitted run always shows as submitted: coming back must not look like work to redo.
+ */
 export function resumeStep(state: FlowState, hint?: string | null): Step {
+  if (state.run?.submittedAt && hasResults(state.run)) return 'results';
   if (isStep(hint) && canShowStep(hint, state)) return hint;
   if (hasResults(state.run)) return 'results';
   if (state.run) return 'extraction';
   if (state.fileCount > 0) return 'bucket';
   return 'introduction';
+}
+
+/** Whether a person corrected values of `run` that are not submitted: leaving them asks first. */
+export function hasUnsubmittedEdits(run: Run | undefined): boolean {
+  return !!run && run.editedResultJson !== null && !run.submittedAt;
 }

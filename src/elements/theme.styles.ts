@@ -175,6 +175,19 @@ export const controlStyles = css`
     font-weight: 600;
   }
 
+  /* Asks once more before something the person may regret (edits left, an empty record). */
+  .message.warning {
+    display: grid;
+    justify-items: start;
+    gap: 0.5rem;
+    border-inline-start-color: var(--_extractor-accent);
+    background: var(--_extractor-accent-soft);
+  }
+
+  .message.warning .message-title {
+    justify-self: stretch;
+  }
+
   .progress {
     position: relative;
     height: 0.5rem;

@@ -12,11 +12,11 @@
  * session's and the browser's.
  *
  * `?color-scheme=light|dark|auto` (embed.js's `colorScheme`) sets the scheme of the page and
- * the app; light when absent. The page follows it too, so a frame on a light partner page
+ * the app; when absent the session's `colorScheme` does, once loaded (light by default). The page follows it too, so a frame on a light partner page
  * stays transparent even under a dark system (a frame whose scheme differs from its
  * host's gets an opaque background from the browser).
  */
-import { colorSchemeParameter, isColorScheme } from '../contract/color-scheme.js';
+import { colorSchemeParameter, isColorScheme, type ColorScheme } from '../contract/color-scheme.js';
 import { frameInstanceParameter, instanceIdPattern } from '../contract/frame-messages.js';
 import type { AppMode, ExtractorApp } from '../elements/app/app.js';
 import { defineExtractorElements } from './define.js';
@@ -25,6 +25,14 @@ const embedded = document.documentElement.dataset.layout === 'embed';
 const mode: AppMode = embedded ? 'frame' : 'page';
 const extractorId = decodeURIComponent(window.location.pathname.split('/')[2] ?? '');
 const storageKey = `extractor:session:${extractorId}`;
+
+function keepSession(token: string): void {
+  try {
+    sessionStorage.setItem(storageKey, token);
+  } catch {
+    // Without storage a reload opens the page with the token of its address, if any.
+  }
+}
 
 function takeSession(): string {
   const url = new URL(window.location.href);
@@ -59,9 +67,7 @@ const app =
   document.body.appendChild(document.createElement('extractor-app'));
 app.setAttribute('mode', mode);
 app.setAttribute('heading-level', '1');
-const scheme = new URL(window.location.href).searchParams.get(colorSchemeParameter);
-if (isColorScheme(scheme)) {
-  app.setAttribute('color-scheme', scheme);
+function showScheme(scheme: ColorScheme): void {
   document.documentElement.dataset.colorScheme = scheme;
   document
     .querySelector('meta[name="color-scheme"]')
@@ -69,8 +75,17 @@ if (isColorScheme(scheme)) {
 }
 const locale = new URL(window.location.href).searchParams.get('locale');
 if (locale) app.setAttribute('locale', locale);
+const scheme = new URL(window.location.href).searchParams.get(colorSchemeParameter);
+if (isColorScheme(scheme)) {
+  app.setAttribute('color-scheme', scheme);
+  showScheme(scheme);
+}
 app.addEventListener('extractor-session-loaded', (event) => {
   document.title = event.detail.labels.pageTitle;
+  // A renewed session's token, kept for a reload as the first one was.
+  if (!embedded) keepSession((event.currentTarget as ExtractorApp).session);
+  // Without a scheme in the address, the session's: the page follows the app.
+  if (!isColorScheme(scheme)) showScheme(event.detail.colorScheme);
 });
 const session = takeSession();
 app.setAttribute('session', session);

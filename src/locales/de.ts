@@ -14,7 +14,7 @@ export const templates: TemplateMap = {
   'app.step-count': str`Schritt ${0} von ${1}`,
   'app.missing-session':
     'Diese Seite benötigt eine Einbettungssitzung. Bitte öffnen Sie den Link, den Sie erhalten haben, erneut.',
-  'error.session-ended':
+  'app.session-invalid':
     'Diese Sitzung ist abgelaufen oder ungültig. Bitte öffnen Sie den Link, den Sie erhalten haben, erneut.',
   'app.extractor-gone': 'Der Extraktor dieser Sitzung existiert nicht mehr.',
   'bucket.uploaded': str`${0} hochgeladen.`,
@@ -246,8 +246,6 @@ export const templates: TemplateMap = {
   'results.saved': 'Alle Änderungen gespeichert.',
   'results.unsaved': 'Ungespeicherte Änderungen …',
   'results.saving': 'Wird gespeichert …',
-  'results.invalid-count.one': str`${0} Wert muss vor dem Speichern geprüft werden.`,
-  'results.invalid-count.other': str`${0} Werte müssen vor dem Speichern geprüft werden.`,
   'results.not-saved': 'Ihre Änderungen sind nicht gespeichert.',
   'results.sent': 'Ihre Ergebnisse wurden übermittelt. Sie können hier nicht mehr geändert werden.',
   'results.sent-on': str`Ihre Ergebnisse wurden am ${0} übermittelt. Sie können hier nicht mehr geändert werden.`,
@@ -266,4 +264,35 @@ export const templates: TemplateMap = {
   'error.refused': str`Der Dienst hat die Anfrage abgelehnt (HTTP ${0}).`,
   'error.unexpected-answer':
     'Der Dienst hat eine unerwartete Antwort gesendet. Bitte versuchen Sie es in Kürze erneut.',
+  'error.session-ended':
+    'Ihre Sitzung ist abgelaufen, daher konnte dies nicht ausgeführt werden. Ihre bisherigen Eingaben sind gespeichert: Öffnen Sie den Link, den Sie erhalten haben, erneut, um fortzufahren.',
+  'extraction.restart-title': 'Ihre Änderungen würden nicht übernommen.',
+  'extraction.restart-text': str`Beim Neustart werden die Dateien von Anfang an neu gelesen; die von Ihnen korrigierten Werte bleiben bei den aktuellen Ergebnissen. Klicken Sie erneut auf „${0}“, um trotzdem neu zu starten, oder kehren Sie zu Ihren Änderungen zurück.`,
+  'extraction.keep-changes': 'Meine Änderungen behalten',
+  'results.attention.one': str`${0} Wert muss vor dem Absenden geprüft werden.`,
+  'results.attention.other': str`${0} Werte müssen vor dem Absenden geprüft werden.`,
+  'results.empty-records.one': 'Ein Datensatz ist leer.',
+  'results.empty-records.other': str`${0} Datensätze sind leer.`,
+  'results.empty-confirm.one': str`Für ${0} wurde nichts gefunden oder eingegeben. Klicken Sie auf „${1}“, um ihn so zu senden, oder tragen Sie zuerst die Werte ein.`,
+  'results.empty-confirm.other': str`Für ${0} wurde nichts gefunden oder eingegeben. Klicken Sie auf „${1}“, um sie so zu senden, oder tragen Sie zuerst die Werte ein.`,
+  'results.enter-by-hand': 'Werte von Hand eingeben',
+  'results.nothing-found': str`In „${0}“ wurde nichts gefunden.`,
+  'results.nothing-found-text':
+    'Die Datei ist möglicherweise schwer lesbar, etwa ein unscharfes Foto, oder nicht die erwartete Art von Dokument. Sie können eine andere Datei hochladen oder die Werte unten von Hand eingeben.',
+  'results.quoted-name': str`„${0}“`,
+  'results.saved-draft': 'Alle Änderungen als Entwurf gespeichert.',
+  'results.submit-anyway': 'Trotzdem absenden',
+  'results.submitted-description': 'Vielen Dank. Hier ist nichts weiter von Ihnen nötig.',
+  'results.submitted-heading': 'Ihre Ergebnisse wurden übermittelt',
+  'results.upload-another': 'Andere Datei hochladen',
+  'session.continue': 'Weiterarbeiten',
+  'session.continuing': 'Wird verlängert …',
+  'session.ended': 'Ihre Sitzung ist abgelaufen',
+  'session.ended-text':
+    'Zu Ihrer Sicherheit funktioniert diese Seite nur eine gewisse Zeit. Alles, was Sie bisher eingegeben haben, ist gespeichert: Öffnen Sie den Link, den Sie erhalten haben, erneut, um dort weiterzumachen, wo Sie aufgehört haben.',
+  'session.ends-at': str`Ihre Sitzung endet um ${0}`,
+  'session.expiring-text':
+    'Alle Ihre Eingaben sind gespeichert. Klicken Sie auf „Weiterarbeiten“, um auf dieser Seite weiterzuarbeiten.',
+  'session.final-text':
+    'Alle Ihre Eingaben sind gespeichert. Die Sitzung kann nicht weiter verlängert werden: Schließen Sie bald ab, oder öffnen Sie den Link, den Sie erhalten haben, später erneut.',
 };

@@ -14,7 +14,7 @@ export const templates: TemplateMap = {
   'app.step-count': str`Paso ${0} de ${1}`,
   'app.missing-session':
     'Esta página necesita una sesión de inserción. Vuelva a abrir el enlace que recibió.',
-  'error.session-ended':
+  'app.session-invalid':
     'Esta sesión ha finalizado o no es válida. Vuelva a abrir el enlace que recibió.',
   'app.extractor-gone': 'El extractor de esta sesión ya no existe.',
   'bucket.uploaded': str`${0} subido.`,
@@ -262,9 +262,6 @@ export const templates: TemplateMap = {
   'results.saved': 'Todos los cambios guardados.',
   'results.unsaved': 'Cambios sin guardar…',
   'results.saving': 'Guardando…',
-  'results.invalid-count.one': str`${0} valor requiere revisión antes de guardar.`,
-  'results.invalid-count.many': str`${0} valores requieren revisión antes de guardar.`,
-  'results.invalid-count.other': str`${0} valores requieren revisión antes de guardar.`,
   'results.not-saved': 'Sus cambios no se han guardado.',
   'results.sent': 'Sus resultados se han enviado. Ya no se pueden cambiar aquí.',
   'results.sent-on': str`Sus resultados se enviaron el ${0}. Ya no se pueden cambiar aquí.`,
@@ -282,4 +279,38 @@ export const templates: TemplateMap = {
   'error.refused': str`El servicio ha rechazado la solicitud (HTTP ${0}).`,
   'error.unexpected-answer':
     'El servicio ha enviado una respuesta inesperada. Inténtelo de nuevo en unos momentos.',
+  'error.session-ended':
+    'Su sesión ha finalizado, por lo que no se pudo realizar esta acción. Lo que introdujo está guardado: vuelva a abrir el enlace que recibió para continuar.',
+  'extraction.restart-title': 'Sus cambios no se conservarían.',
+  'extraction.restart-text': str`Empezar de nuevo vuelve a leer los archivos desde el principio; los valores que corrigió se quedan con los resultados actuales. Pulse «${0}» otra vez para empezar de nuevo de todos modos, o vuelva a sus cambios.`,
+  'extraction.keep-changes': 'Conservar mis cambios',
+  'results.attention.one': str`${0} valor requiere revisión antes de enviar.`,
+  'results.attention.many': str`${0} valores requieren revisión antes de enviar.`,
+  'results.attention.other': str`${0} valores requieren revisión antes de enviar.`,
+  'results.empty-records.one': 'Un registro está vacío.',
+  'results.empty-records.many': str`${0} registros están vacíos.`,
+  'results.empty-records.other': str`${0} registros están vacíos.`,
+  'results.empty-confirm.one': str`No se encontró ni se introdujo nada para ${0}. Pulse «${1}» para enviarlo tal como está, o complete antes los valores.`,
+  'results.empty-confirm.many': str`No se encontró ni se introdujo nada para ${0}. Pulse «${1}» para enviarlos tal como están, o complete antes los valores.`,
+  'results.empty-confirm.other': str`No se encontró ni se introdujo nada para ${0}. Pulse «${1}» para enviarlos tal como están, o complete antes los valores.`,
+  'results.enter-by-hand': 'Introducir los valores a mano',
+  'results.nothing-found': str`No se encontró nada en «${0}».`,
+  'results.nothing-found-text':
+    'Puede que el archivo sea difícil de leer, como una foto borrosa, o que no sea el tipo de documento esperado. Puede subir otro archivo o introducir los valores a mano a continuación.',
+  'results.quoted-name': str`«${0}»`,
+  'results.saved-draft': 'Todos los cambios guardados como borrador.',
+  'results.submit-anyway': 'Enviar de todos modos',
+  'results.submitted-description': 'Gracias. No necesitamos nada más de usted aquí.',
+  'results.submitted-heading': 'Sus resultados se han enviado',
+  'results.upload-another': 'Subir otro archivo',
+  'session.continue': 'Seguir trabajando',
+  'session.continuing': 'Prolongando…',
+  'session.ended': 'Su sesión ha finalizado',
+  'session.ended-text':
+    'Por su seguridad, esta página deja de funcionar pasado un tiempo. Todo lo que ha introducido hasta ahora está guardado: vuelva a abrir el enlace que recibió para continuar donde lo dejó.',
+  'session.ends-at': str`Su sesión finaliza a las ${0}`,
+  'session.expiring-text':
+    'Todo lo que ha introducido está guardado. Pulse «Seguir trabajando» para continuar en esta página.',
+  'session.final-text':
+    'Todo lo que ha introducido está guardado. La sesión ya no se puede prolongar: termine pronto, o vuelva a abrir más tarde el enlace que recibió.',
 };

@@ -65,6 +65,19 @@ export function formatDateTime(date: Date): string {
   }).format(date);
 }
 
+/** `2024-05-01` as the person's locale writes it ("May 1, 2024", "1 mai 2024"); else as is. */
+export function formatDate(value: string): string {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+  if (!match) return value;
+  const date = new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3])));
+  // Midnight UTC, shown in UTC: a date has no time zone to move it to the day before.
+  if (Number.isNaN(date.getTime()) || date.getUTCDate() !== Number(match[3])) return value;
+  return new Intl.DateTimeFormat(formattingLocale(), {
+    dateStyle: 'medium',
+    timeZone: 'UTC',
+  }).format(date);
+}
+
 /** An ISO 8601 duration (`PT1M4.25S`, as runs report it) in seconds; undefined if unreadable. */
 export function secondsOfDuration(duration: string | null | undefined): number | undefined {
   const match = /^PT(?:(\d+)H)?(?:(\d+)M)?(?:(\d+(?:\.\d+)?)S)?$/.exec(duration ?? '');

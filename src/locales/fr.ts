@@ -14,7 +14,7 @@ export const templates: TemplateMap = {
   'app.step-count': str`Étape ${0} sur ${1}`,
   'app.missing-session':
     'Cette page nécessite une session d’intégration. Ouvrez à nouveau le lien qui vous a été transmis.',
-  'error.session-ended':
+  'app.session-invalid':
     'Cette session a expiré ou n’est pas valide. Ouvrez à nouveau le lien qui vous a été transmis.',
   'app.extractor-gone': 'L’extracteur de cette session n’existe plus.',
   'bucket.uploaded': str`${0} téléversé.`,
@@ -262,9 +262,6 @@ export const templates: TemplateMap = {
   'results.saved': 'Toutes les modifications sont enregistrées.',
   'results.unsaved': 'Modifications non enregistrées…',
   'results.saving': 'Enregistrement…',
-  'results.invalid-count.one': str`${0} valeur est à vérifier avant l’enregistrement.`,
-  'results.invalid-count.many': str`${0} valeurs sont à vérifier avant l’enregistrement.`,
-  'results.invalid-count.other': str`${0} valeurs sont à vérifier avant l’enregistrement.`,
   'results.not-saved': 'Vos modifications ne sont pas enregistrées.',
   'results.sent': 'Vos résultats ont été envoyés. Ils ne peuvent plus être modifiés ici.',
   'results.sent-on': str`Vos résultats ont été envoyés le ${0}. Ils ne peuvent plus être modifiés ici.`,
@@ -281,4 +278,38 @@ export const templates: TemplateMap = {
   'error.refused': str`Le service a refusé la requête (HTTP ${0}).`,
   'error.unexpected-answer':
     'Le service a renvoyé une réponse inattendue. Veuillez réessayer dans un instant.',
+  'error.session-ended':
+    'Votre session a expiré, cette action n’a donc pas pu être effectuée. Ce que vous avez saisi est enregistré : ouvrez à nouveau le lien qui vous a été transmis pour continuer.',
+  'extraction.restart-title': 'Vos modifications ne seraient pas reprises.',
+  'extraction.restart-text': str`Recommencer relit les fichiers depuis le début ; les valeurs que vous avez corrigées restent avec les résultats actuels. Cliquez de nouveau sur « ${0} » pour recommencer malgré tout, ou revenez à vos modifications.`,
+  'extraction.keep-changes': 'Conserver mes modifications',
+  'results.attention.one': str`${0} valeur est à vérifier avant l’envoi.`,
+  'results.attention.many': str`${0} valeurs sont à vérifier avant l’envoi.`,
+  'results.attention.other': str`${0} valeurs sont à vérifier avant l’envoi.`,
+  'results.empty-records.one': 'Un enregistrement est vide.',
+  'results.empty-records.many': str`${0} enregistrements sont vides.`,
+  'results.empty-records.other': str`${0} enregistrements sont vides.`,
+  'results.empty-confirm.one': str`Rien n’a été trouvé ni saisi pour ${0}. Cliquez sur « ${1} » pour l’envoyer tel quel, ou renseignez d’abord les valeurs.`,
+  'results.empty-confirm.many': str`Rien n’a été trouvé ni saisi pour ${0}. Cliquez sur « ${1} » pour les envoyer tels quels, ou renseignez d’abord les valeurs.`,
+  'results.empty-confirm.other': str`Rien n’a été trouvé ni saisi pour ${0}. Cliquez sur « ${1} » pour les envoyer tels quels, ou renseignez d’abord les valeurs.`,
+  'results.enter-by-hand': 'Saisir les valeurs manuellement',
+  'results.nothing-found': str`Rien n’a été trouvé dans « ${0} ».`,
+  'results.nothing-found-text':
+    'Le fichier est peut-être difficile à lire, comme une photo floue, ou n’est pas le type de document attendu. Vous pouvez téléverser un autre fichier ou saisir les valeurs manuellement ci-dessous.',
+  'results.quoted-name': str`« ${0} »`,
+  'results.saved-draft': 'Toutes les modifications sont enregistrées comme brouillon.',
+  'results.submit-anyway': 'Envoyer quand même',
+  'results.submitted-description': 'Merci. Plus rien n’est attendu de votre part ici.',
+  'results.submitted-heading': 'Vos résultats ont été envoyés',
+  'results.upload-another': 'Téléverser un autre fichier',
+  'session.continue': 'Continuer à travailler',
+  'session.continuing': 'Prolongation…',
+  'session.ended': 'Votre session a expiré',
+  'session.ended-text':
+    'Pour votre sécurité, cette page cesse de fonctionner au bout d’un certain temps. Tout ce que vous avez saisi jusqu’ici est enregistré : ouvrez à nouveau le lien qui vous a été transmis pour reprendre là où vous vous êtes arrêté.',
+  'session.ends-at': str`Votre session se termine à ${0}`,
+  'session.expiring-text':
+    'Tout ce que vous avez saisi est enregistré. Cliquez sur « Continuer à travailler » pour rester sur cette page.',
+  'session.final-text':
+    'Tout ce que vous avez saisi est enregistré. La session ne peut plus être prolongée : terminez rapidement, ou ouvrez à nouveau plus tard le lien qui vous a été transmis.',
 };

@@ -14,7 +14,7 @@ export const templates: TemplateMap = {
   'app.step-count': str`Passaggio ${0} di ${1}`,
   'app.missing-session':
     'Questa pagina richiede una sessione di incorporamento. Riapra il link che ha ricevuto.',
-  'error.session-ended':
+  'app.session-invalid':
     'Questa sessione è scaduta o non è valida. Riapra il link che ha ricevuto.',
   'app.extractor-gone': 'L’estrattore di questa sessione non esiste più.',
   'bucket.uploaded': str`${0} caricato.`,
@@ -261,9 +261,6 @@ export const templates: TemplateMap = {
   'results.saved': 'Tutte le modifiche sono salvate.',
   'results.unsaved': 'Modifiche non salvate…',
   'results.saving': 'Salvataggio…',
-  'results.invalid-count.one': str`${0} valore va verificato prima del salvataggio.`,
-  'results.invalid-count.many': str`${0} valori vanno verificati prima del salvataggio.`,
-  'results.invalid-count.other': str`${0} valori vanno verificati prima del salvataggio.`,
   'results.not-saved': 'Le modifiche non sono salvate.',
   'results.sent': 'I risultati sono stati inviati. Non possono più essere modificati qui.',
   'results.sent-on': str`I risultati sono stati inviati il ${0}. Non possono più essere modificati qui.`,
@@ -281,4 +278,38 @@ export const templates: TemplateMap = {
   'error.refused': str`Il servizio ha rifiutato la richiesta (HTTP ${0}).`,
   'error.unexpected-answer':
     'Il servizio ha inviato una risposta inattesa. Riprovi tra un momento.',
+  'error.session-ended':
+    'La sessione è scaduta, quindi non è stato possibile completare l’operazione. Quanto inserito finora è salvato: riapra il link che ha ricevuto per continuare.',
+  'extraction.restart-title': 'Le modifiche non verrebbero riportate.',
+  'extraction.restart-text': str`Ricominciare rilegge i file dall’inizio; i valori che ha corretto restano con i risultati attuali. Prema di nuovo «${0}» per ricominciare comunque, oppure torni alle sue modifiche.`,
+  'extraction.keep-changes': 'Mantieni le mie modifiche',
+  'results.attention.one': str`${0} valore va verificato prima dell’invio.`,
+  'results.attention.many': str`${0} valori vanno verificati prima dell’invio.`,
+  'results.attention.other': str`${0} valori vanno verificati prima dell’invio.`,
+  'results.empty-records.one': 'Un record è vuoto.',
+  'results.empty-records.many': str`${0} record sono vuoti.`,
+  'results.empty-records.other': str`${0} record sono vuoti.`,
+  'results.empty-confirm.one': str`Non è stato trovato né inserito nulla per ${0}. Prema «${1}» per inviarlo così com’è, oppure compili prima i valori.`,
+  'results.empty-confirm.many': str`Non è stato trovato né inserito nulla per ${0}. Prema «${1}» per inviarli così come sono, oppure compili prima i valori.`,
+  'results.empty-confirm.other': str`Non è stato trovato né inserito nulla per ${0}. Prema «${1}» per inviarli così come sono, oppure compili prima i valori.`,
+  'results.enter-by-hand': 'Inserisci i valori a mano',
+  'results.nothing-found': str`Non è stato trovato nulla in «${0}».`,
+  'results.nothing-found-text':
+    'Il file potrebbe essere difficile da leggere, come una foto sfocata, o non essere il tipo di documento previsto. Può caricare un altro file o inserire i valori a mano qui sotto.',
+  'results.quoted-name': str`«${0}»`,
+  'results.saved-draft': 'Tutte le modifiche sono salvate come bozza.',
+  'results.submit-anyway': 'Invia comunque',
+  'results.submitted-description': 'Grazie. Non le serve fare altro qui.',
+  'results.submitted-heading': 'I suoi risultati sono stati inviati',
+  'results.upload-another': 'Carica un altro file',
+  'session.continue': 'Continua a lavorare',
+  'session.continuing': 'Proroga in corso…',
+  'session.ended': 'La sessione è scaduta',
+  'session.ended-text':
+    'Per la sua sicurezza questa pagina smette di funzionare dopo un certo tempo. Tutto ciò che ha inserito finora è salvato: riapra il link che ha ricevuto per riprendere da dove si era fermato.',
+  'session.ends-at': str`La sessione termina alle ${0}`,
+  'session.expiring-text':
+    'Tutto ciò che ha inserito è salvato. Prema «Continua a lavorare» per restare su questa pagina.',
+  'session.final-text':
+    'Tutto ciò che ha inserito è salvato. La sessione non può essere ulteriormente prorogata: concluda a breve, oppure riapra più tardi il link che ha ricevuto.',
 };

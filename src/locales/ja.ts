@@ -14,7 +14,7 @@ export const templates: TemplateMap = {
   'app.step-count': str`ステップ ${0}/${1}`,
   'app.missing-session':
     'このページを使用するには埋め込みセッションが必要です。受け取ったリンクをもう一度開いてください。',
-  'error.session-ended':
+  'app.session-invalid':
     'このセッションは終了したか、無効です。受け取ったリンクをもう一度開いてください。',
   'app.extractor-gone': 'このセッションの抽出設定は存在しません。',
   'bucket.uploaded': str`${0} をアップロードしました。`,
@@ -222,7 +222,6 @@ export const templates: TemplateMap = {
   'results.saved': 'すべての変更を保存しました。',
   'results.unsaved': '未保存の変更があります…',
   'results.saving': '保存中…',
-  'results.invalid-count.other': str`保存する前に ${0} 件の値を確認してください。`,
   'results.not-saved': '変更は保存されていません。',
   'results.sent': '結果を送信しました。ここでは変更できなくなりました。',
   'results.sent-on': str`結果は ${0} に送信されました。ここでは変更できなくなりました。`,
@@ -239,4 +238,32 @@ export const templates: TemplateMap = {
   'error.refused': str`サービスがリクエストを拒否しました（HTTP ${0}）。`,
   'error.unexpected-answer':
     'サービスから予期しない応答がありました。しばらくしてからもう一度お試しください。',
+  'error.session-ended':
+    'セッションが終了したため、この操作を完了できませんでした。これまでに入力した内容は保存されています。受け取ったリンクをもう一度開いて続けてください。',
+  'extraction.restart-title': '変更内容は引き継がれません。',
+  'extraction.restart-text': str`やり直すと、ファイルを最初から読み直します。修正した値は現在の結果に残ります。それでもやり直す場合はもう一度「${0}」を押してください。変更に戻ることもできます。`,
+  'extraction.keep-changes': '変更を保持する',
+  'results.attention.other': str`送信する前に ${0} 件の値を確認してください。`,
+  'results.empty-records.other': str`${0} 件のレコードが空です。`,
+  'results.empty-confirm.other': str`${0} では何も見つからず、入力もされていません。このまま送信するには「${1}」を押してください。先に値を入力することもできます。`,
+  'results.enter-by-hand': '値を手入力する',
+  'results.nothing-found': str`「${0}」からは何も見つかりませんでした。`,
+  'results.nothing-found-text':
+    'ぼやけた写真など読み取りにくいファイルか、想定とは異なる種類の書類である可能性があります。別のファイルをアップロードするか、下の欄に値を手入力してください。',
+  'results.quoted-name': str`「${0}」`,
+  'results.saved-draft': 'すべての変更を下書きとして保存しました。',
+  'results.submit-anyway': 'このまま送信',
+  'results.submitted-description': 'ありがとうございました。ここで必要な操作はこれ以上ありません。',
+  'results.submitted-heading': '結果を送信しました',
+  'results.upload-another': '別のファイルをアップロード',
+  'session.continue': '作業を続ける',
+  'session.continuing': '延長しています…',
+  'session.ended': 'セッションが終了しました',
+  'session.ended-text':
+    'セキュリティのため、このページは一定時間が経つと使えなくなります。これまでに入力した内容はすべて保存されています。受け取ったリンクをもう一度開くと、中断したところから続けられます。',
+  'session.ends-at': str`セッションは ${0} に終了します`,
+  'session.expiring-text':
+    '入力した内容はすべて保存されています。このページで作業を続けるには「作業を続ける」を押してください。',
+  'session.final-text':
+    '入力した内容はすべて保存されています。これ以上延長することはできません。早めに完了するか、後で受け取ったリンクをもう一度開いてください。',
 };

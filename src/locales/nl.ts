@@ -14,7 +14,7 @@ export const templates: TemplateMap = {
   'app.step-count': str`Stap ${0} van ${1}`,
   'app.missing-session':
     'Deze pagina heeft een insluitsessie nodig. Open de link die u hebt ontvangen opnieuw.',
-  'error.session-ended':
+  'app.session-invalid':
     'Deze sessie is verlopen of ongeldig. Open de link die u hebt ontvangen opnieuw.',
   'app.extractor-gone': 'De extractor van deze sessie bestaat niet meer.',
   'bucket.uploaded': str`${0} geüpload.`,
@@ -244,8 +244,6 @@ export const templates: TemplateMap = {
   'results.saved': 'Alle wijzigingen opgeslagen.',
   'results.unsaved': 'Niet-opgeslagen wijzigingen…',
   'results.saving': 'Opslaan…',
-  'results.invalid-count.one': str`${0} waarde moet worden gecontroleerd voor het opslaan.`,
-  'results.invalid-count.other': str`${0} waarden moeten worden gecontroleerd voor het opslaan.`,
   'results.not-saved': 'Uw wijzigingen zijn niet opgeslagen.',
   'results.sent': 'Uw resultaten zijn verzonden. Ze kunnen hier niet meer worden gewijzigd.',
   'results.sent-on': str`Uw resultaten zijn verzonden op ${0}. Ze kunnen hier niet meer worden gewijzigd.`,
@@ -263,4 +261,35 @@ export const templates: TemplateMap = {
   'error.refused': str`De dienst heeft het verzoek geweigerd (HTTP ${0}).`,
   'error.unexpected-answer':
     'De dienst stuurde een onverwacht antwoord. Probeer het zo meteen opnieuw.',
+  'error.session-ended':
+    'Uw sessie is verlopen, daarom kon dit niet worden uitgevoerd. Wat u eerder hebt ingevoerd, is opgeslagen: open de link die u hebt ontvangen opnieuw om verder te gaan.',
+  'extraction.restart-title': 'Uw wijzigingen zouden niet worden overgenomen.',
+  'extraction.restart-text': str`Opnieuw beginnen leest de bestanden opnieuw vanaf het begin; de waarden die u hebt verbeterd, blijven bij de huidige resultaten. Klik nogmaals op ‘${0}’ om toch opnieuw te beginnen, of ga terug naar uw wijzigingen.`,
+  'extraction.keep-changes': 'Mijn wijzigingen behouden',
+  'results.attention.one': str`${0} waarde moet worden gecontroleerd voor het verzenden.`,
+  'results.attention.other': str`${0} waarden moeten worden gecontroleerd voor het verzenden.`,
+  'results.empty-records.one': 'Eén record is leeg.',
+  'results.empty-records.other': str`${0} records zijn leeg.`,
+  'results.empty-confirm.one': str`Voor ${0} is niets gevonden of ingevoerd. Klik op ‘${1}’ om het zo te verzenden, of vul eerst de waarden in.`,
+  'results.empty-confirm.other': str`Voor ${0} is niets gevonden of ingevoerd. Klik op ‘${1}’ om ze zo te verzenden, of vul eerst de waarden in.`,
+  'results.enter-by-hand': 'Waarden handmatig invoeren',
+  'results.nothing-found': str`In ‘${0}’ is niets gevonden.`,
+  'results.nothing-found-text':
+    'Het bestand is mogelijk moeilijk leesbaar, zoals een onscherpe foto, of niet het verwachte soort document. U kunt een ander bestand uploaden of de waarden hieronder handmatig invoeren.',
+  'results.quoted-name': str`‘${0}’`,
+  'results.saved-draft': 'Alle wijzigingen opgeslagen als concept.',
+  'results.submit-anyway': 'Toch verzenden',
+  'results.submitted-description': 'Dank u wel. Hier is verder niets meer van u nodig.',
+  'results.submitted-heading': 'Uw resultaten zijn verzonden',
+  'results.upload-another': 'Ander bestand uploaden',
+  'session.continue': 'Verder werken',
+  'session.continuing': 'Bezig met verlengen…',
+  'session.ended': 'Uw sessie is verlopen',
+  'session.ended-text':
+    'Voor uw veiligheid werkt deze pagina na een tijd niet meer. Alles wat u tot nu toe hebt ingevoerd, is opgeslagen: open de link die u hebt ontvangen opnieuw om verder te gaan waar u was gebleven.',
+  'session.ends-at': str`Uw sessie eindigt om ${0}`,
+  'session.expiring-text':
+    'Alles wat u hebt ingevoerd, is opgeslagen. Klik op ‘Verder werken’ om op deze pagina door te gaan.',
+  'session.final-text':
+    'Alles wat u hebt ingevoerd, is opgeslagen. De sessie kan niet verder worden verlengd: rond binnenkort af, of open de link die u hebt ontvangen later opnieuw.',
 };

@@ -14,7 +14,7 @@ export const templates: TemplateMap = {
   'app.step-count': str`Passo ${0} de ${1}`,
   'app.missing-session':
     'Esta página precisa de uma sessão de incorporação. Abra novamente a ligação que recebeu.',
-  'error.session-ended':
+  'app.session-invalid':
     'Esta sessão terminou ou não é válida. Abra novamente a ligação que recebeu.',
   'app.extractor-gone': 'O extrator desta sessão já não existe.',
   'bucket.uploaded': str`${0} carregado.`,
@@ -260,9 +260,6 @@ export const templates: TemplateMap = {
   'results.saved': 'Todas as alterações foram guardadas.',
   'results.unsaved': 'Alterações por guardar…',
   'results.saving': 'A guardar…',
-  'results.invalid-count.one': str`${0} valor requer atenção antes de guardar.`,
-  'results.invalid-count.many': str`${0} valores requerem atenção antes de guardar.`,
-  'results.invalid-count.other': str`${0} valores requerem atenção antes de guardar.`,
   'results.not-saved': 'As suas alterações não foram guardadas.',
   'results.sent': 'Os seus resultados foram enviados. Já não podem ser alterados aqui.',
   'results.sent-on': str`Os seus resultados foram enviados em ${0}. Já não podem ser alterados aqui.`,
@@ -280,4 +277,38 @@ export const templates: TemplateMap = {
   'error.refused': str`O serviço recusou o pedido (HTTP ${0}).`,
   'error.unexpected-answer':
     'O serviço enviou uma resposta inesperada. Tente novamente dentro de momentos.',
+  'error.session-ended':
+    'A sua sessão terminou, por isso não foi possível concluir esta ação. O que introduziu está guardado: abra novamente a ligação que recebeu para continuar.',
+  'extraction.restart-title': 'As suas alterações não seriam mantidas.',
+  'extraction.restart-text': str`Recomeçar volta a ler os ficheiros desde o início; os valores que corrigiu ficam com os resultados atuais. Prima novamente «${0}» para recomeçar mesmo assim, ou volte às suas alterações.`,
+  'extraction.keep-changes': 'Manter as minhas alterações',
+  'results.attention.one': str`${0} valor requer atenção antes de enviar.`,
+  'results.attention.many': str`${0} valores requerem atenção antes de enviar.`,
+  'results.attention.other': str`${0} valores requerem atenção antes de enviar.`,
+  'results.empty-records.one': 'Um registo está vazio.',
+  'results.empty-records.many': str`${0} registos estão vazios.`,
+  'results.empty-records.other': str`${0} registos estão vazios.`,
+  'results.empty-confirm.one': str`Nada foi encontrado nem introduzido para ${0}. Prima «${1}» para o enviar tal como está, ou preencha primeiro os valores.`,
+  'results.empty-confirm.many': str`Nada foi encontrado nem introduzido para ${0}. Prima «${1}» para os enviar tal como estão, ou preencha primeiro os valores.`,
+  'results.empty-confirm.other': str`Nada foi encontrado nem introduzido para ${0}. Prima «${1}» para os enviar tal como estão, ou preencha primeiro os valores.`,
+  'results.enter-by-hand': 'Introduzir os valores manualmente',
+  'results.nothing-found': str`Nada foi encontrado em «${0}».`,
+  'results.nothing-found-text':
+    'O ficheiro pode ser difícil de ler, como uma fotografia desfocada, ou não ser o tipo de documento esperado. Pode carregar outro ficheiro ou introduzir os valores manualmente abaixo.',
+  'results.quoted-name': str`«${0}»`,
+  'results.saved-draft': 'Todas as alterações foram guardadas como rascunho.',
+  'results.submit-anyway': 'Enviar mesmo assim',
+  'results.submitted-description': 'Obrigado. Não é necessário mais nada da sua parte aqui.',
+  'results.submitted-heading': 'Os seus resultados foram enviados',
+  'results.upload-another': 'Carregar outro ficheiro',
+  'session.continue': 'Continuar a trabalhar',
+  'session.continuing': 'A prolongar…',
+  'session.ended': 'A sua sessão terminou',
+  'session.ended-text':
+    'Por segurança, esta página deixa de funcionar ao fim de algum tempo. Tudo o que introduziu até agora está guardado: abra novamente a ligação que recebeu para continuar onde ficou.',
+  'session.ends-at': str`A sua sessão termina às ${0}`,
+  'session.expiring-text':
+    'Tudo o que introduziu está guardado. Prima «Continuar a trabalhar» para continuar nesta página.',
+  'session.final-text':
+    'Tudo o que introduziu está guardado. A sessão já não pode ser prolongada: termine em breve, ou abra novamente mais tarde a ligação que recebeu.',
 };

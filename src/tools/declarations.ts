@@ -18,6 +18,7 @@ import ts from 'typescript';
 const expandedTypes = [
   ['Step', 'src/elements/steps.ts'],
   ['AppMode', 'src/elements/app/app.ts'],
+  ['ColorScheme', 'src/contract/color-scheme.ts'],
   ['Labels', 'src/contract/labels.ts'],
   ['Theme', 'src/contract/resources.ts'],
   ['Extractor', 'src/contract/resources.ts'],

@@ -53,7 +53,10 @@ export const interfaceSources = ['src/elements', 'src/controllers', 'src/client'
  */
 const developerTexts: { file: RegExp; text: RegExp }[] = [
   { file: /client\/client\.ts$/, text: /^This page was given a personal access token/ },
-  { file: /client\/api-error\.ts$/, text: /^(We could not reach|The service sent an answer)/ },
+  {
+    file: /client\/api-error\.ts$/,
+    text: /^(We could not reach|The service sent an answer|Your session has ended, so)/,
+  },
   // embed.js (3 KB, no catalogue) names the frame on the partner's page; its `title` option
   // gives it in the page's language.
   { file: /embed\/host\/embed\.ts$/, text: /^Document upload$/ },

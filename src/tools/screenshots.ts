@@ -10,7 +10,9 @@
  * cell); issue #11's run of several documents, one of which cannot be read (the list of
  * documents, the results' switcher, the failed document's panel); and the element and the
  * iFrame on a light partner page (served from 127.0.0.2) under a light and a dark system,
- * with default settings and with a light theme that follows the system. `ONLY=4-results npx tsx src/tools/screenshots.ts` takes only the
+ * with default settings and with a light theme that follows the system; and the results as
+ * a draft, submitted, with nothing found (and Submit asking about it), Start over asking
+ * before it leaves edits, and the full page's warning before its session ends. `ONLY=4-results npx tsx src/tools/screenshots.ts` takes only the
  * pictures whose names start so. The full page is opened with `color-scheme=auto`,
  * so the dark pictures are dark. `LOCALES=de,ar` takes the full page's pictures in those
  * languages instead (`?locale=`, names ending `-de`, `-ar`), light only.
@@ -131,6 +133,38 @@ async function main(): Promise<void> {
     const review = await session();
     await upload(review, 'coolblue1.pdf');
     await runOf(review, (run) => run.status === 'completed' || run.status === 'failed');
+    // Issue 14's states: submitted, nothing found, Start over over edits, a session ending.
+    const submitted = await session();
+    await upload(submitted, 'coolblue1.pdf');
+    const toSubmit = await runOf(submitted, (run) => run.status === 'completed');
+    await api('POST', `/api/extraction_runs/${toSubmit.id}/submit`, undefined, submitted.token);
+    const nothing = await session();
+    {
+      const form = new FormData();
+      form.append('file', new Blob(['Thank you for visiting.\n']), 'note.txt');
+      await api('POST', `${nothing.bucket}/files`, form, nothing.token);
+    }
+    await runOf(nothing, (run) => run.status === 'completed' || run.status === 'failed');
+    const edited = await session();
+    await upload(edited, 'coolblue1.pdf');
+    const toEdit = await runOf(edited, (run) => run.status === 'completed');
+    const [editedDocument] = toEdit.documents;
+    await api(
+      'PUT',
+      `/api/extraction_runs/${toEdit.id}/documents/${editedDocument!.file.split('/').pop()}/results`,
+      {
+        ...(JSON.parse(toEdit.data ?? '{}') as { documents: { data: object }[] }).documents[0]!
+          .data,
+        currency: 'EUR',
+      },
+      edited.token,
+    );
+    // Minted when its picture is taken: it ends within the two minutes of warning.
+    const ending = () =>
+      api<EmbedSession>('POST', '/api/embed_sessions', {
+        savedExtractor: `/api/extractors/${demo.id}`,
+        ttlSeconds: 90,
+      });
     // A real server on a loopback address of its own, as the service is: a page the browser
     // cannot place (a fulfilled route) may not reach a private address.
     const hostPages: Record<string, string> = {};
@@ -194,7 +228,9 @@ async function main(): Promise<void> {
     interface Shot {
       name: string;
       /** A session's full page (with the step to land on), or a partner page's path. */
-      target: { session: EmbedSession; step?: string } | { partner: string };
+      target:
+        | { session: EmbedSession | (() => Promise<EmbedSession>); step?: string }
+        | { partner: string };
       prepare?: (page: Page) => Promise<void>;
       /** Console errors the state brings by design (a refused upload's answer). */
       expected?: RegExp;
@@ -238,6 +274,41 @@ async function main(): Promise<void> {
           await page.getByLabel('Currency', { exact: true }).focus();
         },
       },
+      {
+        name: '4-results-draft',
+        target: { session: review, step: 'results' },
+        prepare: async (page) => {
+          await page.getByLabel('Currency', { exact: true }).fill('euro');
+          await page.getByText(/saved as your draft/).waitFor();
+        },
+      },
+      {
+        name: '4-results-submitted',
+        target: { session: submitted, step: 'results' },
+      },
+      { name: '4-results-nothing-found', target: { session: nothing, step: 'results' } },
+      {
+        name: '4-results-nothing-found-submit',
+        target: { session: nothing, step: 'results' },
+        prepare: async (page) => {
+          await page.getByRole('button', { name: 'Submit', exact: true }).click();
+        },
+      },
+      {
+        name: '3-extraction-restart-warning',
+        target: { session: edited, step: 'extraction' },
+        prepare: async (page) => {
+          await page.locator('extractor-app [part~="restart-button"]').click();
+          await page.getByText('Your changes would not be carried over.').waitFor();
+        },
+      },
+      {
+        name: '9-session-ending',
+        target: { session: ending, step: 'introduction' },
+        prepare: async (page) => {
+          await page.locator('extractor-app [part~="session-notice"]').waitFor();
+        },
+      },
       { name: '6-host-element', target: { partner: '/element' } },
       { name: '7-host-frame', target: { partner: '/frame' } },
       { name: '8-host-element-themed-auto', target: { partner: '/element-themed-auto' } },
@@ -271,7 +342,9 @@ async function main(): Promise<void> {
             problems.push(`${name} ${width} ${scheme}: ${error.message}`),
           );
           if ('session' in target) {
-            const { session: chosen, step } = target;
+            const { step } = target;
+            const chosen =
+              typeof target.session === 'function' ? await target.session() : target.session;
             if (step) {
               await page.addInitScript(
                 ([key, value]) => sessionStorage.setItem(key!, value!),

@@ -81,7 +81,7 @@ export function createExtractor(input: Partial<ExtractorInput> = {}): Promise<Ex
 
 export function mintSession(
   extractor: Extractor,
-  options: { bucket?: string; ttlSeconds?: number } = {},
+  options: { bucket?: string; ttlSeconds?: number; maxLifetimeSeconds?: number } = {},
 ): Promise<EmbedSession> {
   return adminRequest<EmbedSession>('POST', '/api/embed_sessions', {
     savedExtractor: `/api/extractors/${extractor.id}`,

@@ -35,6 +35,14 @@ export const appStyles = css`
     font-weight: 500;
   }
 
+  /* The full page's session ending soon, or ended: the words, then Continue working. */
+  .session-notice {
+    display: grid;
+    justify-items: start;
+    gap: 0.5rem;
+    border-inline-start-color: var(--_extractor-accent);
+  }
+
   .step-bar {
     display: grid;
     grid-template-columns: repeat(4, 1fr);

@@ -13,6 +13,7 @@ import { defineAllExtractorElements } from '../../embed/define.js';
 import type { ExtractorEventName } from '../events.js';
 import { $ } from '../testing/mount.js';
 import type { ExtractorApp } from './app.js';
+import { ExtractorClient } from '../../client/client.js';
 
 /**
  * A step is known once the app has heard from the real service (the session, the bucket,
@@ -219,11 +220,16 @@ describe('<extractor-app>', () => {
   });
 
   /** The first view's heading and primary button, once the session has loaded. */
-  async function themed(theme: Record<string, string> | undefined, attributes = {}) {
+  async function themed(
+    theme: Record<string, string> | undefined,
+    attributes = {},
+    sessionInput: Record<string, unknown> = {},
+  ) {
     const extractor = await createExtractor();
     const session = await adminRequest<EmbedSession>('POST', '/api/embed_sessions', {
       savedExtractor: `/api/extractors/${extractor.id}`,
       ...(theme ? { theme } : {}),
+      ...sessionInput,
     });
     const { app } = await mountApp({ session: session.token, ...attributes });
     const view = await currentView(app);
@@ -265,6 +271,27 @@ describe('<extractor-app>', () => {
     light.app.setAttribute('color-scheme', 'dark');
     await light.app.updateComplete;
     expect(luminance(getComputedStyle(light.heading).color)).toBeGreaterThan(0.6);
+  });
+
+  it('draws the session’s colour scheme unless its own attribute says otherwise', async () => {
+    const loaded = new Promise<CustomEvent>((resolve) =>
+      document.addEventListener(
+        'extractor-session-loaded',
+        (event) => resolve(event as CustomEvent),
+        {
+          once: true,
+        },
+      ),
+    );
+    const dark = await themed(undefined, {}, { colorScheme: 'dark' });
+    expect(getComputedStyle(dark.app).colorScheme).toBe('dark');
+    expect(luminance(getComputedStyle(dark.heading).color)).toBeGreaterThan(0.6);
+    expect((await loaded).detail.colorScheme).toBe('dark');
+    // The host page's choice comes first.
+    const pinned = await themed(undefined, { 'color-scheme': 'light' }, { colorScheme: 'dark' });
+    expect(getComputedStyle(pinned.app).colorScheme).toBe('light');
+    const auto = await themed(undefined, {}, { colorScheme: 'auto' });
+    expect(getComputedStyle(auto.app).colorScheme).toBe('light dark');
   });
 
   it('takes the page’s font unless a theme sets one, and keeps containers from turning into ellipses', async () => {
@@ -350,5 +377,42 @@ describe('<extractor-app>', () => {
     await reloaded;
     expect(app.step).toBe('bucket');
     expect(await heading(app)).toBeTruthy();
+  });
+
+  it('on the full page, warns before the session ends and goes on with a renewed one where the person is', async () => {
+    const extractor = await createExtractor();
+    // Ends within the two minutes of warning: the notice shows as soon as the page loads.
+    const session = await mintSession(extractor, { ttlSeconds: 90 });
+    const { app } = await mountApp({ session: session.token, mode: 'page' });
+    await currentView(app);
+    await app.goToStep('bucket');
+    const notice = await vi.waitFor(() => $(app, '[part~="session-notice"]'), serviceAnswered);
+    expect(notice.getAttribute('role')).toBe('alert');
+    expect(notice.textContent).toMatch(/Your session ends at .*Everything you entered is saved\./s);
+    // No host to ask on the full page.
+    const reloaded = new Promise<CustomEvent>((resolve) =>
+      app.addEventListener('extractor-session-loaded', (event) => resolve(event as CustomEvent), {
+        once: true,
+      }),
+    );
+    await userEvent.click($(app, '[part~="continue-session-button"]'));
+    await reloaded;
+    expect(app.session).not.toBe(session.token);
+    expect(app.step).toBe('bucket');
+    const current = await new ExtractorClient({
+      baseUrl: window.location.origin,
+      token: app.session,
+    }).getCurrentSession();
+    expect(current.bucket).toBe(session.bucket);
+    expect(Date.parse(current.expiresAt)).toBeGreaterThan(Date.parse(session.expiresAt));
+  });
+
+  it('on the full page, says when a session cannot be extended any more, and when it has ended', async () => {
+    const extractor = await createExtractor();
+    const session = await mintSession(extractor, { ttlSeconds: 60, maxLifetimeSeconds: 60 });
+    const { app } = await mountApp({ session: session.token, mode: 'page' });
+    const notice = await vi.waitFor(() => $(app, '[part~="session-notice"]'), serviceAnswered);
+    expect(notice.textContent).toMatch(/It cannot be extended further/);
+    expect(app.shadowRoot!.querySelector('[part~="continue-session-button"]')).toBeNull();
   });
 });

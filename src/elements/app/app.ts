@@ -32,6 +32,7 @@ import { loadStepView } from '../registry.js';
 import { canShowStep, resumeStep, steps, type Step } from '../steps.js';
 import { controlStyles, tokenStyles } from '../theme.styles.js';
 import { appStyles } from './app.styles.js';
+import type { renderSessionNotice, SessionNotice } from './session-notice.js';
 
 /** Where the app is shown; it decides the page chrome and what a submit leads to. */
 export type AppMode = 'element' | 'page' | 'frame';
@@ -87,6 +88,8 @@ const runLookback = 5;
  * @csspart steps - The step indicator above the views.
  * @csspart view - The current view element.
  * @csspart status - The loading and error panels.
+ * @csspart session-notice - On the full page: the session ends soon (with Continue working), or has ended.
+ * @csspart continue-session-button - Renews the session on the full page, so the person goes on.
  * @csspart button - Every button, the app's and the views'.
  * @csspart view-base - The current view's wrapper.
  * @csspart header - A view's heading and description.
@@ -118,6 +121,8 @@ const runLookback = 5;
  * @csspart resume-button - Continues a paused run.
  * @csspart cancel-button - Cancels the run.
  * @csspart restart-button - Starts a new run over the same files.
+ * @csspart restart-warning - Asks before starting over would leave a person's edits behind.
+ * @csspart keep-edits-button - Goes back to the edits instead of starting over.
  * @csspart toolbar - The results' save status and downloads.
  * @csspart downloads - The download buttons.
  * @csspart download-button - One download button (JSON, XML, CSV).
@@ -141,6 +146,10 @@ const runLookback = 5;
  * @csspart add-row-button - Adds a row to a table.
  * @csspart remove-row-button - Removes a row from a table.
  * @csspart submit-button - Submits the results.
+ * @csspart nothing-found - Says that nothing was found in a document, with the ways on.
+ * @csspart upload-another-button - Goes back to the files to upload another one.
+ * @csspart enter-by-hand-button - Moves to the first field, to type the values by hand.
+ * @csspart empty-warning - Asks before a record with nothing in it is submitted.
  *
  * @cssprop [--extractor-color-accent=light-dark(#2b59c3, #8fb1ff)] - The accent: primary buttons, progress bars, the current step.
  * @cssprop [--extractor-color-on-accent=light-dark(#ffffff, #0c1424)] - Text on the accent colour.
@@ -172,7 +181,9 @@ export class ExtractorApp extends LitElement {
   #sessionId = '';
   #session: CurrentSession | undefined;
   #expiryWarning: ReturnType<typeof setTimeout> | undefined;
+  #expiryEnd: ReturnType<typeof setTimeout> | undefined;
   #expiresAt: string | undefined;
+  #renewableUntil: string | undefined;
   #bucketRefresh: AbortController | undefined;
   /** The theme's tokens as set on the host, by `--extractor-*` name. */
   #theme: Record<string, string> = {};
@@ -206,7 +217,14 @@ export class ExtractorApp extends LitElement {
   private run: Run | undefined;
 
   @state() private currentStep: Step | undefined;
+  /** The session's colour scheme; the element's attribute comes first. */
+  @state() private sessionScheme: ColorScheme | undefined;
   @state() private viewError: string | undefined;
+  /** On the full page: the session ends soon (it can be renewed or not), or it has ended. */
+  @state() private sessionNotice: SessionNotice | undefined;
+  /** The notice's module, loaded when a notice is first due. */
+  #renderNotice: typeof renderSessionNotice | undefined;
+  @state() private renewing = false;
 
   /** The service's address; the page's own origin when empty. */
   @property({ attribute: 'base-url' }) baseUrl = '';
@@ -275,15 +293,16 @@ export class ExtractorApp extends LitElement {
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     clearTimeout(this.#expiryWarning);
+    clearTimeout(this.#expiryEnd);
     this.#systemScheme?.removeEventListener('change', this.#handleSystemScheme);
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
     if (!this.hasUpdated || changed.has('locale') || changed.has('strings')) void this.#speak();
-    if (!changed.has('colorScheme')) return;
-    // The scheme shows as a custom state, `:host(:state(dark))` in app.styles.ts; once
-    // sessions carry a scheme, the session's comes after the attribute here.
-    const scheme = resolveColorScheme(this.colorScheme);
+    if (!changed.has('colorScheme') && !changed.has('sessionScheme' as keyof ExtractorApp)) return;
+    // The scheme shows as a custom state, `:host(:state(dark))` in app.styles.ts: the
+    // host page's own choice (the attribute) first, then the session's.
+    const scheme = this.resolvedColorScheme;
     for (const name of colorSchemes) {
       try {
         if (name === scheme) this.#internals?.states.add(name);
@@ -308,6 +327,11 @@ export class ExtractorApp extends LitElement {
     const result = await super.getUpdateComplete();
     await this.#readable;
     return result;
+  }
+
+  /** The scheme drawn: the attribute's, else the session's, else light. */
+  get resolvedColorScheme(): ColorScheme {
+    return resolveColorScheme(this.colorScheme, this.sessionScheme);
   }
 
   /** The step on screen, once loaded. */
@@ -412,7 +436,11 @@ export class ExtractorApp extends LitElement {
     this.#sessionId = flow.session.id;
     this.#session = flow.session;
     await this.#speak();
+    if (refreshed && this.currentStep) this.#rememberStep(this.currentStep);
+    this.sessionScheme = flow.session.colorScheme;
     this.setTheme(flow.session.theme);
+    this.#renewableUntil = flow.session.renewableUntil;
+    this.sessionNotice = undefined;
     this.#warnBeforeExpiry(flow.session.expiresAt);
     if (flow.run) this.#watcher.watch(flow.client, flow.run);
     else this.run = undefined;
@@ -430,17 +458,59 @@ export class ExtractorApp extends LitElement {
       bucket: flow.bucket,
       run: this.run,
       step: this.currentStep,
+      colorScheme: this.resolvedColorScheme,
     });
   }
 
   #warnBeforeExpiry(expiresAt: string): void {
     this.#expiresAt = expiresAt;
     clearTimeout(this.#expiryWarning);
-    const delay = Math.max(0, Date.parse(expiresAt) - sessionExpiryWarningMs - Date.now());
+    clearTimeout(this.#expiryEnd);
+    const ends = Date.parse(expiresAt);
+    if (this.mode !== 'page') {
+      // Embedded, the host page mints a fresh session: it is asked in time.
+      const delay = Math.max(0, ends - sessionExpiryWarningMs - Date.now());
+      this.#expiryWarning = setTimeout(
+        () => fire(this, 'extractor-session-refresh-requested', { expiresAt }),
+        delay,
+      );
+      return;
+    }
+    // On the full page the person is warned with time to read and act, and may go on as
+    // long as the session's maximum lifetime allows. Edits are saved as drafts all along,
+    // so nothing is lost either way.
+    const renewable = Date.parse(this.#renewableUntil ?? expiresAt) - ends > 60_000;
     this.#expiryWarning = setTimeout(
-      () => fire(this, 'extractor-session-refresh-requested', { expiresAt }),
-      delay,
+      () => void this.#showNotice(renewable ? 'expiring' : 'final'),
+      Math.max(0, ends - pageExpiryWarningMs - Date.now()),
     );
+    this.#expiryEnd = setTimeout(
+      () => void this.#showNotice('ended'),
+      Math.max(0, ends - Date.now()),
+    );
+  }
+
+  async #showNotice(notice: SessionNotice): Promise<void> {
+    this.#renderNotice ??= (await import('./session-notice.js')).renderSessionNotice;
+    this.sessionNotice = notice;
+    await this.updateComplete;
+    this.renderRoot.querySelector<HTMLElement>('[part~="session-notice"]')?.focus();
+  }
+
+  /** Continue working: a new token for the same session; the page goes on where it is. */
+  async #renew(): Promise<void> {
+    const { client } = this;
+    if (!client || this.renewing) return;
+    this.renewing = true;
+    try {
+      const renewed = await client.renewSession();
+      this.session = renewed.token;
+    } catch (error) {
+      this.viewError = describeError(error);
+      this.sessionNotice = undefined;
+    } finally {
+      this.renewing = false;
+    }
   }
 
   #handleRunChange(run: Run, previous: Run | undefined): void {
@@ -567,6 +637,16 @@ export class ExtractorApp extends LitElement {
           ? html`<p class="message error" part="status" role="alert">${this.viewError}</p>`
           : nothing
       }
+      ${
+        this.sessionNotice && this.#renderNotice
+          ? this.#renderNotice({
+              notice: this.sessionNotice,
+              expiresAt: this.#expiresAt ?? new Date().toISOString(),
+              renewing: this.renewing,
+              onContinue: () => void this.#renew(),
+            })
+          : nothing
+      }
       ${this.renderStep(step)}
       <slot></slot>
     `;
@@ -602,6 +682,9 @@ export class ExtractorApp extends LitElement {
     }
   }
 }
+
+/** How long before its token expires the full page warns the person. */
+const pageExpiryWarningMs = 2 * 60_000;
 
 function stepKey(sessionId: string): string {
   return `extractor:step:${sessionId}`;
@@ -652,7 +735,7 @@ function loadErrorMessage(error: unknown): string {
     });
   if (error instanceof ApiError && error.status === 401)
     return msg('This session has ended or is not valid. Open the link you were given again.', {
-      id: 'error.session-ended',
+      id: 'app.session-invalid',
     });
   if (error instanceof ApiError && error.status === 404)
     return msg('The extractor of this session no longer exists.', {

@@ -92,7 +92,7 @@ describe('<extractor-extraction-view>', () => {
           {
             name: 'invoice.txt',
             status: 'running',
-            data: { invoice_number: 'INV-7', total: null },
+            data: { invoice_number: 'INV-7', total: null, date: '2024-03-15' },
             chunksCompleted: 3,
             chunksTotal: 8,
           },
@@ -121,6 +121,16 @@ describe('<extractor-extraction-view>', () => {
     ]);
     expect(found).toContainEqual(['Invoice number', 'INV-7']);
     expect(found).toContainEqual(['Total', '—']);
+    // A date as the person's locale writes it, never the machine's 2024-03-15.
+    const date = found.find(([name]) => name === 'Invoice date')![1]!;
+    expect(date).not.toBe('2024-03-15');
+    expect(date).toBe(
+      new Intl.DateTimeFormat(navigator.language, { dateStyle: 'medium', timeZone: 'UTC' }).format(
+        Date.UTC(2024, 2, 15),
+      ),
+    );
+    expect(date).toMatch(/2024/);
+    expect(date).toMatch(/15/);
   });
 
   it('stops the bar when the run stops, wherever it got to', async () => {
@@ -195,6 +205,36 @@ describe('<extractor-extraction-view>', () => {
     expect(events.at(-1)?.detail).toEqual({ step: 'results' });
     await userEvent.click($(element, '[part~="back-button"]'));
     expect(events.at(-1)?.detail).toEqual({ step: 'bucket' });
+  });
+
+  it('asks before starting over would leave the person’s edits behind, and never offers it once submitted', async () => {
+    const session = await completedRun(labels);
+    const fileId = decodeURIComponent(session.run.documents[0]!.file.split('/').pop()!);
+    const edited = await session.client.saveDocumentResults(session.run.id, fileId, {
+      invoice_number: 'typed by hand',
+    });
+    const { element, events } = await mountWith(edited, session);
+    await userEvent.click($(element, '[part~="restart-button"]'));
+    const warning = $(element, '[part~="restart-warning"]');
+    expect(warning.textContent).toMatch(/Your changes would not be carried over\./);
+    expect(element.shadowRoot!.activeElement).toBe(warning);
+    expect(events.some((event) => event.type === 'extractor-run-started')).toBe(false);
+    expect((await session.client.getBucket(session.bucketId)).runs).toHaveLength(1);
+    await userEvent.click($(element, '[part~="keep-edits-button"]'));
+    expect(events.at(-1)?.detail).toEqual({ step: 'results' });
+    expect($$(element, '[part~="restart-warning"]')).toEqual([]);
+
+    // Asked again, and pressed again: a new run.
+    await userEvent.click($(element, '[part~="restart-button"]'));
+    const started = nextEvent(element, 'extractor-run-started');
+    await userEvent.click($(element, '[part~="restart-button"]'));
+    expect((await started).detail.run.id).not.toBe(session.run.id);
+
+    unmountAll();
+    await session.client.submitResults(session.run.id);
+    const submitted = await session.client.getRun(session.run.id);
+    const again = await mountWith(submitted, session);
+    expect($$(again.element, '[part~="restart-button"]')).toEqual([]);
   });
 
   it('starts a run when there is none', async () => {

@@ -21,7 +21,7 @@ import { documentStatusNames } from '../document-text.js';
 import { fire } from '../events.js';
 import { fieldTitle, summarizeValue } from '../field-names.js';
 import { renderReplaceFile } from '../replace-file.js';
-import { canShowStep } from '../steps.js';
+import { canShowStep, hasUnsubmittedEdits } from '../steps.js';
 import { styleProperties } from '../style-properties.js';
 import { ExtractorViewElement } from '../view-element.js';
 import { documentStyles } from '../document.styles.js';
@@ -78,6 +78,8 @@ type Action = RunCommand | 'start';
  * @csspart resume-button - Continues a paused run.
  * @csspart cancel-button - Cancels the run.
  * @csspart restart-button - Starts a new run over the same files.
+ * @csspart restart-warning - Asks before starting over would leave a person's edits behind.
+ * @csspart keep-edits-button - Goes back to the edits instead of starting over.
  * @csspart continue-button - On to the results of a done run.
  *
  * @cssproperty --extractor-color-accent - The accent: primary buttons, progress, focus.
@@ -105,6 +107,8 @@ export class ExtractorExtractionView extends ExtractorViewElement {
   @state() private pendingAction: Action | undefined;
   @state() private error: string | undefined;
   @state() private announcement = '';
+  /** Start over was pressed over a person's edits: it asks once more before they are left. */
+  @state() private confirmingRestart = false;
 
   protected override willUpdate(changed: PropertyValues<this>): void {
     if (changed.has('run' as keyof ExtractorExtractionView)) {
@@ -154,6 +158,23 @@ export class ExtractorExtractionView extends ExtractorViewElement {
     }
   }
 
+  /** A new run reads the files afresh; a person's edits of this one would be left behind. */
+  private async handleRestart(): Promise<void> {
+    if (hasUnsubmittedEdits(this.run) && !this.confirmingRestart) {
+      this.confirmingRestart = true;
+      await this.updateComplete;
+      this.renderRoot.querySelector<HTMLElement>('.confirm-restart')?.focus();
+      return;
+    }
+    this.confirmingRestart = false;
+    await this.handleStart();
+  }
+
+  private handleKeepEdits(): void {
+    this.confirmingRestart = false;
+    fire(this, 'extractor-step-requested', { step: 'results' });
+  }
+
   private async handleCommand(command: RunCommand): Promise<void> {
     const { client, run } = this;
     if (!client || !run || this.pendingAction) return;
@@ -201,6 +222,27 @@ export class ExtractorExtractionView extends ExtractorViewElement {
         ${run ? this.renderDocuments(run) : nothing}
         ${run ? this.renderPartialResults(run) : nothing}
         ${this.error ? html`<p class="message error" part="error" role="alert">${this.error}</p>` : nothing}
+        ${
+          this.confirmingRestart
+            ? html`<p
+                class="message warning confirm-restart"
+                part="restart-warning"
+                role="alert"
+                tabindex="-1"
+              >
+                <span class="message-title">${extractionText.restartTitle}</span>
+                ${extractionText.restartText(labels.extractionViewRestartButtonLabel)}
+                <button
+                  class="button small"
+                  part="button keep-edits-button"
+                  type="button"
+                  @click=${this.handleKeepEdits}
+                >
+                  ${extractionText.keepChanges}
+                </button>
+              </p>`
+            : nothing
+        }
         <div class="visually-hidden" aria-live="polite" aria-atomic="true">
           ${this.announcement}
         </div>
@@ -396,7 +438,7 @@ export class ExtractorExtractionView extends ExtractorViewElement {
               html`<div class="found-item">
                 <dt>${fieldTitle(name, properties[name])}</dt>
                 <dd class=${summarizeValue(values[name]) === '—' ? 'missing' : ''}>
-                  ${summarizeValue(values[name])}
+                  ${summarizeValue(values[name], properties[name])}
                 </dd>
               </div>`,
           )}
@@ -475,13 +517,13 @@ export class ExtractorExtractionView extends ExtractorViewElement {
               : nothing
           }
           ${
-            finished && !replaceable
+            finished && !replaceable && (!run?.submittedAt || this.extractor?.allowResubmission)
               ? button(
                   'start',
                   labels.extractionViewRestartButtonLabel,
                   'restart-button',
                   !withResults,
-                  () => this.handleStart(),
+                  () => this.handleRestart(),
                 )
               : nothing
           }

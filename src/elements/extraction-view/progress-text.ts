@@ -71,6 +71,18 @@ export const extractionText = {
       { id: 'extraction.failed-next' },
     );
   },
+  get restartTitle() {
+    return msg('Your changes would not be carried over.', { id: 'extraction.restart-title' });
+  },
+  /** Start over asked for again, by its button's label. */
+  restartText: (button: string) =>
+    msg(
+      str`Starting over reads the files again from the beginning; the values you corrected stay with the results you have now. Press “${button}” again to start over anyway, or go back to your changes.`,
+      { id: 'extraction.restart-text' },
+    ),
+  get keepChanges() {
+    return msg('Keep my changes', { id: 'extraction.keep-changes' });
+  },
   /** A run that read none of its documents, each of which says why in the list. */
   documentsFailedTitle: (total: number) =>
     total === 1

@@ -1,19 +1,22 @@
 /**
  * The person's work on each document of a run: one record editor per document read, its
  * edits, and their saving through `PUT /api/extraction_runs/{id}/documents/{fileId}/results`
- * a short pause after typing stops. A document keeps its editor (and what was typed in it)
+ * a short pause after typing stops. Every edit is saved as the person's draft, valid or
+ * not (the service keeps drafts the schema does not accept yet): a value half typed, or a
+ * machine's record that starts invalid, must not stop the rest of the work from being kept
+ * across a reload. Validity is shown and blocks only Submit. A document keeps its editor (and what was typed in it)
  * while the person looks at another one; the run changing elsewhere reloads only the
  * documents with nothing waiting to be saved. Saves go out one after the other, so an older
  * one never lands after a newer.
  */
 import { msg, str } from '@lit/localize';
-import { ApiError, describeError } from '../../client/api-error.js';
+import { describeError } from '../../client/api-error.js';
 import type { RunDocumentState } from '../../client/run-documents.js';
 import type { TargetSchema } from '../../contract/json-schema.js';
 import type { Run } from '../../contract/resources.js';
 import { RecordEditor, type RecordEditorHost } from './record-editor.js';
 
-export type SaveState = 'saved' | 'pending' | 'saving' | 'invalid' | 'failed';
+export type SaveState = 'saved' | 'pending' | 'saving' | 'failed';
 
 /** How long typing must pause before the edits are saved. */
 const saveDelayMs = 700;
@@ -92,10 +95,10 @@ export class DocumentDrafts {
         );
         draft = created;
         draft.editor.load(schema, document.data ?? {});
-        this.#settle(draft);
       } else if (!draft.unsaved) {
         draft.editor.load(schema, document.data ?? {});
-        this.#settle(draft);
+        draft.saveError = undefined;
+        draft.saveState = 'saved';
       } else if (schema && schema !== draft.editor.schema) {
         // Edits wait to be saved: they stay, checked against the schema as it is now.
         draft.editor.load(schema, draft.editor.value);
@@ -126,25 +129,15 @@ export class DocumentDrafts {
     return this.all.filter((draft) => draft.editor.violations.size > 0);
   }
 
-  #settle(draft: DocumentDraft): void {
-    draft.saveError = undefined;
-    draft.saveState = draft.editor.violations.size > 0 ? 'invalid' : 'saved';
-  }
-
   #edited(draft: DocumentDraft): void {
     draft.revision++;
     draft.saveError = undefined;
     clearTimeout(draft.timer);
-    draft.timer = undefined;
-    if (draft.editor.violations.size > 0) {
-      draft.saveState = 'invalid';
-    } else {
-      draft.saveState = 'pending';
-      draft.timer = setTimeout(() => {
-        draft.timer = undefined;
-        this.#queueSave(draft);
-      }, saveDelayMs);
-    }
+    draft.saveState = 'pending';
+    draft.timer = setTimeout(() => {
+      draft.timer = undefined;
+      this.#queueSave(draft);
+    }, saveDelayMs);
     this.#options.onChange();
   }
 
@@ -154,7 +147,7 @@ export class DocumentDrafts {
 
   async #save(draft: DocumentDraft): Promise<void> {
     const revision = draft.revision;
-    if (revision === draft.savedRevision || draft.editor.violations.size > 0) return;
+    if (revision === draft.savedRevision) return;
     const record = draft.editor.value;
     draft.saveState = 'saving';
     this.#options.onChange();
@@ -164,15 +157,10 @@ export class DocumentDrafts {
       draft.saveState = draft.revision === revision ? 'saved' : 'pending';
       this.#options.onSaved(run, draft);
     } catch (error) {
-      if (error instanceof ApiError && error.status === 422 && error.fieldErrors.length > 0) {
-        draft.editor.addViolations(error.fieldErrors);
-        draft.saveState = 'invalid';
-      } else {
-        draft.saveState = 'failed';
-        draft.saveError = msg(str`Your changes are not saved: ${describeError(error)}`, {
-          id: 'results.save-failed',
-        });
-      }
+      draft.saveState = 'failed';
+      draft.saveError = msg(str`Your changes are not saved: ${describeError(error)}`, {
+        id: 'results.save-failed',
+      });
     }
     this.#options.onChange();
   }

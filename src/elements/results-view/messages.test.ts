@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { findSchemaProblems, type TargetSchema } from '../../contract/json-schema.js';
+import { type TargetSchema } from '../../contract/json-schema.js';
+import { findSchemaProblems } from '../../contract/schema-validation.js';
 import { describePattern, describeSchemaProblem, titleAt } from './messages.js';
 import { valueAtPointer } from './values.js';
 

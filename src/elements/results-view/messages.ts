@@ -2,7 +2,7 @@
  * What the results editor says about a value the schema does not accept, in plain words
  * written from the schema: the field's title, its examples or description, and the kind
  * of value expected ("Enter the currency as three capital letters, such as EUR."). Never a
- * raw pattern or a JSON type name: those are the API's words (src/contract/json-schema.ts),
+ * raw pattern or a JSON type name: those are the API's words (src/contract/schema-validation.ts),
  * not a person's. All of the editor's messages are here, through the catalogue (src/locales).
  *
  * A title goes into a message as the schema has it; only English lowers its first letter
@@ -10,7 +10,8 @@
  * quote it instead, which needs no article and keeps German nouns capitalised.
  */
 import { msg, str } from '@lit/localize';
-import type { SchemaProblem, TargetSchema } from '../../contract/json-schema.js';
+import type { TargetSchema } from '../../contract/json-schema.js';
+import type { SchemaProblem } from '../../contract/schema-validation.js';
 import { formattingLocale, plural } from '../../locales/localization.js';
 import { humanizeName } from '../field-names.js';
 import { formatNumber } from '../../locales/format.js';

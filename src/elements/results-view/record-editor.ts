@@ -7,7 +7,8 @@
  * changing.
  */
 import { html, nothing, type ReactiveControllerHost, type TemplateResult } from 'lit';
-import { findSchemaProblems, type TargetSchema } from '../../contract/json-schema.js';
+import { type TargetSchema } from '../../contract/json-schema.js';
+import { findSchemaProblems } from '../../contract/schema-validation.js';
 import { describeSchemaProblem, requiredNote, serviceRefusedMessage, titleAt } from './messages.js';
 import { RecordTable, renderRecordTable } from './record-table.js';
 import { controlId, hasFieldsToFill, renderObjectFields, type SchemaForm } from './schema-form.js';

@@ -26,7 +26,8 @@ import {
 } from 'lit';
 import { ref } from 'lit/directives/ref.js';
 import { repeat } from 'lit/directives/repeat.js';
-import { deepEqual, resolveRef, type TargetSchema } from '../../contract/json-schema.js';
+import { resolveRef, type TargetSchema } from '../../contract/json-schema.js';
+import { deepEqual } from '../../contract/schema-validation.js';
 import { fieldTitle } from '../field-names.js';
 import { closeIcon, plusIcon } from '../icons.js';
 import { styleProperties } from '../style-properties.js';

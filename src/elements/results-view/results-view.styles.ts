@@ -187,6 +187,20 @@ export const resultsViewStyles = css`
     gap: var(--_extractor-space);
   }
 
+  /* Nothing found: its own state above the empty form, with the two ways on. */
+  .message.nothing-found {
+    display: grid;
+    gap: 0.5rem;
+    margin-block-end: var(--_extractor-space);
+    border-inline-start-color: var(--_extractor-accent);
+  }
+
+  .nothing-found-actions {
+    display: flex;
+    flex-wrap: wrap;
+    gap: 0.5rem;
+  }
+
   .failed-document {
     display: grid;
     justify-items: start;

@@ -217,8 +217,8 @@ describe('<extractor-results-view>', () => {
     await userEvent.fill(total, 'abc');
     expect(total.getAttribute('aria-invalid')).toBe('true');
     expect(messageOf(element, total)).toBe('Enter a number, such as 1,234.56.');
-    expect($(element, '.save-status').textContent?.trim()).toBe(
-      '1 value needs attention before saving.',
+    expect($(element, '.save-status').textContent?.trim()).toMatch(
+      /1 value needs attention before you submit\.$/,
     );
     await userEvent.fill(total, '-5');
     expect(messageOf(element, total)).toBe('Enter 0 or more.');
@@ -493,6 +493,77 @@ describe('<extractor-results-view>', () => {
     expect($$(hidden.element, '[part~="downloads"]')).toEqual([]);
   });
 
+  it("saves an invalid edit as the person's draft: it is there, still marked, when the view loads again", async () => {
+    const { element, client, run } = await mountOrder();
+    const changed = nextEvent(element, 'extractor-results-changed');
+    await userEvent.fill(field(element, 'Total'), 'abc');
+    await changed;
+    await vi.waitFor(() =>
+      expect($(element, '.save-status').textContent?.trim()).toBe(
+        'All changes saved as your draft. 1 value needs attention before you submit.',
+      ),
+    );
+    const stored = await client.getRun(run.id);
+    expect(recordOf(stored.data)).toMatchObject({ total: 'abc', order_number: 'PO-1' });
+
+    unmountAll();
+    const again = await mountView('extractor-results-view', { client, run: stored });
+    const total = field(again.element, 'Total') as HTMLInputElement;
+    expect(total.value).toBe('abc');
+    expect(total.getAttribute('aria-invalid')).toBe('true');
+    expect(messageOf(again.element, total)).toBe('Enter a number, such as 1,234.56.');
+  });
+
+  it('says plainly when nothing was found, offers another file or typing, and asks before submitting an empty record', async () => {
+    // A schema that lets every value be missing: an empty record is valid, and still suspect.
+    const receiptSchema = JSON.stringify({
+      type: 'object',
+      properties: {
+        shop: { type: ['string', 'null'], title: 'Shop' },
+        total: { type: ['number', 'null'], title: 'Total' },
+        items: {
+          type: 'array',
+          title: 'Items',
+          items: { type: 'object', properties: { name: { type: ['string', 'null'] } } },
+        },
+      },
+    });
+    const partly = await mountOrder(
+      { shop: null, total: 3, items: [] },
+      { jsonSchema: receiptSchema },
+    );
+    // Some value found: not "nothing found".
+    expect($$(partly.element, '[part~="nothing-found"]')).toEqual([]);
+    unmountAll();
+
+    const { element, events, client, run } = await mountOrder(
+      { shop: null, total: null, items: [] },
+      { jsonSchema: receiptSchema },
+    );
+    const note = $(element, '[part~="nothing-found"]');
+    expect(note.textContent).toMatch(/Nothing was found in “invoice.txt”\./);
+    const steps = nextEvent(element, 'extractor-step-requested');
+    await userEvent.click($(element, '[part~="upload-another-button"]'));
+    expect((await steps).detail.step).toBe('bucket');
+    await userEvent.click($(element, '[part~="enter-by-hand-button"]'));
+    expect(element.shadowRoot!.activeElement).toBe(field(element, 'Shop'));
+
+    // Submit asks first, naming the empty record; nothing is sent until asked again.
+    await userEvent.click($(element, '[part~="submit-button"]'));
+    const warning = $(element, '[part~="empty-warning"]');
+    expect(warning.textContent).toMatch(/Nothing was found or entered for “invoice.txt”/);
+    expect(element.shadowRoot!.activeElement).toBe(warning);
+    expect($(element, '[part~="submit-button"]').textContent?.trim()).toBe('Submit anyway');
+    expect(events.some((event) => event.type === 'extractor-submit-requested')).toBe(false);
+    expect((await client.getRun(run.id)).submittedAt).toBeNull();
+    const submitted = nextEvent(element, 'extractor-results-submitted');
+    await userEvent.click($(element, '[part~="submit-button"]'));
+    await submitted;
+    expect((await client.getRun(run.id)).submittedAt).not.toBeNull();
+    // Done: no longer "nothing found" with offers to do more.
+    expect($$(element, '[part~="nothing-found"]')).toEqual([]);
+  });
+
   it('does not submit while values need attention', async () => {
     const { element, events } = await mountOrder();
     await userEvent.fill(field(element, 'Total'), 'lots');
@@ -517,6 +588,11 @@ describe('<extractor-results-view>', () => {
       order_number: 'PO-2',
     });
     const { detail } = await submitted;
+    // The heading says it is done, and focus is on it (so it is on screen and read out).
+    const heading = $(element, '[part~="heading"]');
+    expect(heading.textContent?.trim()).toBe('Your results have been submitted');
+    expect(element.shadowRoot!.activeElement).toBe(heading);
+    expect($$(element, '[part~="back-button"]')).toEqual([]);
     expect(detail.submission.run).toContain(run.id);
     expect(detail.run.submittedAt).not.toBeNull();
     const stored = await client.getRun(run.id);

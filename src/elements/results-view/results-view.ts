@@ -2,9 +2,9 @@ import { msg, str } from '@lit/localize';
 import { html, nothing, type PropertyValues } from 'lit';
 import { state } from 'lit/decorators.js';
 import { keyed } from 'lit/directives/keyed.js';
-import { describeError } from '../../client/api-error.js';
+import { ApiError, describeError } from '../../client/api-error.js';
 import { formatDateTime, formatNumber } from '../../locales/format.js';
-import { plural } from '../../locales/localization.js';
+import { formattingLocale, plural } from '../../locales/localization.js';
 import { resultFormats, type ResultFormat } from '../../client/client.js';
 import {
   countDocuments,
@@ -87,6 +87,10 @@ import { resultsViewStyles } from './results-view.styles.js';
  * @csspart button - Every button.
  * @csspart back-button - Back to the extraction.
  * @csspart submit-button - Submits the results.
+ * @csspart nothing-found - Says that nothing was found in a document, with the ways on.
+ * @csspart upload-another-button - Goes back to the files to upload another one.
+ * @csspart enter-by-hand-button - Moves to the first field, to type the values by hand.
+ * @csspart empty-warning - Asks before a record with nothing in it is submitted.
  *
  * @cssproperty --extractor-color-accent - The accent: primary buttons, focus, the chosen document.
  * @cssproperty --extractor-color-surface - Background of inputs and the table.
@@ -126,6 +130,10 @@ export class ExtractorResultsView extends ExtractorViewElement {
   @state() private submitting = false;
   @state() private downloading: ResultFormat | undefined;
   @state() private error: string | undefined;
+  /** When Submit was pressed over records with nothing in them: it asks once more. */
+  @state() private confirmingEmpty = false;
+  /** Set by this view's own Submit, before the app has followed the run. */
+  @state() private submittedAt: string | undefined;
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
@@ -148,6 +156,8 @@ export class ExtractorResultsView extends ExtractorViewElement {
     }
     if (run?.id !== this.#runId) {
       this.#runId = run?.id;
+      this.submittedAt = undefined;
+      this.confirmingEmpty = false;
       this.#drafts = this.#createDrafts();
       this.selected = undefined;
       this.#selectedIndex = 0;
@@ -167,7 +177,7 @@ export class ExtractorResultsView extends ExtractorViewElement {
 
   #createDrafts(): DocumentDrafts {
     return new DocumentDrafts(this, {
-      readOnly: () => !!this.run?.submittedAt || this.submitting,
+      readOnly: () => this.#submitted || this.submitting,
       save: (document, record) => {
         const { client, run } = this;
         if (!client || !run) return Promise.reject(new Error('There is no run to save to.'));
@@ -181,9 +191,14 @@ export class ExtractorResultsView extends ExtractorViewElement {
         }),
       onChange: () => {
         this.error = undefined;
+        this.confirmingEmpty = false;
         this.requestUpdate();
       },
     });
+  }
+
+  get #submitted(): boolean {
+    return !!this.run?.submittedAt || this.submittedAt !== undefined;
   }
 
   /** The results as edited, in the service's shape: every document, in order. */
@@ -264,7 +279,7 @@ export class ExtractorResultsView extends ExtractorViewElement {
 
   private async handleSubmit(): Promise<void> {
     const { client, run } = this;
-    if (!client || !run || this.submitting || run.submittedAt) return;
+    if (!client || !run || this.submitting || this.#submitted) return;
     this.error = undefined;
     const [invalid] = this.#drafts.invalid;
     if (invalid) {
@@ -282,6 +297,16 @@ export class ExtractorResultsView extends ExtractorViewElement {
       this.renderRoot.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
       return;
     }
+    // A record with nothing in it is most likely a file that could not be read well: sending
+    // it should be a choice, not a slip.
+    const empty = this.#drafts.all.filter((draft) => isEmptyRecord(draft.editor.value));
+    if (empty.length > 0 && !this.confirmingEmpty) {
+      this.confirmingEmpty = true;
+      await this.updateComplete;
+      this.renderRoot.querySelector<HTMLElement>('.confirm-empty')?.focus();
+      return;
+    }
+    this.confirmingEmpty = false;
     const data = this.#results();
     if (!fire(this, 'extractor-submit-requested', { run, data }, { cancelable: true })) return;
     this.submitting = true;
@@ -296,15 +321,44 @@ export class ExtractorResultsView extends ExtractorViewElement {
         return;
       }
       const submission = await client.submitResults(run.id);
+      this.submittedAt = submission.submittedAt;
       const submitted = await client
         .getRun(run.id)
         .catch(() => ({ ...run, submittedAt: submission.submittedAt }));
+      this.submitting = false;
+      // The heading now says it is done: focus goes there, so it is on screen and read out.
+      await this.updateComplete;
+      this.focusHeading();
       fire(this, 'extractor-results-submitted', { run: submitted, submission });
     } catch (error) {
+      this.#showRefusedDrafts(error);
       this.error = describeError(error);
     } finally {
       this.submitting = false;
     }
+  }
+
+  /**
+   * The service refuses drafts its schema does not accept, pointing into the results
+   * (`/documents/{i}/data/...`): those values are marked in their documents.
+   */
+  #showRefusedDrafts(error: unknown): void {
+    if (!(error instanceof ApiError) || error.status !== 422) return;
+    const documents = documentsOfRun(this.run);
+    for (const { pointer } of error.fieldErrors) {
+      const match = /^\/documents\/(\d+)\/data(\/.*)?$/.exec(pointer);
+      const document = match ? documents[Number(match[1])] : undefined;
+      if (document)
+        this.#drafts.get(document.file)?.editor.addViolations([{ pointer: match![2] ?? '' }]);
+    }
+  }
+
+  /** Shows the chosen document's first field, ready for typing values by hand. */
+  private async handleEnterByHand(): Promise<void> {
+    await this.updateComplete;
+    this.renderRoot
+      .querySelector<HTMLElement>('.form input, .form select, .form textarea, .form [role="grid"]')
+      ?.focus();
   }
 
   private async handleBack(): Promise<void> {
@@ -314,20 +368,31 @@ export class ExtractorResultsView extends ExtractorViewElement {
 
   override render() {
     const { labels, run } = this;
-    const submitted = !!run?.submittedAt;
+    const submitted = this.#submitted;
     const documents = documentsOfRun(run);
     const document = documents.find((each) => each.file === this.selected);
     const several = documents.length > 1;
+    // Once submitted the flow is over, unless the extractor lets the bucket be submitted again.
+    const canGoBack = !submitted || !!this.extractor?.allowResubmission;
     return html`
       <section class="view" part="base" aria-labelledby="heading">
-        ${this.renderHeader(labels.resultsViewHeading, labels.resultsViewDescription)}
+        ${
+          submitted
+            ? this.renderHeader(
+                msg('Your results have been submitted', { id: 'results.submitted-heading' }),
+                msg('Thank you. Nothing more is needed from you here.', {
+                  id: 'results.submitted-description',
+                }),
+              )
+            : this.renderHeader(labels.resultsViewHeading, labels.resultsViewDescription)
+        }
         ${
           submitted
             ? html`<p class="message success" role="status">
                 <span class="message-title"
                   >${checkIcon()} ${msg('Submitted. Thank you.', { id: 'results.submitted' })}</span
                 >
-                ${submittedText(run.submittedAt)}
+                ${submittedText(run?.submittedAt ?? this.submittedAt)}
               </p>`
             : nothing
         }
@@ -344,10 +409,20 @@ export class ExtractorResultsView extends ExtractorViewElement {
         </div>
         ${several ? this.renderNextDocument(documents) : nothing}
         ${this.error ? html`<p class="message error" part="error" role="alert">${this.error}</p>` : nothing}
+        ${this.confirmingEmpty && !submitted ? this.renderConfirmEmpty() : nothing}
         <div class="actions" part="actions">
-          <button class="button" part="button back-button" type="button" @click=${this.handleBack}>
-            ${labels.resultsViewBackButtonLabel}
-          </button>
+          ${
+            canGoBack
+              ? html`<button
+                  class="button"
+                  part="button back-button"
+                  type="button"
+                  @click=${this.handleBack}
+                >
+                  ${labels.resultsViewBackButtonLabel}
+                </button>`
+              : nothing
+          }
           ${
             submitted
               ? nothing
@@ -359,13 +434,53 @@ export class ExtractorResultsView extends ExtractorViewElement {
                     aria-disabled=${this.submitting ? 'true' : 'false'}
                     @click=${this.handleSubmit}
                   >
-                    ${this.submitting ? `${labels.resultsViewSubmitButtonLabel}…` : labels.resultsViewSubmitButtonLabel}
+                    ${
+                      this.submitting
+                        ? `${labels.resultsViewSubmitButtonLabel}…`
+                        : this.confirmingEmpty
+                          ? submitAnyway()
+                          : labels.resultsViewSubmitButtonLabel
+                    }
                   </button>
                 </div>`
           }
         </div>
       </section>
     `;
+  }
+
+  /** Submit over a record with nothing in it asks once more, saying why. */
+  private renderConfirmEmpty() {
+    const empty = this.#drafts.all.filter((draft) => isEmptyRecord(draft.editor.value));
+    const names = new Intl.ListFormat(formattingLocale(), { type: 'conjunction' }).format(
+      empty.map((draft) => quoted(draft.document.name)),
+    );
+    const count = empty.length;
+    return html`<p
+      class="message warning confirm-empty"
+      part="empty-warning"
+      role="alert"
+      tabindex="-1"
+    >
+      <span class="message-title"
+        >${plural(
+          count,
+          {
+            one: str`One record is empty.`,
+            other: str`${formatNumber(count)} records are empty.`,
+          },
+          { id: 'results.empty-records' },
+        )}</span
+      >
+      ${plural(
+        count,
+        {
+          one: str`Nothing was found or entered for ${names}. Press “${submitAnyway()}” to send it as it is, or fill in the values first.`,
+          other: str`Nothing was found or entered for ${names}. Press “${submitAnyway()}” to send them as they are, or fill in the values first.`,
+        },
+        { id: 'results.empty-confirm' },
+      )}
+    </p>`;
   }
 
   /** "3 of 4 documents read; 1 could not be read.", when some could not be. */
@@ -486,14 +601,51 @@ export class ExtractorResultsView extends ExtractorViewElement {
     }
     const draft = this.#drafts.get(document.file);
     if (!draft) return nothing;
-    return html`<form
-      class="form"
-      part="form"
-      novalidate
-      @submit=${(event: Event) => event.preventDefault()}
-    >
-      ${keyed(document.file, draft.editor.render())}
-    </form>`;
+    return html`${isEmptyRecord(draft.editor.value) && !this.#submitted ? this.renderNothingFound(document) : nothing}
+      <form class="form" part="form" novalidate @submit=${(event: Event) => event.preventDefault()}>
+        ${keyed(document.file, draft.editor.render())}
+      </form>`;
+  }
+
+  /**
+   * Nothing found is its own state, not an empty form that looks done: it says so, and
+   * offers the two ways on (another file, or typing the values).
+   */
+  private renderNothingFound(document: RunDocumentState) {
+    return html`<div class="message nothing-found" part="nothing-found" role="status">
+      <span class="message-title"
+        >${msg(str`Nothing was found in “${document.name}”.`, { id: 'results.nothing-found' })}</span
+      >
+      <span
+        >${msg(
+          'The file may be hard to read, such as a blurred photo, or not the kind of document expected. You can upload another file, or enter the values by hand below.',
+          { id: 'results.nothing-found-text' },
+        )}</span
+      >
+      <span class="nothing-found-actions">
+        <button
+          class="button small"
+          part="button upload-another-button"
+          type="button"
+          @click=${this.handleUploadAnother}
+        >
+          ${msg('Upload another file', { id: 'results.upload-another' })}
+        </button>
+        <button
+          class="button small"
+          part="button enter-by-hand-button"
+          type="button"
+          @click=${this.handleEnterByHand}
+        >
+          ${msg('Enter the values by hand', { id: 'results.enter-by-hand' })}
+        </button>
+      </span>
+    </div>`;
+  }
+
+  private async handleUploadAnother(): Promise<void> {
+    await this.#drafts.flush();
+    fire(this, 'extractor-step-requested', { step: 'bucket' });
   }
 
   private renderToolbar(document: RunDocumentState | undefined) {
@@ -536,29 +688,59 @@ export class ExtractorResultsView extends ExtractorViewElement {
   }
 
   #saveStatusText(draft: DocumentDraft): string {
-    if (this.run?.submittedAt) return '';
+    if (this.#submitted) return '';
+    const count = draft.editor.violations.size;
+    // Drafts are saved valid or not; what is invalid only holds back Submit.
+    const attention =
+      count === 0
+        ? ''
+        : plural(
+            count,
+            {
+              one: str`${formatNumber(count)} value needs attention before you submit.`,
+              other: str`${formatNumber(count)} values need attention before you submit.`,
+            },
+            { id: 'results.attention' },
+          );
     switch (draft.saveState) {
       case 'saved':
-        return draft.revision > 0 ? msg('All changes saved.', { id: 'results.saved' }) : '';
+        if (draft.revision === 0) return attention;
+        return count === 0
+          ? msg('All changes saved.', { id: 'results.saved' })
+          : joinSentences(
+              msg('All changes saved as your draft.', { id: 'results.saved-draft' }),
+              attention,
+            );
       case 'pending':
-        return msg('Unsaved changes…', { id: 'results.unsaved' });
+        return joinSentences(msg('Unsaved changes…', { id: 'results.unsaved' }), attention);
       case 'saving':
-        return msg('Saving…', { id: 'results.saving' });
-      case 'invalid': {
-        const count = draft.editor.violations.size;
-        return plural(
-          count,
-          {
-            one: str`${formatNumber(count)} value needs attention before saving.`,
-            other: str`${formatNumber(count)} values need attention before saving.`,
-          },
-          { id: 'results.invalid-count' },
-        );
-      }
+        return joinSentences(msg('Saving…', { id: 'results.saving' }), attention);
       case 'failed':
         return draft.saveError ?? msg('Your changes are not saved.', { id: 'results.not-saved' });
     }
   }
+}
+
+/** Whether a record holds no value at all: only nulls, empty texts, lists and objects. */
+export function isEmptyRecord(value: unknown): boolean {
+  if (value === null || value === undefined || value === '') return true;
+  if (Array.isArray(value)) return value.every(isEmptyRecord);
+  if (typeof value === 'object') return Object.values(value).every(isEmptyRecord);
+  return false;
+}
+
+function submitAnyway(): string {
+  return msg('Submit anyway', { id: 'results.submit-anyway' });
+}
+
+/** A document's name in the locale's quotation marks (“invoice.pdf”, „Rechnung.pdf“). */
+function quoted(name: string): string {
+  return msg(str`“${name}”`, { id: 'results.quoted-name' });
+}
+
+/** Two sentences of a status, the second left out when empty. */
+function joinSentences(first: string, second: string): string {
+  return second ? `${first} ${second}` : first;
 }
 
 function submittedText(iso: string | null | undefined): string {

@@ -104,6 +104,7 @@ function columnsFrom(input: ExtractorInput) {
     mark_page_images: Number(input.markPageImages),
     chunk_size: input.chunkSize,
     combine_files: Number(input.combineFiles),
+    allow_resubmission: Number(input.allowResubmission),
     checks: JSON.stringify(input.checks),
   };
 }
@@ -242,6 +243,7 @@ export function extractorToWire(row: ExtractorRow, runs: string[], config: Confi
     ...contentOptionsOf(row),
     chunkSize: row.chunk_size,
     combineFiles: row.combine_files === 1,
+    allowResubmission: row.allow_resubmission === 1,
     checks: checksOf(row),
     runs,
     deletedAt: row.deleted_at,

@@ -52,6 +52,7 @@ export const extractorKind: ResourceKind = {
     'markPageImages',
     'chunkSize',
     'combineFiles',
+    'allowResubmission',
     'checks',
     'runs',
     'deletedAt',

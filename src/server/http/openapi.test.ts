@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
-import { validateAgainstSchema, type TargetSchema } from '../../contract/json-schema.js';
+import { type TargetSchema } from '../../contract/json-schema.js';
+import { validateAgainstSchema } from '../../contract/schema-validation.js';
 import { extractorInputSchema, runSchema, strategies } from '../../contract/resources.js';
 import { runStatuses, runTransitions } from '../../contract/run-status.js';
 import {
@@ -327,7 +328,9 @@ describe('the OpenAPI document against the running app', () => {
       const url = path.replace(/\{(\w+)\}/g, (_whole, name: string) =>
         encodeURIComponent(values[name]!),
       );
-      const token = path === '/api/embed_sessions/current' ? session.token : adminToken;
+      // What only a session token may ask.
+      const sessionOnly = ['/api/embed_sessions/current', '/api/embed_sessions/renew'];
+      const token = sessionOnly.includes(path) ? session.token : adminToken;
       const response = await service.request(url, { method: method.toUpperCase(), token });
       await response.body?.cancel();
       expect(

@@ -9,6 +9,7 @@ import {
 } from '../../contract/run-status.js';
 import { runSchema, submissionSchema, type Run } from '../../contract/resources.js';
 import { readEvents } from '../testing/event-stream.js';
+import { expectProblem } from '../testing/fixtures.js';
 import { startTestService, type TestService } from '../testing/test-service.js';
 import { listDocuments, runColumnsOf } from './documents.js';
 
@@ -326,14 +327,9 @@ describe('results and submission', () => {
     );
     expect(await original.json()).toEqual(machine);
 
-    // One document's record, through its own address; its pointers are the record's.
+    // One document's record, through its own address.
     const fileId = file.split('/').pop()!;
     const documentPath = `/api/extraction_runs/${run.id}/documents/${fileId}/results`;
-    const badRecord = await service.json('PUT', documentPath, { invoice_number: 7, total: 1 });
-    expect(badRecord.status).toBe(422);
-    expect(((await badRecord.json()) as { errors: { pointer: string }[] }).errors).toMatchObject([
-      { pointer: '/invoice_number' },
-    ]);
     const again = await service.json('PUT', documentPath, { invoice_number: 'F 9', total: 1 });
     expect(again.status).toBe(200);
     expect(JSON.parse(runSchema.parse(await again.json()).data!)).toEqual(
@@ -352,6 +348,66 @@ describe('results and submission', () => {
       body: 'a\n1',
     });
     expect(notJson.status).toBe(415);
+  });
+
+  it("keeps a person's invalid draft of a document, and refuses to submit it", async () => {
+    const run = await completedRun();
+    const fileId = run.documents[0]!.file.split('/').pop()!;
+    const documentPath = `/api/extraction_runs/${run.id}/documents/${fileId}/results`;
+    // Half typed: the schema does not accept it yet, but the work must survive a reload.
+    const draft = { invoice_number: 7, total: 'three hundred' };
+    const saved = await service.json('PUT', documentPath, draft);
+    expect(saved.status).toBe(200);
+    expect(JSON.parse(runSchema.parse(await saved.json()).data!)).toEqual(oneDocument(run, draft));
+    const reloaded = runSchema.parse(
+      await (await service.json('GET', `/api/extraction_runs/${run.id}`)).json(),
+    );
+    expect(JSON.parse(reloaded.data!)).toEqual(oneDocument(run, draft));
+
+    const refused = await service.json('POST', `/api/extraction_runs/${run.id}/submit`);
+    const problem = await expectProblem(refused, 422);
+    expect(problem.errors!.map((error) => error.pointer).sort()).toEqual([
+      '/documents/0/data/invoice_number',
+      '/documents/0/data/total',
+    ]);
+    expect(problem.errors![0]!.detail).toContain('orlen.txt');
+
+    const fixed = await service.json('PUT', documentPath, { invoice_number: 'F 7', total: 300 });
+    expect(fixed.status).toBe(200);
+    expect((await service.json('POST', `/api/extraction_runs/${run.id}/submit`)).status).toBe(200);
+  });
+
+  it('submits one run per bucket unless the extractor allows more', async () => {
+    const bucketId = await bucketWithFile();
+    const first = await startRun(bucketId);
+    await settleDocuments(first, 'completed', [{ data: { invoice_number: 'A', total: 1 } }]);
+    const second = await startRun(bucketId);
+    await settleDocuments(second, 'completed', [{ data: { invoice_number: 'B', total: 2 } }]);
+    expect((await service.json('POST', `/api/extraction_runs/${first.id}/submit`)).status).toBe(
+      200,
+    );
+    const refused = await service.json('POST', `/api/extraction_runs/${second.id}/submit`);
+    const problem = await expectProblem(refused, 409);
+    expect(problem.detail).toContain('already been submitted');
+    const unchanged = runSchema.parse(
+      await (await service.json('GET', `/api/extraction_runs/${second.id}`)).json(),
+    );
+    expect(unchanged.submittedAt).toBeNull();
+
+    const lenient = await createExtractor({ allowResubmission: true });
+    const extractor = (await (await service.json('GET', `/api/extractors/${lenient}`)).json()) as {
+      allowResubmission: boolean;
+    };
+    expect(extractor.allowResubmission).toBe(true);
+    const third = await startRun(bucketId, lenient);
+    await settleDocuments(third, 'completed', [{ data: { invoice_number: 'C', total: 3 } }]);
+    expect((await service.json('POST', `/api/extraction_runs/${third.id}/submit`)).status).toBe(
+      200,
+    );
+    // Still once per run.
+    expect((await service.json('POST', `/api/extraction_runs/${third.id}/submit`)).status).toBe(
+      409,
+    );
   });
 
   it('submits once and answers with the redirect address', async () => {

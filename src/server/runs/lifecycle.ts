@@ -8,7 +8,8 @@
 import type { Kysely, RawBuilder, Transaction } from 'kysely';
 import type { WebhookEventType } from '../../contract/events.js';
 import { fileIdFromReference, idFromReference, iriOf } from '../../contract/iri.js';
-import { parseTargetSchema, validateAgainstSchema } from '../../contract/json-schema.js';
+import { parseTargetSchema } from '../../contract/json-schema.js';
+import { validateAgainstSchema } from '../../contract/schema-validation.js';
 import type { ResultsEdit, RunInput, Submission } from '../../contract/resources.js';
 import {
   reopenableRunStatuses,
@@ -442,7 +443,11 @@ export class RunLifecycle {
     return this.#saveEditChanges(run, changes);
   }
 
-  /** Saves the record of one document a person edited (`PUT …/documents/{fileId}/results`). */
+  /**
+   * Saves the record of one document a person edited (`PUT …/documents/{fileId}/results`)
+   * as their draft, valid or not: work in progress must survive a reload even while a value
+   * is half typed. The schema is enforced where it matters, at submission.
+   */
   async saveDocumentEdit(run: RunRow, fileId: string, data: unknown): Promise<RunRow> {
     const document = (await listDocuments(this.deps.db, run.id)).find(
       (candidate) => candidate.file_id === fileId,
@@ -454,8 +459,6 @@ export class RunLifecycle {
         `${document.name} is ${document.status}; only a completed document's record can be edited.`,
         run.status,
       );
-    const errors = this.#violations(run, data, '');
-    if (errors.length > 0) throw new InvalidInputError(errors);
     return this.#saveEditChanges(run, [
       { fileId, patch: this.#editedColumns(data), onlyIf: ['completed'] },
     ]);
@@ -592,7 +595,11 @@ export class RunLifecycle {
       );
   }
 
-  /** Marks the results submitted, once, and tells the webhook. */
+  /**
+   * Marks the results submitted, once, and tells the webhook. A person's drafts are saved
+   * whether or not the schema accepts them, so submission is where they must: a draft the
+   * schema refuses answers 422 with a pointer into it (`/documents/{i}/data/...`).
+   */
   async submit(run: RunRow): Promise<Submission> {
     if (!runStatusesWithResults.includes(run.status)) {
       throw new ConflictError(
@@ -600,9 +607,46 @@ export class RunLifecycle {
         run.status,
       );
     }
+    const documents = await listDocuments(this.deps.db, run.id);
+    const errors = documents.flatMap((document, index) =>
+      document.status === 'completed' && document.edited_result_json !== null
+        ? this.#violations(
+            run,
+            JSON.parse(document.edited_result_json),
+            `/documents/${index}/data`,
+          ).map((error) => ({ ...error, detail: `${document.name}: ${error.detail}` }))
+        : [],
+    );
+    if (errors.length > 0) throw new InvalidInputError(errors);
+    const extractor = await this.deps.db
+      .selectFrom('extractors')
+      .select(['redirect_url', 'allow_resubmission'])
+      .where('id', '=', run.extractor_id)
+      .executeTakeFirst();
     const now = nowIso();
     let queuedWebhook = false;
     const updated = await this.deps.db.transaction().execute(async (trx) => {
+      if (extractor?.allow_resubmission !== 1) {
+        // One submission per bucket: Back, Run again and Submit must not send a second
+        // record of the same papers. On PostgreSQL the bucket's row is locked so two runs
+        // submitted at once cannot both pass; SQLite writes one transaction at a time.
+        let bucket = trx.selectFrom('buckets').select('id').where('id', '=', run.bucket_id);
+        if (dialectOf(trx) === 'postgres') bucket = bucket.forUpdate();
+        await bucket.executeTakeFirst();
+        const earlier = await trx
+          .selectFrom('runs')
+          .select('id')
+          .where('bucket_id', '=', run.bucket_id)
+          .where('submitted_at', 'is not', null)
+          .executeTakeFirst();
+        if (earlier)
+          throw new ConflictError(
+            earlier.id === run.id
+              ? 'The results have already been submitted.'
+              : 'The results of these files have already been submitted, from another run; the extractor allows one submission per bucket.',
+            run.status,
+          );
+      }
       const row = await trx
         .updateTable('runs')
         .set({ submitted_at: now, updated_at: now })
@@ -617,11 +661,6 @@ export class RunLifecycle {
     if (!updated) throw new ConflictError('The results have already been submitted.', run.status);
     this.deps.signals.runChanged(run.id);
     if (queuedWebhook) this.deps.signals.webhooksQueued();
-    const extractor = await this.deps.db
-      .selectFrom('extractors')
-      .select('redirect_url')
-      .where('id', '=', run.extractor_id)
-      .executeTakeFirst();
     return {
       id: run.id,
       run: iriOf('run', run.id),

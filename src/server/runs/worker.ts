@@ -22,11 +22,8 @@ import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { evaluateChecks } from '../../contract/checks.js';
 import type { RunEventType } from '../../contract/events.js';
-import {
-  parseTargetSchema,
-  validateAgainstSchema,
-  type TargetSchema,
-} from '../../contract/json-schema.js';
+import { parseTargetSchema, type TargetSchema } from '../../contract/json-schema.js';
+import { validateAgainstSchema } from '../../contract/schema-validation.js';
 import type { DocumentMetadata } from '../../contract/resources.js';
 import type { RunStatus } from '../../contract/run-status.js';
 import type { Config } from '../config.js';

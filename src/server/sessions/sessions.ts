@@ -4,10 +4,15 @@
  * session already carry it.
  */
 import { idFromReference, iriOf } from '../../contract/iri.js';
-import type { CurrentSession, EmbedSession, EmbedSessionInput } from '../../contract/resources.js';
+import {
+  defaultSessionLifetimeSeconds,
+  type CurrentSession,
+  type EmbedSession,
+  type EmbedSessionInput,
+} from '../../contract/resources.js';
 import { createBucket, findBucket } from '../buckets/buckets.js';
 import type { Config } from '../config.js';
-import { InvalidInputError, type FieldError } from '../errors.js';
+import { ConflictError, InvalidInputError, type FieldError } from '../errors.js';
 import { findExtractor } from '../extractors/extractors.js';
 import type { Db } from '../store/database.js';
 import { createSessionToken, type Principal } from '../tokens/tokens.js';
@@ -59,6 +64,13 @@ export async function mintEmbedSession(
         detail: `"${value}" is not an origin like https://partner.example`,
       });
   });
+  const lifetimeSeconds =
+    input.maxLifetimeSeconds ?? Math.max(input.ttlSeconds, defaultSessionLifetimeSeconds);
+  if (lifetimeSeconds < input.ttlSeconds)
+    errors.push({
+      pointer: '/maxLifetimeSeconds',
+      detail: 'maxLifetimeSeconds must be at least ttlSeconds',
+    });
   if (errors.length > 0 || !extractor) throw new InvalidInputError(errors);
 
   const allowedOrigins = [...new Set(origins)];
@@ -71,20 +83,73 @@ export async function mintEmbedSession(
       ttlSeconds: input.ttlSeconds,
       allowedOrigins,
       theme,
+      colorScheme: input.colorScheme,
+      renewableUntil: new Date(Date.now() + lifetimeSeconds * 1000).toISOString(),
     });
     return { session, sessionBucketId };
   });
+  return describeSession(config, session, sessionBucketId, extractor.id, {
+    allowedOrigins,
+    theme,
+    colorScheme: input.colorScheme,
+  });
+}
+
+/**
+ * Renews the session of a session token (`POST /api/embed_sessions/renew`): a new token
+ * for the same extractor, bucket, origins, theme and scheme, living as long as the first
+ * did but never past the session's `renewableUntil`, which was fixed when it was minted.
+ * So a person working on the full page can go on, and a stolen token cannot be kept alive
+ * forever. The token used keeps its own expiry: requests under way with it still finish.
+ * A 409 once the session has no time left to give (less than a minute).
+ */
+export async function renewEmbedSession(
+  db: Db,
+  config: Pick<Config, 'publicBaseUrl'>,
+  principal: Extract<Principal, { kind: 'session' }>,
+): Promise<EmbedSession> {
+  const row = await db
+    .selectFrom('tokens')
+    .select(['created_at', 'expires_at'])
+    .where('id', '=', principal.tokenId)
+    .executeTakeFirstOrThrow();
+  const ttlSeconds = Math.round((Date.parse(row.expires_at!) - Date.parse(row.created_at)) / 1000);
+  if (Date.parse(principal.renewableUntil) - Date.now() < 60_000)
+    throw new ConflictError(
+      `This session can no longer be renewed: it was allowed to last until ${principal.renewableUntil}. Mint a new session.`,
+    );
+  const session = await createSessionToken(db, {
+    extractorId: principal.extractorId,
+    bucketId: principal.bucketId,
+    ttlSeconds: Math.max(ttlSeconds, 60),
+    allowedOrigins: principal.allowedOrigins,
+    theme: principal.theme,
+    colorScheme: principal.colorScheme,
+    renewableUntil: principal.renewableUntil,
+  });
+  return describeSession(config, session, principal.bucketId, principal.extractorId, principal);
+}
+
+function describeSession(
+  config: Pick<Config, 'publicBaseUrl'>,
+  session: { id: string; token: string; expiresAt: string; renewableUntil: string },
+  bucketId: string,
+  extractorId: string,
+  settings: Pick<EmbedSession, 'allowedOrigins' | 'theme' | 'colorScheme'>,
+): EmbedSession {
   const query = `?session=${encodeURIComponent(session.token)}`;
   return {
     id: session.id,
     token: session.token,
     expiresAt: session.expiresAt,
-    bucket: iriOf('bucket', sessionBucketId),
-    savedExtractor: iriOf('extractor', extractor.id),
-    allowedOrigins,
-    theme,
-    embeddedUrl: `${config.publicBaseUrl}/embed/${encodeURIComponent(extractor.id)}${query}`,
-    fullPageUrl: `${config.publicBaseUrl}/x/${encodeURIComponent(extractor.id)}${query}`,
+    bucket: iriOf('bucket', bucketId),
+    savedExtractor: iriOf('extractor', extractorId),
+    allowedOrigins: settings.allowedOrigins,
+    theme: settings.theme,
+    colorScheme: settings.colorScheme,
+    renewableUntil: session.renewableUntil,
+    embeddedUrl: `${config.publicBaseUrl}/embed/${encodeURIComponent(extractorId)}${query}`,
+    fullPageUrl: `${config.publicBaseUrl}/x/${encodeURIComponent(extractorId)}${query}`,
   };
 }
 
@@ -98,5 +163,7 @@ export function currentSession(principal: Principal): CurrentSession | undefined
     savedExtractor: iriOf('extractor', principal.extractorId),
     allowedOrigins: principal.allowedOrigins,
     theme: principal.theme,
+    colorScheme: principal.colorScheme,
+    renewableUntil: principal.renewableUntil,
   };
 }

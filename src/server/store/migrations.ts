@@ -270,6 +270,24 @@ const migrationsFor = (dialect: Dialect): Record<string, Migration> => ({
     },
   },
   '0004_run_documents': documentsMigration(dialect),
+  '0005_submission_and_sessions': {
+    // Issue 14: one submission per bucket unless the extractor allows more; a session's
+    // colour scheme, and the latest moment it may be renewed to (fixed when it is minted).
+    async up(db: Kysely<unknown>) {
+      const { text } = columnTypes(dialect);
+      await db.schema
+        .alterTable('extractors')
+        .addColumn('allow_resubmission', 'integer', (col) => col.notNull().defaultTo(0))
+        .execute();
+      await db.schema.alterTable('tokens').addColumn('color_scheme', text).execute();
+      await db.schema.alterTable('tokens').addColumn('renewable_until', text).execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.alterTable('tokens').dropColumn('renewable_until').execute();
+      await db.schema.alterTable('tokens').dropColumn('color_scheme').execute();
+      await db.schema.alterTable('extractors').dropColumn('allow_resubmission').execute();
+    },
+  },
 });
 
 /**

@@ -28,6 +28,8 @@ export interface ExtractorTable extends ContentOptionColumns {
   id: string;
   /** 1: the files of a bucket are read as one document (see runs/documents.ts). */
   combine_files: number;
+  /** 1: each run over a bucket may be submitted; 0: only one run per bucket. */
+  allow_resubmission: Generated<number>;
   label: string;
   strategy: string;
   model: string;
@@ -162,6 +164,10 @@ export interface TokenTable {
   bucket_id: Nullable<string>;
   allowed_origins: Nullable<string>;
   theme: Nullable<string>;
+  /** A session's colour scheme: light, dark or auto (null: light). */
+  color_scheme: Nullable<string>;
+  /** A session's maximum lifetime: renewals never take it past this moment. */
+  renewable_until: Nullable<string>;
 }
 
 export interface WebhookDeliveryTable {

@@ -9,6 +9,7 @@ import type { Db } from '../store/database.js';
 import { newId, nowIso } from '../store/ids.js';
 import { preparedQuery } from '../store/prepared-query.js';
 import type { TokenTable } from '../store/schema.js';
+import { resolveColorScheme, type ColorScheme } from '../../contract/color-scheme.js';
 import type { Theme } from '../../contract/resources.js';
 
 export const personalTokenPrefix = 'xpat_';
@@ -32,7 +33,9 @@ export type Principal =
       bucketId: string;
       allowedOrigins: string[];
       theme: Theme | null;
+      colorScheme: ColorScheme;
       expiresAt: string;
+      renewableUntil: string;
     };
 
 export interface TokenSummary {
@@ -102,17 +105,21 @@ export interface SessionGrant {
   extractorId: string;
   bucketId: string;
   ttlSeconds: number;
+  /** No token of the session expires later, renewed or not (ISO 8601). */
+  renewableUntil: string;
   allowedOrigins: string[];
   theme: Theme | null;
+  colorScheme: ColorScheme;
 }
 
 export async function createSessionToken(
   db: Db,
   grant: SessionGrant,
-): Promise<{ id: string; token: string; expiresAt: string }> {
+): Promise<{ id: string; token: string; expiresAt: string; renewableUntil: string }> {
   const token = mintToken(sessionTokenPrefix);
   const id = newId();
-  const expiresAt = new Date(Date.now() + grant.ttlSeconds * 1000).toISOString();
+  const ttlEnd = new Date(Date.now() + grant.ttlSeconds * 1000).toISOString();
+  const expiresAt = ttlEnd < grant.renewableUntil ? ttlEnd : grant.renewableUntil;
   await db
     .insertInto('tokens')
     .values({
@@ -126,9 +133,11 @@ export async function createSessionToken(
       bucket_id: grant.bucketId,
       allowed_origins: JSON.stringify(grant.allowedOrigins),
       theme: grant.theme ? JSON.stringify(grant.theme) : null,
+      color_scheme: grant.colorScheme,
+      renewable_until: grant.renewableUntil,
     })
     .execute();
-  return { id, token, expiresAt };
+  return { id, token, expiresAt, renewableUntil: grant.renewableUntil };
 }
 
 export type Verification = { ok: true; principal: Principal } | { ok: false; reason: string };
@@ -157,7 +166,10 @@ export async function verifyToken(db: Db, token: string): Promise<Verification> 
       bucketId: row.bucket_id!,
       allowedOrigins: row.allowed_origins ? (JSON.parse(row.allowed_origins) as string[]) : [],
       theme: row.theme ? (JSON.parse(row.theme) as Theme) : null,
+      colorScheme: resolveColorScheme(row.color_scheme),
       expiresAt: row.expires_at!,
+      // Sessions minted before renewal existed end when they expire.
+      renewableUntil: row.renewable_until ?? row.expires_at!,
     },
   };
 }

@@ -3,7 +3,7 @@
  * Each finder returns every match with its place in the text, so the caller can pick by
  * position (next to a label, under a header) and record where the value was found.
  */
-import { isValidIban } from '../../../contract/json-schema.js';
+import { isValidIban } from '../../../contract/schema-validation.js';
 
 export interface Found<T> {
   start: number;

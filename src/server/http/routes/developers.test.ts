@@ -79,6 +79,9 @@ describe('GET /developers', () => {
       '&lt;script type=&quot;module&quot; src=&quot;http://extractor.test/sdk/extractor.mjs&quot;&gt;',
     );
     expect(html).toContain('curl -X POST http://extractor.test/api/embed_sessions');
+    // The scheme is chosen, light by default: no advice to pin it with CSS any more.
+    expect(html).not.toContain('color-scheme: light }');
+    expect(html).toMatch(/session(&#39;|')s <code>colorScheme<\/code>/);
     expect(html).toContain('await fetch(&#39;http://extractor.test/api/embed_sessions&#39;');
     for (const message of [
       'extractor:ready',

@@ -316,10 +316,13 @@ extractor-app::part(submit-button) {
     'Theming: tokens and parts',
     markup`<p>Set the <code>--extractor-*</code> custom properties on the element (or on anything
 above it); in a session's <code>theme</code>, or the iframe's <code>set-theme</code>, use
-their names without <code>--extractor-</code>. Colours default to
-<code>light-dark()</code> pairs that follow the person's light or dark preference; pin one with
-<code>extractor-app { color-scheme: light }</code>. Anything else can be restyled through the
-parts, as <code>extractor-app::part(name)</code>.</p>
+their names without <code>--extractor-</code>. Colours are <code>light-dark()</code> pairs,
+drawn light by default whatever the person's system prefers. Choose the scheme with the
+session's <code>colorScheme</code> (<code>light</code>, <code>dark</code> or
+<code>auto</code> to follow the system), the element's <code>color-scheme</code> attribute, or
+embed.js's <code>colorScheme</code> option; the attribute and the option come before the
+session's. Text keeps at least 4.5:1 contrast whatever the theme. Anything else can be
+restyled through the parts, as <code>extractor-app::part(name)</code>.</p>
 ${codeBlock(css)}
 <h3 id="tokens">Custom properties</h3>
 ${table(['Property', 'Default', 'What it colours or sizes'], tokens)}

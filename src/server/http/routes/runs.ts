@@ -388,8 +388,10 @@ runRoutes
     `${documentPath}/results`,
     operation('saveDocumentResults', "Save one document's record edited by a person", {
       description:
-        'The record of the completed document of this file, validated against targetSchema ' +
-        '(422 with a JSON pointer for each violation). The other documents keep theirs. 404 ' +
+        "A person's draft of the record of the completed document of this file, stored " +
+        'whether or not targetSchema accepts it yet (so work in progress survives a reload); ' +
+        'submission checks it (422 with a JSON pointer for each violation). The other ' +
+        'documents keep theirs. 404 ' +
         'for a file that is not a document of the run; 409 unless the run is completed or ' +
         'partially_completed and the document completed, or after submission.',
       body: {
@@ -401,7 +403,7 @@ runRoutes
         },
       },
       answer: { status: 200, resource: 'run', description: 'The run with the edit.' },
-      problems: [400, 404, 406, 409, 413, 415, 422],
+      problems: [400, 404, 406, 409, 413, 415],
     }),
     negotiated,
     async (c) => {
@@ -485,10 +487,13 @@ runRoutes
     '/:id/submit',
     operation('submitResults', 'Submit the results', {
       description:
-        'Once per run (again answers 409); fires `extraction_run.submitted` and answers with ' +
-        "the extractor's redirectUrl.",
+        'Once per run (again answers 409), and once per bucket unless the extractor sets ' +
+        '`allowResubmission` (another run over a submitted bucket answers 409). A document ' +
+        'record a person edited (their draft) that targetSchema does not accept answers 422 ' +
+        'with a pointer into it (`/documents/{i}/data/...`). Fires `extraction_run.submitted` ' +
+        "and answers with the extractor's redirectUrl.",
       answer: { status: 200, resource: 'submission' },
-      problems: [404, 406, 409],
+      problems: [404, 406, 409, 422],
     }),
     negotiated,
     async (c) => {

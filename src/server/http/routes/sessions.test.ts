@@ -52,6 +52,8 @@ describe('POST /api/embed_sessions', () => {
         savedExtractor: `/api/extractors/${extractor.id}`,
         allowedOrigins: ['https://partner.example'],
         theme: null,
+        colorScheme: 'light',
+        renewableUntil: row.renewable_until!,
         embeddedUrl: `http://extractor.test/embed/${extractor.id}?session=${token}`,
         fullPageUrl: `http://extractor.test/x/${extractor.id}?session=${token}`,
       };
@@ -59,6 +61,10 @@ describe('POST /api/embed_sessions', () => {
       const expiresIn = Date.parse(session.expiresAt) - Date.now();
       expect(expiresIn).toBeGreaterThan(3590_000);
       expect(expiresIn).toBeLessThanOrEqual(3600_000);
+      // Renewable for four hours by default.
+      const renewableFor = Date.parse(session.renewableUntil) - Date.now();
+      expect(renewableFor).toBeGreaterThan(4 * 3600_000 - 10_000);
+      expect(renewableFor).toBeLessThanOrEqual(4 * 3600_000);
       const bucket = (await (
         await service.json('GET', `/api/buckets/${bucketId}`)
       ).json()) as Bucket;
@@ -83,6 +89,80 @@ describe('POST /api/embed_sessions', () => {
     const expiresIn = Date.parse(session.expiresAt) - Date.now();
     expect(expiresIn).toBeGreaterThan(590_000);
     expect(expiresIn).toBeLessThanOrEqual(600_000);
+  });
+
+  it('keeps the colour scheme a session is minted with, and tells it to the session', async () => {
+    const extractor = await createExtractor(service);
+    const minted = (await (
+      await service.json('POST', '/api/embed_sessions', {
+        savedExtractor: extractor.id,
+        colorScheme: 'dark',
+      })
+    ).json()) as EmbedSession;
+    expect(minted.colorScheme).toBe('dark');
+    const current = await service.request('/api/embed_sessions/current', {
+      headers: { Authorization: `Bearer ${minted.token}` },
+    });
+    expect(((await current.json()) as { colorScheme: string }).colorScheme).toBe('dark');
+  });
+
+  it('renews a session with a new token, never past the lifetime fixed when it was minted', async () => {
+    const extractor = await createExtractor(service);
+    const minted = (await (
+      await service.json('POST', '/api/embed_sessions', {
+        savedExtractor: extractor.id,
+        ttlSeconds: 600,
+        maxLifetimeSeconds: 900,
+        colorScheme: 'auto',
+        theme: { 'color-accent': '#0b7a75' },
+        allowedOrigins: ['https://partner.example'],
+      })
+    ).json()) as EmbedSession;
+    const renew = (token: string) =>
+      service.request('/api/embed_sessions/renew', {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${token}`, Accept: 'application/json' },
+      });
+
+    const first = await renew(minted.token);
+    expect(first.status).toBe(201);
+    expect(first.headers.get('cache-control')).toBe('no-store');
+    const renewed = (await first.json()) as EmbedSession;
+    expect(renewed.token).not.toBe(minted.token);
+    expect(renewed).toMatchObject({
+      bucket: minted.bucket,
+      savedExtractor: minted.savedExtractor,
+      allowedOrigins: minted.allowedOrigins,
+      theme: minted.theme,
+      colorScheme: 'auto',
+      renewableUntil: minted.renewableUntil,
+    });
+    // As long-lived as the first would be from now... but no later than the lifetime allows.
+    expect(Date.parse(renewed.expiresAt)).toBeGreaterThan(Date.parse(minted.expiresAt) - 1000);
+    expect(renewed.expiresAt <= minted.renewableUntil).toBe(true);
+    // The new token works, on the same bucket; the old one still does until it expires.
+    const current = await service.request('/api/embed_sessions/current', {
+      headers: { Authorization: `Bearer ${renewed.token}` },
+    });
+    expect(((await current.json()) as { bucket: string }).bucket).toBe(minted.bucket);
+    expect((await renew(minted.token)).status).toBe(201);
+
+    // At the end of its lifetime the session is not renewed any more.
+    await service.services.db
+      .updateTable('tokens')
+      .set({ renewable_until: new Date(Date.now() + 30_000).toISOString() })
+      .where('id', '=', renewed.id)
+      .execute();
+    const refused = await expectProblem(await renew(renewed.token), 409);
+    expect(refused.detail).toMatch(/can no longer be renewed/);
+    // An expired token renews nothing, and a personal token is not a session.
+    await service.services.db
+      .updateTable('tokens')
+      .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+      .where('id', '=', minted.id)
+      .execute();
+    await expectProblem(await renew(minted.token), 401);
+    await expectProblem(await service.json('POST', '/api/embed_sessions/renew'), 404);
   });
 
   it('answers 422 with pointers for what cannot be granted, and stores nothing', async () => {
@@ -114,6 +194,12 @@ describe('POST /api/embed_sessions', () => {
         allowedOrigins: ['https://ok.example', 'https://x.example/path', 'javascript:1'],
       }),
     ).toEqual(['/allowedOrigins/1', '/allowedOrigins/2']);
+    expect(
+      await pointers({ savedExtractor: extractor.id, ttlSeconds: 600, maxLifetimeSeconds: 300 }),
+    ).toEqual(['/maxLifetimeSeconds']);
+    expect(await pointers({ savedExtractor: extractor.id, colorScheme: 'night' })).toEqual([
+      '/colorScheme',
+    ]);
     expect(await pointers({})).toEqual(['/savedExtractor']);
     expect(await storedState(service)).toEqual(before);
   });
@@ -309,6 +395,8 @@ describe('the boundaries of a session token', () => {
       savedExtractor: `/api/extractors/${extractor.id}`,
       allowedOrigins: [],
       theme: null,
+      colorScheme: 'light',
+      renewableUntil: expect.any(String),
     });
     await expectProblem(await service.request('/api/embed_sessions/current'), 404);
   });

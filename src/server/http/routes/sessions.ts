@@ -2,7 +2,7 @@
 import { Hono } from 'hono';
 import { embedSessionInputSchema } from '../../../contract/resources.js';
 import { NotFoundError } from '../../errors.js';
-import { currentSession, mintEmbedSession } from '../../sessions/sessions.js';
+import { currentSession, mintEmbedSession, renewEmbedSession } from '../../sessions/sessions.js';
 import { revokeToken } from '../../tokens/tokens.js';
 import { readInput } from '../body.js';
 import type { AppEnv } from '../context.js';
@@ -43,6 +43,27 @@ export const sessionRoutes = new Hono<AppEnv>()
       const { db, config } = c.get('services');
       const session = await mintEmbedSession(db, config, input);
       // The answer carries the token: no cache may keep it.
+      return sendCreated(c, embedSessionKind, session, { 'Cache-Control': 'no-store' });
+    },
+  )
+  .post(
+    '/renew',
+    operation('renewEmbedSession', 'Renew the session token in use', {
+      description:
+        'With a session token that has not expired: a new token for the same extractor, ' +
+        'bucket and settings, as long-lived as the first but never past the renewableUntil ' +
+        'fixed when the session was minted (maxLifetimeSeconds). The token used keeps its ' +
+        'own expiry. 409 when the session has less than a minute left to give; a personal ' +
+        'access token gets 404. The hosted full page renews itself before its token expires.',
+      answer: { status: 201, resource: 'session', description: 'The renewed session.' },
+      problems: [404, 406, 409],
+    }),
+    negotiated,
+    async (c) => {
+      const principal = c.get('principal');
+      if (principal.kind !== 'session') throw new NotFoundError();
+      const { db, config } = c.get('services');
+      const session = await renewEmbedSession(db, config, principal);
       return sendCreated(c, embedSessionKind, session, { 'Cache-Control': 'no-store' });
     },
   )

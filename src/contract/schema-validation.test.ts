@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { findSchemaProblems, validateAgainstSchema, type TargetSchema } from './json-schema.js';
+import type { TargetSchema } from './json-schema.js';
+import { findSchemaProblems, validateAgainstSchema } from './schema-validation.js';
 
 const schema: TargetSchema = {
   type: 'object',
