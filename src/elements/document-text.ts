@@ -7,7 +7,7 @@ import { msg, str } from '@lit/localize';
 import type { DocumentCounts } from '../client/run-documents.js';
 import type { DocumentStatus } from '../contract/run-status.js';
 import { formatNumber, formatPercent } from '../locales/format.js';
-import { plural } from '../locales/localization.js';
+import { plural } from '../locales/plural.js';
 
 /** A document's state in a word or two, beside its name (never in colour alone). */
 export const documentStatusNames: Record<DocumentStatus, string> = {

@@ -5,7 +5,7 @@
 import { msg, str } from '@lit/localize';
 import type { TargetSchema } from '../contract/json-schema.js';
 import { formatDate, formatNumber } from '../locales/format.js';
-import { plural } from '../locales/localization.js';
+import { plural } from '../locales/plural.js';
 
 export function humanizeName(name: string): string {
   const words = name

@@ -5,23 +5,9 @@
  * parse-number.ts, loaded with the results editor rather than before the introduction.
  */
 import { formattingLocale } from './localization.js';
+import { numberFormat } from './numbers.js';
 
-const numberFormats = new Map<string, Intl.NumberFormat>();
-
-function numberFormat(options: Intl.NumberFormatOptions, locale = formattingLocale()) {
-  const key = `${locale}|${JSON.stringify(options)}`;
-  let format = numberFormats.get(key);
-  if (!format) {
-    format = new Intl.NumberFormat(locale, options);
-    numberFormats.set(key, format);
-  }
-  return format;
-}
-
-/** A number for reading: grouped, with as many decimals as it has ("1.234,56"). */
-export function formatNumber(value: number, locale?: string): string {
-  return numberFormat({ maximumFractionDigits: 20 }, locale).format(value);
-}
+export { formatNumber } from './numbers.js';
 
 /** A number as a text box shows it for editing: the locale's decimal separator, no grouping. */
 export function formatEditableNumber(value: number, locale?: string): string {

@@ -14,13 +14,8 @@
  * @lit/localize keeps one active locale per page (its `msg` is a module-level function), so
  * two apps on one page speak the language of whichever set it last.
  */
-import {
-  configureLocalization,
-  LOCALE_STATUS_EVENT,
-  msg,
-  type LocaleModule,
-  type StrResult,
-} from '@lit/localize';
+import { configureLocalization, LOCALE_STATUS_EVENT, type LocaleModule } from '@lit/localize';
+import { loadCatalogue } from './catalogues.js';
 
 /** The languages the interface has a complete catalogue for; English is the source. */
 export const supportedLocales = [
@@ -60,33 +55,6 @@ let formattingTag = 'en';
 let setLocale: ((locale: string) => Promise<void>) | undefined;
 let configured = false;
 
-async function loadCatalogue(locale: SupportedLocale): Promise<Templates> {
-  // One import() per locale, so that the bundler splits each into a file of its own and
-  // only the active one is fetched.
-  switch (locale) {
-    case 'en':
-      return {};
-    case 'de':
-      return (await import('./de.js')).templates;
-    case 'fr':
-      return (await import('./fr.js')).templates;
-    case 'es':
-      return (await import('./es.js')).templates;
-    case 'it':
-      return (await import('./it.js')).templates;
-    case 'nl':
-      return (await import('./nl.js')).templates;
-    case 'pt':
-      return (await import('./pt.js')).templates;
-    case 'pl':
-      return (await import('./pl.js')).templates;
-    case 'ja':
-      return (await import('./ja.js')).templates;
-    case 'ar':
-      return (await import('./ar.js')).templates;
-  }
-}
-
 const catalogues = new Map<SupportedLocale, Promise<Templates>>();
 
 function catalogueOf(locale: SupportedLocale): Promise<Templates> {
@@ -109,7 +77,7 @@ function configure(): boolean {
       targetLocales: supportedLocales,
       loadLocale: async (locale) => {
         const templates = { ...(await catalogueOf(locale as SupportedLocale)) };
-        Object.assign(templates, compileOverrides(overrides));
+        Object.assign(templates, await templatesOf(overrides));
         activeTemplates[locale] = templates;
         return { templates };
       },
@@ -175,9 +143,12 @@ export async function applyLocale(
   if (changed && templates) {
     // @lit/localize loads a locale once and keeps its templates object; new overrides for
     // the same locale are laid over that object and the elements told to redraw.
-    const catalogue = await catalogueOf(choice.locale);
+    const [catalogue, replaced] = await Promise.all([
+      catalogueOf(choice.locale),
+      templatesOf(strings),
+    ]);
     for (const id of Object.keys(templates)) delete templates[id];
-    Object.assign(templates, catalogue, compileOverrides(strings));
+    Object.assign(templates, catalogue, replaced);
   }
   await setLocale!(choice.locale);
   if (changed && templates && typeof window !== 'undefined')
@@ -188,55 +159,13 @@ export async function applyLocale(
     );
 }
 
+/** A partner's texts as templates; their compiler loads only when there are some. */
+async function templatesOf(strings: MessageOverrides): Promise<Templates> {
+  if (Object.keys(strings).length === 0) return {};
+  return (await import('./overrides.js')).compileOverrides(strings);
+}
+
 function sameOverrides(a: MessageOverrides, b: MessageOverrides): boolean {
   const keys = Object.keys(a);
   return keys.length === Object.keys(b).length && keys.every((key) => a[key] === b[key]);
-}
-
-/**
- * A partner's texts as @lit/localize templates. `{0}`, `{1}`… stand for the values of the
- * built-in message in their English order ("Schritt {0} von {1}"), the form the catalogues'
- * `${0}` takes. The text is only ever rendered as text.
- */
-export function compileOverrides(strings: MessageOverrides): Templates {
-  const templates: Templates = {};
-  for (const [id, text] of Object.entries(strings)) {
-    if (typeof text !== 'string' || !text.trim()) continue;
-    const pieces = text.split(/\{(\d)\}/);
-    if (pieces.length === 1) {
-      templates[id] = text;
-      continue;
-    }
-    const strings = pieces.filter((_, index) => index % 2 === 0);
-    const values = pieces.filter((_, index) => index % 2 === 1).map(Number);
-    templates[id] = {
-      strTag: true,
-      strings: Object.assign([...strings], { raw: [...strings] }),
-      values,
-    } as unknown as StrResult;
-  }
-  return templates;
-}
-
-const pluralRules = new Map<string, Intl.PluralRules>();
-
-/**
- * Picks the plural form of a message for `count` in the active locale: the message id is
- * `id.category` (`documents.one`, and in Arabic also `.zero`, `.two`, `.few`, `.many`), with
- * the categories of Intl.PluralRules. English gives `one` and `other`; a category English
- * lacks falls back to its `other` text until a catalogue has it.
- */
-export function plural(
-  count: number,
-  forms: { one: StrResult; other: StrResult },
-  options: { id: string },
-): string {
-  let rules = pluralRules.get(formattingTag);
-  if (!rules) {
-    rules = new Intl.PluralRules(formattingTag);
-    pluralRules.set(formattingTag, rules);
-  }
-  const category = rules.select(count);
-  const template = category === 'one' ? forms.one : forms.other;
-  return msg(template, { id: `${options.id}.${category}` });
 }

@@ -15,7 +15,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { TemplateMap } from '@lit/localize';
 import ts from 'typescript';
-import { labelDefaults, type LabelName } from '../contract/labels.js';
+import { labelDefaults, labelMessageId, labelNames } from '../contract/labels.js';
 
 /** One message as the English source has it. */
 export interface SourceMessage {
@@ -91,13 +91,6 @@ function sourceFiles(root: string): string[] {
 function templateText(node: ts.Expression): { text: string; values: number } | undefined {
   if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node))
     return { text: node.text, values: 0 };
-  // A label's English default, written once in the contract (src/elements/labels.ts).
-  if (
-    ts.isPropertyAccessExpression(node) &&
-    node.expression.getText() === 'labelDefaults' &&
-    node.name.text in labelDefaults
-  )
-    return { text: labelDefaults[node.name.text as LabelName], values: 0 };
   // A long text written as 'one line ' + 'the next'.
   if (ts.isBinaryExpression(node) && node.operatorToken.kind === ts.SyntaxKind.PlusToken) {
     const left = templateText(node.left);
@@ -130,6 +123,18 @@ function idOf(options: ts.Expression | undefined): string | undefined {
   return undefined;
 }
 
+/** `msg(labelDefaults[name], { id: labelMessageId(name) })`: a label's default. */
+function isLabelMessage(node: ts.Node): boolean {
+  if (!ts.isCallExpression(node) || calleeName(node) !== 'msg') return false;
+  const [template, options] = node.arguments;
+  return (
+    !!template &&
+    /^labelDefaults\[/.test(template.getText()) &&
+    !!options &&
+    /\bid: labelMessageId\(/.test(options.getText())
+  );
+}
+
 function calleeName(node: ts.CallExpression | ts.NewExpression): string {
   return node.expression.getText();
 }
@@ -154,6 +159,7 @@ export function scanInterfaceSource(root: string): SourceScan {
   const messages = new Map<string, SourceMessage>();
   const loose: LooseText[] = [];
   const unreadable: LooseText[] = [];
+  let labelsThroughCatalogue = false;
   for (const path of sourceFiles(root)) {
     const file = relative(root, path);
     const source = ts.createSourceFile(
@@ -174,7 +180,10 @@ export function scanInterfaceSource(root: string): SourceScan {
       else messages.set(message.id, message);
     };
     const visit = (node: ts.Node) => {
-      if (ts.isCallExpression(node) && calleeName(node) === 'msg') {
+      if (isLabelMessage(node)) {
+        // The labels' defaults, each by its name (src/elements/labels.ts): recorded below.
+        labelsThroughCatalogue = true;
+      } else if (ts.isCallExpression(node) && calleeName(node) === 'msg') {
         const [template, options] = node.arguments;
         const id = idOf(options);
         const text = template && templateText(template);
@@ -226,6 +235,17 @@ export function scanInterfaceSource(root: string): SourceScan {
       ts.forEachChild(node, visit);
     };
     visit(source);
+  }
+  // The labels' English defaults are written once, in the contract.
+  for (const name of labelsThroughCatalogue ? labelNames : []) {
+    const id = labelMessageId(name);
+    messages.set(id, {
+      id,
+      text: labelDefaults[name],
+      values: 0,
+      plural: false,
+      file: 'src/contract/labels.ts',
+    });
   }
   return { messages, loose, unreadable };
 }

@@ -9,7 +9,7 @@ import { colorSchemes, resolveColorScheme, type ColorScheme } from '../../contra
 import { sessionExpiryWarningMs } from '../../contract/frame-messages.js';
 import { labelDefaults, type Labels } from '../../contract/labels.js';
 import type { Bucket, CurrentSession, Extractor, Run, Theme } from '../../contract/resources.js';
-import { RunWatcherController } from '../../controllers/run-watcher-controller.js';
+import type { RunWatcherController } from '../../controllers/run-watcher-controller.js';
 import {
   applyLocale,
   browserLanguages,
@@ -17,7 +17,7 @@ import {
   matchLocale,
   type MessageOverrides,
 } from '../../locales/localization.js';
-import { formatNumber } from '../../locales/format.js';
+import { formatNumber } from '../../locales/numbers.js';
 import {
   bucketContext,
   clientContext,
@@ -170,9 +170,8 @@ const runLookback = 5;
 export class ExtractorApp extends LitElement {
   static override styles = [tokenStyles, controlStyles, appStyles];
 
-  readonly #watcher = new RunWatcherController(this, {
-    onChange: (run, previous) => this.#handleRunChange(run, previous),
-  });
+  /** Follows the run; loaded with the first run there is (the introduction needs none). */
+  #watcher: RunWatcherController | undefined;
   readonly #loader = new Task(this, {
     args: () => [this.baseUrl, this.session] as const,
     task: ([baseUrl, session], { signal }) => loadFlow(baseUrl, session, signal),
@@ -270,13 +269,13 @@ export class ExtractorApp extends LitElement {
     this.addEventListener('extractor-file-removed', () => void this.#refreshBucket());
     this.addEventListener('extractor-run-started', (event) => this.#handleRunStarted(event));
     this.addEventListener('extractor-run-changed', (event) => {
-      this.#followRun(event.detail.run);
+      void this.#followRun(event.detail.run);
       // A replaced file changed the bucket's files too.
       void this.#refreshBucket();
     });
-    this.addEventListener('extractor-results-changed', (event) =>
-      this.#followRun(event.detail.run),
-    );
+    this.addEventListener('extractor-results-changed', (event) => {
+      void this.#followRun(event.detail.run);
+    });
     this.addEventListener('extractor-results-submitted', (event) => this.#handleSubmitted(event));
   }
 
@@ -347,10 +346,7 @@ export class ExtractorApp extends LitElement {
     try {
       await loadStepView(step);
     } catch {
-      this.viewError = msg(
-        'This part of the page could not be loaded. Check your connection and try again.',
-        { id: 'app.view-load-error' },
-      );
+      this.viewError = viewLoadError();
       return;
     }
     this.viewError = undefined;
@@ -442,10 +438,10 @@ export class ExtractorApp extends LitElement {
     this.#renewableUntil = flow.session.renewableUntil;
     this.sessionNotice = undefined;
     this.#warnBeforeExpiry(flow.session.expiresAt);
-    if (flow.run) this.#watcher.watch(flow.client, flow.run);
-    else this.run = undefined;
+    if (!flow.run) this.run = undefined;
     const step = resumeStep({ fileCount: filesOfBucket(flow.bucket).length, run: flow.run }, hint);
     try {
+      if (flow.run) await this.#watch(flow.client, flow.run);
       await loadStepView(step);
       this.currentStep = step;
     } catch {
@@ -528,17 +524,32 @@ export class ExtractorApp extends LitElement {
   }
 
   #handleRunStarted(event: ExtractorEventMap['extractor-run-started']): void {
-    this.#followRun(event.detail.run);
     void this.#refreshBucket();
-    void this.goToStep('extraction');
+    // The extraction step shows once the run is followed (this.run is what allows it).
+    void this.#followRun(event.detail.run).then(() => this.goToStep('extraction'));
   }
 
-  #followRun(run: Run): void {
-    if (this.client) this.#watcher.watch(this.client, run);
+  async #followRun(run: Run): Promise<void> {
+    if (!this.client) return;
+    try {
+      await this.#watch(this.client, run);
+    } catch {
+      this.viewError = viewLoadError();
+    }
+  }
+
+  async #watch(client: ExtractorClient, run: Run): Promise<void> {
+    if (!this.#watcher) {
+      const { RunWatcherController } = await import('../../controllers/run-watcher-controller.js');
+      this.#watcher ??= new RunWatcherController(this, {
+        onChange: (run, previous) => this.#handleRunChange(run, previous),
+      });
+    }
+    this.#watcher.watch(client, run);
   }
 
   #handleSubmitted(event: ExtractorEventMap['extractor-results-submitted']): void {
-    this.#followRun(event.detail.run);
+    void this.#followRun(event.detail.run);
     const target = event.detail.submission.redirectUrl;
     // On the full page the extractor's redirect comes next; embedded, the host decides.
     if (this.mode === 'page' && target && /^https?:\/\//i.test(target))
@@ -723,6 +734,12 @@ async function latestRun(
     }
   }
   return undefined;
+}
+
+function viewLoadError(): string {
+  return msg('This part of the page could not be loaded. Check your connection and try again.', {
+    id: 'app.view-load-error',
+  });
 }
 
 function loadErrorMessage(error: unknown): string {

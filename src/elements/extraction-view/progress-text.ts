@@ -20,7 +20,7 @@ import {
   formatPercent,
   secondsOfDuration,
 } from '../../locales/format.js';
-import { plural } from '../../locales/localization.js';
+import { plural } from '../../locales/plural.js';
 import { describeOutcome } from '../document-text.js';
 
 export const statusNames: Record<RunStatus, string> = {

@@ -12,7 +12,8 @@
 import { msg, str } from '@lit/localize';
 import type { TargetSchema } from '../../contract/json-schema.js';
 import type { SchemaProblem } from '../../contract/schema-validation.js';
-import { formattingLocale, plural } from '../../locales/localization.js';
+import { formattingLocale } from '../../locales/localization.js';
+import { plural } from '../../locales/plural.js';
 import { humanizeName } from '../field-names.js';
 import { formatNumber } from '../../locales/format.js';
 import { editorKind } from './values.js';

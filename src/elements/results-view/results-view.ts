@@ -4,7 +4,8 @@ import { state } from 'lit/decorators.js';
 import { keyed } from 'lit/directives/keyed.js';
 import { ApiError, describeError } from '../../client/api-error.js';
 import { formatDateTime, formatNumber } from '../../locales/format.js';
-import { formattingLocale, plural } from '../../locales/localization.js';
+import { formattingLocale } from '../../locales/localization.js';
+import { plural } from '../../locales/plural.js';
 import { resultFormats, type ResultFormat } from '../../client/client.js';
 import {
   countDocuments,
