@@ -97,8 +97,41 @@ describe('npm run build', () => {
   it('writes a classic script that defines the elements under a global, in one file', () => {
     const script = readFileSync(join(distDir, 'sdk', 'extractor.js'), 'utf8');
     expect(script.startsWith('var Extractor=')).toBe(true);
-    expect(script).not.toMatch(/\bimport\s*\(|^import /m);
+    expect(script).not.toMatch(/^import /m);
+    // Its one import() is of a catalogue beside it, by the address of its <script>.
+    expect(script.match(/\bimport\s*\(/g)).toHaveLength(1);
+    expect(script).toContain('document.currentScript');
     expect(script).toContain('extractor-results-view');
+  });
+
+  it('ships the catalogues beside the library, not in it, each a module whole in itself', async () => {
+    const library = readFileSync(join(distDir, 'sdk', 'extractor.mjs'), 'utf8');
+    // A German text of the catalogue is not in the library; its English source is.
+    expect(library).not.toContain('Schritt');
+    expect(library).toContain('Step ');
+    expect(Object.keys(files.libraryCatalogues).sort()).toEqual([
+      'ar',
+      'de',
+      'es',
+      'fr',
+      'it',
+      'ja',
+      'nl',
+      'pl',
+      'pt',
+    ]);
+    for (const [locale, file] of Object.entries(files.libraryCatalogues)) {
+      const code = readFileSync(join(distDir, file), 'utf8');
+      expect(code, locale).not.toMatch(/^import |\bimport\s*\(/m);
+      const { templates } = (await import(pathToFileURL(join(distDir, file)).href)) as {
+        templates: Record<string, unknown>;
+      };
+      expect(templates['app.step-count'], locale).toMatchObject({ strTag: true, values: [0, 1] });
+    }
+    const { templates } = (await import(
+      pathToFileURL(join(distDir, files.libraryCatalogues.de!)).href
+    )) as { templates: Record<string, { strings: string[] }> };
+    expect(templates['app.step-count']!.strings).toEqual(['Schritt ', ' von ', '']);
   });
 
   it('writes an ES module that imports during server-side rendering and registers nothing there', async () => {

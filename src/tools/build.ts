@@ -18,6 +18,7 @@
 import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { supportedLocales } from '../locales/localization.js';
 
 export const projectRoot = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 export const defaultDistDir = join(projectRoot, 'dist');
@@ -30,6 +31,8 @@ export const budgets = {
 } as const;
 
 export const libraryFiles = ['extractor.mjs', 'extractor.js'] as const;
+/** The locales with a catalogue of their own (English is the source's). */
+export const catalogueLocales = supportedLocales.filter((locale) => locale !== 'en');
 export const hostScriptFile = 'embed.js';
 
 /** The files of a build, by when they load, relative to its directory. */
@@ -42,6 +45,8 @@ export interface BuiltFiles {
    */
   catalogues: Record<string, string>;
   library: string[];
+  /** The library's catalogues, beside it (`sdk/locales/de.js`), by locale. */
+  libraryCatalogues: Record<string, string>;
   hostScript: string;
 }
 
@@ -102,7 +107,13 @@ async function buildAll(options: BuildOptions): Promise<BuiltFiles> {
       // Lit's "node" build works in browsers too and adds a small DOM shim for when there is
       // no DOM: so the ES module can be imported during server-side rendering (issue #5).
       // The classic script is for <script> tags only and keeps the plain browser build.
-      resolve: format === 'es' ? { conditions: ['node', 'module', 'import', 'default'] } : {},
+      // The classic script has no import.meta: catalogues-beside.ts reads its <script> instead.
+      define: format === 'iife' ? { 'import.meta.url': 'undefined' } : {},
+      resolve: {
+        ...(format === 'es' ? { conditions: ['node', 'module', 'import', 'default'] } : {}),
+        // The catalogues are files beside the library, not inside it (one locale loads).
+        alias: [{ find: /^\.\/catalogues\.js$/, replacement: './catalogues-beside.js' }],
+      },
       build: {
         outDir: join(distDir, 'sdk'),
         emptyOutDir: format === 'es',
@@ -117,6 +128,29 @@ async function buildAll(options: BuildOptions): Promise<BuiltFiles> {
         minify: true,
         // One file each: a partner loads the library with a single request.
         // Vite leaves an ES library unminified for bundlers; this one is served as it is.
+        rolldownOptions: { output: { codeSplitting: false, minify: true } },
+      },
+    });
+  }
+  // The library's catalogues, /sdk/locales/de.js and so on: ES modules whole in themselves
+  // (each with @lit/localize's small `str`), imported by address by catalogues-beside.ts.
+  for (const locale of catalogueLocales) {
+    await viteBuild({
+      root: projectRoot,
+      configFile: false,
+      logLevel: 'warn',
+      publicDir: false,
+      build: {
+        outDir: join(distDir, 'sdk', 'locales'),
+        emptyOutDir: false,
+        target: 'es2022',
+        copyPublicDir: false,
+        lib: {
+          entry: join(projectRoot, 'src/locales', `${locale}.ts`),
+          formats: ['es'],
+          fileName: () => `${locale}.js`,
+        },
+        minify: true,
         rolldownOptions: { output: { codeSplitting: false, minify: true } },
       },
     });
@@ -207,6 +241,9 @@ export function builtFiles(distDir = defaultDistDir): BuiltFiles {
     lazyViews: [...lazyFiles].map((file) => `app/${file}`),
     catalogues,
     library: libraryFiles.map((file) => `sdk/${file}`),
+    libraryCatalogues: Object.fromEntries(
+      catalogueLocales.map((locale) => [locale, `sdk/locales/${locale}.js`]),
+    ),
     hostScript: `sdk/${hostScriptFile}`,
   };
 }
@@ -233,8 +270,8 @@ export function sizeLimitChecks(files: BuiltFiles): SizeLimitCheck[] {
       gzip: true,
     },
     ...files.library.map((file): SizeLimitCheck => ({
-      name: `Custom element library (/${file})`,
-      path: [file],
+      name: `Custom element library (/${file}), in German`,
+      path: [file, ...(files.libraryCatalogues.de ? [files.libraryCatalogues.de] : [])],
       limit: kib(budgets.allViews),
       gzip: true,
     })),
@@ -257,6 +294,7 @@ const interfaceSources = [
   'src/controllers',
   'src/elements',
   'src/embed',
+  'src/locales',
 ];
 
 function newestChange(path: string): number {
