@@ -3,6 +3,7 @@ import {
   formatBytes,
   formatClock,
   formatDateTime,
+  formatDate,
   formatDuration,
   formatEditableNumber,
   formatNumber,
@@ -25,6 +26,9 @@ describe('formats in the interface’s locale', () => {
     expect(formatBytes(10)).toBe('10\u00a0Byte');
     expect(formatDateTime(new Date(2024, 4, 31, 14, 30))).toBe('31. Mai 2024 um 14:30');
     expect(formatDuration(64.25)).toMatch(/^1\s?Min\.?,? 4\s?Sek\.?$/);
+    // A run quicker than half a second still reads as a time.
+    expect(formatDuration(0.2)).toMatch(/^0\s?Sek\.?$/);
+    expect(formatDate('2024-03-15')).toBe('15.03.2024');
     expect(formatClock(65)).toBe('1:05');
   });
 

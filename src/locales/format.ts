@@ -83,10 +83,16 @@ export function formatDuration(totalSeconds: number): string {
     .DurationFormat;
   if (DurationFormat)
     return (
-      new DurationFormat(locale, { style: 'short' }) as unknown as {
-        format(duration: Record<string, number>): string;
-      }
-    ).format(hours ? { hours, minutes, seconds } : minutes ? { minutes, seconds } : { seconds });
+      // A unit of nought is left out unless asked for: a run of no time is "0 s", not "".
+      (
+        new DurationFormat(locale, {
+          style: 'short',
+          ...(whole === 0 ? { secondsDisplay: 'always' } : {}),
+        }) as unknown as {
+          format(duration: Record<string, number>): string;
+        }
+      ).format(hours ? { hours, minutes, seconds } : minutes ? { minutes, seconds } : { seconds })
+    );
   // Without Intl.DurationFormat (Firefox before 136): each unit on its own, listed.
   const parts: string[] = [];
   const unit = (amount: number, name: string) =>

@@ -299,7 +299,8 @@ async function main(): Promise<void> {
         target: { session: edited, step: 'extraction' },
         prepare: async (page) => {
           await page.locator('extractor-app [part~="restart-button"]').click();
-          await page.getByText('Your changes would not be carried over.').waitFor();
+          // By its part, which every language shares.
+          await page.locator('extractor-app [part~="restart-warning"]').waitFor();
         },
       },
       {
@@ -370,8 +371,9 @@ async function main(): Promise<void> {
               .waitFor({ timeout: 15_000 })
               .catch(() => problems.push(`${name} ${width} ${scheme}: the interface did not show`));
           }
-          // The preparations find controls by their English names.
-          if (!locale) await prepare?.(page);
+          // The preparations find controls by their parts or the extractor's own labels, the
+          // same in every language.
+          await prepare?.(page);
           await page.waitForTimeout(400);
           await page.screenshot({
             path: join(outDir, `${name}-${width}-${scheme}.png`),
