@@ -456,6 +456,8 @@ export class ExtractorApp extends LitElement {
       step: this.currentStep,
       colorScheme: this.resolvedColorScheme,
     });
+    // Loaded once the first view shows, so it is there before a run starts.
+    this.#watcherReady().catch(() => undefined);
   }
 
   #warnBeforeExpiry(expiresAt: string): void {
@@ -538,14 +540,18 @@ export class ExtractorApp extends LitElement {
     }
   }
 
-  async #watch(client: ExtractorClient, run: Run): Promise<void> {
+  async #watcherReady(): Promise<RunWatcherController> {
     if (!this.#watcher) {
       const { RunWatcherController } = await import('../../controllers/run-watcher-controller.js');
       this.#watcher ??= new RunWatcherController(this, {
         onChange: (run, previous) => this.#handleRunChange(run, previous),
       });
     }
-    this.#watcher.watch(client, run);
+    return this.#watcher;
+  }
+
+  async #watch(client: ExtractorClient, run: Run): Promise<void> {
+    (await this.#watcherReady()).watch(client, run);
   }
 
   #handleSubmitted(event: ExtractorEventMap['extractor-results-submitted']): void {
