@@ -1,6 +1,7 @@
 /// <reference types="vitest/config" />
 import { defineConfig } from 'vite';
 import { playwright } from '@vitest/browser-playwright';
+import { minifiedTemplates } from './src/tools/minify-templates.js';
 import { serviceProxy } from './src/tools/service-proxy.js';
 
 /** Debian's Chromium; the README says how to install it. Playwright never downloads its own. */
@@ -14,7 +15,8 @@ const serverTestEnv = { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true'
 
 export default defineConfig({
   // `npm run dev` and the browser tests reach the service's /api through this (same origin).
-  plugins: [serviceProxy()],
+  // The built views' Lit templates without their indentation (their size budgets).
+  plugins: [serviceProxy(), minifiedTemplates()],
   // Known up front, so the browser tests' server never re-bundles (and reloads) mid-run.
   optimizeDeps: {
     include: [

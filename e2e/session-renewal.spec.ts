@@ -53,3 +53,37 @@ test('a session about to expire is continued without losing a draft', async ({ p
   const [run] = await runsOfBucket(session.bucket);
   expect(recordOf(run).total).toBe('about 40');
 });
+
+test('a session that ends while the page is open says so in plain words, and that the work is saved', async ({
+  page,
+}) => {
+  // The shortest session there is (60 s) runs out for real while the person works: the page
+  // and the service both see it end, as a person would.
+  test.setTimeout(120_000);
+  const extractor = await createExtractor();
+  const session = await createSession(extractor, { ttlSeconds: 60, maxLifetimeSeconds: 60 });
+  await page.goto(session.fullPageUrl);
+  await startFromIntroduction(page);
+  await uploadFixture(page, 'AmazonWebServices.pdf');
+  await beginAndReachResults(page);
+  const total = page.getByLabel('Total', { exact: true });
+  await total.fill('41.5');
+  await total.blur();
+  await expect(page.getByText('All changes saved.')).toBeVisible();
+
+  const ended = page.getByRole('alert').filter({ hasText: 'Your session has ended' });
+  await expect(ended).toBeVisible({ timeout: 70_000 });
+  await expect(ended).toContainText('Everything you entered up to now is saved');
+  await expect(ended.getByRole('button')).toHaveCount(0);
+  await expect(ended).toBeFocused();
+
+  // What the person does next meets the service's 401, told in the same plain words.
+  await page.getByRole('button', { name: 'Submit', exact: true }).click();
+  await expect(page.getByText(/Your session has ended, so this could not be done\./)).toBeVisible();
+  await expect(page.getByText(/What you entered before is saved/)).toBeVisible();
+  await expect(page.getByText(/access token/i)).toHaveCount(0);
+  // The edit made before the end is kept, and nothing was submitted.
+  const [run] = await runsOfBucket(session.bucket);
+  expect(recordOf(run).total).toBe(41.5);
+  expect(run!.submittedAt).toBeNull();
+});

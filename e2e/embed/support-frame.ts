@@ -1,7 +1,8 @@
 /**
  * A partner's page that puts the iFrame in with /sdk/embed.js, as the README tells partners
  * to, and records what reaches it: every message event at the window (its origin, whether
- * it came from the embed frame, its data) and every event embed.js hands to `onEvent`.
+ * it came from the embed frame, its data), every event embed.js hands to `onEvent` and every
+ * reason it hands to `onError` (`window.recordedErrors`).
  * The specs read both back with `recorded(page)`.
  */
 import { expect, type Frame, type Page } from '@playwright/test';
@@ -16,6 +17,10 @@ export interface HostPageOptions {
   theme?: Record<string, string>;
   /** Passed to mount() as `colorScheme`. */
   colorScheme?: 'light' | 'dark' | 'auto';
+  /** Passed to mount(). */
+  locale?: string;
+  strings?: Record<string, string>;
+  readyTimeoutMs?: number;
   /** More markup after the container: sibling frames and the like. */
   extra?: string;
   /** Script run after mount(), with `embedded` (what mount returned) in scope. */
@@ -46,6 +51,7 @@ export function hostPage(partner: PartnerSite, path: string, options: HostPageOp
     <script>
       window.recordedMessages = [];
       window.recordedEvents = [];
+      window.recordedErrors = [];
       window.addEventListener('message', (event) => {
         const frame = document.querySelector('#slot iframe');
         window.recordedMessages.push({
@@ -59,7 +65,11 @@ export function hostPage(partner: PartnerSite, path: string, options: HostPageOp
         title: 'Send your invoice',
         ${options.theme ? `theme: ${JSON.stringify(options.theme)},` : ''}
         ${options.colorScheme ? `colorScheme: ${JSON.stringify(options.colorScheme)},` : ''}
+        ${options.locale ? `locale: ${JSON.stringify(options.locale)},` : ''}
+        ${options.strings ? `strings: ${JSON.stringify(options.strings)},` : ''}
+        ${options.readyTimeoutMs ? `readyTimeoutMs: ${options.readyTimeoutMs},` : ''}
         onEvent: (name, payload) => window.recordedEvents.push({ name, payload }),
+        onError: (error) => window.recordedErrors.push(error),
       });
       window.embedded = embedded;
       ${options.script ?? ''}

@@ -8,15 +8,18 @@ import { expect, type Page } from '@playwright/test';
 export async function expectNoViolations(page: Page, what: string): Promise<void> {
   // Let transitions (a button's colour, a bar's width) finish so colours are read as shown;
   // endless animations (the indeterminate bar, a spinner) never do and do not matter here.
-  await page.waitForFunction(() =>
-    document
-      .getAnimations()
-      .every(
-        (animation) =>
-          animation.playState !== 'running' ||
-          animation.effect?.getTiming().iterations === Infinity,
-      ),
-  );
+  // In every frame: a framed view fading in is read half transparent, its contrast unknown.
+  for (const frame of page.frames()) {
+    await frame.waitForFunction(() =>
+      document
+        .getAnimations()
+        .every(
+          (animation) =>
+            animation.playState !== 'running' ||
+            animation.effect?.getTiming().iterations === Infinity,
+        ),
+    );
+  }
   const results = await new AxeBuilder({ page }).analyze();
   // axe reads open shadow roots: the views' own text must be among what it checked.
   const contrastChecked = results.passes.find((rule) => rule.id === 'color-contrast')?.nodes ?? [];

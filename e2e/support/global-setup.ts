@@ -35,6 +35,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   });
   process.env.E2E_BASE_URL = server.baseUrl;
   process.env.E2E_DATA_DIR = dataDir;
+  // For a spec that starts a service of its own from the same build (partner-guide.spec.ts).
+  process.env.E2E_DIST_DIR = distDir;
   return async () => {
     await server.stop();
     provider.server.close();

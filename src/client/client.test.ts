@@ -9,6 +9,8 @@ import {
 import { documentsOfRun } from './run-documents.js';
 import {
   completedRun,
+  createExtractor,
+  mintSession,
   partlyCompletedRun,
   recordOf,
   startSession,
@@ -33,6 +35,20 @@ describe('ExtractorClient against the real service', () => {
     expect(loaded.introductionViewHeading).toBe('Hello');
     const bucket = await client.getBucket(bucketId);
     expect(filesOfBucket(bucket)).toEqual([]);
+  });
+
+  it('reads the session’s locale and strings, which the interface speaks by', async () => {
+    const extractor = await createExtractor();
+    const strings = { 'upload.dropHint': 'Rechnungen hier ablegen' };
+    const session = await mintSession(extractor, { locale: 'de-at', strings });
+    const client = new ExtractorClient({ baseUrl: window.location.origin, token: session.token });
+    expect(await client.getCurrentSession()).toMatchObject({ locale: 'de-AT', strings });
+    const plain = await mintSession(extractor);
+    const plainClient = new ExtractorClient({
+      baseUrl: window.location.origin,
+      token: plain.token,
+    });
+    expect(await plainClient.getCurrentSession()).toMatchObject({ locale: null, strings: {} });
   });
 
   it('uploads with progress, lists and deletes files', async () => {

@@ -177,6 +177,17 @@ export class ExtractorClient {
   }
 
   /**
+   * A GET with the token, answered as it comes (after a problem is thrown as an ApiError):
+   * for reads whose answers are not JSON resources, such as a page's picture (pages.ts).
+   */
+  get(
+    path: string,
+    options: { accept: string; cache?: RequestCache; signal?: AbortSignal | undefined },
+  ): Promise<Response> {
+    return this.#send('GET', path, options);
+  }
+
+  /**
    * The address of a run's event stream. EventSource cannot send headers, so the token
    * rides in the query (the service accepts it there for this path only and never logs
    * queries); `lastEventId` resumes after a reconnect.
@@ -247,7 +258,12 @@ export class ExtractorClient {
   async #send(
     method: string,
     path: string,
-    options: { signal?: AbortSignal; body?: unknown; accept?: string } = {},
+    options: {
+      signal?: AbortSignal | undefined;
+      body?: unknown;
+      accept?: string;
+      cache?: RequestCache;
+    } = {},
   ): Promise<Response> {
     const headers: Record<string, string> = {
       Authorization: `Bearer ${this.token}`,
@@ -263,7 +279,9 @@ export class ExtractorClient {
         signal: options.signal,
         // Bearer tokens only: cookies of the service's origin must play no part.
         credentials: 'omit',
-        cache: 'no-store',
+        // Answers change with every edit, so none is kept, but a page's picture (its ETag
+        // names it for good).
+        cache: options.cache ?? 'no-store',
       });
     } catch (error) {
       if (options.signal?.aborted) throw options.signal.reason ?? error;
@@ -304,7 +322,7 @@ function documentPath(id: string, fileId: string): string {
   return `${runPath(id)}/documents/${encodeURIComponent(fileId)}`;
 }
 
-function checked<T>(schema: z.ZodMiniType<T>, value: unknown): T {
+export function checked<T>(schema: z.ZodMiniType<T>, value: unknown): T {
   const result = schema.safeParse(value);
   if (!result.success) throw new ApiError(200, unexpectedAnswerMessage);
   return result.data;

@@ -4,7 +4,12 @@
  * record (the `{documents: [...]}` JSON text of the run's results fields). The two halves
  * are joined here, once, so that no view reads the results text itself.
  */
-import { runResultsSchema, type DocumentResult, type Run } from '../contract/resources.js';
+import {
+  runResultsSchema,
+  type DocumentResult,
+  type DocumentStage,
+  type Run,
+} from '../contract/resources.js';
 import type { DocumentStatus } from '../contract/run-status.js';
 
 export interface RunDocumentState {
@@ -16,6 +21,11 @@ export interface RunDocumentState {
   status: DocumentStatus;
   /** Why the document could not be read, in plain words; null unless it failed. */
   error: string | null;
+  /** `reading` its files, then `extracting` its values; null once settled. */
+  stage: DocumentStage | null;
+  /** Pages of its files read so far, of how many (null until they are opened). */
+  pagesRead: number;
+  pagesTotal: number | null;
   chunksCompleted: number;
   chunksTotal: number | null;
   /**
@@ -90,6 +100,9 @@ function joinDocuments(run: Run): RunDocumentState[] {
       name: document.name,
       status: document.status,
       error: document.error,
+      stage: document.stage,
+      pagesRead: document.pagesRead,
+      pagesTotal: document.pagesTotal,
       chunksCompleted: document.chunksCompleted,
       chunksTotal: document.chunksTotal,
       data: result?.data ?? undefined,

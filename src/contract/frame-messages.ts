@@ -21,6 +21,9 @@ export const frameProtocolVersion = 1;
 /** The address parameter that carries a frame's instance id. */
 export const frameInstanceParameter = 'instance';
 
+/** The address parameter that carries embed.js's `locale`: the frame's language. */
+export const frameLocaleParameter = 'locale';
+
 /** A one-minute warning: the host has that long to answer with a fresh token. */
 export const sessionExpiryWarningMs = 60_000;
 
@@ -54,6 +57,8 @@ export interface FrameCommandPayloads {
   'go-to-step': { step: Step };
   /** A new session token for the same extractor and bucket. */
   'refresh-session': { token: string };
+  /** Texts for built-in messages by id, over the session's `strings`. */
+  'set-strings': { strings: Record<string, string> };
 }
 
 export type FrameEventName = keyof FrameEventPayloads;
@@ -77,6 +82,7 @@ export const frameCommandNames = [
   'set-theme',
   'go-to-step',
   'refresh-session',
+  'set-strings',
 ] as const satisfies readonly FrameCommandName[];
 
 export interface FrameMessage<Name extends string, Payload> {

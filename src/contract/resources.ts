@@ -7,7 +7,7 @@
  * schemas to validate input and to generate its OpenAPI document.
  */
 import * as z from 'zod/mini';
-import { checkFailureSchema, checksSchema, savedCheckSchema } from './checks.js';
+import { checksSchema, savedCheckSchema } from './check-schemas.js';
 import { labelNames, type LabelName } from './labels.js';
 import { parseTargetSchema } from './json-schema.js';
 import { documentStatuses, runStatuses } from './run-status.js';
@@ -312,6 +312,10 @@ export type Extractor = z.infer<typeof extractorSchema>;
  * One document of a run as the run resource and every event show it: which file, how far,
  * how it ended. Its data travels in the results fields (`{"documents": [...]}`).
  */
+/** What a document of a run is doing while it works (DocumentSummary.stage). */
+export const documentStages = ['reading', 'extracting'] as const;
+export type DocumentStage = (typeof documentStages)[number];
+
 export const documentSummarySchema = z.object({
   file: iri.check(
     z.describe('IRI of the file (/api/buckets/{b}/files/{f}); with combineFiles, the first file.'),
@@ -326,6 +330,13 @@ export const documentSummarySchema = z.object({
   error: z
     .nullable(z.string())
     .check(z.describe('Why the document failed, in plain words naming the file; null otherwise.')),
+  stage: z
+    .nullable(z.enum(documentStages))
+    .check(z.describe('`reading` its files, then `extracting`; null once settled.')),
+  pagesRead: z.int().check(z.describe('Pages read so far, told page by page (OCR).')),
+  pagesTotal: z
+    .nullable(z.int())
+    .check(z.describe('Pages of its files; null until they are opened.')),
   chunksCompleted: z.int(),
   chunksTotal: z
     .nullable(z.int())
@@ -518,85 +529,10 @@ export const runInputSchema = z.object({
 });
 export type RunInput = z.infer<typeof runInputSchema>;
 
-/** A place on a page, in fractions of the page (0 to 1 from its top-left corner). */
-export const sourceBoxSchema = z.object({
-  page: z.int().check(z.describe('The page, from 1.')),
-  x: z.number(),
-  y: z.number(),
-  width: z.number(),
-  height: z.number(),
-});
-export type SourceBox = z.infer<typeof sourceBoxSchema>;
-
-/** Where each value of one document was found, and how its record measures up to the schema. */
-export const documentMetadataSchema = z.object({
-  sources: z.record(
-    z.string(),
-    z.object({
-      file: z.string(),
-      fileId: z.string(),
-      page: z.number(),
-      offset: z
-        .number()
-        .check(
-          z.describe("Where the value's text starts in the page's text (…/pages/{n} as text)."),
-        ),
-      text: z.string(),
-      confidence: z.optional(
-        z
-          .number()
-          .check(
-            z.minimum(0),
-            z.maximum(1),
-            z.describe(
-              'How sure the rule that found the value is: about 0.95 labelled and confirmed by ' +
-                "the document's arithmetic, 0.65-0.85 labelled, 0.5 guessed from position or pattern.",
-            ),
-          ),
-      ),
-      boxes: z.optional(
-        z
-          .array(sourceBoxSchema)
-          .check(
-            z.describe(
-              'Where the value is printed on a page that is a picture (PDFs, images): one box ' +
-                'per line of it, in fractions of the page (0 to 1 from the top-left corner). ' +
-                'Text documents have none: their values are found by offset and text.',
-            ),
-          ),
-      ),
-    }),
-  ),
-  violations: z.array(z.object({ pointer: z.string(), message: z.string() })),
-  checks: z.optional(
-    z
-      .array(checkFailureSchema)
-      .check(
-        z.describe(
-          "The extractor's checks that this document's record fails, one entry per failure (per " +
-            'item for a check that goes item by item); empty when every check holds or had its ' +
-            'values missing.',
-        ),
-      ),
-  ),
-  review: z.optional(
-    z
-      .array(z.string())
-      .check(
-        z.describe(
-          'JSON pointers of the values a person should look at before trusting them: those ' +
-            'whose confidence is below reviewThreshold (0.6) and those a failed check involves.',
-        ),
-      ),
-  ),
-});
-export type DocumentMetadata = z.infer<typeof documentMetadataSchema>;
-
-/** `resultMetadata`: the metadata of each document, in the order of the documents. */
-export const resultMetadataSchema = z.object({
-  documents: z.array(z.extend(documentMetadataSchema, { file: iri })),
-});
-export type ResultMetadata = z.infer<typeof resultMetadataSchema>;
+// Where values were found (sources, boxes, checks) and a page's words: ./review.ts, which
+// the interface loads with its results view only (its types are named here too: a type
+// brings no code along).
+export type { DocumentMetadata, PageWords, ResultMetadata, SourceBox } from './review.js';
 
 /** The answer to `POST /api/extraction_runs/{id}/submit`. */
 export const submissionSchema = z.object({
@@ -663,6 +599,9 @@ export const embedSessionSchema = z.object({
   savedExtractor: iri,
   allowedOrigins: z.array(z.string()),
   theme: z.nullable(themeSchema),
+  /** The session's locale as `Intl` writes it, or null when it names none. */
+  locale: z.nullable(z.string()),
+  strings: z.record(z.string(), z.string()),
   colorScheme: z.enum(colorSchemes),
   renewableUntil: dateTime.check(
     z.describe('No token of this session, renewed or not, expires after this moment.'),
@@ -680,12 +619,10 @@ export const currentSessionSchema = z.object({
   savedExtractor: iri,
   allowedOrigins: z.array(z.string()),
   theme: z.nullable(themeSchema),
+  locale: z.nullable(z.string()),
+  strings: z.record(z.string(), z.string()),
   colorScheme: z.enum(colorSchemes),
   renewableUntil: dateTime,
-  // The interface's language and the partner's replacements for its built-in texts, by
-  // message id (src/locales/localization.ts); optional, so a service without them is read too.
-  locale: z.optional(z.nullable(z.string())),
-  strings: z.optional(z.nullable(z.record(z.string(), z.string()))),
 });
 export type CurrentSession = z.infer<typeof currentSessionSchema>;
 

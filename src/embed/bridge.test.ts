@@ -156,6 +156,22 @@ describe('FrameBridge', () => {
     expect(stepChanged?.message.payload).toEqual({ step: 'bucket', previous: 'introduction' });
   });
 
+  it('hands the host’s strings to the element, and ignores strings a session could not hold', async () => {
+    const { app, fromHost } = await bridged();
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    cleanups.push(() => warn.mockRestore());
+    const strings = () => (app as unknown as { strings?: unknown }).strings;
+    fromHost(command('set-strings', { strings: { 'upload.title': 'line\nbreak' } }));
+    fromHost(command('set-strings', { strings: { 'bad id!': 'x' } }));
+    expect(strings()).toBeUndefined();
+    expect(warn.mock.calls.map(([text]) => String(text))).toEqual([
+      expect.stringMatching(/set-strings was ignored/),
+      expect.stringMatching(/set-strings was ignored/),
+    ]);
+    fromHost(command('set-strings', { strings: { 'upload.title': 'Ihre Rechnungen' } }));
+    expect(strings()).toEqual({ 'upload.title': 'Ihre Rechnungen' });
+  });
+
   it('warns a minute before the session ends and takes a fresh token for the same bucket only', async () => {
     const { app, session, extractor, names, fromHost } = await bridged({ ttlSeconds: 60 });
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);

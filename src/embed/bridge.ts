@@ -30,6 +30,7 @@ import {
   type FrameEventPayloads,
 } from '../contract/frame-messages.js';
 import type { CurrentSession, Theme } from '../contract/resources.js';
+import { stringOverridesSchema, type StringOverrides } from '../contract/session-language.js';
 import { themeSchema } from '../contract/theme.js';
 import type { ExtractorApp } from '../elements/app/app.js';
 import { isStep } from '../elements/steps.js';
@@ -182,6 +183,9 @@ export class FrameBridge {
       case 'refresh-session':
         void this.#refreshSession(command.payload as FrameCommandPayloads['refresh-session']);
         break;
+      case 'set-strings':
+        this.#setStrings(command.payload as FrameCommandPayloads['set-strings']);
+        break;
     }
   }
 
@@ -203,6 +207,20 @@ export class FrameBridge {
     }
     this.#hostTheme = checked.data;
     this.#applyTheme();
+  }
+
+  #setStrings({ strings }: FrameCommandPayloads['set-strings']): void {
+    // The same limits as a session's strings: the host is a partner's page.
+    const checked = stringOverridesSchema.safeParse(strings);
+    if (!checked.success) {
+      console.warn(
+        'extractor:set-strings was ignored:',
+        checked.error.issues.map((issue) => issue.message).join('; '),
+      );
+      return;
+    }
+    // The element's `strings` (the catalogue's overrides, issue 15) lie over the session's.
+    (this.#options.app as ExtractorApp & { strings?: StringOverrides }).strings = checked.data;
   }
 
   #applyTheme(): void {

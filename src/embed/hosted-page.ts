@@ -12,12 +12,17 @@
  * session's and the browser's.
  *
  * `?color-scheme=light|dark|auto` (embed.js's `colorScheme`) sets the scheme of the page and
- * the app; when absent the session's `colorScheme` does, once loaded (light by default). The page follows it too, so a frame on a light partner page
- * stays transparent even under a dark system (a frame whose scheme differs from its
- * host's gets an opaque background from the browser).
+ * the app; when absent the session's `colorScheme` does, once loaded (light by default).
+ * The page follows it too, so a frame on a light partner page stays transparent even under
+ * a dark system (a frame whose scheme differs from its host's gets an opaque background
+ * from the browser).
  */
 import { colorSchemeParameter, isColorScheme, type ColorScheme } from '../contract/color-scheme.js';
-import { frameInstanceParameter, instanceIdPattern } from '../contract/frame-messages.js';
+import {
+  frameInstanceParameter,
+  frameLocaleParameter,
+  instanceIdPattern,
+} from '../contract/frame-messages.js';
 import type { AppMode, ExtractorApp } from '../elements/app/app.js';
 import { defineExtractorElements } from './define.js';
 
@@ -73,19 +78,26 @@ function showScheme(scheme: ColorScheme): void {
     .querySelector('meta[name="color-scheme"]')
     ?.setAttribute('content', scheme === 'auto' ? 'light dark' : scheme);
 }
-const locale = new URL(window.location.href).searchParams.get('locale');
-if (locale) app.setAttribute('locale', locale);
-const scheme = new URL(window.location.href).searchParams.get(colorSchemeParameter);
+const address = new URL(window.location.href).searchParams;
+const scheme = address.get(colorSchemeParameter);
 if (isColorScheme(scheme)) {
   app.setAttribute('color-scheme', scheme);
   showScheme(scheme);
 }
+// embed.js's `locale`, over the session's: the element judges and falls back itself.
+const locale = address.get(frameLocaleParameter);
+if (locale) app.setAttribute('locale', locale);
 app.addEventListener('extractor-session-loaded', (event) => {
   document.title = event.detail.labels.pageTitle;
+  // The results show the document beside the fields: the page's card widens for them.
+  document.documentElement.dataset.step = event.detail.step;
   // A renewed session's token, kept for a reload as the first one was.
   if (!embedded) keepSession((event.currentTarget as ExtractorApp).session);
   // Without a scheme in the address, the session's: the page follows the app.
   if (!isColorScheme(scheme)) showScheme(event.detail.colorScheme);
+});
+app.addEventListener('extractor-step-changed', (event) => {
+  document.documentElement.dataset.step = event.detail.step;
 });
 const session = takeSession();
 app.setAttribute('session', session);
@@ -98,7 +110,7 @@ if (embedded && window.parent !== window) void connectToHost(app, session);
  */
 async function connectToHost(element: ExtractorApp, token: string): Promise<void> {
   const { FrameBridge } = await import('./bridge.js');
-  const instance = new URL(window.location.href).searchParams.get(frameInstanceParameter);
+  const instance = address.get(frameInstanceParameter);
   new FrameBridge({
     app: element,
     token,

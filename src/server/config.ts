@@ -7,6 +7,12 @@ import { fileURLToPath } from 'node:url';
 import { defaultDocumentLimits, type DocumentLimits } from './engine/isolation/limits.js';
 
 /**
+ * The project's folder, where README.md is. This file and the server's bundle
+ * (dist/server/main.mjs) both sit two folders below it, so the path is the same either way.
+ */
+export const projectRoot = resolve(fileURLToPath(new URL('../..', import.meta.url)));
+
+/**
  * What one process does (README "Deployment"): `all` answers requests and works runs, `api`
  * only answers requests, `worker` only works runs (and answers its health checks).
  */

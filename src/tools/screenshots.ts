@@ -12,10 +12,13 @@
  * iFrame on a light partner page (served from 127.0.0.2) under a light and a dark system,
  * with default settings and with a light theme that follows the system; and the results as
  * a draft, submitted, with nothing found (and Submit asking about it), Start over asking
- * before it leaves edits, and the full page's warning before its session ends. `ONLY=4-results npx tsx src/tools/screenshots.ts` takes only the
- * pictures whose names start so. The full page is opened with `color-scheme=auto`,
- * so the dark pictures are dark. `LOCALES=de,ar` takes the full page's pictures in those
- * languages instead (`?locale=`, names ending `-de`, `-ar`), light only.
+ * before it leaves edits, the full page's warning before its session ends, a scan being
+ * read page by page, and issue #13's results beside the document.
+ * `ONLY=4-results npx tsx src/tools/screenshots.ts` takes only the pictures whose names
+ * start so. The full page is opened with `color-scheme=auto`,
+ * so the dark pictures are dark.
+ * `LOCALES=de,ar` takes the full page's pictures in those languages instead (`?locale=`,
+ * names ending `-de`, `-ar`), light only.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { once } from 'node:events';
@@ -29,12 +32,14 @@ import { pino } from 'pino';
 import type { EmbedSession, Extractor, Run } from '../contract/resources.js';
 import { loadConfig } from '../server/config.js';
 import { createService } from '../server/service.js';
+import { buildPdf, renderTextImage } from '../server/engine/testing/build-documents.js';
 import { build, projectRoot } from './build.js';
 
 const adminToken = 'xpat_screenshots-admin-token-0123456789';
 const fixtures = join(projectRoot, 'e2e/fixtures/invoices');
 const outDir = resolve(process.argv[2] ?? join(projectRoot, 'test-results/screenshots'));
-const widths = [375, 1280] as const;
+/** `WIDTHS=375,1024,1440` takes the pictures at those widths instead. */
+const widths = process.env.WIDTHS?.split(',').map(Number) ?? [375, 1280];
 const locales = process.env.LOCALES?.split(',').filter(Boolean) ?? [];
 const schemes = locales.length ? (['light'] as const) : (['light', 'dark'] as const);
 
@@ -159,6 +164,32 @@ async function main(): Promise<void> {
       },
       edited.token,
     );
+    // Issue 14: a scan of four pages read by OCR, photographed while it is, at its second
+    // page: a run of its own for each picture, over a scan of its own (a scan read before
+    // comes from the cache at once).
+    let scans = 0;
+    const scanPdf = async () => {
+      const serial = ++scans;
+      const pages = await Promise.all(
+        [1, 2, 3, 4].map((page) =>
+          renderTextImage([`Invoice SCAN-${serial}`, `Page ${page} of 4`], {
+            width: 1275,
+            height: 1650,
+            fontSize: 32,
+            format: 'jpeg',
+          }),
+        ),
+      );
+      return buildPdf(pages.map((jpeg) => ({ image: { jpeg, width: 1275, height: 1650 } })));
+    };
+    const reading = async () => {
+      const target = await session();
+      const form = new FormData();
+      form.append('file', new Blob([new Uint8Array(await scanPdf())]), 'scan.pdf');
+      await api('POST', `${target.bucket}/files`, form, target.token);
+      await runOf(target, (run) => (run.documents[0]?.pagesRead ?? 0) >= 1);
+      return target;
+    };
     // Minted when its picture is taken: it ends within the two minutes of warning.
     const ending = () =>
       api<EmbedSession>('POST', '/api/embed_sessions', {
@@ -254,9 +285,24 @@ async function main(): Promise<void> {
       },
       { name: '3-extraction', target: { session: extraction, step: 'extraction' } },
       { name: '3-extraction-cancelled', target: { session: cancelled, step: 'extraction' } },
+      { name: '3-extraction-reading', target: { session: reading, step: 'extraction' } },
       { name: '3-extraction-documents', target: { session: documents, step: 'extraction' } },
       { name: '4-results', target: { session: results, step: 'results' } },
       { name: '4-results-documents', target: { session: documents, step: 'results' } },
+      {
+        // Issue 13: the page beside the fields (behind the Document toggle when narrow),
+        // with the focused total's highlight.
+        name: '4-results-beside-document',
+        target: { session: results, step: 'results' },
+        prepare: async (page) => {
+          await page.getByRole('textbox', { name: 'Total', exact: true }).focus();
+          const toggle = page.getByRole('button', { name: 'Document', exact: true });
+          if (await toggle.isVisible()) await toggle.click();
+          const pane = page.locator('extractor-document-pane');
+          await pane.locator('.picture').waitFor();
+          await pane.locator('.highlight.current').first().waitFor();
+        },
+      },
       {
         name: '4-results-documents-failed',
         target: { session: documents, step: 'results' },

@@ -81,7 +81,13 @@ export function createExtractor(input: Partial<ExtractorInput> = {}): Promise<Ex
 
 export function mintSession(
   extractor: Extractor,
-  options: { bucket?: string; ttlSeconds?: number; maxLifetimeSeconds?: number } = {},
+  options: {
+    bucket?: string;
+    ttlSeconds?: number;
+    maxLifetimeSeconds?: number;
+    locale?: string;
+    strings?: Record<string, string>;
+  } = {},
 ): Promise<EmbedSession> {
   return adminRequest<EmbedSession>('POST', '/api/embed_sessions', {
     savedExtractor: `/api/extractors/${extractor.id}`,
@@ -174,6 +180,8 @@ export interface TestDocument {
   error?: string;
   chunksCompleted?: number;
   chunksTotal?: number | null;
+  pagesRead?: number;
+  pagesTotal?: number | null;
 }
 
 /**
@@ -187,15 +195,23 @@ export function withDocuments(
   documents: readonly TestDocument[],
   status = run.status,
 ): Run {
-  const entries = documents.map((document, index) => ({
-    file: `${run.bucket}/files/test-file-${index + 1}`,
-    name: document.name,
-    status: document.status,
-    error: document.error ?? null,
-    chunksCompleted: document.chunksCompleted ?? (document.status === 'completed' ? 1 : 0),
-    chunksTotal: document.chunksTotal ?? (document.status === 'completed' ? 1 : null),
-    data: document.data ?? null,
-  }));
+  const entries = documents.map((document, index) => {
+    const chunksTotal = document.chunksTotal ?? (document.status === 'completed' ? 1 : null);
+    const settled = document.status === 'completed' || document.status === 'failed';
+    return {
+      file: `${run.bucket}/files/test-file-${index + 1}`,
+      name: document.name,
+      status: document.status,
+      error: document.error ?? null,
+      // As the service tells them (runs/documents.ts documentSummary).
+      stage: settled ? null : chunksTotal === null ? ('reading' as const) : ('extracting' as const),
+      pagesRead: document.pagesRead ?? 0,
+      pagesTotal: document.pagesTotal ?? null,
+      chunksCompleted: document.chunksCompleted ?? (document.status === 'completed' ? 1 : 0),
+      chunksTotal,
+      data: document.data ?? null,
+    };
+  });
   const results = JSON.stringify({
     documents: entries.map(({ file, name, status, data, error }) => ({
       file,

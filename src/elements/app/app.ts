@@ -135,6 +135,10 @@ const runLookback = 5;
  * @csspart form - The results editor.
  * @csspart field - One labelled field of the results.
  * @csspart field-error - The message under a value the schema does not accept.
+ * @csspart field-state - A value's state beside the document: found, not found, edited by you, needs review.
+ * @csspart show-source-button - Shows where a value was found in the document.
+ * @csspart review-count - How many values need review, above the fields.
+ * @csspart review-toggle-button - Fields or Document, on a narrow screen.
  * @csspart group - A nested object or a list in the results.
  * @csspart list-item - One item of a list of objects shown as cards.
  * @csspart value-list - A list of plain values.

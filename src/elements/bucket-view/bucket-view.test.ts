@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { userEvent } from 'vitest/browser';
 import { ExtractorClient, filesOfBucket } from '../../client/client.js';
-import { startSession, textFile } from '../../client/testing/fixtures.js';
+import { completedRun, startSession, textFile } from '../../client/testing/fixtures.js';
 import { labelDefaults } from '../../contract/labels.js';
 import { $, $$, actionLabels, mountView, nextEvent, unmountAll } from '../testing/mount.js';
 
@@ -203,5 +203,52 @@ describe('<extractor-bucket-view>', () => {
     ]);
     await userEvent.click($(element, '[part~="back-button"]'));
     expect(events.at(-1)?.detail).toEqual({ step: 'introduction' });
+  });
+
+  it('asks before Begin would leave the person’s edits of the last run behind, and only then', async () => {
+    const session = await completedRun();
+    const bucket = await session.client.getBucket(session.bucketId);
+    const mount = (run: typeof session.run) =>
+      mountView('extractor-bucket-view', {
+        client: session.client,
+        extractor: session.extractor,
+        bucket,
+        run,
+      });
+    const runsNow = async () => (await session.client.getBucket(session.bucketId)).runs.length;
+
+    // Results nobody edited: nothing to lose, Begin begins.
+    const plain = await mount(session.run);
+    const first = nextEvent(plain.element, 'extractor-run-started');
+    await userEvent.click($(plain.element, '[part~="begin-button"]'));
+    expect((await first).detail.run.id).not.toBe(session.run.id);
+    expect($$(plain.element, '[part~="restart-warning"]')).toEqual([]);
+    unmountAll();
+
+    const fileId = decodeURIComponent(session.run.documents[0]!.file.split('/').pop()!);
+    const edited = await session.client.saveDocumentResults(session.run.id, fileId, {
+      invoice_number: 'typed by hand',
+    });
+    const { element, events } = await mount(edited);
+    const before = await runsNow();
+    await userEvent.click($(element, '[part~="begin-button"]'));
+    const warning = $(element, '[part~="restart-warning"]');
+    expect(warning.getAttribute('role')).toBe('alert');
+    expect(warning.textContent).toMatch(/Your changes would not be carried over\./);
+    expect(warning.textContent).toContain(`Press “${labelDefaults.bucketViewBeginButtonLabel}”`);
+    expect(element.shadowRoot!.activeElement).toBe(warning);
+    expect(events.some((event) => event.type === 'extractor-run-started')).toBe(false);
+    expect(await runsNow()).toBe(before);
+    await userEvent.click($(element, '[part~="keep-edits-button"]'));
+    expect(events.at(-1)?.detail).toEqual({ step: 'results' });
+    expect($$(element, '[part~="restart-warning"]')).toEqual([]);
+    expect(await runsNow()).toBe(before);
+
+    // Asked again, and pressed again: a new run, the edits left with the old one.
+    await userEvent.click($(element, '[part~="begin-button"]'));
+    const started = nextEvent(element, 'extractor-run-started');
+    await userEvent.click($(element, '[part~="begin-button"]'));
+    expect((await started).detail.run.id).not.toBe(session.run.id);
+    expect(await runsNow()).toBe(before + 1);
   });
 });

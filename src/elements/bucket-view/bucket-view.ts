@@ -13,8 +13,10 @@ import {
 } from '../../controllers/upload-queue-controller.js';
 import { formatBytes, formatPercent } from '../../locales/format.js';
 import { formattingLocale } from '../../locales/localization.js';
+import { renderDiscardEditsWarning } from '../discard-edits-warning.js';
 import { fire } from '../events.js';
 import { alertIcon, checkIcon, closeIcon, fileIcon, uploadIcon } from '../icons.js';
+import { hasUnsubmittedEdits } from '../steps.js';
 import { ExtractorViewElement } from '../view-element.js';
 import { bucketViewStyles } from './bucket-view.styles.js';
 import { styleProperties } from '../style-properties.js';
@@ -31,7 +33,8 @@ import { styleProperties } from '../style-properties.js';
  * @fires extractor-files-uploaded - Files were added to the bucket; `detail.files`.
  * @fires extractor-file-removed - A file was taken out of the bucket; `detail.file`.
  * @fires extractor-run-started - Begin started a run; `detail.run`.
- * @fires extractor-step-requested - Back (`introduction`) or Continue (`extraction`).
+ * @fires extractor-step-requested - Back (`introduction`), Continue (`extraction`), or Keep
+ *   my changes (`results`) when Begin asks before leaving a person's edits behind.
  *
  * @csspart base - The view's wrapper.
  * @csspart header - The heading and description.
@@ -51,6 +54,8 @@ import { styleProperties } from '../style-properties.js';
  * @csspart back-button - Back to the introduction.
  * @csspart continue-button - On to the current run.
  * @csspart begin-button - Starts a run over the files.
+ * @csspart restart-warning - Asks before a new run would leave a person's edits behind.
+ * @csspart keep-edits-button - Goes back to the edits instead of beginning again.
  *
  * @cssproperty --extractor-color-accent - The accent: primary buttons, progress, focus.
  * @cssproperty --extractor-color-border - Borders of the drop zone and the file list.
@@ -86,6 +91,8 @@ export class ExtractorBucketView extends ExtractorViewElement {
 
   @state() private dragging = false;
   @state() private starting = false;
+  /** Begin was pressed over a person's edits of the last run: it asks once more. */
+  @state() private confirmingBegin = false;
   @state() private removing: ReadonlySet<string> = new Set();
   @state() private error: string | undefined;
   @state() private announcement = '';
@@ -209,6 +216,14 @@ export class ExtractorBucketView extends ExtractorViewElement {
       return;
     }
     this.error = undefined;
+    // A new run reads the files afresh; a person's edits of the last one would be left behind.
+    if (hasUnsubmittedEdits(this.run) && !this.confirmingBegin) {
+      this.confirmingBegin = true;
+      await this.updateComplete;
+      this.renderRoot.querySelector<HTMLElement>('[part~="restart-warning"]')?.focus();
+      return;
+    }
+    this.confirmingBegin = false;
     this.starting = true;
     try {
       const run = await client.startRun(bucket.id, extractor.id);
@@ -218,6 +233,11 @@ export class ExtractorBucketView extends ExtractorViewElement {
     } finally {
       this.starting = false;
     }
+  }
+
+  private handleKeepEdits(): void {
+    this.confirmingBegin = false;
+    fire(this, 'extractor-step-requested', { step: 'results' });
   }
 
   /** Checks and uploads files, as a drop, the picker or a paste would. */
@@ -264,6 +284,14 @@ export class ExtractorBucketView extends ExtractorViewElement {
         ${
           this.error
             ? html`<p class="message error" part="error" role="alert">${this.error}</p>`
+            : nothing
+        }
+        ${
+          this.confirmingBegin
+            ? renderDiscardEditsWarning({
+                buttonLabel: labels.bucketViewBeginButtonLabel,
+                onKeep: () => this.handleKeepEdits(),
+              })
             : nothing
         }
         <div class="visually-hidden" aria-live="polite">${this.announcement}</div>

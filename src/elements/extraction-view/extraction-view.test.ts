@@ -133,6 +133,52 @@ describe('<extractor-extraction-view>', () => {
     expect(date).toMatch(/15/);
   });
 
+  it('tells the page being read while a scan is read, for people and for assistive technology', async () => {
+    const session = await startSession();
+    await session.client.uploadFile(session.bucketId, textFile());
+    const run = await session.client.startRun(session.bucketId, session.extractor.id);
+    const reading = (pagesRead: number, pagesTotal: number | null) => ({
+      ...withDocuments(run, [{ name: 'scan.pdf', status: 'queued', pagesRead, pagesTotal }]),
+      status: 'running' as const,
+      chunksTotal: null,
+    });
+    const { element, provide } = await mountWith(reading(0, null), session);
+    const line = () => $(element, '.status-line').textContent?.trim();
+    expect(line()).toBe('Getting the text out of your documents. Scanned pages take longest.');
+    await provide({ run: reading(1, 5) });
+    expect(line()).toBe('Reading page 2 of 5.');
+    const bar = $(element, '[part~="progress"]');
+    // How much is left to find is not known yet: the bar slides, the words say how far.
+    expect(bar.classList.contains('indeterminate')).toBe(true);
+    expect(bar.getAttribute('aria-valuetext')).toBe('Reading page 2 of 5.');
+    expect($(element, '[aria-live="polite"]').textContent?.trim()).toBe('Reading page 2 of 5.');
+    await provide({ run: reading(5, 5) });
+    expect(line()).toBe('Reading page 5 of 5.');
+
+    // With several documents, the run says which one, and the one read says its page.
+    await provide({
+      run: {
+        ...withDocuments(run, [
+          { name: 'letter.pdf', status: 'queued', chunksTotal: 2, pagesRead: 1, pagesTotal: 1 },
+          { name: 'scan.pdf', status: 'queued', pagesRead: 2, pagesTotal: 3 },
+          { name: 'photo.png', status: 'queued' },
+        ]),
+        status: 'running',
+        chunksTotal: null,
+      },
+    });
+    expect(line()).toBe('Reading scan.pdf: page 3 of 3.');
+    const documents = $$(element, '[part~="document"]').map((item) => [
+      item.querySelector('.badge')!.textContent!.trim(),
+      item.querySelector('.document-line')!.textContent!.trim(),
+    ]);
+    expect(documents).toEqual([
+      ['Waiting', 'Waiting for its turn.'],
+      ['Reading', 'Reading page 3 of 3.'],
+      ['Waiting', 'Waiting for its turn.'],
+    ]);
+  });
+
   it('stops the bar when the run stops, wherever it got to', async () => {
     const session = await startSession();
     await session.client.uploadFile(session.bucketId, textFile());

@@ -20,6 +20,7 @@ import { DocumentReplaceController } from '../../controllers/document-replace-co
 import { documentStatusNames } from '../document-text.js';
 import { fire } from '../events.js';
 import { fieldTitle, summarizeValue } from '../field-names.js';
+import { renderDiscardEditsWarning } from '../discard-edits-warning.js';
 import { renderReplaceFile } from '../replace-file.js';
 import { canShowStep, hasUnsubmittedEdits } from '../steps.js';
 import { styleProperties } from '../style-properties.js';
@@ -30,6 +31,7 @@ import {
   describeDocumentProgress,
   describeProgress,
   documentPercentDone,
+  pageBeingRead,
   extractionText,
   percentDone,
   statusNames,
@@ -224,23 +226,10 @@ export class ExtractorExtractionView extends ExtractorViewElement {
         ${this.error ? html`<p class="message error" part="error" role="alert">${this.error}</p>` : nothing}
         ${
           this.confirmingRestart
-            ? html`<p
-                class="message warning confirm-restart"
-                part="restart-warning"
-                role="alert"
-                tabindex="-1"
-              >
-                <span class="message-title">${extractionText.restartTitle}</span>
-                ${extractionText.restartText(labels.extractionViewRestartButtonLabel)}
-                <button
-                  class="button small"
-                  part="button keep-edits-button"
-                  type="button"
-                  @click=${this.handleKeepEdits}
-                >
-                  ${extractionText.keepChanges}
-                </button>
-              </p>`
+            ? renderDiscardEditsWarning({
+                buttonLabel: labels.extractionViewRestartButtonLabel,
+                onKeep: () => this.handleKeepEdits(),
+              })
             : nothing
         }
         <div class="visually-hidden" aria-live="polite" aria-atomic="true">
@@ -360,7 +349,10 @@ export class ExtractorExtractionView extends ExtractorViewElement {
     several: boolean,
     properties: Record<string, TargetSchema>,
   ) {
-    const { status } = document;
+    // A document is read before its turn to be extracted comes: while its pages are read
+    // it is at work, though its turn has not come.
+    const status =
+      document.status === 'queued' && pageBeingRead(document) ? 'running' : document.status;
     const percent = documentPercentDone(document);
     const moving = status === 'running' && run.status === 'running';
     // One document's bar would repeat the run's; with several, each shows its own.

@@ -6,11 +6,15 @@
  * (`chunksCompleted` of `chunksTotal`). Chunks are the service's business, not the
  * person's, so progress is told as a share of the work. Before the total is known the
  * service is still getting the text out of the files, which for scans means reading each
- * page's image (OCR): the longest wait, and one the run does not count yet. Telling it page
- * by page needs the service to report it (see `describeProgress`).
+ * page's image (OCR): the longest wait, told page by page from each document's `stage`
+ * (`reading`) and its `pagesRead` of `pagesTotal`.
  */
 import { msg, str } from '@lit/localize';
-import { countDocuments, type RunDocumentState } from '../../client/run-documents.js';
+import {
+  countDocuments,
+  documentsOfRun,
+  type RunDocumentState,
+} from '../../client/run-documents.js';
 import type { Run } from '../../contract/resources.js';
 import type { RunStatus } from '../../contract/run-status.js';
 import {
@@ -71,18 +75,6 @@ export const extractionText = {
       { id: 'extraction.failed-next' },
     );
   },
-  get restartTitle() {
-    return msg('Your changes would not be carried over.', { id: 'extraction.restart-title' });
-  },
-  /** Start over asked for again, by its button's label. */
-  restartText: (button: string) =>
-    msg(
-      str`Starting over reads the files again from the beginning; the values you corrected stay with the results you have now. Press “${button}” again to start over anyway, or go back to your changes.`,
-      { id: 'extraction.restart-text' },
-    ),
-  get keepChanges() {
-    return msg('Keep my changes', { id: 'extraction.keep-changes' });
-  },
   /** A run that read none of its documents, each of which says why in the list. */
   documentsFailedTitle: (total: number) =>
     total === 1
@@ -120,7 +112,32 @@ export const extractionText = {
     msg(str`${formatNumber(found)} of ${formatNumber(all)}`, { id: 'extraction.found-count' }),
   elapsed: (seconds: number) =>
     msg(str`${formatClock(seconds)} elapsed`, { id: 'extraction.elapsed' }),
+  /** The page being read, from 1, of how many. */
+  readingPage: (page: number, total: number) =>
+    total === 1
+      ? msg('Reading the page.', { id: 'extraction.reading-the-page' })
+      : msg(str`Reading page ${formatNumber(page)} of ${formatNumber(total)}.`, {
+          id: 'extraction.reading-page',
+        }),
+  /** The same, of one of several documents. */
+  readingPageOf: (name: string, page: number, total: number) =>
+    total === 1
+      ? msg(str`Reading ${name}.`, { id: 'extraction.reading-document' })
+      : msg(str`Reading ${name}: page ${formatNumber(page)} of ${formatNumber(total)}.`, {
+          id: 'extraction.reading-document-page',
+        }),
 };
+
+/** The page a document is reading, from 1, and of how many; undefined unless it is reading. */
+export function pageBeingRead(
+  document: Pick<RunDocumentState, 'stage' | 'pagesRead' | 'pagesTotal'>,
+): { page: number; total: number } | undefined {
+  if (document.stage !== 'reading' || !document.pagesTotal) return undefined;
+  return {
+    page: Math.min(document.pagesRead + 1, document.pagesTotal),
+    total: document.pagesTotal,
+  };
+}
 
 /** The share of the work done, 0 to 100, or undefined while the amount of work is unknown. */
 export function percentDone(run: Run): number | undefined {
@@ -134,11 +151,9 @@ export function percentDone(run: Run): number | undefined {
  * What the run is doing, in a sentence. `coarse` rounds progress to quarters, for screen
  * readers, which should hear of progress now and then rather than at every step.
  *
- * The service reports no progress while it gets the text out of the files, so that stage
- * is named but not measured. For OCR page by page, a run (and its `progress` event) would
- * need to say which stage it is in and how far: `stage: 'text'`, `pagesRead`, `pagesTotal`
- * (over all files), then `chunksCompleted` of `chunksTotal` for finding the values. With
- * those, this sentence becomes "Reading the scanned pages: 3 of 12".
+ * While the service gets the text out of the files, the document it is reading says which
+ * page it is at ("Reading page 2 of 5."): OCR takes seconds a page, and the service tells
+ * each page no more than a few times a second, so every page is heard.
  */
 export function describeProgress(run: Run, coarse = false): string {
   const percent = percentDone(run);
@@ -151,14 +166,23 @@ export function describeProgress(run: Run, coarse = false): string {
             id: 'run.progress.waiting-to-resume',
           })
         : msg('Waiting to start.', { id: 'run.progress.waiting' });
-    case 'running':
-      return shown === undefined
-        ? msg('Getting the text out of your documents. Scanned pages take longest.', {
-            id: 'run.progress.reading-text',
-          })
-        : msg(str`Finding your data: ${formatPercent(shown)} done.`, {
-            id: 'run.progress.finding',
-          });
+    case 'running': {
+      if (shown !== undefined)
+        return msg(str`Finding your data: ${formatPercent(shown)} done.`, {
+          id: 'run.progress.finding',
+        });
+      const documents = documentsOfRun(run);
+      for (const document of documents) {
+        const reading = pageBeingRead(document);
+        if (!reading) continue;
+        return documents.length === 1
+          ? extractionText.readingPage(reading.page, reading.total)
+          : extractionText.readingPageOf(document.name, reading.page, reading.total);
+      }
+      return msg('Getting the text out of your documents. Scanned pages take longest.', {
+        id: 'run.progress.reading-text',
+      });
+    }
     case 'paused':
       return shown === undefined ? pausedText() : pausedAt(shown);
     case 'completed':
@@ -199,6 +223,7 @@ export function documentPercentDone(document: RunDocumentState): number | undefi
 /** What is happening to one document of a run, in a sentence. */
 export function describeDocumentProgress(document: RunDocumentState, run: Run): string {
   const percent = documentPercentDone(document);
+  const reading = pageBeingRead(document);
   switch (document.status) {
     case 'completed':
       return msg('Read.', { id: 'document.progress.read' });
@@ -211,6 +236,8 @@ export function describeDocumentProgress(document: RunDocumentState, run: Run): 
         return percent === undefined || document.status === 'queued'
           ? pausedText()
           : pausedAt(percent);
+      // Documents are read (and counted) before any is extracted, while still queued.
+      if (reading) return extractionText.readingPage(reading.page, reading.total);
       if (document.status === 'queued') return extractionText.documentWaiting;
       return percent === undefined
         ? msg('Getting the text out. Scanned pages take longest.', {

@@ -15,6 +15,7 @@ import type { RunDocumentState } from '../../client/run-documents.js';
 import type { TargetSchema } from '../../contract/json-schema.js';
 import type { Run } from '../../contract/resources.js';
 import { RecordEditor, type RecordEditorHost } from './record-editor.js';
+import type { DocumentReview } from './review-state.js';
 
 export type SaveState = 'saved' | 'pending' | 'saving' | 'failed';
 
@@ -32,10 +33,13 @@ export class DocumentDraft {
   revision = 0;
   savedRevision = 0;
   timer: ReturnType<typeof setTimeout> | undefined;
+  /** What the review beside the document says of its values. */
+  readonly review: DocumentReview | undefined;
 
-  constructor(editor: RecordEditor, document: RunDocumentState) {
+  constructor(editor: RecordEditor, document: RunDocumentState, review?: DocumentReview) {
     this.editor = editor;
     this.document = document;
+    this.review = review;
   }
 
   /** Something typed is not saved yet, or on its way. */
@@ -53,6 +57,10 @@ export interface DocumentDraftsOptions {
   onSaved: (run: Run, draft: DocumentDraft) => void;
   /** Something about a draft changed that the view shows (its save state). */
   onChange: () => void;
+  /** The review of a document read: its sources, the machine's doubts, the checks. */
+  review?: (document: RunDocumentState) => DocumentReview;
+  /** Shows a value's source in the document. */
+  showSource?: (pointer: string) => void;
 }
 
 export class DocumentDrafts {
@@ -86,13 +94,19 @@ export class DocumentDrafts {
       if (document.status !== 'completed') continue;
       let draft = this.#drafts.get(document.file);
       if (!draft) {
-        const created: DocumentDraft = new DocumentDraft(
-          new RecordEditor(this.#host, {
-            readOnly: this.#options.readOnly,
-            onEdit: () => this.#edited(created),
-          }),
-          document,
-        );
+        const review = this.#options.review?.(document);
+        const editor: RecordEditor = new RecordEditor(this.#host, {
+          readOnly: this.#options.readOnly,
+          onEdit: () => this.#edited(created),
+          stateAt: review
+            ? (pointer) => {
+                review.update(editor.value);
+                return review.stateAt(pointer);
+              }
+            : undefined,
+          showSource: this.#options.showSource,
+        });
+        const created: DocumentDraft = new DocumentDraft(editor, document, review);
         draft = created;
         draft.editor.load(schema, document.data ?? {});
       } else if (!draft.unsaved) {

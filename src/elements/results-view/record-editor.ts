@@ -7,18 +7,27 @@
  * changing.
  */
 import { html, nothing, type ReactiveControllerHost, type TemplateResult } from 'lit';
-import { type TargetSchema } from '../../contract/json-schema.js';
+import {
+  decodePointerToken,
+  primaryType,
+  resolveRef,
+  type TargetSchema,
+} from '../../contract/json-schema.js';
 import { findSchemaProblems } from '../../contract/schema-validation.js';
 import { describeSchemaProblem, requiredNote, serviceRefusedMessage, titleAt } from './messages.js';
 import { RecordTable, renderRecordTable } from './record-table.js';
 import { controlId, hasFieldsToFill, renderObjectFields, type SchemaForm } from './schema-form.js';
+import type { FieldState } from './review-state.js';
 import {
+  choiceOptions,
+  editorKind,
   emptyValue,
   getAt,
   pointerOf,
   removeItemAt,
   setAt,
   valueAtPointer,
+  valueFromInput,
   type Path,
 } from './values.js';
 
@@ -35,6 +44,10 @@ export interface RecordEditorOptions {
   onEdit: () => void;
   /** The person's locale for numbers; the browser's when undefined. */
   locale?: string;
+  /** What the review beside the document says of a value (review-state.ts). */
+  stateAt?: (pointer: string) => FieldState | undefined;
+  /** Shows a value's source in the document. */
+  showSource?: (pointer: string) => void;
 }
 
 export type Violations = ReadonlyMap<string, readonly string[]>;
@@ -115,7 +128,66 @@ export class RecordEditor {
       addItem: (listPath, itemSchema) => this.#addItem(listPath, itemSchema),
       removeItem: (itemPath) => this.#removeItem(itemPath),
       renderTable: (path, schema, rows, title) => this.#renderTable(path, schema, rows, title),
+      stateAt: this.#options.stateAt,
+      showSource: this.#options.showSource,
     };
+  }
+
+  /**
+   * Fills the plain value at `pointer` with text a person picked in the document, read as
+   * typed text is (valueFromInput): a number from the number in it ("EUR 1.234,50" gives
+   * 1234.5), a date from an ISO date in it, a choice by its option's words. False when the
+   * pointer names no plain value or the form is read-only.
+   */
+  fill(pointer: string, text: string): boolean {
+    if (this.#options.readOnly()) return false;
+    const found = this.schemaAt(pointer);
+    if (!found) return false;
+    const kind = editorKind(found.schema);
+    if (kind === 'boolean') return false;
+    const picked = text.trim();
+    let value: unknown;
+    if (kind === 'choice') {
+      const options = choiceOptions(found.schema);
+      value =
+        options.find((option) => String(option).toLowerCase() === picked.toLowerCase()) ?? picked;
+    } else {
+      const part =
+        kind === 'number' || kind === 'integer'
+          ? /[-−+]?\d{1,3}(?:[ \u00a0\u202f'’]\d{3})+(?:[.,]\d+)?|[-−+]?\d[\d.,]*\d|\d/.exec(
+              picked,
+            )?.[0]
+          : kind === 'date'
+            ? /\d{4}-\d{2}-\d{2}/.exec(picked)?.[0]
+            : undefined;
+      value = valueFromInput(found.schema, (part ?? picked).trim(), {
+        locale: this.#options.locale,
+      });
+    }
+    this.#setValue(found.path, value);
+    return true;
+  }
+
+  /** The path and schema of the plain value at a JSON pointer, if it names one. */
+  schemaAt(pointer: string): { path: Path; schema: TargetSchema } | undefined {
+    const root = this.#schema;
+    let schema = resolveRef(root, root);
+    const path: (string | number)[] = [];
+    for (const raw of pointer.split('/').slice(1)) {
+      const token = decodePointerToken(raw);
+      if (primaryType(schema) === 'array') {
+        if (!/^\d+$/.test(token) || !schema.items) return undefined;
+        path.push(Number(token));
+        schema = resolveRef(schema.items, root);
+      } else {
+        const child = schema.properties?.[token];
+        if (!child) return undefined;
+        path.push(token);
+        schema = resolveRef(child, root);
+      }
+    }
+    const type = primaryType(schema);
+    return path.length > 0 && type !== 'object' && type !== 'array' ? { path, schema } : undefined;
   }
 
   #setValue(path: Path, value: unknown): void {

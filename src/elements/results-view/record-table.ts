@@ -33,6 +33,7 @@ import { closeIcon, plusIcon } from '../icons.js';
 import { styleProperties } from '../style-properties.js';
 import { tableText } from './messages.js';
 import { controlId, mustBeFilled, renderControl, type SchemaForm } from './schema-form.js';
+import { fieldStateText } from './review-text.js';
 import { editorKind, getAt, pointerOf, type Path } from './values.js';
 
 /** Up to this many rows, all are rendered; a small table needs no window. */
@@ -543,10 +544,20 @@ export function renderRecordTable(options: RecordTableOptions): TemplateResult {
                   ${columns.map((column, columnNumber) => {
                     const cellPath = [...path, index, column.name];
                     const id = controlId(cellPath);
-                    const messages = form.violationsAt(pointerOf(cellPath));
+                    const cellPointer = pointerOf(cellPath);
+                    const messages = form.violationsAt(cellPointer);
+                    const state = form.stateAt?.(cellPointer);
+                    const review = state?.kind === 'review' ? state.messages : undefined;
+                    const describedBy = [
+                      messages?.length ? `${id}-error` : '',
+                      review ? `${id}-review` : '',
+                    ]
+                      .filter(Boolean)
+                      .join(' ');
                     return html`<td
                       role="gridcell"
-                      class="cell ${messages?.length ? 'invalid' : ''}"
+                      class="cell ${messages?.length ? 'invalid' : ''} ${review ? 'needs-review' : ''}"
+                      data-pointer=${cellPointer}
                       data-row=${index}
                       data-column=${columnNumber}
                       tabindex=${tabindex(index, columnNumber)}
@@ -555,10 +566,18 @@ export function renderRecordTable(options: RecordTableOptions): TemplateResult {
                       ${renderControl(form, column.schema, record[column.name], cellPath, {
                         id,
                         ariaLabel: tableText.cellLabel(column.title, index),
-                        describedBy: messages?.length ? `${id}-error` : undefined,
+                        describedBy: describedBy || undefined,
                         required: column.required,
                         inGrid: true,
                       })}
+                      ${
+                        review
+                          ? html`<span class="cell-review" id="${id}-review"
+                              ><span class="badge badge-review">${fieldStateText.review}</span>
+                              ${review.join(' ')}</span
+                            >`
+                          : nothing
+                      }
                       ${
                         messages?.length
                           ? html`<span class="cell-error" id="${id}-error"

@@ -171,6 +171,166 @@ export const resultsViewStyles = css`
     background: var(--_extractor-danger);
   }
 
+  /*
+   * Review beside the document: wide, the fields and the document's pages side by side, the
+   * pages staying in sight as the fields scroll; narrow, one or the other, with a toggle.
+   */
+  .review {
+    display: grid;
+    gap: 1rem;
+    min-width: 0;
+  }
+
+  .review-toggle {
+    display: flex;
+    gap: 0.5rem;
+  }
+
+  .review-toggle .button[aria-pressed='true'] {
+    border-color: var(--_extractor-accent);
+    background: color-mix(in srgb, var(--_extractor-accent) 12%, var(--_extractor-surface));
+    color: var(--_extractor-text);
+  }
+
+  .review.showing-fields .review-document,
+  .review.showing-document .review-fields {
+    display: none;
+  }
+
+  .review-fields {
+    display: grid;
+    gap: 1rem;
+    align-content: start;
+    min-width: 0;
+  }
+
+  .review-document {
+    min-width: 0;
+    --_pane-height: calc(100vh - 9rem);
+  }
+
+  @container (min-width: 50rem) {
+    .review {
+      grid-template-columns: minmax(0, 1fr) minmax(0, 1.15fr);
+      align-items: start;
+    }
+
+    .review-toggle {
+      display: none;
+    }
+
+    .review.showing-fields .review-document,
+    .review.showing-document .review-fields {
+      display: grid;
+    }
+
+    .review-document {
+      position: sticky;
+      top: 0.75rem;
+      order: 2;
+    }
+  }
+
+  /* The field of the highlight the pointer is over, on the page beside it. */
+  .form .pointed {
+    outline: 2px dashed var(--_extractor-accent);
+    outline-offset: 0.375rem;
+    border-radius: 0.25rem;
+  }
+
+  .review-count {
+    display: flex;
+    flex-wrap: wrap;
+    align-items: center;
+    gap: 0.5rem;
+    margin: 0;
+    color: var(--_extractor-muted);
+    font-size: 0.875rem;
+  }
+
+  .review-count.some {
+    color: var(--_extractor-text);
+    font-weight: 600;
+  }
+
+  /* A value's state: found, not found, edited by you, needs review; in words, with a badge. */
+  .field-state {
+    display: flex;
+    flex-wrap: wrap;
+    align-items: center;
+    align-content: flex-start;
+    gap: 0.25rem 0.5rem;
+    font-size: 0.8125rem;
+  }
+
+  /* Its words are the control's description (by id); laid out with the button beside the
+     badge and the reason for review on a line of its own under them. */
+  .field-state-text {
+    display: contents;
+  }
+
+  .field-state .review-messages {
+    flex-basis: 100%;
+    order: 2;
+  }
+
+  .field-state .badge,
+  .review-count .badge,
+  .cell-review .badge {
+    padding: 0 0.5rem;
+    font-size: 0.75rem;
+  }
+
+  .badge-found::before {
+    background: var(--_extractor-success);
+  }
+
+  .badge-not-found {
+    color: var(--_extractor-muted);
+  }
+
+  .badge-edited {
+    background: color-mix(in srgb, var(--_extractor-accent) 12%, transparent);
+  }
+
+  .badge-edited::before {
+    background: var(--_extractor-accent);
+  }
+
+  .badge-review {
+    background: rgb(232 161 0 / 18%);
+  }
+
+  .badge-review::before {
+    background: #e8a100;
+  }
+
+  .review-messages,
+  .cell-review {
+    color: var(--_extractor-text);
+    font-size: 0.8125rem;
+  }
+
+  .cell-review {
+    display: flex;
+    flex-wrap: wrap;
+    gap: 0.25rem;
+    margin-top: 0.25rem;
+  }
+
+  /* A link-like button beside the badge: where the value is, one press away. */
+  .field-state .show-source {
+    min-height: 1.5rem;
+    padding: 0 0.25rem;
+    border: 0;
+    background: none;
+    color: var(--_extractor-accent);
+    font-size: 0.8125rem;
+    font-weight: 500;
+    text-decoration: underline;
+    text-underline-offset: 0.15em;
+  }
+
   .next-document {
     display: flex;
     justify-content: flex-end;
@@ -231,12 +391,13 @@ export const resultsViewStyles = css`
     }
   }
 
-  /* Each field spans four rows of the form's grid (label, description, control, message)
+  /* Each field spans five rows of the form's grid (label, description, control, message,
+     its state beside the document)
      and lays its parts on them, so the controls of a row line up however long a
      description is, and a message under one control does not push its neighbour down. */
   .field {
     display: grid;
-    grid-row: span 4;
+    grid-row: span 5;
     grid-template-rows: subgrid;
     row-gap: 0;
     align-content: start;
@@ -260,6 +421,11 @@ export const resultsViewStyles = css`
 
   .field > .field-error {
     grid-row: 4;
+    margin-top: 0.375rem;
+  }
+
+  .field > .field-state {
+    grid-row: 5;
     margin-top: 0.375rem;
   }
 
@@ -587,6 +753,16 @@ export const resultsViewStyles = css`
     box-shadow: inset 3px 0 0 var(--_extractor-danger);
   }
 
+  /* A value to review: marked in amber, as an invalid one is in red; its words are the
+     cell's description, and its field above (the total) says them. */
+  .records td.needs-review:not(.invalid) {
+    background: rgb(232 161 0 / 12%);
+  }
+
+  .records td.needs-review:not(.invalid) .control {
+    box-shadow: inset 3px 0 0 #e8a100;
+  }
+
   /* A cell has focus while the grid is navigated; its control while it is edited. */
   .records [role='gridcell'] {
     position: relative;
@@ -617,6 +793,7 @@ export const resultsViewStyles = css`
   }
 
   .records .cell-error,
+  .records .cell-review,
   .records .row-label {
     position: absolute;
     width: 1px;
@@ -719,9 +896,10 @@ export const resultsViewStyles = css`
       text-align: start;
     }
 
-    /* Shown in a card: the row's "Row" and what is wrong with a value. */
+    /* Shown in a card: the row's "Row", what is wrong with a value, and why to review it. */
     .records .row-label,
-    .records .cell-error {
+    .records .cell-error,
+    .records .cell-review {
       position: static;
       width: auto;
       height: auto;
@@ -750,7 +928,8 @@ export const resultsViewStyles = css`
       border-inline-start: 0;
     }
 
-    .records td.invalid {
+    .records td.invalid,
+    .records td.needs-review:not(.invalid) {
       background: none;
     }
 
@@ -780,6 +959,10 @@ export const resultsViewStyles = css`
       color: var(--_extractor-danger);
       font-size: 0.8125rem;
       font-weight: 500;
+      white-space: normal;
+    }
+
+    .records .cell-review {
       white-space: normal;
     }
 

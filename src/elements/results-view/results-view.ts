@@ -6,7 +6,7 @@ import { ApiError, describeError } from '../../client/api-error.js';
 import { formatDateTime, formatNumber } from '../../locales/format.js';
 import { formattingLocale } from '../../locales/localization.js';
 import { plural } from '../../locales/plural.js';
-import { resultFormats, type ResultFormat } from '../../client/client.js';
+import { idOf, resultFormats, type ResultFormat } from '../../client/client.js';
 import {
   countDocuments,
   documentsOfRun,
@@ -18,10 +18,14 @@ import { DocumentReplaceController } from '../../controllers/document-replace-co
 import { describeOutcome, documentStatusNames, documentText } from '../document-text.js';
 import { fire } from '../events.js';
 import { checkIcon, downloadIcon } from '../icons.js';
+import { documentStyles } from '../document.styles.js';
 import { renderReplaceFile } from '../replace-file.js';
 import { ExtractorViewElement } from '../view-element.js';
 import { DocumentDrafts, type DocumentDraft } from './document-drafts.js';
-import { documentStyles } from '../document.styles.js';
+import { ExtractorDocumentPane, type PaneHighlight, type PickedWords } from './document-pane.js';
+import { titleAt } from './messages.js';
+import { checksOf, DocumentReview, machineRecordsOfRun, metadataOfRun } from './review-state.js';
+import { fieldStateText, paneText } from './review-text.js';
 import { resultsViewStyles } from './results-view.styles.js';
 
 /**
@@ -72,6 +76,10 @@ import { resultsViewStyles } from './results-view.styles.js';
  * @csspart form - The editor.
  * @csspart field - One labelled field.
  * @csspart field-error - The message under a value the schema does not accept.
+ * @csspart field-state - A value's state beside the document: found, not found, edited by you, needs review.
+ * @csspart show-source-button - Shows where a value was found in the document.
+ * @csspart review-count - How many values need review, above the fields.
+ * @csspart review-toggle-button - Fields or Document, on a narrow screen.
  * @csspart group - A nested object or a list.
  * @csspart list-item - One item of a list of objects shown as cards.
  * @csspart value-list - A list of plain values.
@@ -135,6 +143,19 @@ export class ExtractorResultsView extends ExtractorViewElement {
   @state() private confirmingEmpty = false;
   /** Set by this view's own Submit, before the app has followed the run. */
   @state() private submittedAt: string | undefined;
+  /** The JSON pointer of the value being edited: its source is highlighted in the pane. */
+  @state() private current: string | undefined;
+  /** On a narrow screen, which of the two shows: the fields or the document. */
+  @state() private showing: 'fields' | 'document' = 'fields';
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    // The pane comes with this view (loaded only when results show), never before. Not
+    // through registry.ts's defineElement: importing the registry here would tie this
+    // lazily loaded view to the first view's chunks (and past their size budget).
+    if (!customElements.get('extractor-document-pane'))
+      customElements.define('extractor-document-pane', ExtractorDocumentPane);
+  }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
@@ -195,7 +216,81 @@ export class ExtractorResultsView extends ExtractorViewElement {
         this.confirmingEmpty = false;
         this.requestUpdate();
       },
+      review: (document) => {
+        const run = this.run;
+        return new DocumentReview({
+          metadata: metadataOfRun(run).get(document.file),
+          machine: machineRecordsOfRun(run).get(document.file),
+          checks: checksOf(this.extractor),
+          schema: this.#schema,
+        });
+      },
+      showSource: (pointer) => void this.#showSource(pointer),
     });
+  }
+
+  get #pane(): ExtractorDocumentPane | null {
+    return this.renderRoot.querySelector('extractor-document-pane');
+  }
+
+  /** Shows where a value was found (or taken from), switching to the document when narrow. */
+  async #showSource(pointer: string): Promise<void> {
+    this.current = pointer;
+    this.showing = 'document';
+    await this.updateComplete;
+    await this.#pane?.reveal(pointer);
+  }
+
+  /** A field took focus: its source is highlighted and brought into sight. */
+  private handleFieldFocus(event: FocusEvent): void {
+    const holder = event
+      .composedPath()
+      .find(
+        (node): node is HTMLElement => node instanceof HTMLElement && !!node.dataset['pointer'],
+      );
+    const pointer = holder?.dataset['pointer'];
+    if (!pointer || pointer === this.current) return;
+    this.current = pointer;
+    // Only beside the fields: on a narrow screen the pane is hidden until asked for.
+    const draft = this.selected ? this.#drafts.get(this.selected) : undefined;
+    const name = draft && this.#nameOf(draft, pointer);
+    if (this.#pane?.checkVisibility()) void this.#pane.reveal(pointer, name);
+  }
+
+  /** A highlight on the page was chosen: its field takes focus. */
+  private async handleSourceChosen(event: CustomEvent<{ pointer: string }>): Promise<void> {
+    const { pointer } = event.detail;
+    this.current = pointer;
+    this.showing = 'fields';
+    await this.updateComplete;
+    const holder = this.renderRoot.querySelector<HTMLElement>(
+      `.form [data-pointer="${CSS.escape(pointer)}"]`,
+    );
+    if (!holder) return;
+    const control =
+      holder.getAttribute('role') === 'gridcell'
+        ? holder
+        : holder.querySelector<HTMLElement>('input, select, textarea');
+    control?.focus();
+  }
+
+  /** The pointer is over a highlight on the page: its field is outlined, to be found. */
+  private handleSourcePointed(event: CustomEvent<{ pointer: string | undefined }>): void {
+    const { pointer } = event.detail;
+    for (const holder of this.renderRoot.querySelectorAll('.form .pointed'))
+      holder.classList.remove('pointed');
+    if (pointer)
+      this.renderRoot
+        .querySelector(`.form [data-pointer="${CSS.escape(pointer)}"]`)
+        ?.classList.add('pointed');
+  }
+
+  /** Words picked on the page fill the value being edited; the edit is the person's. */
+  private handleWordsPicked(event: CustomEvent<PickedWords>): void {
+    const draft = this.selected ? this.#drafts.get(this.selected) : undefined;
+    const pointer = this.current;
+    if (!draft || !pointer) return;
+    if (draft.editor.fill(pointer, event.detail.text)) draft.review?.pick(pointer, event.detail);
   }
 
   get #submitted(): boolean {
@@ -602,10 +697,114 @@ export class ExtractorResultsView extends ExtractorViewElement {
     }
     const draft = this.#drafts.get(document.file);
     if (!draft) return nothing;
-    return html`${isEmptyRecord(draft.editor.value) && !this.#submitted ? this.renderNothingFound(document) : nothing}
-      <form class="form" part="form" novalidate @submit=${(event: Event) => event.preventDefault()}>
-        ${keyed(document.file, draft.editor.render())}
-      </form>`;
+    const nothingFound =
+      isEmptyRecord(draft.editor.value) && !this.#submitted
+        ? this.renderNothingFound(document)
+        : nothing;
+    const form = html`<form
+      class="form"
+      part="form"
+      novalidate
+      @submit=${(event: Event) => event.preventDefault()}
+      @focusin=${this.handleFieldFocus}
+    >
+      ${keyed(document.file, draft.editor.render())}
+    </form>`;
+    if (!run) return html`${nothingFound}${form}`;
+    const review = draft.review;
+    review?.update(draft.editor.value);
+    const count = review?.needingReview.length ?? 0;
+    const readOnly = this.#submitted || this.submitting;
+    const currentName = this.current ? this.#nameOf(draft, this.current) : undefined;
+    return html`<div class="review showing-${this.showing}">
+      <div class="review-toggle" role="group" aria-label=${paneText.show}>
+        ${(['fields', 'document'] as const).map(
+          (which) =>
+            html`<button
+              class="button small"
+              part="button review-toggle-button"
+              type="button"
+              aria-pressed=${this.showing === which ? 'true' : 'false'}
+              @click=${() => (this.showing = which)}
+            >
+              ${which === 'fields' ? paneText.fields : paneText.document}
+            </button>`,
+        )}
+      </div>
+      <div class="review-fields">
+        ${nothingFound}
+        <p class="review-count ${count > 0 ? 'some' : ''}" part="review-count">
+          ${
+            count > 0
+              ? html`<span class="badge badge-review">${fieldStateText.review}</span>
+                  ${fieldStateText.reviewCount(count)}`
+              : fieldStateText.allReviewed
+          }
+        </p>
+        ${form}
+      </div>
+      <div class="review-document">
+        ${keyed(
+          document.file,
+          html`<extractor-document-pane
+            .client=${this.client}
+            .bucketId=${idOf('bucket', run.bucket)}
+            .fileId=${document.fileId}
+            .fileName=${document.name}
+            .runId=${run.id}
+            .highlights=${this.#highlights(draft)}
+            .current=${this.current}
+            .fillName=${readOnly ? undefined : currentName}
+            @pane-source-chosen=${this.handleSourceChosen}
+            @pane-source-pointed=${this.handleSourcePointed}
+            @pane-words-picked=${this.handleWordsPicked}
+          ></extractor-document-pane>`,
+        )}
+      </div>
+    </div>`;
+  }
+
+  /** A value's name for people: its title, with the item's number in a list. */
+  #nameOf(draft: DocumentDraft, pointer: string): string | undefined {
+    const found = draft.editor.schemaAt(pointer);
+    if (!found) return undefined;
+    const title = titleAt(pointer, found.schema);
+    const item = found.path.find((token) => typeof token === 'number');
+    return item === undefined ? title : `${title} ${item + 1}`;
+  }
+
+  /** Where the values of a document are on its pages: the person's picks, else the machine's. */
+  #highlights(draft: DocumentDraft): PaneHighlight[] {
+    const review = draft.review;
+    if (!review) return [];
+    const highlights: PaneHighlight[] = [];
+    const pointers = new Set(Object.keys(review.sources));
+    for (const [pointer] of review.pickedEntries) pointers.add(pointer);
+    for (const pointer of pointers) {
+      const name = this.#nameOf(draft, pointer);
+      if (!name) continue;
+      const picked = review.picked(pointer);
+      const source = review.sources[pointer];
+      if (picked)
+        highlights.push({
+          pointer,
+          name,
+          page: picked.page,
+          offset: picked.offset ?? -1,
+          text: picked.offset === undefined ? '' : picked.text,
+          boxes: picked.boxes,
+        });
+      else if (source && source.fileId === draft.document.fileId)
+        highlights.push({
+          pointer,
+          name,
+          page: source.page,
+          offset: source.offset,
+          text: source.text,
+          boxes: source.boxes ?? [],
+        });
+    }
+    return highlights;
   }
 
   /**

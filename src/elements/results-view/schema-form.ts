@@ -10,6 +10,8 @@ import { primaryType, resolveRef, type TargetSchema } from '../../contract/json-
 import { fieldTitle } from '../field-names.js';
 import { closeIcon, plusIcon } from '../icons.js';
 import { choiceText } from './messages.js';
+import type { FieldState } from './review-state.js';
+import { fieldStateText } from './review-text.js';
 import { typedValue } from './typed-value.js';
 import {
   allowsNull,
@@ -36,6 +38,10 @@ export interface SchemaForm {
   addItem(listPath: Path, itemSchema: TargetSchema): void;
   removeItem(itemPath: Path): void;
   renderTable(path: Path, schema: TargetSchema, rows: unknown[], title: string): TemplateResult;
+  /** What the review beside the document says of a value; undefined without a document. */
+  stateAt?(pointer: string): FieldState | undefined;
+  /** Shows a value's source in the document. */
+  showSource?(pointer: string): void;
 }
 
 export interface ControlOptions {
@@ -136,6 +142,54 @@ function renderMessages(form: SchemaForm, path: Path, id: string) {
   return html`<p class="field-error" id=${id} part="field-error">${messages.join(' ')}</p>`;
 }
 
+/**
+ * A value's state in the review beside the document, in words and a badge (never in colour
+ * alone): found (with "Show in document"), not found, edited by you, or needs review, with
+ * why. Its id joins the control's description, so a screen reader reads it with the field.
+ */
+function renderFieldState(form: SchemaForm, pointer: string, id: string, title: string) {
+  const state = form.stateAt?.(pointer);
+  if (!state || state.kind === 'none') return nothing;
+  const source =
+    state.kind === 'found' ? state.source : state.kind === 'review' ? state.source : undefined;
+  const page = source?.page ?? (state.kind === 'edited' ? state.picked?.page : undefined);
+  const words =
+    state.kind === 'found'
+      ? fieldStateText.foundOn(state.source.page)
+      : state.kind === 'not-found'
+        ? fieldStateText.notFound
+        : state.kind === 'edited'
+          ? state.picked
+            ? fieldStateText.editedFrom(state.picked.page)
+            : fieldStateText.edited
+          : fieldStateText.review;
+  return html`<div class="field-state state-${state.kind}" part="field-state">
+    <p class="field-state-text" id=${id}>
+      <span class="badge badge-${state.kind}">${words}</span>
+      ${state.kind === 'review' ? html`<span class="review-messages">${state.messages.join(' ')}</span>` : nothing}
+    </p>
+    ${
+      page !== undefined && form.showSource
+        ? html`<button
+            class="button quiet small show-source"
+            part="button show-source-button"
+            type="button"
+            aria-label=${fieldStateText.showInDocumentName(title)}
+            @click=${() => form.showSource!(pointer)}
+          >
+            ${fieldStateText.showInDocument}
+          </button>`
+        : nothing
+    }
+  </div>`;
+}
+
+/** Whether a value has a state to show beside it (its id then joins the description). */
+function hasState(form: SchemaForm, pointer: string): boolean {
+  const state = form.stateAt?.(pointer);
+  return !!state && state.kind !== 'none';
+}
+
 /** The mark of a field that must be filled in; the form says what it means above. */
 const requiredMark = html`<span class="required-mark" aria-hidden="true">*</span>`;
 
@@ -151,24 +205,31 @@ function renderField(
   const id = controlId(path);
   const title = fieldTitle(name, resolved);
   const description = resolved.description?.trim();
-  const invalid = !!form.violationsAt(pointerOf(path))?.length;
-  const describedBy = [description ? `${id}-description` : '', invalid ? `${id}-error` : '']
+  const pointer = pointerOf(path);
+  const invalid = !!form.violationsAt(pointer)?.length;
+  const stated = hasState(form, pointer);
+  const describedBy = [
+    description ? `${id}-description` : '',
+    invalid ? `${id}-error` : '',
+    stated ? `${id}-state` : '',
+  ]
     .filter(Boolean)
     .join(' ');
+  const stateText = stated ? renderFieldState(form, pointer, `${id}-state`, title) : nothing;
   const descriptionText = description
     ? html`<p class="field-description" id="${id}-description">${description}</p>`
     : nothing;
   if (editorKind(resolved) === 'boolean') {
-    return html`<div class="field" part="field">
+    return html`<div class="field" part="field" data-pointer=${pointer}>
       <span class="field-label" id="${id}-label">${title}${required ? requiredMark : nothing}</span>
       ${descriptionText} ${renderYesNo(form, resolved, value, path, { id, describedBy, required })}
-      ${renderMessages(form, path, `${id}-error`)}
+      ${renderMessages(form, path, `${id}-error`)} ${stateText}
     </div>`;
   }
-  return html`<div class="field" part="field">
+  return html`<div class="field" part="field" data-pointer=${pointer}>
     <label class="field-label" for=${id}>${title}${required ? requiredMark : nothing}</label>
     ${descriptionText} ${renderControl(form, resolved, value, path, { id, describedBy, required })}
-    ${renderMessages(form, path, `${id}-error`)}
+    ${renderMessages(form, path, `${id}-error`)} ${stateText}
   </div>`;
 }
 
@@ -281,7 +342,7 @@ function renderComplexField(
               const itemPath = [...path, index];
               const id = controlId(itemPath);
               const invalid = !!form.violationsAt(pointerOf(itemPath))?.length;
-              return html`<li class="value-item">
+              return html`<li class="value-item" data-pointer=${pointerOf(itemPath)}>
                 <div class="value-row">
                   ${renderControl(form, itemSchema, item, itemPath, {
                     id,

@@ -7,7 +7,10 @@
  *     url: session.embeddedUrl,            // from POST /api/embed_sessions, on your server
  *     theme: { 'color-accent': '#0a7d5a' },
  *     colorScheme: 'auto',                 // 'light' (the default), 'dark' or 'auto'
+ *     locale: 'de',                        // over the session's locale
+ *     strings: { 'upload.title': '…' },    // over the session's strings
  *     onEvent: (name, payload) => console.log(name, payload),
+ *     onError: ({ code, message }) => console.warn(code, message),
  *   });
  *   frame.on('session-expiring', async () => frame.refreshSession(await mintToken()));
  *
@@ -15,6 +18,12 @@
  * the frame from its resize messages, and takes a message only from its own frame's window
  * at the frame's origin with that instance id. Commands go to the frame's origin only,
  * and wait until the frame is ready.
+ *
+ * A frame that never says it is ready (within `readyTimeoutMs`) is looked into: the session
+ * is asked about itself from this page, which tells a refused origin (the API answers no
+ * CORS to it, while the service itself answers), an ended session (401s are readable from
+ * anywhere) and a service out of reach apart. The reason goes to `onError` and, in plain
+ * words, into the container in place of the browser's broken-frame page.
  */
 import {
   colorSchemeParameter,
@@ -23,6 +32,7 @@ import {
 } from '../../contract/color-scheme.js';
 import {
   frameInstanceParameter,
+  frameLocaleParameter,
   frameMessagePrefix,
   frameProtocolVersion,
   type FrameCommandName,
@@ -53,6 +63,23 @@ export interface MountOptions {
    * browser's. Unsupported languages fall through to those, then English.
    */
   locale?: string;
+  /** Your texts for built-in messages by id, over the session's `strings`. */
+  strings?: Record<string, string>;
+  /** Called once when the frame cannot show the interface, with the reason. */
+  onError?: (error: EmbedError) => void;
+  /** How long the frame has to say it is ready before it is looked into (default 15 s). */
+  readyTimeoutMs?: number;
+}
+
+/**
+ * Why the frame shows nothing: `origin-not-allowed` (this page's origin is not in the
+ * session's `allowedOrigins`, so the browser refused the frame), `session-ended` (expired,
+ * revoked or unknown), `unreachable` (the service did not answer, or this page's CSP kept
+ * the check from it) or `timeout` (all looks well, yet the interface did not start).
+ */
+export interface EmbedError {
+  code: 'origin-not-allowed' | 'session-ended' | 'unreachable' | 'timeout';
+  message: string;
 }
 
 export interface EmbeddedFrame {
@@ -82,7 +109,7 @@ export function mount(container: Element, options: MountOptions): EmbeddedFrame 
   src.searchParams.set(frameInstanceParameter, instanceId);
   if (isColorScheme(options.colorScheme))
     src.searchParams.set(colorSchemeParameter, options.colorScheme);
-  if (options.locale) src.searchParams.set('locale', options.locale);
+  if (options.locale) src.searchParams.set(frameLocaleParameter, options.locale);
   const frameOrigin = src.origin;
 
   const iframe = document.createElement('iframe');
@@ -96,6 +123,26 @@ export function mount(container: Element, options: MountOptions): EmbeddedFrame 
   const callbacks = new Map<string, Set<(payload: never) => void>>();
   let ready = false;
   let waiting: [FrameCommandName, unknown][] = [];
+  let notice: HTMLElement | undefined;
+
+  const fail = (error: EmbedError) => {
+    // Ready after all, or destroyed while the service was asked: nothing to say.
+    if (ready || !iframe.isConnected) return;
+    notice = document.createElement('p');
+    notice.setAttribute('role', 'alert');
+    notice.textContent = error.message;
+    notice.style.padding = '1rem';
+    notice.style.border = '1px solid currentColor';
+    notice.style.borderRadius = '.5rem';
+    // The frame stays for a slow start (`timeout`); a refused or ended one shows nothing.
+    if (error.code !== 'timeout') iframe.style.display = 'none';
+    container.prepend(notice);
+    options.onError?.(error);
+  };
+  const readyTimer = setTimeout(
+    () => void diagnose(src).then(fail),
+    options.readyTimeoutMs ?? 15_000,
+  );
 
   const send = <Name extends FrameCommandName>(name: Name, payload: FrameCommandPayloads[Name]) => {
     if (!ready) {
@@ -135,6 +182,9 @@ export function mount(container: Element, options: MountOptions): EmbeddedFrame 
     }
     if (name === 'ready' && !ready) {
       ready = true;
+      clearTimeout(readyTimer);
+      notice?.remove();
+      iframe.style.display = 'block';
       const queued = waiting;
       waiting = [];
       for (const [command, commandPayload] of queued) send(command, commandPayload as never);
@@ -151,6 +201,7 @@ export function mount(container: Element, options: MountOptions): EmbeddedFrame 
     send('set-theme', { theme: tokens });
   };
   if (options.theme) setTheme(options.theme);
+  if (options.strings) send('set-strings', { strings: options.strings });
   container.append(iframe);
 
   return {
@@ -166,9 +217,44 @@ export function mount(container: Element, options: MountOptions): EmbeddedFrame 
     goToStep: (step) => send('go-to-step', { step }),
     refreshSession: (token) => send('refresh-session', { token }),
     destroy() {
+      clearTimeout(readyTimer);
+      notice?.remove();
       window.removeEventListener('message', handleMessage);
       callbacks.clear();
       iframe.remove();
     },
   };
+}
+
+/** Why a frame that did not get ready shows nothing, asked from this page (see the top). */
+async function diagnose(src: URL): Promise<EmbedError> {
+  const service = src.origin;
+  try {
+    const answer = await fetch(`${service}/api/embed_sessions/current`, {
+      headers: { Authorization: `Bearer ${src.searchParams.get('session') ?? ''}` },
+    });
+    if (answer.status === 401)
+      return {
+        code: 'session-ended',
+        message: 'This upload link has expired or was revoked. Reload the page to get a new one.',
+      };
+    return {
+      code: 'timeout',
+      message: 'The document upload is taking longer than usual to start.',
+    };
+  } catch {
+    // No CORS for this origin, or no answer at all: an opaque request tells them apart.
+  }
+  try {
+    await fetch(`${service}/healthz`, { mode: 'no-cors' });
+    return {
+      code: 'origin-not-allowed',
+      message: `The document upload cannot be shown on ${location.origin}: the session does not allow this page's origin (add it to allowedOrigins).`,
+    };
+  } catch {
+    return {
+      code: 'unreachable',
+      message: `The document upload could not be loaded: ${service} did not answer.`,
+    };
+  }
 }

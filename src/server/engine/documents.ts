@@ -25,6 +25,7 @@ import {
   ExtractionError,
   type ContentOptions,
   type PageImage,
+  type PageProgress,
   type PageText,
   type SourceFile,
   type TextBox,
@@ -44,6 +45,10 @@ export interface ReadIo {
   signal?: AbortSignal;
   /** What one document may cost; the defaults when not given. */
   limits?: DocumentLimits;
+  /** Told when reading moves on to the next of `files`. */
+  onFile?: (file: SourceFile) => void;
+  /** Pages read of `files`, over all of them: the total grows as each file is opened. */
+  onPage?: PageProgress;
 }
 
 export async function readDocuments(
@@ -59,7 +64,12 @@ export async function readDocuments(
   const pages: PageText[] = [];
   for (const file of files) {
     io.signal?.throwIfAborted();
-    pages.push(...(await readCached(file, options, io)));
+    io.onFile?.(file);
+    // The pages of the files before this one are read already.
+    const before = pages.length;
+    const onPage =
+      io.onPage && ((read: number, total: number) => io.onPage!(before + read, before + total));
+    pages.push(...(await readCached(file, options, { ...io, onPage })));
   }
   return pages;
 }
@@ -92,10 +102,11 @@ async function readCached(
   // and id are this copy's. Limits may have been lowered since it was written.
   if (Array.isArray(cached)) {
     checkCharacters(file.name, characterCount(cached), limits);
+    io.onPage?.(cached.length, cached.length);
     return cached.map((page) => ({ fileId: file.id, fileName: file.name, ...page }));
   }
 
-  const pages = await readFileContent(file, options, limits, io.signal);
+  const pages = await readFileContent(file, options, limits, io.signal, io.onPage);
   checkCharacters(file.name, characterCount(pages), limits);
   await mkdir(io.cacheDir, { recursive: true });
   // Unique per write: runs reading the same new file at once each write their own
@@ -118,10 +129,13 @@ async function readFileContent(
   options: ContentOptions,
   limits: DocumentLimits,
   signal?: AbortSignal,
+  onPage?: PageProgress,
 ): Promise<PageText[]> {
   const bytes = await readFile(file.path);
-  if (file.mediaType === 'application/pdf') return readPdf(bytes, file, options, signal, limits);
-  const pages = await readByType(bytes, file, options, limits, signal);
+  if (file.mediaType === 'application/pdf')
+    return readPdf(bytes, file, options, signal, limits, onPage);
+  const pages = await readByType(bytes, file, options, limits, signal, onPage);
+  onPage?.(pages.length, pages.length);
   return pages.map((page, index) => {
     let text = options.includeText ? page.text : '';
     let boxes = page.boxes;
@@ -154,6 +168,7 @@ async function readByType(
   options: ContentOptions,
   limits: DocumentLimits,
   signal?: AbortSignal,
+  onPage?: PageProgress,
 ): Promise<ReadPage[]> {
   const text = () => {
     const decoded = bytes.toString('utf8');
@@ -166,6 +181,8 @@ async function readByType(
     case 'image/jpeg':
     case 'image/webp':
     case 'image/tiff':
+      // One page, which OCR may take seconds to read.
+      onPage?.(0, 1);
       return [await readImage(bytes, file, options, limits, signal)];
     case 'text/csv':
       return readCsv(text());

@@ -130,6 +130,36 @@ export function boxesOfRange(
   return parts.map(({ charWidth: _width, ...box }) => box);
 }
 
+/** A word printed on a page: its text and where it is, in fractions of the page. */
+export interface PageWord {
+  text: string;
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+/**
+ * The words of a page (runs of text between spaces) with the box of each, for a person who
+ * picks words on the picture of the page: the same boxes as a value's source
+ * (`boxesOfRange`), so what is picked lines up with what is highlighted. Text without a box
+ * (a marker the engine put in) is not a word of the page.
+ */
+export function wordsOfPage(text: string, boxes: readonly TextBox[]): PageWord[] {
+  const words: PageWord[] = [];
+  for (const match of text.matchAll(/\S+/g)) {
+    const [box, ...more] = boxesOfRange(boxes, 1, match.index, match.index + match[0].length);
+    if (!box) continue;
+    // A word split over two boxes (a hyphenated line end) is still one word: their union.
+    const right = Math.max(box.x + box.width, ...more.map((each) => each.x + each.width));
+    const bottom = Math.max(box.y + box.height, ...more.map((each) => each.y + each.height));
+    const x = Math.min(box.x, ...more.map((each) => each.x));
+    const y = Math.min(box.y, ...more.map((each) => each.y));
+    words.push({ text: match[0], x, y, width: round(right - x), height: round(bottom - y) });
+  }
+  return words;
+}
+
 /** Two boxes side by side on one line, no further apart than a word space or two. */
 function sameLine(a: Omit<SourceBox, 'page'>, b: Omit<SourceBox, 'page'>, charWidth: number) {
   const overlap = Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y);

@@ -16,7 +16,7 @@ import {
   type DocumentLimits,
 } from './isolation/limits.js';
 import { canvasImport, loadUnpdf, openPdf } from './pdf.js';
-import { ExtractionError, type ContentOptions, type SourceFile } from './types.js';
+import { ExtractionError, type ContentOptions, type SourceFile, type TextBox } from './types.js';
 
 /** Whether a file's pages are shown as pictures (PDFs, images) or as their text. */
 export type PageKind = 'image' | 'text';
@@ -147,7 +147,8 @@ export async function readPageText(
   page: number,
   options: ContentOptions,
   io: ReadIo,
-): Promise<{ pageCount: number; text?: string }> {
+): Promise<{ pageCount: number; text?: string; boxes?: TextBox[] }> {
   const pages = await readDocuments([file], options, io);
-  return { pageCount: pages.length, text: pages[page - 1]?.text };
+  const found = pages[page - 1];
+  return { pageCount: pages.length, text: found?.text, boxes: found?.boxes };
 }

@@ -18,6 +18,7 @@ import {
   ExtractionError,
   type ContentOptions,
   type PageImage,
+  type PageProgress,
   type PageText,
   type SourceFile,
   type TextBox,
@@ -67,6 +68,7 @@ export async function readPdf(
   options: ContentOptions,
   signal?: AbortSignal,
   limits: DocumentLimits = defaultDocumentLimits,
+  onPage?: PageProgress,
 ): Promise<PageText[]> {
   const pdf = await openPdf(bytes, file.name, limits);
   try {
@@ -74,11 +76,13 @@ export async function readPdf(
     checkPages(file.name, pdf.numPages, limits);
     const pages: PageText[] = [];
     let pagesWithText = 0;
+    onPage?.(0, pdf.numPages);
     for (let number = 1; number <= pdf.numPages; number++) {
       signal?.throwIfAborted();
       const page = await readPage(pdf, number, file, options, limits, signal);
       if (page.hasText) pagesWithText++;
       pages.push(page.text);
+      onPage?.(number, pdf.numPages);
     }
     if (options.includeText && pagesWithText === 0) {
       throw new ExtractionError(`${file.name} has no text layer and OCR found no text`);

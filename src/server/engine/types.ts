@@ -16,6 +16,12 @@ export interface SourceFile {
   sha256: string;
 }
 
+/**
+ * Told how many pages are read, of how many, as each page is. A scan is read page by page
+ * by OCR, seconds a page, so this is how a person learns how far the reading is.
+ */
+export type PageProgress = (pagesRead: number, pagesTotal: number) => void;
+
 /** What goes into the chunks; README.md says what each option does for each strategy. */
 export interface ContentOptions {
   includeText: boolean;

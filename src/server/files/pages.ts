@@ -16,11 +16,13 @@
  * ../engine/isolation/), under the document limits and a shorter time: a person waits for
  * a page, and a run's long read must not keep a page waiting.
  */
-import { mkdir, stat } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
+import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DocumentPool } from '../engine/isolation/pool.js';
 import { type DocumentLimits } from '../engine/isolation/limits.js';
-import { countTextPages, fixedPageCount, type PictureFormat } from '../engine/pages.js';
+import { wordsOfPage, type PageWord } from '../engine/geometry.js';
+import { countTextPages, fixedPageCount, textOnly, type PictureFormat } from '../engine/pages.js';
 import { ExtractionError, type ContentOptions, type SourceFile } from '../engine/types.js';
 import type { Db } from '../store/database.js';
 import type { FileRow } from './files.js';
@@ -47,6 +49,8 @@ export type PageAnswer =
   /** The picture, on disk. */
   | { kind: 'picture'; path: string; format: PictureFormat }
   | { kind: 'text'; text: string }
+  /** The words printed on a page that is a picture, each with its box. */
+  | { kind: 'words'; words: PageWord[] }
   /** The file has fewer pages than the one asked for. */
   | { kind: 'beyond'; pageCount: number }
   /** The file cannot be shown: damaged, or past a limit; the message names which. */
@@ -158,6 +162,34 @@ export class FilePages {
       );
       await this.#remember(row, pageCount);
       return text === undefined ? { kind: 'beyond', pageCount } : { kind: 'text', text };
+    });
+  }
+
+  /**
+   * The words printed on page `page` of a PDF or an image, with their boxes: the PDF's text
+   * layer, or OCR's words for a scan (the engine's cache keeps what OCR read). Kept on disk
+   * beside the page's pictures, by the file's content, so a page's words are found once.
+   */
+  async words(row: FileRow, page: number, signal?: AbortSignal): Promise<PageAnswer> {
+    const path = join(this.#cacheDir, 'pages', `${row.sha256}-${page}.words.json`);
+    try {
+      return { kind: 'words', words: JSON.parse(await readFile(path, 'utf8')) as PageWord[] };
+    } catch {
+      // Not read yet (or a damaged copy): read it again.
+    }
+    return this.#withFile(row, signal, async (file) => {
+      const { pageCount, text, boxes } = await this.#workers.pageText(
+        { file, page, options: textOnly, cacheDir: this.#cacheDir },
+        signal,
+      );
+      await this.#remember(row, pageCount);
+      if (text === undefined) return { kind: 'beyond', pageCount };
+      const words = wordsOfPage(text, boxes ?? []);
+      await mkdir(join(this.#cacheDir, 'pages'), { recursive: true });
+      const temporary = `${path}.${randomUUID()}.tmp`;
+      await writeFile(temporary, JSON.stringify(words));
+      await rename(temporary, path);
+      return { kind: 'words', words };
     });
   }
 

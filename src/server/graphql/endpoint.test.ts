@@ -179,7 +179,8 @@ describe('GraphQL at /api/graphql', () => {
 
     // Every scalar field, and the documents with theirs and their records.
     const fields = Object.keys(runSchema.shape).filter((field) => field !== 'documents');
-    const documentFields = 'file files name status error chunksCompleted chunksTotal';
+    const documentFields =
+      'file files name status error stage pagesRead pagesTotal chunksCompleted chunksTotal';
     const one = await graphql(
       `{ run(id: "${done.id}") { ${fields.join(' ')} documents { ${documentFields} data } } }`,
     );

@@ -5,19 +5,14 @@
  * never a 500.
  */
 import { Hono, type Context } from 'hono';
+import * as z from 'zod/mini';
 import type { YogaServerInstance } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import { readBodyText } from '../http/body.js';
 import type { AppEnv, Services } from '../http/context.js';
 import { essence, namesMediaRange, negotiateOrThrow } from '../http/negotiation.js';
-import {
-  operationsOf,
-  queryParameter,
-  schemaRef,
-  type Answer,
-  type ResponseObject,
-  type TagObject,
-} from '../http/openapi.js';
+import { operationsOf, type Answer, type TagObject } from '../http/openapi.js';
+import { schemaRef, type ResponseObject } from '../http/openapi/objects.js';
 import { methodNotAllowed, unsupportedMediaType } from '../http/problem.js';
 import type { GraphqlContext } from './schema.js';
 import { graphqlTypeDefs } from './type-defs.js';
@@ -155,6 +150,16 @@ const graphqlErrors: Record<string, ResponseObject> = {
   },
 };
 
+/**
+ * The query of a GET, as GraphQL over HTTP defines it. Yoga reads it and answers what is
+ * wrong in GraphQL's own terms, so this schema describes it and validates nothing.
+ */
+const graphqlGetQuery = z.object({
+  query: z.string().check(z.describe('The GraphQL document.')),
+  variables: z.optional(z.string()).check(z.describe('JSON object of the variables.')),
+  operationName: z.optional(z.string()).check(z.describe('The operation to run.')),
+});
+
 async function answerGraphql(c: Context<AppEnv>): Promise<Response> {
   const method = c.req.method;
   // HEAD comes here as GET does; GraphQL over HTTP answers GET and POST alone.
@@ -184,11 +189,7 @@ export const graphqlRoutes = new Hono<AppEnv>()
   .get(
     '/',
     operation('graphqlGet', 'Run a GraphQL query (GET)', {
-      query: [
-        { ...queryParameter('query', 'The GraphQL document.'), required: true },
-        queryParameter('variables', 'JSON object of the variables.'),
-        queryParameter('operationName', 'The operation to run.'),
-      ],
+      query: graphqlGetQuery,
       answer: graphqlAnswer,
       problems: [406],
       otherResponses: graphqlErrors,

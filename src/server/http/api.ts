@@ -1,13 +1,14 @@
 /**
  * The API: one Hono sub-app per resource, each of whose routes carries its operation
- * (openapi.ts, `documented`): what it reads and answers, in terms of the contract. The
+ * (openapi.ts, `operation(…)`): what it reads and answers, in terms of the contract. The
  * OpenAPI document, the 405s with `Allow`, the paths that need no token and the tests'
  * list of routes are all read from here.
  */
 import { Hono } from 'hono';
 import { graphqlRoutes, graphqlTag } from '../graphql/endpoint.js';
 import type { AppEnv } from './context.js';
-import { buildOpenApiDocument, type OpenApiDocument } from './openapi.js';
+import { buildOpenApiDocument } from './openapi/document.js';
+import type { OpenApiDocument } from './openapi/objects.js';
 import { describedRoutes } from './route-table.js';
 import { bucketRoutes, bucketsTag } from './routes/buckets.js';
 import { aboutTag, docsRoutes } from './routes/docs.js';

@@ -5,10 +5,22 @@
  * then see is tokens/access.ts.
  */
 import type { Context, MiddlewareHandler } from 'hono';
+import * as z from 'zod/mini';
 import { verifyToken } from '../tokens/tokens.js';
+import { absentWhenEmpty, validateQuery } from './body.js';
 import type { AppEnv } from './context.js';
 import { unauthorized } from './problem.js';
 import type { DescribedRoute } from './route-table.js';
+
+/** The token in the address, where a route allows it (`bearer-or-query`). */
+export const accessTokenQuery = z.object({
+  access_token: absentWhenEmpty(z.optional(z.string())).check(
+    z.describe(
+      'An embed session token, for clients that cannot send an Authorization header ' +
+        '(EventSource); never a personal access token.',
+    ),
+  ),
+});
 
 /** The bearer token of the request, and whether it came in the address. */
 function bearerToken(
@@ -20,7 +32,8 @@ function bearerToken(
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
     return { token: match?.[1], inQuery: false };
   }
-  if (queryAllowed) return { token: c.req.query('access_token') || undefined, inQuery: true };
+  if (queryAllowed)
+    return { token: validateQuery(accessTokenQuery, c.req.queries()).access_token, inQuery: true };
   return { token: undefined, inQuery: false };
 }
 

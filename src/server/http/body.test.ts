@@ -10,7 +10,14 @@ import {
   upload,
 } from '../testing/fixtures.js';
 import { useTestService } from '../testing/test-service.js';
-import { maxBodyBytes, maxJsonDepth, validateQuery } from './body.js';
+import {
+  absentWhenEmpty,
+  maxBodyBytes,
+  maxJsonDepth,
+  validateHeaders,
+  validateQuery,
+  wholeNumberParameter,
+} from './body.js';
 import { resourceMediaTypes } from './negotiation.js';
 import { ProblemError } from './problem.js';
 
@@ -176,11 +183,15 @@ describe('the nesting of a JSON body', () => {
 describe('validateQuery', () => {
   const schema = z.object({
     size: z.optional(z.enum(['small', 'large'], { error: 'must be small or large' })),
-    name: z.optional(z.string()),
+    name: absentWhenEmpty(z.optional(z.string())),
   });
 
-  it('reads the first value of each parameter, and an empty one as absent', () => {
+  it('reads the first value of each parameter, and an empty one as absent where the schema says so', () => {
     expect(validateQuery(schema, { size: ['large', 'oops'], name: '' })).toEqual({ size: 'large' });
+    // Without absentWhenEmpty an empty value is a value, which the schema may refuse.
+    expect(() =>
+      validateQuery(z.object({ size: z.optional(z.enum(['small', 'large'])) }), { size: '' }),
+    ).toThrow(ProblemError);
   });
 
   it('answers 400 naming the parameter and saying what it must be', () => {
@@ -196,5 +207,48 @@ describe('validateQuery', () => {
       detail: 'Query parameter size must be small or large.',
       errors: [{ parameter: 'size', detail: 'must be small or large' }],
     });
+  });
+});
+
+describe('wholeNumberParameter', () => {
+  const query = z.object({
+    width: wholeNumberParameter({
+      minimum: 100,
+      maximum: 3000,
+      fallback: 1200,
+      error: (text) => `must be from 100 to 3000, not ${JSON.stringify(text)}`,
+    }),
+  });
+
+  it('reads digits in range as the number, and nothing as the fallback', () => {
+    expect(validateQuery(query, { width: '0600' })).toEqual({ width: 600 });
+    expect(validateQuery(query, {})).toEqual({ width: 1200 });
+  });
+
+  it('refuses any other text, quoting it, an empty one included', () => {
+    for (const text of ['', '99', '3001', '1e3', '1.5', ' 600', '-600', 'abc']) {
+      expect(() => validateQuery(query, { width: text })).toThrow(
+        `Query parameter width must be from 100 to 3000, not ${JSON.stringify(text)}.`,
+      );
+    }
+  });
+});
+
+describe('validateHeaders', () => {
+  const headers = z.object({
+    'Last-Event-ID': z.optional(z.string().check(z.regex(/^\d+$/, { error: 'must be digits' }))),
+  });
+
+  it('reads the headers the schema names, in any case', () => {
+    expect(validateHeaders(headers, new Headers({ 'last-event-id': '42' }))).toEqual({
+      'Last-Event-ID': '42',
+    });
+    expect(validateHeaders(headers, new Headers())).toEqual({});
+  });
+
+  it('answers 400 naming the header', () => {
+    expect(() => validateHeaders(headers, new Headers({ 'Last-Event-ID': 'x' }))).toThrow(
+      'Last-Event-ID must be digits.',
+    );
   });
 });

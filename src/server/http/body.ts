@@ -299,8 +299,9 @@ export async function readInput<T extends z.ZodMiniType>(
 
 /**
  * Validates a request's query with a schema, as bodies are validated: each parameter's
- * first value, an empty one read as absent. What breaks the schema is a 400 naming the
- * first parameter that does (the schema's own message says what it must be).
+ * first value. What breaks the schema is a 400 naming the first parameter that does (the
+ * schema's own message says what it must be). The same schema is the operation's `query`
+ * in the OpenAPI document (http/openapi.ts), so what is documented is what is read.
  */
 export function validateQuery<T extends z.ZodMiniType>(
   schema: T,
@@ -309,10 +310,72 @@ export function validateQuery<T extends z.ZodMiniType>(
   const values: Record<string, string> = {};
   for (const [name, value] of Object.entries(query)) {
     const first = Array.isArray(value) ? value[0] : value;
-    if (first) values[name] = first;
+    if (first !== undefined) values[name] = first;
   }
   const result = schema.safeParse(values);
   if (result.success) return result.data as z.infer<T>;
   const issue = result.error.issues[0]!;
   throw badQuery(String(issue.path[0]), issue.message);
+}
+
+/**
+ * Validates the request headers a schema names (any case) as the query is validated: what
+ * breaks the schema is a 400 naming the header. The same schema is the operation's
+ * `headers` in the OpenAPI document.
+ */
+export function validateHeaders<T extends z.ZodMiniObject>(
+  schema: T,
+  headers: Headers,
+): z.infer<T> {
+  const values: Record<string, string> = {};
+  for (const name of Object.keys(schema.shape)) {
+    const value = headers.get(name);
+    if (value !== null) values[name] = value;
+  }
+  const result = schema.safeParse(values);
+  if (result.success) return result.data as z.infer<T>;
+  const issue = result.error.issues[0]!;
+  throw badRequest(`${String(issue.path[0])} ${issue.message}.`);
+}
+
+/**
+ * A query parameter that may be left empty, which means the same as leaving it out
+ * (`?page=&status=` is the first page of every run): `schema` reads the value when there
+ * is one, and is `z.optional` or has a default.
+ */
+export function absentWhenEmpty<T extends z.ZodMiniType>(schema: T) {
+  return z.pipe(
+    z.transform((value: unknown) => (value === '' ? undefined : value)),
+    schema,
+  );
+}
+
+/**
+ * A whole number given as text (`?page=2`): digits only, at most nine of them, from
+ * `minimum` to `maximum`; `fallback` when the parameter is absent. Any other text is
+ * refused with `error(text)`.
+ */
+export function wholeNumberParameter(range: {
+  minimum: number;
+  maximum: number;
+  fallback: number;
+  error: (text: string) => string;
+}) {
+  const error = (issue: { input?: unknown }) => range.error(String(issue.input));
+  // Text that is such a number becomes it; any other text stays text, which the integer
+  // schema then refuses with the message, quoting what was sent.
+  const read = (value: unknown) =>
+    typeof value === 'string' &&
+    /^\d{1,9}$/.test(value) &&
+    Number(value) >= range.minimum &&
+    Number(value) <= range.maximum
+      ? Number(value)
+      : value;
+  return z.pipe(
+    z.transform(read),
+    z._default(
+      z.int({ error }).check(z.minimum(range.minimum), z.maximum(range.maximum)),
+      range.fallback,
+    ),
+  );
 }

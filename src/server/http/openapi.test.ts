@@ -21,7 +21,7 @@ import {
   type OpenApiDocument,
   type OperationObject,
   type ResponseObject,
-} from './openapi.js';
+} from './openapi/objects.js';
 import { problemTypes } from './problem.js';
 import { runFilterParameters } from './routes/runs.js';
 
@@ -179,6 +179,7 @@ describe('the OpenAPI document', () => {
       ],
       SavedExtractor: ['webhookSecret', 'typedSchema', 'lastRanAt', 'embeddedUrl', 'fullPageUrl'],
       ExtractionBucket: ['artifacts', 'createdUsing'],
+      EmbedSessionInput: ['locale', 'strings'],
     };
     for (const [schema, fields] of Object.entries(described)) {
       for (const field of fields)
@@ -416,6 +417,18 @@ describe('the OpenAPI document against the running app', () => {
         path: '/api/embed_sessions',
         created: true,
         body: { savedExtractor: extractor.id, ttlSeconds: 60 },
+      },
+      {
+        operationId: 'createEmbedSession',
+        path: '/api/embed_sessions',
+        created: true,
+        body: { savedExtractor: extractor.id, locale: 'pt-BR', strings: { 'upload.title': 'Oi' } },
+      },
+      {
+        operationId: 'createEmbedSession',
+        path: '/api/embed_sessions',
+        created: false,
+        body: { savedExtractor: extractor.id, strings: { 'upload.title': 7 } },
       },
       {
         operationId: 'createEmbedSession',

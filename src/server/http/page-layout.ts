@@ -1,8 +1,9 @@
 /**
  * The one layout of the service's own pages, `/api/docs` and `/developers`, and what they
  * are written with: Hono's `html`, which escapes every value it is given, and markdown-it
- * for the Markdown of descriptions, with HTML in it shown as text. The pages run no
- * script and load nothing; their one inline stylesheet is allowed by its hash (`pageCsp`).
+ * for the Markdown of descriptions, with HTML in it shown as text. The pages run no inline
+ * script (/developers loads one script file of its own, for its copy buttons); their one
+ * inline stylesheet is allowed by its hash (`pageCsp`).
  */
 import { createHash } from 'node:crypto';
 import { html, raw } from 'hono/html';
@@ -29,6 +30,13 @@ markdownIt.core.ruler.push('headings_under_sections', (state) => {
   }
 });
 
+// A table scrolls within its own box (a page's `.scroll`), so a narrow screen keeps the
+// page's margins instead of the table running past them.
+markdownIt.renderer.rules.table_open = (tokens, index, options, _env, renderer) =>
+  `<div class="scroll">${renderer.renderToken(tokens, index, options)}`;
+markdownIt.renderer.rules.table_close = (tokens, index, options, _env, renderer) =>
+  `${renderer.renderToken(tokens, index, options)}</div>`;
+
 /** Markdown as blocks (paragraphs, lists, code, headings). */
 export const markdown = (text: string): Markup => raw(markdownIt.render(text));
 
@@ -42,16 +50,19 @@ export interface StaticPage {
   body: Markup;
   /** Whether the page asks browsers to send no Referer from its links. */
   noReferrer?: boolean;
+  /** Addresses of the page's own scripts (same origin, run after parsing), if it has any. */
+  scripts?: readonly string[];
 }
 
 export function renderPage(page: StaticPage): string {
   const referrer = page.noReferrer && markup`<meta name="referrer" content="no-referrer">\n`;
+  const scripts = (page.scripts ?? []).map((src) => markup`<script src="${src}" defer></script>`);
   // Sent as written: Prettier would reflow the markup.
   // prettier-ignore
   return String(markup`<!doctype html>
 <html lang="en">
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-${referrer}<title>${page.title}</title><style>${raw(page.style)}</style></head>
+${referrer}<title>${page.title}</title><style>${raw(page.style)}</style>${scripts}</head>
 <body>
 ${page.body}
 </body>
@@ -59,11 +70,15 @@ ${page.body}
 `);
 }
 
-/** The Content-Security-Policy of a page whose only resource is the inline `style`. */
-export function pageCsp(style: string): string {
+/**
+ * The Content-Security-Policy of a page whose only resources are the inline `style` and,
+ * with `scripts`, script files of its own origin (never inline script).
+ */
+export function pageCsp(style: string, options: { scripts?: boolean } = {}): string {
   const hash = createHash('sha256').update(style).digest('base64');
   return (
     `default-src 'none'; style-src 'sha256-${hash}'; ` +
+    (options.scripts ? "script-src 'self'; " : '') +
     "base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
   );
 }

@@ -6,10 +6,10 @@ import { createMiddleware } from 'hono/factory';
 import { validator } from 'hono/validator';
 import * as z from 'zod/mini';
 import { requirePersonal } from '../tokens/access.js';
-import { validateQuery } from './body.js';
+import { absentWhenEmpty, validateQuery, wholeNumberParameter } from './body.js';
 import type { AppEnv } from './context.js';
 import { negotiateOrThrow, resourceMediaTypes, type ResourceMediaType } from './negotiation.js';
-import { pageWindow, type PageWindow } from '../store/paging.js';
+import { itemsPerPage, pageWindow, type PageWindow } from '../store/paging.js';
 import { oncePerStoredRow } from '../store/stored-rows.js';
 import {
   representCollection,
@@ -152,22 +152,33 @@ export function sendPage(
   });
 }
 
-/** `page`: 1 when absent or empty; a positive whole number otherwise. */
-export const pageNumber = z.pipe(
-  z.string().check(
-    z.refine((raw) => /^\d{1,9}$/.test(raw) && Number(raw) >= 1, {
-      error: (issue) =>
-        `must be a whole number of 1 or more, not ${JSON.stringify(String(issue.input).slice(0, 40))}`,
-    }),
-  ),
-  z.transform((raw) => pageWindow(Number(raw))),
-);
+/**
+ * `page`: 1 when absent or empty; a positive whole number otherwise. The query of every
+ * collection starts with it. (Other parameters read an empty value as absent too, but the
+ * document has always said so of the page alone: `allowEmptyValue`, which OpenAPI 3.1
+ * advises against, goes no further.)
+ */
+export const pageNumber = absentWhenEmpty(
+  wholeNumberParameter({
+    minimum: 1,
+    maximum: 999_999_999,
+    fallback: 1,
+    error: (text) =>
+      `must be a whole number of 1 or more, not ${JSON.stringify(text.slice(0, 40))}`,
+  }),
+).register(z.globalRegistry, {
+  description:
+    `The page, from 1; empty means 1. ${itemsPerPage} items per page. The first, previous, ` +
+    'next and last pages are linked in the Link header, the JSON:API links and the Hydra view.',
+  allowEmptyValue: true,
+});
 
-const pageOnly = z.object({ page: z.optional(pageNumber) });
+/** The query of a collection that takes nothing but its page. */
+export const pageOnlyQuery = z.object({ page: pageNumber });
 
 /** The page of a collection request's query, 1 when it names none. */
 export function readPage(query: Record<string, string | string[] | undefined>): PageWindow {
-  return validateQuery(pageOnly, query).page ?? pageWindow(1);
+  return pageWindow(validateQuery(pageOnlyQuery, query).page);
 }
 
 /** The `page` of a collection request, read as `c.req.valid('query')`. */

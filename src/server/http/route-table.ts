@@ -1,13 +1,14 @@
 /**
  * What the routes say about themselves, read back from an app: each route that carries
- * an operation (openapi.ts, `documented`) with its method, path and who may call it. The
+ * an operation (openapi.ts, `operation(…)`) with its method, path and who may call it. The
  * 405s with `Allow`, the paths that need no token and the paths that also take the token
  * as `?access_token=` all come from here, so a new route needs nothing but its own
  * declaration.
  */
 import type { Hono } from 'hono';
 import type { AppEnv } from './context.js';
-import { accessOf, operationOfHandler, type OperationObject } from './openapi.js';
+import { accessOf, operationOfHandler } from './openapi.js';
+import type { OperationObject } from './openapi/objects.js';
 
 export interface DescribedRoute {
   method: string;

@@ -82,6 +82,8 @@ export function untouchedDocumentColumns(now: string) {
     total_output_tokens: 0,
     chunks_completed: 0,
     chunks_total: null,
+    pages_read: 0,
+    pages_total: null,
     updated_at: now,
     started_at: null,
     finished_at: null,
@@ -131,14 +133,38 @@ export function documentSummary(bucketId: string, row: RunDocumentRow): Document
     name: row.name,
     status: row.status,
     error: row.error,
+    stage: documentStage(row.status, row.chunks_total),
+    pagesRead: row.pages_read,
+    pagesTotal: row.pages_total,
     chunksCompleted: row.chunks_completed,
     chunksTotal: row.chunks_total,
   };
 }
 
+/**
+ * What a document not yet settled is doing: its text is read (OCR for scans) and counted
+ * in chunks first, so until its chunks are counted it is `reading`, then `extracting`.
+ */
+function documentStage(
+  status: RunDocumentRow['status'],
+  chunksTotal: number | null,
+): DocumentSummary['stage'] {
+  if (status === 'completed' || status === 'failed') return null;
+  return chunksTotal === null ? 'reading' : 'extracting';
+}
+
 /** The run's `documents` column read back (the run resource's `documents`). */
 export function documentsOfRun(run: Pick<RunRow, 'documents'>): DocumentSummary[] {
-  return JSON.parse(run.documents) as DocumentSummary[];
+  // Runs stored before the pages were counted (issue 14) lack the stage and the pages.
+  return (JSON.parse(run.documents) as DocumentSummary[]).map((document) => ({
+    ...document,
+    stage:
+      document.stage !== undefined
+        ? document.stage
+        : documentStage(document.status, document.chunksTotal),
+    pagesRead: document.pagesRead ?? 0,
+    pagesTotal: document.pagesTotal ?? null,
+  }));
 }
 
 /**

@@ -17,7 +17,7 @@ import {
   buildPageBombPdf,
   buildXlsxWideRows,
 } from '../engine/isolation/testing/hostile-documents.js';
-import { startRealServer, type RealServer } from '../testing/real-server.js';
+import { requestServer, startRealServer, type RealServer } from '../testing/real-server.js';
 
 const token = 'xpat_hostile-documents-0123456789abcdef';
 const dataDirs: string[] = [];
@@ -44,17 +44,8 @@ function start(dataDir: string, env: Record<string, string> = {}): Promise<RealS
   });
 }
 
-async function call(method: string, path: string, body?: unknown): Promise<Response> {
-  return fetch(`${server!.baseUrl}${path}`, {
-    method,
-    headers: {
-      Authorization: `Bearer ${token}`,
-      Accept: 'application/json',
-      ...(body ? { 'Content-Type': 'application/json' } : {}),
-    },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-}
+const call = (method: string, path: string, body?: unknown) =>
+  requestServer(server!, token, method, path, body);
 
 async function invoiceExtractor(): Promise<string> {
   const extractors = (await (await call('GET', '/api/extractors')).json()) as {

@@ -16,7 +16,7 @@ import {
   userText,
   type ChatCompletionsServer,
 } from '../testing/chat-completions-server.js';
-import { startRealServer, type RealServer } from '../testing/real-server.js';
+import { requestServer, startRealServer, type RealServer } from '../testing/real-server.js';
 import { testStoreLocation, type TestStoreLocation } from '../testing/test-database.js';
 
 const token = 'xpat_crash-test-token-0123456789';
@@ -53,17 +53,8 @@ function start(env: Record<string, string> = {}): Promise<RealServer> {
   });
 }
 
-async function call(method: string, path: string, body?: unknown): Promise<Response> {
-  return fetch(`${server!.baseUrl}${path}`, {
-    method,
-    headers: {
-      Authorization: `Bearer ${token}`,
-      Accept: 'application/json',
-      ...(body ? { 'Content-Type': 'application/json' } : {}),
-    },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-}
+const call = (method: string, path: string, body?: unknown) =>
+  requestServer(server!, token, method, path, body);
 
 /** An llm extractor and a bucket of one text of several 200-character chunks. */
 async function llmRunParts(): Promise<{ extractor: string; bucket: string }> {

@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   documentsOfResults,
   runSchema,
+  type DocumentSummary,
   type ResultMetadata,
   type Run,
   type RunResults,
@@ -432,12 +433,14 @@ describe('webhooks of a run', () => {
           status: string;
           resultJson: string | null;
           chunksCompleted: number;
+          documents: DocumentSummary[];
           redirectUrl?: string;
         };
       };
     });
-    // Progress is announced as chunks complete, at most a few times a second: quick chunks
-    // share an announcement, and the last one counts them all.
+    // Progress is announced as the document's one page is read, then as chunks complete,
+    // at most a few times a second: quick chunks share an announcement, and the last one
+    // counts them all.
     const types = payloads.map((payload) => payload.type);
     expect(types[0]).toBe('extraction_run.started');
     expect(types.slice(-3)).toEqual([
@@ -445,7 +448,13 @@ describe('webhooks of a run', () => {
       'extraction_run.completed',
       'extraction_run.submitted',
     ]);
-    const progress = payloads.slice(1, -3);
+    const [reading, ...progress] = payloads.slice(1, -3);
+    expect(reading).toMatchObject({ type: 'extraction_run.progress' });
+    expect(reading!.data.documents[0]).toMatchObject({
+      stage: 'reading',
+      pagesRead: 1,
+      pagesTotal: 1,
+    });
     expect(progress.length).toBeGreaterThanOrEqual(1);
     expect(progress.length).toBeLessThanOrEqual(run.chunksTotal!);
     expect(progress.every((payload) => payload.type === 'extraction_run.progress')).toBe(true);

@@ -23,8 +23,8 @@ import type { Logger } from 'pino';
 import { evaluateChecks } from '../../contract/checks.js';
 import type { RunEventType } from '../../contract/events.js';
 import { parseTargetSchema, type TargetSchema } from '../../contract/json-schema.js';
+import type { DocumentMetadata } from '../../contract/review.js';
 import { validateAgainstSchema } from '../../contract/schema-validation.js';
-import type { DocumentMetadata } from '../../contract/resources.js';
 import type { RunStatus } from '../../contract/run-status.js';
 import type { Config } from '../config.js';
 import {
@@ -88,9 +88,9 @@ const settledEvents: Partial<Record<RunStatus, RunEventType>> = {
 const progressIntervalMs = 200;
 
 /**
- * Stores a run's progress after a chunk: at once when the last store is long enough ago,
- * else a little later (while the next chunk works), so no chunk waits long to be seen.
- * Stores happen one after another, each a snapshot taken when it starts.
+ * Stores a run's progress after a chunk (or a page read): at once when the last store is
+ * long enough ago, else a little later (while the next one works), so no step waits long to
+ * be seen. Stores happen one after another, each a snapshot taken when it starts.
  */
 class ProgressWriter {
   readonly #store: () => Promise<boolean>;
@@ -105,8 +105,8 @@ class ProgressWriter {
     this.#store = store;
   }
 
-  /** Notes a completed chunk; false once a store found the run paused or cancelled. */
-  async chunkDone(last: boolean): Promise<boolean> {
+  /** Notes a completed step; false once a store found the run paused or cancelled. */
+  async stepDone(last: boolean): Promise<boolean> {
     this.#dirty = true;
     const wait = this.#lastStoredAt + progressIntervalMs - performance.now();
     if (last || wait <= 0) await this.#write();
@@ -121,6 +121,11 @@ class ProgressWriter {
 
   stop(): void {
     clearTimeout(this.#timer);
+  }
+
+  /** Waits for the store under way, if any (after `stop`, none follows it). */
+  settled(): Promise<void> {
+    return this.#writing;
   }
 
   #write(): Promise<void> {
@@ -513,6 +518,26 @@ export class RunWorker {
       };
       const { files, copies } = await this.#localCopies(documentFileIds(document), signal);
       let chunks;
+      // Reading (OCR above all) is told page by page when a document is first read; its
+      // second reading, for extraction, comes from the cache at once.
+      const pages = { read: document.pages_read, total: document.pages_total };
+      const pageProgress = new ProgressWriter(async () =>
+        Boolean(
+          await store(
+            { pages_read: pages.read, pages_total: pages.total },
+            'extraction_run.progress',
+          ),
+        ),
+      );
+      const onPage =
+        mode === 'count'
+          ? (read: number, total: number) => {
+              pages.read = read;
+              pages.total = total;
+              // A store that fails is thrown again by `settled` below.
+              pageProgress.stepDone(false).catch(() => undefined);
+            }
+          : undefined;
       try {
         if (files.length === 0)
           throw new ExtractionError(`${document.name} has been removed from the bucket.`);
@@ -520,17 +545,24 @@ export class RunWorker {
           pool.prepare(
             { files, options, cacheDir: join(config.dataDir, 'cache'), chunkSize: run.chunk_size },
             signal,
+            onPage,
           ),
         );
       } finally {
+        // The last pages are stored with the count below.
+        pageProgress.stop();
+        await pageProgress.settled();
         // The chunks hold what the document needs of its files: local copies go at once.
         await Promise.all(copies.map((copy) => copy.release()));
       }
       if (chunks.length === 0)
         throw new ExtractionError(`No text could be read from ${document.name}.`);
+      const counted = { pages_read: pages.read, pages_total: pages.total };
       if (
-        document.chunks_total !== chunks.length &&
-        !(await store({ chunks_total: chunks.length }))
+        (document.chunks_total !== chunks.length ||
+          document.pages_read !== pages.read ||
+          document.pages_total !== pages.total) &&
+        !(await store({ chunks_total: chunks.length, ...counted }))
       )
         return false;
       if (mode === 'count') return true;
@@ -589,7 +621,7 @@ export class RunWorker {
           stats.totalOutputTokens += extraction.usage.outputTokens;
           completed = index + 1;
           const last = index + 1 === chunks.length;
-          if (!(await progress.chunkDone(last))) return false;
+          if (!(await progress.stepDone(last))) return false;
           if (this.#draining && !last) {
             // Stopping: what is done is stored, and `stop` hands the run back.
             await progress.flush();

@@ -8,8 +8,11 @@ import {
   defaultSessionLifetimeSeconds,
   type CurrentSession,
   type EmbedSession,
-  type EmbedSessionInput,
 } from '../../contract/resources.js';
+import {
+  canonicalLocale,
+  type EmbedSessionInputWithLanguage,
+} from '../../contract/session-language.js';
 import { createBucket, findBucket } from '../buckets/buckets.js';
 import type { Config } from '../config.js';
 import { ConflictError, InvalidInputError, type FieldError } from '../errors.js';
@@ -38,7 +41,7 @@ export function normaliseOrigin(value: string): string | undefined {
 export async function mintEmbedSession(
   db: Db,
   config: Pick<Config, 'publicBaseUrl'>,
-  input: EmbedSessionInput,
+  input: EmbedSessionInputWithLanguage,
 ): Promise<EmbedSession> {
   const errors: FieldError[] = [];
 
@@ -75,6 +78,8 @@ export async function mintEmbedSession(
 
   const allowedOrigins = [...new Set(origins)];
   const theme = input.theme ?? null;
+  const locale = input.locale === undefined ? null : canonicalLocale(input.locale);
+  const strings = input.strings ?? {};
   const { session, sessionBucketId } = await db.transaction().execute(async (trx) => {
     const sessionBucketId = bucketId ?? (await createBucket(trx, {}, 'embed')).id;
     const session = await createSessionToken(trx, {
@@ -83,6 +88,8 @@ export async function mintEmbedSession(
       ttlSeconds: input.ttlSeconds,
       allowedOrigins,
       theme,
+      locale,
+      strings,
       colorScheme: input.colorScheme,
       renewableUntil: new Date(Date.now() + lifetimeSeconds * 1000).toISOString(),
     });
@@ -91,13 +98,15 @@ export async function mintEmbedSession(
   return describeSession(config, session, sessionBucketId, extractor.id, {
     allowedOrigins,
     theme,
+    locale,
+    strings,
     colorScheme: input.colorScheme,
   });
 }
 
 /**
  * Renews the session of a session token (`POST /api/embed_sessions/renew`): a new token
- * for the same extractor, bucket, origins, theme and scheme, living as long as the first
+ * for the same extractor, bucket, origins, theme, language and scheme, living as long as the first
  * did but never past the session's `renewableUntil`, which was fixed when it was minted.
  * So a person working on the full page can go on, and a stolen token cannot be kept alive
  * forever. The token used keeps its own expiry: requests under way with it still finish.
@@ -124,6 +133,8 @@ export async function renewEmbedSession(
     ttlSeconds: Math.max(ttlSeconds, 60),
     allowedOrigins: principal.allowedOrigins,
     theme: principal.theme,
+    locale: principal.locale,
+    strings: principal.strings,
     colorScheme: principal.colorScheme,
     renewableUntil: principal.renewableUntil,
   });
@@ -135,7 +146,7 @@ function describeSession(
   session: { id: string; token: string; expiresAt: string; renewableUntil: string },
   bucketId: string,
   extractorId: string,
-  settings: Pick<EmbedSession, 'allowedOrigins' | 'theme' | 'colorScheme'>,
+  settings: Pick<EmbedSession, 'allowedOrigins' | 'theme' | 'locale' | 'strings' | 'colorScheme'>,
 ): EmbedSession {
   const query = `?session=${encodeURIComponent(session.token)}`;
   return {
@@ -146,6 +157,8 @@ function describeSession(
     savedExtractor: iriOf('extractor', extractorId),
     allowedOrigins: settings.allowedOrigins,
     theme: settings.theme,
+    locale: settings.locale,
+    strings: settings.strings,
     colorScheme: settings.colorScheme,
     renewableUntil: session.renewableUntil,
     embeddedUrl: `${config.publicBaseUrl}/embed/${encodeURIComponent(extractorId)}${query}`,
@@ -163,6 +176,8 @@ export function currentSession(principal: Principal): CurrentSession | undefined
     savedExtractor: iriOf('extractor', principal.extractorId),
     allowedOrigins: principal.allowedOrigins,
     theme: principal.theme,
+    locale: principal.locale,
+    strings: principal.strings,
     colorScheme: principal.colorScheme,
     renewableUntil: principal.renewableUntil,
   };

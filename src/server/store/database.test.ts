@@ -261,7 +261,16 @@ describe(`the store on ${testDialect()}`, () => {
     const files = fileIds.map((id) => `/api/buckets/${bucketId}/files/${id}`);
     const document = { file: files[0], files, name: 'page-1.png, page-2.png', status: 'completed' };
     expect(JSON.parse(migrated.documents)).toEqual([
-      { ...document, error: null, chunksCompleted: 1, chunksTotal: 1 },
+      // Its pages were not counted then (issue 14 counts them as they are read).
+      {
+        ...document,
+        error: null,
+        stage: null,
+        pagesRead: 0,
+        pagesTotal: null,
+        chunksCompleted: 1,
+        chunksTotal: 1,
+      },
     ]);
     expect(JSON.parse(migrated.result_json!)).toEqual({
       documents: [{ ...document, data: { invoice_number: 'A' }, error: null }],

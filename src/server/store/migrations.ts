@@ -288,6 +288,34 @@ const migrationsFor = (dialect: Dialect): Record<string, Migration> => ({
       await db.schema.alterTable('extractors').dropColumn('allow_resubmission').execute();
     },
   },
+  '0006_document_pages': {
+    // Issue 14: how many pages of a document are read, of how many, while it is read (OCR
+    // takes seconds a page). A document read before keeps 0 of unknown.
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .alterTable('run_documents')
+        .addColumn('pages_read', 'integer', (col) => col.notNull().defaultTo(0))
+        .execute();
+      await db.schema.alterTable('run_documents').addColumn('pages_total', 'integer').execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.alterTable('run_documents').dropColumn('pages_total').execute();
+      await db.schema.alterTable('run_documents').dropColumn('pages_read').execute();
+    },
+  },
+  '0007_session_language': {
+    // Issue 15: the interface's language for a session (a BCP 47 tag) and the partner's
+    // own text for its messages (a JSON object of message id to text).
+    async up(db: Kysely<unknown>) {
+      const { text, varchar } = columnTypes(dialect);
+      await db.schema.alterTable('tokens').addColumn('locale', varchar(35)).execute();
+      await db.schema.alterTable('tokens').addColumn('strings', text).execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.alterTable('tokens').dropColumn('strings').execute();
+      await db.schema.alterTable('tokens').dropColumn('locale').execute();
+    },
+  },
 });
 
 /**
@@ -379,7 +407,9 @@ const documentsMigration = (dialect: Dialect): Migration => ({
         started_at: run.started_at,
         finished_at: run.finished_at,
       };
-      await db.insertInto('run_documents').values(document).execute();
+      // The columns later migrations add are not there yet.
+      const { pages_read: _read, pages_total: _total, ...columns } = document;
+      await db.insertInto('run_documents').values(columns).execute();
       await db
         .updateTable('runs')
         .set({ combine_files: 1, ...runColumnsOf(run.bucket_id, [document]) })

@@ -136,6 +136,9 @@ export interface RunDocumentTable {
   total_output_tokens: number;
   chunks_completed: number;
   chunks_total: Nullable<number>;
+  /** Pages of its files read so far, and of how many; the total is null until it is opened. */
+  pages_read: Generated<number>;
+  pages_total: Nullable<number>;
   created_at: string;
   updated_at: string;
   started_at: Nullable<string>;
@@ -164,6 +167,10 @@ export interface TokenTable {
   bucket_id: Nullable<string>;
   allowed_origins: Nullable<string>;
   theme: Nullable<string>;
+  /** A session's BCP 47 locale, as `Intl` writes it. */
+  locale: Nullable<string>;
+  /** A session's string overrides: a JSON object of message id to text. */
+  strings: Nullable<string>;
   /** A session's colour scheme: light, dark or auto (null: light). */
   color_scheme: Nullable<string>;
   /** A session's maximum lifetime: renewals never take it past this moment. */

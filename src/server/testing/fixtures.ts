@@ -68,6 +68,8 @@ export async function createSession(
     ttlSeconds?: number;
     allowedOrigins?: string[];
     theme?: Record<string, string>;
+    locale?: string;
+    strings?: Record<string, string>;
   },
 ): Promise<EmbedSession> {
   return created<EmbedSession>(

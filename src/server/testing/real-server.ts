@@ -103,17 +103,17 @@ export async function startRealServer(options: RealServerOptions): Promise<RealS
 
 /**
  * A request to a real server with a bearer token, as a partner's server makes it: a JSON
- * body or a form, the answer's JSON. Throws with the status and the answer unless it is 2xx.
+ * body or a form. The answer as it came, whatever its status.
  */
-export async function callServer<T>(
+export function requestServer(
   server: { baseUrl: string },
   token: string,
   method: string,
   path: string,
   body?: unknown,
-): Promise<T> {
+): Promise<Response> {
   const form = body instanceof FormData;
-  const response = await fetch(`${server.baseUrl}${path}`, {
+  return fetch(`${server.baseUrl}${path}`, {
     method,
     headers: {
       Authorization: `Bearer ${token}`,
@@ -122,6 +122,17 @@ export async function callServer<T>(
     },
     body: body === undefined || form ? (body as FormData | undefined) : JSON.stringify(body),
   });
+}
+
+/** `requestServer`, for the answer's JSON: throws with the status and the answer unless it is 2xx. */
+export async function callServer<T>(
+  server: { baseUrl: string },
+  token: string,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<T> {
+  const response = await requestServer(server, token, method, path, body);
   const text = await response.text();
   if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${text}`);
   return (text ? JSON.parse(text) : undefined) as T;

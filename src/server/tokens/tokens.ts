@@ -11,6 +11,7 @@ import { preparedQuery } from '../store/prepared-query.js';
 import type { TokenTable } from '../store/schema.js';
 import { resolveColorScheme, type ColorScheme } from '../../contract/color-scheme.js';
 import type { Theme } from '../../contract/resources.js';
+import type { StringOverrides } from '../../contract/session-language.js';
 
 export const personalTokenPrefix = 'xpat_';
 export const sessionTokenPrefix = 'xses_';
@@ -33,6 +34,8 @@ export type Principal =
       bucketId: string;
       allowedOrigins: string[];
       theme: Theme | null;
+      locale: string | null;
+      strings: StringOverrides;
       colorScheme: ColorScheme;
       expiresAt: string;
       renewableUntil: string;
@@ -109,6 +112,8 @@ export interface SessionGrant {
   renewableUntil: string;
   allowedOrigins: string[];
   theme: Theme | null;
+  locale: string | null;
+  strings: StringOverrides;
   colorScheme: ColorScheme;
 }
 
@@ -133,6 +138,8 @@ export async function createSessionToken(
       bucket_id: grant.bucketId,
       allowed_origins: JSON.stringify(grant.allowedOrigins),
       theme: grant.theme ? JSON.stringify(grant.theme) : null,
+      locale: grant.locale,
+      strings: Object.keys(grant.strings).length > 0 ? JSON.stringify(grant.strings) : null,
       color_scheme: grant.colorScheme,
       renewable_until: grant.renewableUntil,
     })
@@ -166,6 +173,8 @@ export async function verifyToken(db: Db, token: string): Promise<Verification> 
       bucketId: row.bucket_id!,
       allowedOrigins: row.allowed_origins ? (JSON.parse(row.allowed_origins) as string[]) : [],
       theme: row.theme ? (JSON.parse(row.theme) as Theme) : null,
+      locale: row.locale,
+      strings: row.strings ? (JSON.parse(row.strings) as StringOverrides) : {},
       colorScheme: resolveColorScheme(row.color_scheme),
       expiresAt: row.expires_at!,
       // Sessions minted before renewal existed end when they expire.

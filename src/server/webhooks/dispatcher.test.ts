@@ -1,10 +1,13 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { webhookPayloadSchema, type WebhookEventType } from '../../contract/events.js';
-import { loadConfig, type Config } from '../config.js';
+import { loadConfig, projectRoot, type Config } from '../config.js';
 import { demoExtractor } from '../extractors/demo.js';
 import {
   createExtractor,
@@ -14,6 +17,7 @@ import {
 import type { RunRow } from '../runs/runs.js';
 import type { Db, Store } from '../store/database.js';
 import { newId, nowIso } from '../store/ids.js';
+import { partnerGuideParts } from '../http/routes/developers.js';
 import { insertRunRow, type DocumentSeed } from '../testing/fixtures.js';
 import { testStoreLocation } from '../testing/test-database.js';
 import { startWebhookDispatcher, type WebhookDispatcher } from './dispatcher.js';
@@ -310,6 +314,9 @@ describe('webhook dispatcher', () => {
             name: 'a.pdf',
             status: 'completed',
             error: null,
+            stage: null,
+            pagesRead: 0,
+            pagesTotal: null,
             chunksCompleted: 1,
             chunksTotal: 1,
           },
@@ -602,5 +609,70 @@ describe('webhook dispatcher', () => {
 
     expect(row!.last_error).toMatch(/webhook turned off/);
     expect(receiver.received).toEqual([]);
+  });
+});
+
+/**
+ * The two `js` blocks of the README's "Verifying webhooks", as modules: written inside the
+ * project, so `standardwebhooks` resolves from its node_modules as in a partner's project.
+ */
+async function importGuideVerifiers(): Promise<Record<string, unknown>[]> {
+  const readme = await readFile(join(projectRoot, 'README.md'), 'utf8');
+  const part = partnerGuideParts(readme).find(({ id }) => id === 'verifying-webhooks')!;
+  const blocks = [...part.body.matchAll(/^```js\n([\s\S]*?)^```$/gm)].map((match) => match[1]!);
+  await mkdir(join(projectRoot, 'test-results'), { recursive: true });
+  const folder = await mkdtemp(join(projectRoot, 'test-results', 'webhook-guide-'));
+  cleanups.push(() => rm(folder, { recursive: true, force: true }));
+  return Promise.all(
+    blocks.map(async (code, index) => {
+      const file = join(folder, `verify-${index}.mjs`);
+      await writeFile(file, code);
+      return (await import(/* @vite-ignore */ pathToFileURL(file).href)) as Record<string, unknown>;
+    }),
+  );
+}
+
+describe('the partner guide’s webhook verification', () => {
+  it('accepts a real delivery with the standardwebhooks package and by hand, exactly as the README shows, and refuses a forged one', async () => {
+    const { config, store } = await openFixture();
+    const receiver = await startReceiver();
+    const extractor = await webhookExtractor(store.db, config, receiver.url);
+    const run = await insertRun(store.db, extractor, {
+      status: 'completed',
+      documents: [{ name: 'a.pdf', data: { invoice_number: 'Ä-1 €' } }],
+    });
+    await enqueueWebhook(store.db, { type: 'extraction_run.completed', extractor, run });
+    startDispatcher(store.db, config);
+    const secret = await currentSecret(store.db, extractor.id);
+    await until(() => receiver.received.length >= 1, 'a delivery');
+    const { headers, body } = receiver.received[0]!;
+
+    // The guide's first block reads the secret from the environment when it loads.
+    process.env.EXTRACTOR_WEBHOOK_SECRET = secret;
+    const [withPackage, byHand] = await importGuideVerifiers();
+    delete process.env.EXTRACTOR_WEBHOOK_SECRET;
+    const verifyExtractorWebhook = withPackage!.verifyExtractorWebhook as (
+      rawBody: string,
+      headers: IncomingHttpHeaders,
+    ) => unknown;
+    const verifyByHand = byHand!.verifyByHand as (
+      secret: string,
+      rawBody: string,
+      headers: IncomingHttpHeaders,
+    ) => unknown;
+
+    const event = { type: 'extraction_run.completed', data: expect.objectContaining({}) };
+    expect(verifyExtractorWebhook(body, headers)).toMatchObject(event);
+    expect(verifyByHand(secret, body, headers)).toMatchObject(event);
+
+    const forged = body.replace('Ä-1', 'Ä-2');
+    expect(forged).not.toBe(body);
+    expect(() => verifyExtractorWebhook(forged, headers)).toThrow();
+    expect(() => verifyByHand(secret, forged, headers)).toThrow('bad signature');
+    const otherSecret = `whsec_${Buffer.alloc(24, 7).toString('base64')}`;
+    expect(() => verifyByHand(otherSecret, body, headers)).toThrow('bad signature');
+    const stale = { ...headers, 'webhook-timestamp': String(Math.floor(Date.now() / 1000) - 600) };
+    expect(() => verifyExtractorWebhook(body, stale)).toThrow();
+    expect(() => verifyByHand(secret, body, stale)).toThrow('too old');
   });
 });

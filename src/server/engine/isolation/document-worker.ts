@@ -12,7 +12,7 @@ import { chunkPages } from '../chunks.js';
 import { readDocuments } from '../documents.js';
 import { createLocalStrategy } from '../local/local-strategy.js';
 import { countPages, readPageText, renderPage } from '../pages.js';
-import type { Chunk, ExtractionStrategy, PageText } from '../types.js';
+import type { Chunk, ExtractionStrategy } from '../types.js';
 import type {
   ExtractTask,
   FromWorker,
@@ -30,16 +30,13 @@ const send = (message: FromWorker) => process.send!(message);
 const running = new Map<number, AbortController>();
 
 async function prepare(id: number, task: PrepareTask, signal: AbortSignal): Promise<unknown> {
-  const pages: PageText[] = [];
-  for (const file of task.files) {
-    send({ id, type: 'file', name: file.name });
-    const read = await readDocuments([file], task.options, {
-      cacheDir: task.cacheDir,
-      signal,
-      limits: task.limits,
-    });
-    for (const page of read) pages.push(page);
-  }
+  const pages = await readDocuments(task.files, task.options, {
+    cacheDir: task.cacheDir,
+    signal,
+    limits: task.limits,
+    onFile: (file) => send({ id, type: 'file', name: file.name }),
+    onPage: (pagesRead, pagesTotal) => send({ id, type: 'pages', pagesRead, pagesTotal }),
+  });
   const chunks = chunkPages(pages, task.chunkSize);
   let batch: Chunk[] = [];
   let characters = 0;

@@ -18,7 +18,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { setPriority } from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { ExtractionError, type Chunk } from '../types.js';
+import { ExtractionError, type Chunk, type PageProgress } from '../types.js';
 import { memoryLimitError, timeLimitError, type DocumentLimits } from './limits.js';
 import type { FromWorker, TaskResults, ToWorker, WorkerTask } from './protocol.js';
 
@@ -110,14 +110,16 @@ export class DocumentPool {
     this.#idleMs = options.idleMs ?? 30_000;
   }
 
-  /** Reads the files and cuts them into chunks; `onChunks` gets them as they arrive. */
+  /** Reads the files and cuts them into chunks; `onPage` hears of each page read. */
   async prepare(
     task: Omit<Extract<WorkerTask, { kind: 'prepare' }>, 'kind' | 'limits'>,
     signal?: AbortSignal,
+    onPage?: PageProgress,
   ): Promise<Chunk[]> {
     const chunks: Chunk[] = [];
-    await this.#run({ kind: 'prepare', limits: this.limits, ...task }, signal, (batch) => {
-      for (const chunk of batch) chunks.push(chunk);
+    await this.#run({ kind: 'prepare', limits: this.limits, ...task }, signal, (message) => {
+      if (message.type === 'chunks') for (const chunk of message.chunks) chunks.push(chunk);
+      else onPage?.(message.pagesRead, message.pagesTotal);
     });
     return chunks;
   }
@@ -169,7 +171,7 @@ export class DocumentPool {
   #run<K extends WorkerTask['kind']>(
     task: Extract<WorkerTask, { kind: K }>,
     signal: AbortSignal | undefined,
-    onChunks?: (chunks: Chunk[]) => void,
+    onProgress?: (message: Extract<FromWorker, { type: 'chunks' | 'pages' }>) => void,
   ): Promise<TaskResults[K]> {
     signal?.throwIfAborted();
     return this.#acquire().then(
@@ -216,7 +218,7 @@ export class DocumentPool {
             if (message.type === 'file') {
               subject = message.name;
               startClock();
-            } else if (message.type === 'chunks') onChunks?.(message.chunks);
+            } else if (message.type === 'chunks' || message.type === 'pages') onProgress?.(message);
             else if (message.type === 'done')
               settle(() => resolve(message.value as TaskResults[K]));
             else settle(() => reject(revive(message.error, signal, subject)));

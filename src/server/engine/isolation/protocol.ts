@@ -5,7 +5,7 @@
  */
 import type { TargetSchema } from '../../../contract/json-schema.js';
 import type { PictureFormat } from '../pages.js';
-import type { Chunk, ChunkExtraction, ContentOptions, SourceFile } from '../types.js';
+import type { Chunk, ChunkExtraction, ContentOptions, SourceFile, TextBox } from '../types.js';
 import type { DocumentLimits } from './limits.js';
 
 /** Read the files of a run (through the cache) and cut them into chunks. */
@@ -66,7 +66,8 @@ export interface TaskResults {
   count: { pageCount: number };
   /** `written` is false when the file has fewer pages than the one asked for. */
   render: { pageCount: number; written: boolean };
-  text: { pageCount: number; text?: string };
+  /** `boxes`: where the text is printed, on a page that is a picture. */
+  text: { pageCount: number; text?: string; boxes?: TextBox[] };
 }
 
 export type ToWorker =
@@ -75,6 +76,8 @@ export type ToWorker =
 export type FromWorker =
   /** The task now works on this file: a limit passed from here on is this file's. */
   | { id: number; type: 'file'; name: string }
+  /** How many pages of a prepare task's files are read, of how many (see ReadIo.onPage). */
+  | { id: number; type: 'pages'; pagesRead: number; pagesTotal: number }
   /** Chunks of a prepare task, sent in batches so that no one message is large. */
   | { id: number; type: 'chunks'; chunks: Chunk[] }
   | { id: number; type: 'done'; value: unknown }

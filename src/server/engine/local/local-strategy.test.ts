@@ -533,6 +533,26 @@ describe('local strategy on documents it has never seen', () => {
     expect(valuesForReview(sources)).toContain('/total');
   });
 
+  it('rounds the total as the rounding line under it says when OCR lost the rounded total', async () => {
+    const { data, sources } = await extract(
+      demoSchema,
+      [
+        'Total Amount(incl. GST)         31.47',
+        '               Rounding         -0.02',
+        '                                950.00',
+        '                  CHANGE        18.55',
+      ].join('\n'),
+    );
+    expect(data.total).toBe(31.45);
+    expect(sources['/total']).toMatchObject({ text: '31.47', confidence: 0.55 });
+    // Without its sign the rounding still rounds to 5 cents one way only.
+    const unsigned = await extract(demoSchema, 'TOTAL RM 27.27\nROUNDING ADJ RM 0.02');
+    expect(unsigned.data.total).toBe(27.25);
+    // A total printed after the rounding line is the rounded one, as printed.
+    const printed = await extract(demoSchema, 'TOTAL 27.27\nROUNDING -0.02\nTOTAL ROUNDED 27.30');
+    expect(printed.data.total).toBe(27.3);
+  });
+
   it('reads a total whose decimal point OCR read as a space, and RM a column away', async () => {
     const { data } = await extract(
       demoSchema,

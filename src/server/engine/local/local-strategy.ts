@@ -545,6 +545,27 @@ function crossCheckTotals(candidates: Candidate[], reading: Reading): void {
     };
     candidate.score += 60;
   }
+  // A rounding line under the total and no total after it (OCR lost the rounded total's
+  // line): the amount to pay is the total rounded as cash is, to a multiple of 5 cents,
+  // the one sign of the rounding that makes one (OCR may have dropped it).
+  for (const rounding of labelledAmounts('adjustment', reading, /round/i)) {
+    const amount = rounding.value as number;
+    if (amount === 0 || Math.abs(amount) >= 1) continue;
+    if (candidates.some((candidate) => candidate.hit.start > rounding.start)) continue;
+    for (const candidate of candidates) {
+      const value = candidate.hit.value as number;
+      const rounded = [value + amount, value - amount].filter(
+        (sum) => sum > 0 && Math.abs(sum * 20 - Math.round(sum * 20)) < cent * 20,
+      );
+      if (rounded.length !== 1) continue;
+      candidate.hit = {
+        ...candidate.hit,
+        value: Math.round(rounded[0]! * 100) / 100,
+        confidence: repaired,
+      };
+      candidate.score += 60;
+    }
+  }
   if (candidates.length > 0) return;
   const arithmetic = reading.amounts.find((amount) =>
     [...sums, ...tendered].some((sum) => sum > 0 && Math.abs(sum - amount.value) < cent),

@@ -4,6 +4,7 @@
  * effect on buckets (a bucket has neither); see the README.
  */
 import { Hono, type Context } from 'hono';
+import * as z from 'zod/mini';
 import { bucketInputSchema } from '../../../contract/resources.js';
 import {
   bucketToWire,
@@ -24,13 +25,13 @@ import {
   ignoredParameters,
   listOf,
   operationsOf,
-  pageParameter,
   readingOf,
   type TagObject,
 } from '../openapi.js';
 import {
   deleteById,
   negotiated,
+  pageOnlyQuery,
   pageQuery,
   personalOnly,
   sendCreated,
@@ -66,7 +67,7 @@ export const bucketRoutes = new Hono<AppEnv>()
     '/',
     operation('listBuckets', 'List buckets', {
       description: 'Newest first. Personal access tokens only.',
-      query: [pageParameter, ...ignoredFilters],
+      query: z.object({ ...pageOnlyQuery.shape, ...ignoredFilters.shape }),
       ...listOf('bucket'),
     }),
     personalOnly,

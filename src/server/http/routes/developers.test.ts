@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../../../tools/build.js';
@@ -8,6 +8,8 @@ import {
   type CustomElementsManifest,
 } from '../../../tools/custom-elements-manifest.js';
 import { adminToken, startTestService, type TestService } from '../../testing/test-service.js';
+import { problemTypes } from '../problem.js';
+import { partnerGuideParts } from './developers.js';
 
 let service: TestService;
 let manifest: CustomElementsManifest;
@@ -41,7 +43,7 @@ beforeAll(async () => {
 afterAll(() => service.dispose());
 
 describe('GET /developers', () => {
-  it('is an HTML page with no script, under a policy that allows only its own stylesheet', async () => {
+  it('is an HTML page with no inline script, under a policy that allows only its own stylesheet and script files', async () => {
     const response = await getPage();
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
@@ -50,12 +52,53 @@ describe('GET /developers', () => {
     const policy = response.headers.get('content-security-policy') ?? '';
     expect(policy).toMatch(/default-src 'none'/);
     expect(policy).toMatch(/frame-ancestors 'none'/);
-    expect(policy).not.toMatch(/unsafe-inline|unsafe-eval|script-src/);
+    expect(policy).toMatch(/script-src 'self';/);
+    expect(policy).not.toMatch(/unsafe-inline|unsafe-eval/);
     const html = await response.text();
-    expect(html).not.toMatch(/<script\b/i);
+    // One script element, a file of the page's own origin, with nothing inline.
+    expect(html.match(/<script\b[^>]*>[^<]*<\/script>/gi)).toEqual([
+      '<script src="/developers/copy-buttons.js" defer></script>',
+    ]);
     const style = /<style>([^<]*)<\/style>/.exec(html)![1]!;
     const hash = createHash('sha256').update(style).digest('base64');
     expect(policy).toContain(`style-src 'sha256-${hash}'`);
+
+    const script = await service.request('/developers/copy-buttons.js', { token: null });
+    expect(script.status).toBe(200);
+    expect(script.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect(await script.text()).toContain('navigator.clipboard.writeText');
+  });
+
+  it('opens with the README’s partner guide: quick start, troubleshooting, verifying webhooks', async () => {
+    const html = await (await getPage()).text();
+    const readme = readFileSync(join(projectRoot, 'README.md'), 'utf8');
+    const parts = partnerGuideParts(readme);
+    expect(parts.map((part) => part.id)).toEqual([
+      'quick-start',
+      'troubleshooting',
+      'verifying-webhooks',
+    ]);
+    for (const part of parts)
+      expect(html).toContain(`<section id="${part.id}"><h2>${part.title}</h2>`);
+    expect(html.indexOf('id="quick-start"')).toBeLessThan(html.indexOf('id="ways-in"'));
+    expect(html).toContain('npm run --silent token -- create --name &quot;quick start&quot;');
+    expect(html).toContain("import { Webhook } from 'standardwebhooks';");
+    // Every problem type the API answers with is explained in the troubleshooting.
+    for (const slug of Object.keys(problemTypes))
+      expect(parts[1]!.body, slug).toContain(`| \`${slug}\``);
+    // What goes wrong when embedding, each with what to do, and embed.js's error codes.
+    for (const topic of [
+      '**The frame stays empty, or shows the browser',
+      '**CORS errors with the custom element**',
+      '**Dark mode.**',
+      '**An expired session.**',
+      '**What an API error means.**',
+    ])
+      expect(parts[1]!.body, topic).toContain(topic);
+    for (const code of ['origin-not-allowed', 'session-ended', 'unreachable', 'timeout'])
+      expect(parts[1]!.body, code).toContain(`\`${code}\``);
+    // Its tables scroll in their own box on a narrow screen, as the page's own do.
+    expect(html).toMatch(/<div class="scroll"><table>\s*<thead>\s*<tr>\s*<th>Type<\/th>/);
   });
 
   it('has each section a partner needs, with snippets for this service’s address', async () => {

@@ -7,8 +7,11 @@
  *
  * The snippets use this service's own address (PUBLIC_BASE_URL). The element's events,
  * parts and custom properties come from the shipped custom-elements.json, so the page says
- * what the build says. Like /api/docs, the page runs no script, and its one stylesheet is
- * allowed by hash; nothing on it is secret.
+ * what the build says. The partner guide at its top (a quick start, troubleshooting,
+ * verifying webhooks) is the README's "Partner guide" section, read from the project's
+ * README.md, so there is one text of it (e2e/partner-guide.spec.ts runs its quick start).
+ * The page runs no inline script: its one script file adds the copy buttons, and its one
+ * stylesheet is allowed by hash; nothing on it is secret.
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -21,8 +24,17 @@ import {
   type FrameCommandName,
   type FrameEventName,
 } from '../../../contract/frame-messages.js';
+import { projectRoot } from '../../config.js';
 import type { AppEnv } from '../context.js';
-import { markdownInline, markup, pageCsp, renderPage, type Markup } from '../page-layout.js';
+import {
+  markdown,
+  markdownInline,
+  markup,
+  pageCsp,
+  renderPage,
+  type Markup,
+} from '../page-layout.js';
+import { copyButtonsScript } from './copy-buttons.js';
 
 interface DocumentedItem {
   name: string;
@@ -81,6 +93,49 @@ function table(headings: readonly string[], rows: readonly (readonly Cell[])[]):
 
 const section = (id: string, title: string, body: Markup) =>
   markup`<section id="${id}"><h2>${title}</h2>\n${body}\n</section>`;
+
+// ---------------------------------------------------------------------------------------
+// The partner guide, from the README
+
+const guideHeading = '## Partner guide';
+
+export interface GuidePart {
+  id: string;
+  title: string;
+  /** Markdown, under the part's own heading. */
+  body: string;
+}
+
+/**
+ * The parts (`### …`) of the README's "Partner guide" section, or none when the README
+ * has no such section. Each becomes a section of the page.
+ */
+export function partnerGuideParts(readme: string): GuidePart[] {
+  const start = readme.indexOf(`\n${guideHeading}`);
+  if (start < 0) return [];
+  const end = readme.indexOf('\n## ', start + 1);
+  const section = readme.slice(start, end < 0 ? undefined : end);
+  return section
+    .split(/^### /m)
+    .slice(1)
+    .map((part) => {
+      const newline = part.indexOf('\n');
+      const title = part.slice(0, newline).trim();
+      const id = title
+        .toLowerCase()
+        .replace(/[^a-z0-9]+/g, '-')
+        .replace(/^-|-$/g, '');
+      return { id, title, body: part.slice(newline + 1) };
+    });
+}
+
+async function readPartnerGuide(): Promise<GuidePart[]> {
+  try {
+    return partnerGuideParts(await readFile(join(projectRoot, 'README.md'), 'utf8'));
+  } catch {
+    return []; // a deployment without its README: the rest of the page still helps
+  }
+}
 
 // ---------------------------------------------------------------------------------------
 // Sections
@@ -215,6 +270,22 @@ ${table(
       code('theme'),
       markup`Optional: <code>--extractor-*</code> token names without the prefix, and CSS values (see <a href="#theming">Theming</a>).`,
     ],
+    [
+      code('colorScheme'),
+      'Optional: light (the default), dark or auto (the person’s system). The element’s color-scheme attribute and embed.js’s colorScheme come first.',
+    ],
+    [
+      code('maxLifetimeSeconds'),
+      'Optional: how long from now the session may be renewed for (at least ttlSeconds, at most 86400; by default the larger of ttlSeconds and 4 hours).',
+    ],
+    [
+      code('locale'),
+      'Optional: a BCP 47 tag (de, pt-BR, ar). A language without a translation is kept; the interface falls back to the browser’s languages, then English.',
+    ],
+    [
+      code('strings'),
+      'Optional: your text for built-in messages by id (at most 500), shown as plain text. The extractor’s own labels still win.',
+    ],
   ],
 )}`,
   );
@@ -240,6 +311,7 @@ const frameCommandText: Record<FrameCommandName, string> = {
   'go-to-step':
     '`step`: `introduction`, `bucket`, `extraction` or `results`, when the state allows it',
   'refresh-session': '`token`: a new session token for the same extractor and bucket',
+  'set-strings': '`strings`: your texts for built-in messages by id, over the session’s',
 };
 
 function renderProtocol(): Markup {
@@ -367,16 +439,30 @@ const developersPageStyle = [
   'pre{overflow:auto;padding:.9rem 1rem;border-radius:.5rem;background:#f3f5f9}pre code{font-size:.85rem}',
   '.scroll{overflow-x:auto}table{border-collapse:collapse;width:100%;margin:1rem 0}',
   'th,td{border:1px solid #d3d9e2;padding:.4rem .6rem;text-align:left;vertical-align:top}th{background:#f3f5f9}',
-  'a{color:#2b59c3}nav ul{columns:2;padding-left:1.2rem}',
+  // Two columns of contents where each fits on a line, one on a phone.
+  'a{color:#2b59c3}nav ul{columns:2 16rem;padding-left:1.2rem}',
+  // The button sits over the block's top right corner: the first line keeps clear of it,
+  // beside it on a wide screen, below it on a narrow one (where first lines scroll under it).
+  '.code{position:relative}.code pre{padding-right:4.75rem}.copy{position:absolute;top:.45rem;right:.45rem;font:inherit;font-size:.8rem;',
+  'padding:.2rem .6rem;border:1px solid #c3cad6;border-radius:.35rem;background:#fff;color:inherit;cursor:pointer}',
+  '.copy:focus-visible{outline:2px solid #2b59c3;outline-offset:2px}',
+  '@media (max-width:48rem){.code pre{padding:2.5rem 1rem .9rem}th,td{padding:.35rem}}',
   '@media (prefers-color-scheme:dark){body{background:#12151b;color:#e6e8ec}a{color:#8fb4ff}',
-  'pre,th{background:#1c2029}th,td,h2{border-color:#39404d}}',
+  'pre,th{background:#1c2029}th,td,h2{border-color:#39404d}.copy{background:#12151b;border-color:#39404d}}',
 ].join('');
 
-export const developersPageCsp = pageCsp(developersPageStyle);
+export const developersPageCsp = pageCsp(developersPageStyle, { scripts: true });
+
+const copyButtonsPath = '/developers/copy-buttons.js';
 
 // prettier-ignore
-export function renderDevelopersPage(service: string, app: ElementDescription | undefined): string {
+export function renderDevelopersPage(
+  service: string,
+  app: ElementDescription | undefined,
+  guide: readonly GuidePart[] = [],
+): string {
   const navigation = [
+    ...guide.map((part) => [part.id, part.title]),
     ['ways-in', 'Three ways in'],
     ['sessions', 'Minting a session'],
     ['protocol', 'The iframe’s message protocol'],
@@ -394,6 +480,7 @@ was read, and submit it, without leaving your site. Service address:
 ${missing}
 <nav aria-label="On this page"><ul>${navigation}</ul></nav></header>
 <main>
+${guide.map((part) => section(part.id, part.title, markdown(part.body)))}
 ${renderWaysIn(service)}
 ${renderSessions(service)}
 ${renderProtocol()}
@@ -406,16 +493,28 @@ ${renderCsp(service)}
     style: developersPageStyle,
     body,
     noReferrer: true,
+    scripts: [copyButtonsPath],
   });
 }
 
-export const developersRoutes = new Hono<AppEnv>().get('/developers', async (c) => {
-  const { publicBaseUrl, distDir } = c.get('services').config;
-  const html = renderDevelopersPage(publicBaseUrl, await describeApp(distDir));
-  return c.body(html, 200, {
-    'Content-Type': 'text/html; charset=utf-8',
-    'Content-Security-Policy': developersPageCsp,
-    'Referrer-Policy': 'no-referrer',
-    'Cache-Control': 'public, max-age=300',
-  });
-});
+export const developersRoutes = new Hono<AppEnv>()
+  .get('/developers', async (c) => {
+    const { publicBaseUrl, distDir } = c.get('services').config;
+    const html = renderDevelopersPage(
+      publicBaseUrl,
+      await describeApp(distDir),
+      await readPartnerGuide(),
+    );
+    return c.body(html, 200, {
+      'Content-Type': 'text/html; charset=utf-8',
+      'Content-Security-Policy': developersPageCsp,
+      'Referrer-Policy': 'no-referrer',
+      'Cache-Control': 'public, max-age=300',
+    });
+  })
+  .get(copyButtonsPath, (c) =>
+    c.body(copyButtonsScript, 200, {
+      'Content-Type': 'text/javascript; charset=utf-8',
+      'Cache-Control': 'public, max-age=300',
+    }),
+  );

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { expectProblem } from '../../testing/fixtures.js';
 import { useTestService } from '../../testing/test-service.js';
 import { openApiDocument } from '../api.js';
-import { httpMethods, type OpenApiDocument } from '../openapi.js';
+import { httpMethods, type OpenApiDocument } from '../openapi/objects.js';
 import { problemTypes } from '../problem.js';
 import { renderDocsPage } from './docs.js';
 

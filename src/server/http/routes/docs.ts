@@ -16,10 +16,9 @@ import {
   renderPage,
   type Markup,
 } from '../page-layout.js';
+import { operationsOf, type TagObject } from '../openapi.js';
 import {
-  operationsOf,
   httpMethods,
-  type TagObject,
   type JsonSchema,
   type MediaTypeObject,
   type OpenApiDocument,
@@ -27,7 +26,7 @@ import {
   type ParameterObject,
   type Reference,
   type ResponseObject,
-} from '../openapi.js';
+} from '../openapi/objects.js';
 import { notFound } from '../problem.js';
 import { jsonLdContext } from '../representations.js';
 

@@ -20,7 +20,7 @@ import {
 } from '../../extractors/extractors.js';
 import { pageWindow } from '../../store/paging.js';
 import { canSeeExtractor, extractorViewsFor } from '../../tokens/access.js';
-import { readInput, validateQuery } from '../body.js';
+import { absentWhenEmpty, readInput, validateQuery } from '../body.js';
 import type { AppEnv } from '../context.js';
 import { extractorKind } from '../kinds.js';
 import {
@@ -30,9 +30,6 @@ import {
   listOf,
   readingOf,
   ignoredParameters,
-  pageParameter,
-  queryParameter,
-  type Parameter,
   type TagObject,
 } from '../openapi.js';
 import {
@@ -58,13 +55,14 @@ export const extractorsTag: TagObject = {
 const operation = operationsOf(extractorsTag);
 
 /** The filters of the list, as query parameters. */
-export const extractorFilters: Parameter[] = [
-  queryParameter('model', 'Only extractors with this model (exact).'),
-  queryParameter(
-    'output_instructions',
-    'Only extractors whose outputInstructions contain this text (case-insensitive).',
+export const extractorFilters = z.object({
+  model: absentWhenEmpty(z.optional(z.string())).check(
+    z.describe('Only extractors with this model (exact).'),
   ),
-];
+  output_instructions: absentWhenEmpty(z.optional(z.string())).check(
+    z.describe('Only extractors whose outputInstructions contain this text (case-insensitive).'),
+  ),
+});
 
 const ignoredFilters = ignoredParameters(extractorFilters);
 
@@ -76,25 +74,21 @@ async function view(c: Context<AppEnv>, row: ExtractorRow) {
 }
 
 /** The query of `GET /api/extractors`: the page and the filters. */
-const extractorListQuery = z.object({
-  page: z.optional(pageNumber),
-  model: z.optional(z.string()),
-  output_instructions: z.optional(z.string()),
-});
+const extractorListQuery = z.object({ page: pageNumber, ...extractorFilters.shape });
 
 export const extractorRoutes = new Hono<AppEnv>()
   .get(
     '/',
     operation('listExtractors', 'List saved extractors', {
       description: 'Newest first. Personal access tokens only.',
-      query: [pageParameter, ...extractorFilters],
+      query: extractorListQuery,
       ...listOf('extractor'),
     }),
     personalOnly,
     negotiated,
     async (c) => {
       const query = validateQuery(extractorListQuery, c.req.queries());
-      const page = query.page ?? pageWindow(1);
+      const page = pageWindow(query.page);
       const { db, config } = c.get('services');
       const filters = { model: query.model, outputInstructions: query.output_instructions };
       const { rows, total } = await listExtractors(db, filters, page);

@@ -8,6 +8,7 @@ import { stat } from 'node:fs/promises';
 import type { HttpBindings } from '@hono/node-server';
 import { Readable } from 'node:stream';
 import { Hono, type Context } from 'hono';
+import * as z from 'zod/mini';
 import { acceptedMediaTypes } from '../../../contract/resources.js';
 import { ConflictError, NotFoundError, UnsupportedInputError } from '../../errors.js';
 import {
@@ -28,6 +29,7 @@ import {
 import { receiveUpload } from '../../files/uploads.js';
 import { activeRunOfBucket, contentOptionsOf, findRun } from '../../runs/runs.js';
 import { canSeeRun } from '../../tokens/access.js';
+import { validateQuery, wholeNumberParameter } from '../body.js';
 import { contentDisposition } from '../content-disposition.js';
 import type { AppEnv } from '../context.js';
 import { fileKind } from '../kinds.js';
@@ -37,12 +39,18 @@ import {
   operationsOf,
   listOf,
   readingOf,
-  pageParameter,
-  queryParameter,
   type TagObject,
 } from '../openapi.js';
-import { badQuery, unreadableDocument } from '../problem.js';
-import { negotiated, readPage, sendCollection, sendPage, sendResource } from '../respond.js';
+import { schemaRef } from '../openapi/objects.js';
+import { notAcceptable, unreadableDocument } from '../problem.js';
+import {
+  negotiated,
+  pageOnlyQuery,
+  readPage,
+  sendCollection,
+  sendPage,
+  sendResource,
+} from '../respond.js';
 import { visibleBucket } from './buckets.js';
 
 export const filesTag: TagObject = {
@@ -77,29 +85,36 @@ async function visibleFile(c: Context<AppEnv>) {
 /** What a page is answered as: pictures of PDFs and images, the text of other files. */
 const pictureTypes = ['image/webp', 'image/png'] as const;
 const textTypes = ['text/plain'] as const;
+const jsonTypes = ['application/json'] as const;
 
 /** Pictures never change for a file id (its bytes never do); a week in the browser's cache. */
 const pictureCacheControl = 'private, max-age=604800, immutable';
 
-const widthParameter = queryParameter(
-  'width',
-  `The picture's width in pixels, ${pictureWidths.min} to ${pictureWidths.max} (default ` +
-    `${pictureWidths.default}), rounded up to a multiple of ${pictureWidths.step}; an image is ` +
-    'not drawn wider than it is. Pages that are text take no width.',
-  {
-    type: 'integer',
+/** The query of a page: how wide a picture, and for a text, the run it is read for. */
+const pageQuery = z.object({
+  width: wholeNumberParameter({
     minimum: pictureWidths.min,
     maximum: pictureWidths.max,
-    default: pictureWidths.default,
-  },
-);
-
-const runParameter = queryParameter(
-  'run',
-  'For a page that is text: the id of a run over the bucket, whose content options the text ' +
-    "is read with (its markers of embedded pictures count in its sources' offsets). Without " +
-    'it, the text alone.',
-);
+    fallback: pictureWidths.default,
+    error: (text) =>
+      `must be a whole number of pixels from ${pictureWidths.min} to ${pictureWidths.max}, not ${JSON.stringify(text)}`,
+  }).check(
+    z.describe(
+      `The picture's width in pixels, ${pictureWidths.min} to ${pictureWidths.max} (default ` +
+        `${pictureWidths.default}), rounded up to a multiple of ${pictureWidths.step}; an image is ` +
+        'not drawn wider than it is. Pages that are text take no width.',
+    ),
+  ),
+  run: z
+    .optional(z.string())
+    .check(
+      z.describe(
+        'For a page that is text: the id of a run over the bucket, whose content options the ' +
+          "text is read with (its markers of embedded pictures count in its sources' offsets). " +
+          'Without it, the text alone.',
+      ),
+    ),
+});
 
 function pageNumberOf(raw: string | undefined, file: FileRow): number {
   // Anything but a page number names no page of the file: the address does not exist.
@@ -115,20 +130,8 @@ function beyond(file: FileRow, pageCount: number, page: number): NotFoundError {
   );
 }
 
-function widthOf(raw: string | undefined): number {
-  if (raw === undefined) return pictureWidths.default;
-  const width = /^\d{1,5}$/.test(raw) ? Number(raw) : Number.NaN;
-  if (!(width >= pictureWidths.min && width <= pictureWidths.max))
-    throw badQuery(
-      'width',
-      `must be a whole number of pixels from ${pictureWidths.min} to ${pictureWidths.max}, not ${JSON.stringify(raw)}`,
-    );
-  return width;
-}
-
 /** The content options of the run a text page is asked for, which must be over this bucket. */
-async function textOptionsOf(c: Context<AppEnv>, file: FileRow) {
-  const runId = c.req.query('run');
+async function textOptionsOf(c: Context<AppEnv>, file: FileRow, runId: string | undefined) {
   if (runId === undefined) return textOnly;
   const run = await findRun(c.get('services').db, runId);
   if (!run || run.bucket_id !== file.bucket_id || !canSeeRun(c.get('principal'), run))
@@ -225,7 +228,7 @@ export const fileRoutes = new Hono<AppEnv>()
   .get(
     '/',
     operation('listFiles', 'List the files of a bucket', {
-      query: [pageParameter],
+      query: pageOnlyQuery,
       ...listOf('file'),
     }),
     negotiated,
@@ -307,7 +310,7 @@ export const fileRoutes = new Hono<AppEnv>()
         "service read it, where the sources' `offset` and `text` point; asking them for a " +
         'picture is a 406 naming text/plain. Embed session tokens see the pages of their ' +
         'bucket; `access_token` may carry the token, for an `<img>`.',
-      query: [widthParameter, runParameter],
+      query: pageQuery,
       answer: {
         status: 200,
         description: 'The page.',
@@ -333,9 +336,9 @@ export const fileRoutes = new Hono<AppEnv>()
       const pages = c.get('services').pages;
       if (pageKindOf(file.media_type) === 'text') {
         negotiateOrThrow(c, textTypes);
-        widthOf(c.req.query('width'));
+        const { run } = validateQuery(pageQuery, c.req.queries());
         const page = pageNumberOf(c.req.param('n'), file);
-        const options = await textOptionsOf(c, file);
+        const options = await textOptionsOf(c, file, run);
         const answer = settled(await pages.text(file, page, options, c.req.raw.signal), file, page);
         return new Response(answer.kind === 'text' ? answer.text : '', {
           headers: {
@@ -347,12 +350,46 @@ export const fileRoutes = new Hono<AppEnv>()
         });
       }
       const mediaType = negotiateOrThrow(c, pictureTypes);
-      const width = widthOf(c.req.query('width'));
+      const { width } = validateQuery(pageQuery, c.req.queries());
       const page = pageNumberOf(c.req.param('n'), file);
       const format = mediaType === 'image/png' ? 'png' : 'webp';
       const etag = `"${file.sha256.slice(0, 32)}-${page}-${FilePages.pictureWidth(width)}-${format}"`;
       const answer = settled(await pages.picture(file, page, width, format), file, page);
       if (answer.kind !== 'picture') throw new Error('A picture page answered otherwise.');
       return pictureResponse(c, answer.path, mediaType, etag);
+    },
+  )
+  .get(
+    '/:fileId/pages/:n/words',
+    operation('getFilePageWords', 'List the words printed on a page', {
+      description:
+        'The words of a page that is a picture (a PDF page or an image), each with its box in ' +
+        "fractions of the page, as the run's sources' boxes are: from the PDF's text layer, " +
+        'or from OCR for a scan. A reviewer picks words on the page with them. Read under the ' +
+        'limits of one document and kept for the next request. Pages that are text (the ' +
+        "file's `pageKind` is `text`) have no boxes: their words are their text (…/pages/{n}), " +
+        'and asking for them is a 406 naming text/plain. Embed session tokens see the pages ' +
+        'of their bucket.',
+      answer: {
+        status: 200,
+        description: 'The words, in reading order.',
+        content: { 'application/json': { schema: schemaRef('PageWords') } },
+      },
+      problems: [404, 406, 'unreadable-document'],
+      access: 'bearer-or-query',
+    }),
+    async (c) => {
+      const file = await visibleFile(c);
+      // A text page's words are its text: that is what it offers.
+      if (pageKindOf(file.media_type) === 'text') throw notAcceptable(textTypes);
+      negotiateOrThrow(c, jsonTypes);
+      const page = pageNumberOf(c.req.param('n'), file);
+      const answer = settled(
+        await c.get('services').pages.words(file, page, c.req.raw.signal),
+        file,
+        page,
+      );
+      if (answer.kind !== 'words') throw new Error("A page's words answered otherwise.");
+      return c.json({ page, words: answer.words }, 200, { 'Cache-Control': pictureCacheControl });
     },
   );

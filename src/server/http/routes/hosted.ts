@@ -19,7 +19,9 @@ import { extname, join } from 'node:path';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { createMiddleware } from 'hono/factory';
+import * as z from 'zod/mini';
 import { verifyToken } from '../../tokens/tokens.js';
+import { absentWhenEmpty, validateQuery } from '../body.js';
 import { chooseEncoding, compressedFile, isCompressible } from '../compression.js';
 import type { AppEnv } from '../context.js';
 import { notFound } from '../problem.js';
@@ -78,9 +80,12 @@ async function readBuilt(path: string): Promise<Buffer | undefined> {
   }
 }
 
+/** The query of the hosted pages: the embed session that opens them, if any. */
+const hostedPageQuery = z.object({ session: absentWhenEmpty(z.optional(z.string())) });
+
 /** The origins a session token allows to frame the embed page; none for anything else. */
 async function framingOrigins(c: Context<AppEnv>): Promise<string[]> {
-  const token = c.req.query('session');
+  const { session: token } = validateQuery(hostedPageQuery, c.req.queries());
   if (!token) return [];
   const verification = await verifyToken(c.get('services').db, token);
   if (!verification.ok || verification.principal.kind !== 'session') return [];

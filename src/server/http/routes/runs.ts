@@ -17,9 +17,13 @@ import {
   type RunResults,
 } from '../../../contract/resources.js';
 import {
+  finalRunStatuses,
   isFinalRunStatus,
+  reopenableRunStatuses,
+  runCommandSources,
   runCommands,
   runStatuses,
+  runTransitions,
   type RunCommand,
 } from '../../../contract/run-status.js';
 import { ConflictError, NotFoundError, UnsupportedInputError } from '../../errors.js';
@@ -45,7 +49,16 @@ import { watchRun } from '../../runs/watch.js';
 import { pageWindow, type PageWindow } from '../../store/paging.js';
 import { canSeeRun, checkDownloadAllowed } from '../../tokens/access.js';
 import { tokenEnd } from '../../tokens/tokens.js';
-import { parseJsonBody, readBodyText, readInput, validateInput, validateQuery } from '../body.js';
+import { accessTokenQuery } from '../auth.js';
+import {
+  absentWhenEmpty,
+  parseJsonBody,
+  readBodyText,
+  readInput,
+  validateHeaders,
+  validateInput,
+  validateQuery,
+} from '../body.js';
 import { contentDisposition } from '../content-disposition.js';
 import type { AppEnv } from '../context.js';
 import { runKind, submissionKind } from '../kinds.js';
@@ -59,14 +72,9 @@ import {
   listOf,
   readingOf,
   ignoredParameters,
-  pageParameter,
-  queryParameter,
-  runLifecycleText,
-  schemaRef,
-  type JsonSchema,
-  type Parameter,
   type TagObject,
 } from '../openapi.js';
+import { schemaRef, type JsonSchema } from '../openapi/objects.js';
 import { badRequest, unsupportedMediaType } from '../problem.js';
 import {
   negotiated,
@@ -76,6 +84,37 @@ import {
   sendPage,
   sendResource,
 } from '../respond.js';
+
+/** The run state machine in words, from the tables of contract/run-status.ts. */
+export function runLifecycleText(): string {
+  const arrows = runStatuses
+    .filter((status) => runTransitions[status].length > 0)
+    .map((status) => `- \`${status}\` → ${codeList(runTransitions[status])}`);
+  const commands = (Object.keys(runCommands) as RunCommand[]).map(
+    (command) =>
+      `- \`POST …/{id}/${command}\`: ${codeList(runCommandSources[command], ' or ')} → \`${runCommands[command]}\``,
+  );
+  return [
+    `A run is \`${runStatuses[0]}\` when it is created. It moves only along these arrows; ` +
+      `${codeList(finalRunStatuses)} are settled (the worker is done and the event stream ends).`,
+    arrows.join('\n'),
+    "A run's documents are the files of its bucket, each extracted on its own (with the " +
+      "extractor's `combineFiles`, all of them as one document). The worker moves a run from " +
+      '`queued` to `running`, then to `completed` when every document completed, to ' +
+      '`partially_completed` when some completed and some failed (the completed records are ' +
+      'there, and `error` says which documents failed and why), or to `failed` when every ' +
+      'document failed or the run could not be worked at all. People and programs use the ' +
+      'commands:',
+    commands.join('\n'),
+    `- \`POST …/{id}/documents/{fileId}/retry\` or \`…/replace\`: ${codeList(reopenableRunStatuses, ' or ')} → \`queued\`, ` +
+      'for a failed document of a run not submitted; the worker then extracts just the documents ' +
+      "that are not completed, and the others' records and a person's edits stay.",
+    'A command the current status does not allow answers 409 with `currentStatus`. A pause ' +
+      'takes effect between chunks; a resumed run is queued again and continues with the chunk ' +
+      'after the last one done. `completed` and `cancelled` never change again; to run again, ' +
+      'create a new run over the same bucket.',
+  ].join('\n\n');
+}
 
 export const runsTag: TagObject = {
   name: 'Extraction runs',
@@ -100,54 +139,50 @@ export const runFilterParameters = [
 const contains = (field: string) =>
   `Only runs whose ${field} contains this text (case-insensitive).`;
 
-const runFilters: Parameter[] = [
-  queryParameter('result_json', contains('resultJson')),
-  queryParameter('partial_result_json', contains('partialResultJson')),
-  queryParameter('error', contains('error')),
-  queryParameter('model', 'Only runs with this model (exact).'),
-  queryParameter('saved_extractor_id', 'Only runs of this extractor: its id or IRI (exact).'),
-  queryParameter('strategy', 'Only runs with this strategy (exact).', {
-    type: 'string',
-    enum: [...strategies],
-  }),
-  queryParameter('status', 'Only runs in this status (exact).', {
-    type: 'string',
-    enum: [...runStatuses],
-  }),
-];
-
 const oneOf = (values: readonly string[]) => ({ error: `must be one of ${values.join(', ')}` });
 
-/** The query of `GET /api/runs`: the page and the filters. */
-const runListQuery = z.object({
-  page: z.optional(pageNumber),
-  status: z.optional(z.enum(runStatuses, oneOf(runStatuses))),
-  strategy: z.optional(z.enum(strategies, oneOf(strategies))),
-  saved_extractor_id: z.optional(
-    z.pipe(
-      z.string(),
-      z.transform((reference, context) => {
-        const id = idFromReference('extractor', reference);
-        if (id) return id;
-        context.issues.push({
-          code: 'custom',
-          message: 'must be an extractor id or IRI',
-          input: reference,
-        });
-        return z.NEVER;
-      }),
+/** Text a filter may leave out or leave empty, described. */
+const optionalText = (description: string) =>
+  absentWhenEmpty(z.optional(z.string())).check(z.describe(description));
+
+/** The filters of `GET /api/runs`, in the order of the Hydra search template. */
+const runFilters = z.object({
+  result_json: optionalText(contains('resultJson')),
+  partial_result_json: optionalText(contains('partialResultJson')),
+  error: optionalText(contains('error')),
+  model: optionalText('Only runs with this model (exact).'),
+  saved_extractor_id: absentWhenEmpty(
+    z.optional(
+      z.pipe(
+        z.string(),
+        z.transform((reference, context) => {
+          const id = idFromReference('extractor', reference);
+          if (id) return id;
+          context.issues.push({
+            code: 'custom',
+            message: 'must be an extractor id or IRI',
+            input: reference,
+          });
+          return z.NEVER;
+        }),
+      ),
     ),
+  ).check(z.describe('Only runs of this extractor: its id or IRI (exact).')),
+  strategy: absentWhenEmpty(z.optional(z.enum(strategies, oneOf(strategies)))).check(
+    z.describe('Only runs with this strategy (exact).'),
   ),
-  result_json: z.optional(z.string()),
-  partial_result_json: z.optional(z.string()),
-  error: z.optional(z.string()),
-  model: z.optional(z.string()),
+  status: absentWhenEmpty(z.optional(z.enum(runStatuses, oneOf(runStatuses)))).check(
+    z.describe('Only runs in this status (exact).'),
+  ),
 });
+
+/** The query of `GET /api/runs`: the page and the filters. */
+const runListQuery = z.object({ page: pageNumber, ...runFilters.shape });
 
 function readRunListQuery(c: Context<AppEnv>): { window: PageWindow; filters: RunFilters } {
   const query = validateQuery(runListQuery, c.req.queries());
   return {
-    window: query.page ?? pageWindow(1),
+    window: pageWindow(query.page),
     filters: {
       resultJson: query.result_json,
       partialResultJson: query.partial_result_json,
@@ -176,12 +211,39 @@ async function readJsonBody(c: Context<AppEnv>, what: string): Promise<unknown> 
 }
 
 const resultQuery = z.object({
-  format: z.optional(z.enum(resultFormats, oneOf(resultFormats))),
-  version: z.optional(
-    z.enum(['current', 'original'], {
-      error: 'must be "current" (the default) or "original"',
-    }),
+  format: absentWhenEmpty(z.optional(z.enum(resultFormats, oneOf(resultFormats)))).check(
+    z.describe('The format; overrides Accept (where `text/xml` counts as XML).'),
   ),
+  version: absentWhenEmpty(
+    z._default(
+      z.enum(['current', 'original'], {
+        error: 'must be "current" (the default) or "original"',
+      }),
+      'current',
+    ),
+  ).check(
+    z.describe(
+      "`current` (the default): the results with a person's edits, if any; `original`: " +
+        "the machine's results.",
+    ),
+  ),
+});
+
+/** An event id to resume after, as Last-Event-ID or `?lastEventId=` carries it. */
+const eventId = z
+  .string()
+  .check(z.regex(/^\d{1,15}$/, { error: 'must be the id of an earlier event' }));
+
+/** The query of the event stream: EventSource can send neither a token nor Last-Event-ID. */
+const eventStreamQuery = z.object({
+  ...accessTokenQuery.shape,
+  lastEventId: z
+    .optional(eventId)
+    .check(z.describe('Resume after this event id, for clients that cannot send Last-Event-ID.')),
+});
+
+const eventStreamHeaders = z.object({
+  'Last-Event-ID': z.optional(eventId).check(z.describe('Resume after this event id.')),
 });
 
 /** `?format=` wins over `Accept`; `text/xml` is read as XML too. */
@@ -226,7 +288,7 @@ export const runRoutes = new Hono<AppEnv>()
       description:
         'Newest first. Personal access tokens only. Filters are exact for ids and ' +
         'enumerations, substrings for text.',
-      query: [pageParameter, ...runFilters],
+      query: runListQuery,
       ...listOf('run'),
     }),
     personalOnly,
@@ -305,18 +367,7 @@ runRoutes
         'and in full-width forms too, are neutralised). Chosen by `format`, else by Accept. ' +
         '409 until a document has completed; 403 to an embed session token when the ' +
         "extractor's allowDownload is off.",
-      query: [
-        queryParameter('format', 'The format; overrides Accept (where `text/xml` counts as XML).', {
-          type: 'string',
-          enum: [...resultFormats],
-        }),
-        queryParameter(
-          'version',
-          "`current` (the default): the results with a person's edits, if any; `original`: " +
-            "the machine's results.",
-          { type: 'string', enum: ['current', 'original'], default: 'current' },
-        ),
-      ],
+      query: resultQuery,
       answer: {
         status: 200,
         description: 'The results, as a download.',
@@ -333,7 +384,7 @@ runRoutes
     async (c) => {
       const format = chooseResultFormat(c);
       const run = await visibleRun(c);
-      const { version = 'current' } = validateQuery(resultQuery, c.req.queries());
+      const { version } = validateQuery(resultQuery, c.req.queries());
       const text = version === 'original' ? run.result_json : effectiveResultJson(run);
       if (text === null)
         throw new ConflictError(`The run is ${run.status}; it has no results yet.`, run.status);
@@ -513,26 +564,8 @@ runRoutes
         'after the last event of a final run answers 204, which tells EventSource to stop ' +
         'reconnecting. An embed session token may come as `?access_token=` because ' +
         'EventSource cannot send headers; a personal access token may not.',
-      query: [
-        queryParameter(
-          'access_token',
-          'An embed session token, for clients that cannot send an Authorization header ' +
-            '(EventSource); never a personal access token.',
-        ),
-        queryParameter(
-          'lastEventId',
-          'Resume after this event id, for clients that cannot send Last-Event-ID.',
-          { type: 'string', pattern: '^\\d{1,15}$' },
-        ),
-      ],
-      headers: [
-        {
-          name: 'Last-Event-ID',
-          in: 'header',
-          description: 'Resume after this event id.',
-          schema: { type: 'string', pattern: '^\\d{1,15}$' },
-        },
-      ],
+      query: eventStreamQuery,
+      headers: eventStreamHeaders,
       answer: {
         status: 200,
         description: 'An event stream that stays open while the run can still change.',
@@ -555,15 +588,16 @@ runRoutes
     async (c) => {
       negotiateOrThrow(c, ['text/event-stream']);
       const run = await visibleRun(c);
-      const lastEventId = c.req.header('last-event-id') ?? c.req.query('lastEventId') ?? '0';
-      if (!/^\d{1,15}$/.test(lastEventId))
-        throw badRequest('Last-Event-ID must be the id of an earlier event.');
+      // The header, when there is one, is what EventSource sends on reconnecting.
+      const resumeAfter =
+        validateHeaders(eventStreamHeaders, c.req.raw.headers)['Last-Event-ID'] ??
+        validateQuery(eventStreamQuery, c.req.queries()).lastEventId;
+      const lastEventId = resumeAfter ?? '0';
       const { db, signals, logger } = c.get('services');
       // An EventSource reconnects whenever a stream ends: after the end of a run, this
       // answer is what stops it, rather than a new snapshot every few seconds forever.
-      const resuming = (c.req.header('last-event-id') ?? c.req.query('lastEventId')) !== undefined;
       if (
-        resuming &&
+        resumeAfter !== undefined &&
         isFinalRunStatus(run.status) &&
         (await runEventsAfter(db, run.id, Number(lastEventId), 1)).length === 0
       )

@@ -52,6 +52,8 @@ describe('POST /api/embed_sessions', () => {
         savedExtractor: `/api/extractors/${extractor.id}`,
         allowedOrigins: ['https://partner.example'],
         theme: null,
+        locale: null,
+        strings: {},
         colorScheme: 'light',
         renewableUntil: row.renewable_until!,
         embeddedUrl: `http://extractor.test/embed/${extractor.id}?session=${token}`,
@@ -116,6 +118,8 @@ describe('POST /api/embed_sessions', () => {
         colorScheme: 'auto',
         theme: { 'color-accent': '#0b7a75' },
         allowedOrigins: ['https://partner.example'],
+        locale: 'de',
+        strings: { 'upload.dropHint': 'Rechnungen hier ablegen' },
       })
     ).json()) as EmbedSession;
     const renew = (token: string) =>
@@ -134,6 +138,8 @@ describe('POST /api/embed_sessions', () => {
       savedExtractor: minted.savedExtractor,
       allowedOrigins: minted.allowedOrigins,
       theme: minted.theme,
+      locale: 'de',
+      strings: { 'upload.dropHint': 'Rechnungen hier ablegen' },
       colorScheme: 'auto',
       renewableUntil: minted.renewableUntil,
     });
@@ -144,7 +150,12 @@ describe('POST /api/embed_sessions', () => {
     const current = await service.request('/api/embed_sessions/current', {
       headers: { Authorization: `Bearer ${renewed.token}` },
     });
-    expect(((await current.json()) as { bucket: string }).bucket).toBe(minted.bucket);
+    // The renewed session speaks the same language.
+    expect(await current.json()).toMatchObject({
+      bucket: minted.bucket,
+      locale: 'de',
+      strings: { 'upload.dropHint': 'Rechnungen hier ablegen' },
+    });
     expect((await renew(minted.token)).status).toBe(201);
 
     // At the end of its lifetime the session is not renewed any more.
@@ -246,6 +257,77 @@ describe('POST /api/embed_sessions', () => {
       );
       expect(problem.errors!.map((error) => error.pointer)).toEqual([pointer]);
       expect(problem.errors![0]!.detail).toMatch(pointer === '/theme' ? name : /theme values/);
+    }
+    expect(await storedState(service)).toEqual(before);
+  });
+
+  it('keeps a locale and string overrides and tells them to the session', async () => {
+    const extractor = await createExtractor(service);
+    const strings = {
+      'upload.dropHint': 'Legen Sie Ihre Rechnungen hier ab',
+      'results.submit': 'An die Buchhaltung senden',
+      'a_b-9': '',
+    };
+    const session = await createSession(service, {
+      savedExtractor: extractor.id,
+      locale: 'de-de',
+      strings,
+    });
+    expect(session.locale).toBe('de-DE');
+    expect(session.strings).toEqual(strings);
+    const current = await service.json(
+      'GET',
+      '/api/embed_sessions/current',
+      undefined,
+      session.token,
+    );
+    expect(await current.json()).toMatchObject({ locale: 'de-DE', strings });
+
+    // A language without a translation is kept: the interface falls back, not the API.
+    const klingon = await createSession(service, { savedExtractor: extractor.id, locale: 'tlh' });
+    expect(klingon.locale).toBe('tlh');
+    expect(klingon.strings).toEqual({});
+    // At the limits, everything is kept.
+    const full = Object.fromEntries(
+      Array.from({ length: 500 }, (_, index) => [`m${index}`.padEnd(100, 'x'), 'é'.repeat(500)]),
+    );
+    const roomy = await createSession(service, {
+      savedExtractor: extractor.id,
+      locale: 'zh-Hant-TW-u-nu-hanidec-ca-roc',
+      strings: full,
+    });
+    expect(roomy.strings).toEqual(full);
+  });
+
+  it('refuses an ill-formed locale and strings beyond their limits, naming the field', async () => {
+    const extractor = await createExtractor(service);
+    const before = await storedState(service);
+    const tooMany = Object.fromEntries(Array.from({ length: 501 }, (_, i) => [`m${i}`, 'x']));
+    for (const [body, pointer, detail] of [
+      [{ locale: 'not a tag' }, '/locale', /BCP 47/],
+      [{ locale: 'de_DE' }, '/locale', /BCP 47/],
+      [{ locale: '' }, '/locale', /BCP 47/],
+      [{ locale: 'de-' + 'a'.repeat(33) }, '/locale', /35/],
+      [{ locale: 42 }, '/locale', /string/],
+      [{ strings: ['upload.dropHint'] }, '/strings', /object|record/i],
+      [{ strings: tooMany }, '/strings', /500/],
+      [{ strings: { 'bad id!': 'x' } }, '/strings/bad id!', /message id/],
+      [{ strings: { ['m'.repeat(101)]: 'x' } }, `/strings/${'m'.repeat(101)}`, /100/],
+      [{ strings: { ok: 'x'.repeat(501) } }, '/strings/ok', /500/],
+      [{ strings: { ok: 'line\nbreak' } }, '/strings/ok', /control/],
+      [{ strings: { ok: '\u0000' } }, '/strings/ok', /control/],
+      [{ strings: { ok: 3 } }, '/strings/ok', /string/],
+    ] as const) {
+      const problem = await expectProblem(
+        await service.json('POST', '/api/embed_sessions', {
+          savedExtractor: extractor.id,
+          ...body,
+        }),
+        422,
+      );
+      expect(problem.errors, JSON.stringify(body).slice(0, 80)).toHaveLength(1);
+      expect(problem.errors![0]!.pointer).toBe(pointer);
+      expect(problem.errors![0]!.detail).toMatch(detail);
     }
     expect(await storedState(service)).toEqual(before);
   });
@@ -395,6 +477,8 @@ describe('the boundaries of a session token', () => {
       savedExtractor: `/api/extractors/${extractor.id}`,
       allowedOrigins: [],
       theme: null,
+      locale: null,
+      strings: {},
       colorScheme: 'light',
       renewableUntil: expect.any(String),
     });

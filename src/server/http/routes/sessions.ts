@@ -1,6 +1,6 @@
 /** `/api/embed_sessions`: minting, describing and revoking embed session tokens. */
 import { Hono } from 'hono';
-import { embedSessionInputSchema } from '../../../contract/resources.js';
+import { embedSessionInputWithLanguageSchema } from '../../../contract/session-language.js';
 import { NotFoundError } from '../../errors.js';
 import { currentSession, mintEmbedSession, renewEmbedSession } from '../../sessions/sessions.js';
 import { revokeToken } from '../../tokens/tokens.js';
@@ -39,7 +39,7 @@ export const sessionRoutes = new Hono<AppEnv>()
     personalOnly,
     negotiated,
     async (c) => {
-      const input = await readInput(c.req.raw, embedSessionInputSchema);
+      const input = await readInput(c.req.raw, embedSessionInputWithLanguageSchema);
       const { db, config } = c.get('services');
       const session = await mintEmbedSession(db, config, input);
       // The answer carries the token: no cache may keep it.

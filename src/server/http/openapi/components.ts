@@ -1,0 +1,381 @@
+/**
+ * The schemas of the OpenAPI document, every one generated from src/contract with
+ * `z.toJSONSchema`: request bodies as the contract's input types (defaults, optional
+ * fields), answers as its output types, and the JSON:API and JSON-LD/Hydra envelopes of
+ * representations.ts built as zod schemas around the same contract schemas. Nothing is
+ * copied by hand.
+ */
+import * as z from 'zod/mini';
+import { runEventDataSchema, webhookPayloadSchema } from '../../../contract/events.js';
+import { graphqlRequestSchema, graphqlResponseSchema } from '../../../contract/graphql.js';
+import {
+  bucketFileSchema,
+  bucketInputSchema,
+  bucketSchema,
+  currentSessionSchema,
+  embedSessionSchema,
+  extractorInputSchema,
+  extractorSchema,
+  problemSchema,
+  resultsEditSchema,
+  runResultsSchema,
+  runInputSchema,
+  runSchema,
+  submissionSchema,
+} from '../../../contract/resources.js';
+import { pageWordsSchema, resultMetadataSchema } from '../../../contract/review.js';
+import { embedSessionInputWithLanguageSchema } from '../../../contract/session-language.js';
+import {
+  bucketKind,
+  currentSessionKind,
+  embedSessionKind,
+  extractorKind,
+  fileKind,
+  runKind,
+  submissionKind,
+} from '../kinds.js';
+import { resourceMediaTypes, type ResourceMediaType } from '../negotiation.js';
+import type { Relationship, ResourceKind } from '../representations.js';
+import { schemaRef, type HeaderObject, type JsonSchema, type MediaTypeObject } from './objects.js';
+
+interface ResourceDoc {
+  /** Component name: the JSON:API `type` and JSON-LD `@type` where they are one. */
+  name: string;
+  kind: ResourceKind;
+  schema: z.ZodMiniObject;
+  input?: z.ZodMiniObject;
+  noun: string;
+  plural: string;
+  /** A JSON:API collection of runs is a plain array of resources (representations.ts). */
+  plainJsonApiCollection?: boolean;
+}
+
+export const resourceDocs = {
+  bucket: {
+    name: 'ExtractionBucket',
+    kind: bucketKind,
+    schema: bucketSchema,
+    input: bucketInputSchema,
+    noun: 'bucket',
+    plural: 'buckets',
+  },
+  extractor: {
+    name: 'SavedExtractor',
+    kind: extractorKind,
+    schema: extractorSchema,
+    input: extractorInputSchema,
+    noun: 'saved extractor',
+    plural: 'saved extractors',
+  },
+  run: {
+    name: 'ExtractionRun',
+    kind: runKind,
+    schema: runSchema,
+    input: runInputSchema,
+    noun: 'extraction run',
+    plural: 'extraction runs',
+    plainJsonApiCollection: true,
+  },
+  file: {
+    name: 'BucketFile',
+    kind: fileKind,
+    schema: bucketFileSchema,
+    noun: 'file',
+    plural: 'files',
+  },
+  session: {
+    name: 'EmbedSession',
+    kind: embedSessionKind,
+    schema: embedSessionSchema,
+    input: embedSessionInputWithLanguageSchema,
+    noun: 'embed session',
+    plural: 'embed sessions',
+  },
+  currentSession: {
+    name: 'CurrentEmbedSession',
+    kind: currentSessionKind,
+    schema: currentSessionSchema,
+    noun: 'embed session',
+    plural: 'embed sessions',
+  },
+  submission: {
+    name: 'Submission',
+    kind: submissionKind,
+    schema: submissionSchema,
+    noun: 'submission',
+    plural: 'submissions',
+  },
+} as const satisfies Record<string, ResourceDoc>;
+
+export type ResourceKey = keyof typeof resourceDocs;
+export type InputResourceKey = {
+  [K in ResourceKey]: (typeof resourceDocs)[K] extends { input: object } ? K : never;
+}[ResourceKey];
+
+const described = <T extends z.ZodMiniType>(schema: T, description: string): T =>
+  schema.check(z.describe(description));
+const iriReference = (of: string) => described(z.string(), `IRI reference of ${of}.`);
+
+function relationshipSchema(relationship: Relationship): z.ZodMiniType {
+  const identifier = z.object({
+    type: z.literal(relationship.type),
+    id: iriReference(`the ${relationship.type}`),
+  });
+  return z.object({ data: relationship.many ? z.array(identifier) : z.nullable(identifier) });
+}
+
+/** A resource object as `toJsonApiResource` writes it: `_id`, and IRIs as relationships. */
+function jsonApiResourceSchema(resource: ResourceDoc): z.ZodMiniObject {
+  const relationships = Object.keys(resource.kind.relationships);
+  const shape = resource.schema.shape as Record<string, z.ZodMiniType>;
+  const attributes = Object.fromEntries(
+    Object.entries(shape).filter(([field]) => field !== 'id' && !relationships.includes(field)),
+  );
+  return z.object({
+    id: iriReference(`the ${resource.noun}`),
+    type: z.literal(resource.kind.type),
+    attributes: z.object({
+      _id: described(z.string(), 'The identifier (`id` in application/json).'),
+      ...attributes,
+    }),
+    relationships: z.object(
+      Object.fromEntries(
+        relationships.map((field) => [
+          field,
+          relationshipSchema(resource.kind.relationships[field]!),
+        ]),
+      ),
+    ),
+  });
+}
+
+/**
+ * A JSON:API request body as body.ts reads it: the attributes, and to-one relationships
+ * whose `data.id` stands in for the attribute of the same name (so those may be left out
+ * of the attributes).
+ */
+function jsonApiInputSchema(resource: ResourceDoc, input: z.ZodMiniObject): z.ZodMiniObject {
+  const shape = input.shape as Record<string, z.ZodMiniType>;
+  const relaxed = Object.fromEntries(
+    Object.entries(shape).map(([field, schema]) => [
+      field,
+      field in resource.kind.relationships ? z.optional(schema) : schema,
+    ]),
+  );
+  const identifier = z.object({
+    type: z.optional(z.string()),
+    id: described(z.string(), 'An id or IRI reference.'),
+  });
+  return z.object({
+    data: z.object({
+      type: z.optional(described(z.string(), `Ignored; ${resource.kind.type} when given.`)),
+      attributes: z.object(relaxed),
+      relationships: z.optional(z.record(z.string(), z.object({ data: identifier }))),
+    }),
+  });
+}
+
+/** Hydra collection parts and JSON:API paging parts, shared by every collection. */
+const jsonApiLinks = z.object({
+  self: described(z.string(), 'This page.'),
+  first: z.string(),
+  last: z.string(),
+  prev: z.optional(described(z.string(), 'Absent on the first page.')),
+  next: z.optional(described(z.string(), 'Absent on the last page.')),
+});
+const count = () => z.int().check(z.minimum(0));
+const jsonApiMeta = z.object({ totalItems: count(), itemsPerPage: count(), currentPage: count() });
+const jsonApiAnyResource = z.object({
+  id: z.string(),
+  type: z.string(),
+  attributes: z.record(z.string(), z.unknown()),
+  relationships: z.optional(z.record(z.string(), z.unknown())),
+});
+const hydraView = z.object({
+  '@id': described(z.string(), 'This page.'),
+  '@type': z.literal('PartialCollectionView'),
+  first: z.string(),
+  last: z.string(),
+  previous: z.optional(described(z.string(), 'Absent on the first page.')),
+  next: z.optional(described(z.string(), 'Absent on the last page.')),
+});
+const hydraSearch = z.object({
+  '@type': z.literal('IriTemplate'),
+  template: described(z.string(), 'RFC 6570 template of the collection with its query parameters.'),
+  variableRepresentation: z.literal('BasicRepresentation'),
+  mapping: z.array(
+    z.object({
+      '@type': z.literal('IriTemplateMapping'),
+      variable: z.string(),
+      property: z.nullable(z.string()),
+      required: z.boolean(),
+    }),
+  ),
+});
+
+function jsonLdResourceSchema(resource: ResourceDoc): z.ZodMiniObject {
+  return z.object({
+    '@context': z.optional(
+      described(z.string(), 'The JSON-LD context (/api/contexts/{type}); on a single resource.'),
+    ),
+    '@id': iriReference(`the ${resource.noun}`),
+    '@type': z.literal(resource.kind.type),
+    ...(resource.schema.shape as Record<string, z.ZodMiniType>),
+  });
+}
+
+interface GeneratedComponents {
+  schemas: Record<string, JsonSchema>;
+}
+
+let generatedComponents: GeneratedComponents | undefined;
+
+/** Every schema of the document, generated once from the contract. */
+export function componentSchemas(): GeneratedComponents {
+  if (generatedComponents) return generatedComponents;
+  const outputs = z.registry<{ id: string }>();
+  const inputs = z.registry<{ id: string }>();
+  const add = (registry: typeof outputs, id: string, schema: z.ZodMiniType) =>
+    registry.add(schema, { id });
+
+  add(outputs, 'JsonApiLinks', jsonApiLinks);
+  add(outputs, 'JsonApiMeta', jsonApiMeta);
+  add(outputs, 'JsonApiResource', jsonApiAnyResource);
+  add(outputs, 'HydraView', hydraView);
+  add(outputs, 'HydraSearch', hydraSearch);
+  for (const resource of Object.values(resourceDocs) as ResourceDoc[]) {
+    const { name } = resource;
+    add(outputs, name, resource.schema);
+    const jsonApi = jsonApiResourceSchema(resource);
+    add(outputs, `${name}JsonApiResource`, jsonApi);
+    add(
+      outputs,
+      `${name}JsonApiDocument`,
+      z.object({ data: jsonApi, included: z.optional(z.array(jsonApiAnyResource)) }),
+    );
+    add(
+      outputs,
+      `${name}JsonApiCollection`,
+      resource.plainJsonApiCollection
+        ? z.array(jsonApi)
+        : z.object({ data: z.array(jsonApi), links: jsonApiLinks, meta: jsonApiMeta }),
+    );
+    const jsonLd = jsonLdResourceSchema(resource);
+    add(outputs, `${name}JsonLd`, jsonLd);
+    add(
+      outputs,
+      `${name}HydraCollection`,
+      z.object({
+        '@context': z.string(),
+        '@id': z.string(),
+        '@type': z.literal('Collection'),
+        member: z.array(jsonLd),
+        totalItems: count(),
+        view: hydraView,
+        search: hydraSearch,
+      }),
+    );
+    if (resource.input) {
+      add(inputs, `${name}Input`, resource.input);
+      add(inputs, `${name}InputJsonApiDocument`, jsonApiInputSchema(resource, resource.input));
+    }
+  }
+  add(outputs, 'Problem', problemSchema);
+  add(outputs, 'ResultMetadata', resultMetadataSchema);
+  add(outputs, 'RunResults', runResultsSchema);
+  add(outputs, 'PageWords', pageWordsSchema);
+  add(inputs, 'ResultsEdit', resultsEditSchema);
+  add(outputs, 'RunEvent', runEventDataSchema);
+  add(outputs, 'WebhookPayload', webhookPayloadSchema);
+  add(outputs, 'GraphqlResponse', graphqlResponseSchema);
+  add(inputs, 'GraphqlRequest', graphqlRequestSchema);
+
+  const uri = (id: string) => `#/components/schemas/${id}`;
+  const generated = {
+    ...z.toJSONSchema(outputs, { uri, io: 'output' }).schemas,
+    ...z.toJSONSchema(inputs, { uri, io: 'input' }).schemas,
+  } as Record<string, JsonSchema>;
+  if ('__shared' in generated)
+    throw new Error('A contract schema could not be placed in components.schemas.');
+  const schemas: Record<string, JsonSchema> = {};
+  for (const [name, schema] of Object.entries(generated)) {
+    // Each component is a schema inside the document, not a document of its own.
+    const { $schema: _dialect, $id: _id, ...rest } = schema;
+    schemas[name] = rest;
+  }
+  generatedComponents = { schemas };
+  return generatedComponents;
+}
+
+// ---------------------------------------------------------------------------------------
+// A resource's content in each media type, as answers and request bodies carry it
+
+function csvDescription(fields: readonly string[], what: string): string {
+  return (
+    `A header row naming the fields (${fields.join(', ')}), then ${what} (RFC 4180). Cells ` +
+    'a spreadsheet would take for a formula are neutralised: see Representations.'
+  );
+}
+
+const htmlDescription = 'A page showing the same fields as application/json.';
+
+export function resourceContent(key: ResourceKey): Record<string, MediaTypeObject> {
+  const { name, kind } = resourceDocs[key];
+  const schemas: Record<ResourceMediaType, JsonSchema> = {
+    'application/json': schemaRef(name),
+    'application/vnd.api+json': schemaRef(`${name}JsonApiDocument`),
+    'application/ld+json': schemaRef(`${name}JsonLd`),
+    'text/csv': { type: 'string', description: csvDescription(kind.fields, 'one record') },
+    'text/html': { type: 'string', description: htmlDescription },
+  };
+  return Object.fromEntries(resourceMediaTypes.map((type) => [type, { schema: schemas[type] }]));
+}
+
+export function collectionContent(key: ResourceKey): Record<string, MediaTypeObject> {
+  const { name, kind, plural } = resourceDocs[key];
+  const schemas: Record<ResourceMediaType, JsonSchema> = {
+    'application/json': { type: 'array', items: schemaRef(name) },
+    'application/vnd.api+json': schemaRef(`${name}JsonApiCollection`),
+    'application/ld+json': schemaRef(`${name}HydraCollection`),
+    'text/csv': {
+      type: 'string',
+      description: csvDescription(kind.fields, `one record per item of ${plural}`),
+    },
+    'text/html': {
+      type: 'string',
+      description: 'A page with a table of the items and links to the other pages.',
+    },
+  };
+  return Object.fromEntries(resourceMediaTypes.map((type) => [type, { schema: schemas[type] }]));
+}
+
+export function inputContent(key: InputResourceKey): Record<string, MediaTypeObject> {
+  const { name, input } = resourceDocs[key];
+  const fields = Object.keys(input.shape);
+  const schemas: Record<ResourceMediaType, JsonSchema> = {
+    'application/json': schemaRef(`${name}Input`),
+    'application/vnd.api+json': schemaRef(`${name}InputJsonApiDocument`),
+    'application/ld+json': {
+      ...schemaRef(`${name}Input`),
+      description: '`@`-keywords (@context, @id, @type) are ignored.',
+    },
+    'text/csv': { type: 'string', description: csvDescription(fields, 'exactly one record') },
+    'text/html': {
+      type: 'string',
+      description:
+        'The fields as `<dt>name</dt><dd>value</dd>` pairs, the shape of the HTML representation.',
+    },
+  };
+  return Object.fromEntries(resourceMediaTypes.map((type) => [type, { schema: schemas[type] }]));
+}
+
+export const collectionHeaders: Record<string, HeaderObject> = {
+  Link: {
+    description: 'RFC 8288 links to the first, previous, next and last pages.',
+    schema: { type: 'string' },
+  },
+  'X-Total-Count': {
+    description: 'How many items there are on all pages.',
+    schema: { type: 'integer' },
+  },
+};
