@@ -60,6 +60,12 @@ const developerTexts: { file: RegExp; text: RegExp }[] = [
   // embed.js (3 KB, no catalogue) names the frame on the partner's page; its `title` option
   // gives it in the page's language.
   { file: /embed\/host\/embed\.ts$/, text: /^Document upload$/ },
+  // embed.js's `onError` reasons, for the partner's developer: the handler words what its
+  // page shows from the reason's `code`, in that page's language.
+  {
+    file: /embed\/host\/embed\.ts$/,
+    text: /^(This upload link has expired|The document upload (is taking|cannot be shown|could not be loaded))/,
+  },
 ];
 
 /** Attributes whose text people read or hear. */
@@ -228,7 +234,8 @@ export function scanInterfaceSource(root: string): SourceScan {
       } else if (
         ts.isTemplateExpression(node) &&
         readsAsWords.test(node.head.text) &&
-        !isOutOfSight(node)
+        !isOutOfSight(node) &&
+        !developerTexts.some((known) => known.file.test(file) && known.text.test(node.head.text))
       ) {
         loose.push({ file, line: at(node), text: node.getText() });
       }
