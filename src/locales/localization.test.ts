@@ -107,6 +107,38 @@ describe('<extractor-app> locale', () => {
     expect(app.dir).toBe('ltr');
   });
 
+  it('speaks the session’s language unless the element names one, and shows the session’s strings', async () => {
+    const session = await mintSession(await createExtractor(), {
+      locale: 'fr',
+      strings: { 'app.step-count': 'Étape {0} (sur {1}), dite par la session' },
+    });
+    // Without an attribute the session's locale wins over the browser's (English here).
+    const fromSession = await mountApp({ session: session.token });
+    expect(fromSession.lang).toBe('fr');
+    expect(await text(fromSession, '.step-count')).toBe('Étape 1 (sur 4), dite par la session');
+    const french = $(fromSession, 'extractor-introduction-view');
+    await vi.waitFor(() =>
+      expect($(french, '[part~="next-button"]').textContent?.trim()).toBe('Commencer'),
+    );
+    fromSession.remove();
+
+    // The element's attribute wins over the session's locale; the session's strings still show.
+    const fromAttribute = await mountApp({ session: session.token, locale: 'de' });
+    expect(fromAttribute.lang).toBe('de');
+    expect(await text(fromAttribute, '.step-count')).toBe('Étape 1 (sur 4), dite par la session');
+    const view = $(fromAttribute, 'extractor-introduction-view');
+    await vi.waitFor(() =>
+      expect($(view, '.description').textContent?.trim()).toMatch(/^Laden Sie Ihre Dokumente hoch/),
+    );
+    // The element's strings lie over the session's.
+    fromAttribute.strings = { 'app.step-count': 'Schritt {0} von {1}, vom Element' };
+    await vi.waitFor(() =>
+      expect($(fromAttribute, '.step-count').textContent?.trim()).toBe(
+        'Schritt 1 von 4, vom Element',
+      ),
+    );
+  });
+
   it('puts the extractor’s label over the element’s strings, and those over the catalogue', async () => {
     const extractor = await createExtractor({ introductionViewHeading: 'Send us your invoice' });
     const session = await mintSession(extractor);
