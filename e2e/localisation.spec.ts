@@ -37,7 +37,8 @@ function englishPatterns(catalogue: TemplateMap): { id: string; pattern: RegExp 
       pattern: new RegExp(
         `^${message.text
           .split(/\$\{\d+\}/)
-          .map((piece) => piece.trim().replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+          // The spaces around a value stay: " to " is a word, not the "to" in "Wartość".
+          .map((piece) => piece.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\s+/g, '\\s+'))
           .join('.+?')}$`,
         's',
       ),
