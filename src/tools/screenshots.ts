@@ -296,7 +296,10 @@ async function main(): Promise<void> {
         target: { session: results, step: 'results' },
         prepare: async (page) => {
           await page.getByRole('textbox', { name: 'Total', exact: true }).focus();
-          const toggle = page.getByRole('button', { name: 'Document', exact: true });
+          // By its part, so the pictures in other languages find it too.
+          const toggle = page
+            .locator('extractor-results-view [part~="review-toggle-button"]')
+            .nth(1);
           if (await toggle.isVisible()) await toggle.click();
           const pane = page.locator('extractor-document-pane');
           await pane.locator('.picture').waitFor();
