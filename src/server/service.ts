@@ -5,6 +5,7 @@
  * both. main.ts binds the result to a port; tests build it on a temporary directory and call
  * the app in-process.
  */
+import { join } from 'node:path';
 import { sql } from 'kysely';
 import type { Logger } from 'pino';
 import { createApp, createHealthApp, type App } from './app.js';
@@ -12,7 +13,8 @@ import type { Config } from './config.js';
 import { terminateOcr } from './engine/index.js';
 import { createExtractor } from './extractors/extractors.js';
 import { demoExtractor } from './extractors/demo.js';
-import { knownFileKeys } from './files/files.js';
+import { sweepContentCache } from './files/content-cache.js';
+import { knownContents, knownFileKeys } from './files/files.js';
 import { FilePages } from './files/pages.js';
 import { createLogger } from './logging.js';
 import type { FileStore } from './files/storage.js';
@@ -54,6 +56,8 @@ export interface ServiceOptions {
 
 /** How often a process that works runs looks for files no bucket knows. */
 const sweepIntervalMs = 6 * 3_600_000;
+/** A cache entry of a content no file has is kept this long (an upload may be on its way). */
+const cacheGraceMs = 3_600_000;
 
 /**
  * The first start is told by what the store has never held, not by whether it is empty:
@@ -99,6 +103,20 @@ async function sweepOrphanFiles(store: Store, storage: FileStore, logger: Logger
     // An object store that is down for a moment must not keep the service from starting:
     // GET /readyz says it is not ready, and the next sweep looks again.
     logger.warn({ err: error }, 'could not look for files that no bucket knows');
+  }
+}
+
+/**
+ * Removes from this process's DATA_DIR/cache what was made from contents no file has any
+ * more (files/content-cache.ts): page images and the engine's readings of deleted files.
+ */
+async function sweepCache(store: Store, cacheDir: string, logger: Logger): Promise<void> {
+  try {
+    const known = await knownContents(store.db);
+    const swept = await sweepContentCache(cacheDir, (sha256) => known.has(sha256), cacheGraceMs);
+    if (swept > 0) logger.info({ swept }, 'removed cached pages and readings of deleted files');
+  } catch (error) {
+    logger.warn({ err: error }, 'could not sweep the cache');
   }
 }
 
@@ -148,6 +166,10 @@ export async function createService(
   let worker: RunWorker | undefined;
   let dispatcher: WebhookDispatcher | undefined;
   const stopListening: (() => void)[] = [];
+  // Every process caches pages it draws (api) or documents it reads (worker) on its own disk.
+  const cacheDir = join(config.dataDir, 'cache');
+  const cacheSweeper = setInterval(() => void sweepCache(store, cacheDir, logger), sweepIntervalMs);
+  cacheSweeper.unref();
   let sweeper: NodeJS.Timeout | undefined;
   if (worksRuns) {
     await sweepOrphanFiles(store, storage, logger);
@@ -175,6 +197,7 @@ export async function createService(
   const stopWork = () =>
     (stopping ??= (async () => {
       clearInterval(sweeper);
+      clearInterval(cacheSweeper);
       for (const stop of stopListening.splice(0)) stop();
       await worker?.stop(config.shutdownGraceMs);
       await dispatcher?.stop();

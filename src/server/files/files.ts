@@ -117,3 +117,9 @@ export async function knownFileKeys(db: Db): Promise<Set<string>> {
   const rows = await db.selectFrom('files').select(['id', 'bucket_id']).execute();
   return new Set(rows.map((row) => `${row.bucket_id}/${row.id}`));
 }
+
+/** The SHA-256 of every content a stored file has (what the caches are named by). */
+export async function knownContents(db: Db): Promise<Set<string>> {
+  const rows = await db.selectFrom('files').select('sha256').distinct().execute();
+  return new Set(rows.map((row) => row.sha256));
+}
