@@ -140,6 +140,11 @@ test.describe('beside the document, 1440 pixels wide', () => {
     page,
   }) => {
     const { session, sources, words } = await prepare();
+    // The page's words come late: the hint to pick them waits for them, and so does the drag.
+    await page.route('**/pages/1/words*', async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      await route.continue();
+    });
     await openResults(page, session);
     // Words no value was read from: no highlight lies over them.
     const covered = Object.values(sources).flatMap((source) => source.boxes ?? []);

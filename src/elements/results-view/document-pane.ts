@@ -420,7 +420,10 @@ export class ExtractorDocumentPane extends LitElement {
         }
       </div>
       ${
-        this.fillName ? html`<p class="fill-hint">${paneText.fillHint(this.fillName)}</p>` : nothing
+        // Only once there are words to pick: an image page's words come after the field is focused.
+        this.fillName && this.words.length > 0
+          ? html`<p class="fill-hint">${paneText.fillHint(this.fillName)}</p>`
+          : nothing
       }
       <div
         class="scroller"

@@ -6,7 +6,13 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import type { Bucket, EmbedSession, Extractor, ExtractorInput } from '../../contract/resources.js';
+import type {
+  Bucket,
+  BucketFile,
+  EmbedSession,
+  Extractor,
+  ExtractorInput,
+} from '../../contract/resources.js';
 import { apiRoutes } from '../http/api.js';
 import { problemMediaType } from '../http/problem.js';
 import type { DescribedRoute } from '../http/route-table.js';
@@ -112,6 +118,17 @@ export function upload(
     headers: init.accept ? { Accept: init.accept } : {},
     token: init.token,
   });
+}
+
+/** Uploads `parts` as the admin, expects 201, and answers the files as stored. */
+export async function uploaded(
+  service: TestService,
+  bucketId: string,
+  parts: readonly UploadPart[],
+): Promise<BucketFile[]> {
+  const response = await upload(service, bucketId, parts);
+  expect(response.status, await response.clone().text()).toBe(201);
+  return (await response.json()) as BucketFile[];
 }
 
 /**

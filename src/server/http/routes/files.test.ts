@@ -10,6 +10,7 @@ import {
   insertRun,
   storedState,
   upload,
+  uploaded,
 } from '../../testing/fixtures.js';
 import { expectCollection, expectResource } from '../../testing/representations.js';
 import { sampleFiles } from '../../testing/sample-files.js';
@@ -19,15 +20,6 @@ import { resourceMediaTypes } from '../negotiation.js';
 const service = useTestService();
 
 const sha256 = (bytes: Uint8Array | string) => createHash('sha256').update(bytes).digest('hex');
-
-async function uploaded(
-  bucketId: string,
-  parts: Parameters<typeof upload>[2],
-): Promise<BucketFile[]> {
-  const response = await upload(service, bucketId, parts);
-  expect(response.status, await response.clone().text()).toBe(201);
-  return (await response.json()) as BucketFile[];
-}
 
 describe('POST /api/buckets/{id}/files', () => {
   it.each(resourceMediaTypes)('answers 201 with the file resources in %s', async (mediaType) => {
@@ -81,8 +73,8 @@ describe('POST /api/buckets/{id}/files', () => {
 
   it('reports the files in the bucket artifacts', async () => {
     const bucket = await createBucket(service);
-    const files = await uploaded(bucket.id, [{ name: 'a.txt', bytes: 'first\n' }]);
-    const later = await uploaded(bucket.id, [{ name: 'b.csv', bytes: 'a,b\n1,2\n' }]);
+    const files = await uploaded(service, bucket.id, [{ name: 'a.txt', bytes: 'first\n' }]);
+    const later = await uploaded(service, bucket.id, [{ name: 'b.csv', bytes: 'a,b\n1,2\n' }]);
     const stored = (await (
       await service.json('GET', `/api/buckets/${bucket.id}`)
     ).json()) as Bucket;
@@ -93,7 +85,7 @@ describe('POST /api/buckets/{id}/files', () => {
 describe('GET /api/buckets/{id}/files and /files/{fileId}', () => {
   it.each(resourceMediaTypes)('lists the files and reads one in %s', async (mediaType) => {
     const bucket = await createBucket(service);
-    const files = await uploaded(bucket.id, [
+    const files = await uploaded(service, bucket.id, [
       { name: 'one.md', bytes: '# One\n\n- item\n' },
       { name: 'two.png', bytes: sampleFiles.png() },
     ]);
@@ -115,7 +107,7 @@ describe('GET /api/buckets/{id}/files and /files/{fileId}', () => {
 
   it('answers 404 for a file of another bucket and for an unknown file', async () => {
     const [first, second] = [await createBucket(service), await createBucket(service)];
-    const [file] = await uploaded(first.id, [{ name: 'a.txt', bytes: 'mine\n' }]);
+    const [file] = await uploaded(service, first.id, [{ name: 'a.txt', bytes: 'mine\n' }]);
     await expectProblem(await service.request(`/api/buckets/${second.id}/files/${file!.id}`), 404);
     await expectProblem(
       await service.request(`/api/buckets/${second.id}/files/${file!.id}/content`),
@@ -145,7 +137,7 @@ describe('GET /api/buckets/{id}/files/{fileId}/content', () => {
   it('answers the exact bytes with their detected type, length and a safe download name', async () => {
     const bucket = await createBucket(service);
     const png = sampleFiles.png();
-    const [file] = await uploaded(bucket.id, [
+    const [file] = await uploaded(service, bucket.id, [
       { name: 'Rechnung Müller (März).pdf', bytes: png, type: 'application/pdf' },
     ]);
     const response = await service.request(`/api/buckets/${bucket.id}/files/${file!.id}/content`);
@@ -164,7 +156,7 @@ describe('GET /api/buckets/{id}/files/{fileId}/content', () => {
 
   it('serves uploaded HTML as an inert attachment, never as a page of the service', async () => {
     const bucket = await createBucket(service);
-    const [file] = await uploaded(bucket.id, [
+    const [file] = await uploaded(service, bucket.id, [
       { name: 'page.html', bytes: '<!doctype html><script>alert(1)</script><p>x</p>' },
     ]);
     const response = await service.request(`/api/buckets/${bucket.id}/files/${file!.id}/content`);
@@ -177,7 +169,7 @@ describe('GET /api/buckets/{id}/files/{fileId}/content', () => {
 describe('DELETE /api/buckets/{id}/files/{fileId}', () => {
   it('removes the file: 204, then 404, gone from the list, the artifacts and the disk', async () => {
     const bucket = await createBucket(service);
-    const [kept, removed] = await uploaded(bucket.id, [
+    const [kept, removed] = await uploaded(service, bucket.id, [
       { name: 'keep.txt', bytes: 'keep\n' },
       { name: 'remove.txt', bytes: 'remove\n' },
     ]);
@@ -213,7 +205,7 @@ describe('DELETE /api/buckets/{id}/files/{fileId}', () => {
   it('answers 409 while a run over the bucket is under way, and keeps the file', async () => {
     const bucket = await createBucket(service);
     const extractor = await createExtractor(service);
-    const [file] = await uploaded(bucket.id, [{ name: 'busy.txt', bytes: 'in use\n' }]);
+    const [file] = await uploaded(service, bucket.id, [{ name: 'busy.txt', bytes: 'in use\n' }]);
     await insertRun(service, { bucketId: bucket.id, extractorId: extractor.id, status: 'running' });
     const before = await storedState(service);
     const problem = await expectProblem(

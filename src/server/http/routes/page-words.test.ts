@@ -17,7 +17,7 @@ import {
   createSession,
   expectProblem,
   expectUnauthorized,
-  upload,
+  uploaded,
 } from '../../testing/fixtures.js';
 import { startTestService, type TestService } from '../../testing/test-service.js';
 
@@ -30,15 +30,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await service.dispose();
 });
-
-async function uploaded(
-  bucketId: string,
-  parts: { name: string; bytes: Uint8Array | string }[],
-): Promise<BucketFile[]> {
-  const response = await upload(service, bucketId, parts);
-  expect(response.status, await response.clone().text()).toBe(201);
-  return (await response.json()) as BucketFile[];
-}
 
 const wordsPath = (file: BucketFile, page: number | string) =>
   `${file.bucket}/files/${file.id}/pages/${page}/words`;
@@ -92,7 +83,7 @@ describe('the words of a page', () => {
   it("gives a PDF page's words from its text layer, each boxed where it is printed", async () => {
     const bucket = await createBucket(service);
     const lines = ['Invoice number: INV-2024-0042', 'Total due: 1,250.00 EUR'];
-    const [pdf] = await uploaded(bucket.id, [
+    const [pdf] = await uploaded(service, bucket.id, [
       { name: 'invoice.pdf', bytes: buildPdf([{ lines }, { lines: ['Second page'] }]) },
     ]);
 
@@ -131,7 +122,7 @@ describe('the words of a page', () => {
 
   it("gives a scan's words as OCR reads them", async () => {
     const bucket = await createBucket(service);
-    const [scan] = await uploaded(bucket.id, [
+    const [scan] = await uploaded(service, bucket.id, [
       {
         name: 'scan.png',
         bytes: await renderTextImage(['Invoice 4711', 'Total 12.00'], { width: 900 }),
@@ -147,7 +138,7 @@ describe('the words of a page', () => {
 
   it('answers a text document with a 406 naming text/plain, and a page beyond with 404', async () => {
     const bucket = await createBucket(service);
-    const [text, pdf] = await uploaded(bucket.id, [
+    const [text, pdf] = await uploaded(service, bucket.id, [
       { name: 'a.txt', bytes: 'Invoice number: A-1' },
       { name: 'b.pdf', bytes: buildPdf([{ lines: ['One page'] }]) },
     ]);
@@ -161,10 +152,10 @@ describe('the words of a page', () => {
   it("lets a session see its own bucket's words and nothing else", async () => {
     const extractor = await createExtractor(service);
     const [mine, other] = [await createBucket(service), await createBucket(service)];
-    const [own] = await uploaded(mine.id, [
+    const [own] = await uploaded(service, mine.id, [
       { name: 'a.pdf', bytes: buildPdf([{ lines: ['Mine'] }]) },
     ]);
-    const [foreign] = await uploaded(other.id, [
+    const [foreign] = await uploaded(service, other.id, [
       { name: 'b.pdf', bytes: buildPdf([{ lines: ['Theirs'] }]) },
     ]);
     const session = await createSession(service, { savedExtractor: extractor.id, bucket: mine.id });

@@ -23,6 +23,7 @@ import {
   expectProblem,
   expectUnauthorized,
   upload,
+  uploaded,
 } from '../../testing/fixtures.js';
 import { invoiceFixture } from '../../testing/sample-files.js';
 import { startTestService, type TestService } from '../../testing/test-service.js';
@@ -36,15 +37,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await service.dispose();
 });
-
-async function uploaded(
-  bucketId: string,
-  parts: { name: string; bytes: Uint8Array | string }[],
-): Promise<BucketFile[]> {
-  const response = await upload(service, bucketId, parts);
-  expect(response.status, await response.clone().text()).toBe(201);
-  return (await response.json()) as BucketFile[];
-}
 
 const pagePath = (file: BucketFile, page: number | string, query = '') =>
   `${file.bucket}/files/${file.id}/pages/${page}${query}`;
@@ -79,7 +71,7 @@ async function greyPixels(bytes: Uint8Array) {
 describe('pages of a file', () => {
   it('counts the pages of each file at upload and says how they are shown', async () => {
     const bucket = await createBucket(service);
-    const files = await uploaded(bucket.id, [
+    const files = await uploaded(service, bucket.id, [
       { name: 'three.pdf', bytes: buildPdf([{ lines: ['One'] }, { lines: ['Two'] }, {}]) },
       { name: 'scan.png', bytes: await renderTextImage(['Total 12.00']) },
       { name: 'sheets.xlsx', bytes: await xlsxWithSheets() },
@@ -106,7 +98,7 @@ describe('pages of a file', () => {
   it('draws a PDF page as WebP or PNG, as wide as asked, the text where the page prints it', async () => {
     const bucket = await createBucket(service);
     const lines = ['Invoice number: INV-2024-0042', 'Total due: 1,250.00 EUR'];
-    const [pdf] = await uploaded(bucket.id, [
+    const [pdf] = await uploaded(service, bucket.id, [
       { name: 'invoice.pdf', bytes: buildPdf([{ lines }, { lines: ['Second page'] }]) },
     ]);
 
@@ -158,7 +150,7 @@ describe('pages of a file', () => {
 
   it('draws a scanned image upright and never wider than it is', async () => {
     const bucket = await createBucket(service);
-    const [scan] = await uploaded(bucket.id, [
+    const [scan] = await uploaded(service, bucket.id, [
       { name: 'oyo.png', bytes: invoiceFixture('oyo.png') },
     ]);
     const original = await sharp(invoiceFixture('oyo.png')).metadata();
@@ -169,7 +161,7 @@ describe('pages of a file', () => {
     expect(drawn.width).toBe(800);
     expect(drawn.height).toBe(Math.round((800 * original.height!) / original.width!));
 
-    const small = await uploaded(bucket.id, [
+    const small = await uploaded(service, bucket.id, [
       { name: 'small.png', bytes: await renderTextImage(['Total 12.00'], { width: 400 }) },
     ]);
     const wide = await getPage(small[0]!, 1, { headers: { Accept: 'image/png' } }, '?width=2000');
@@ -181,7 +173,7 @@ describe('pages of a file', () => {
 
   it('answers the text of a text document, and a 406 naming text/plain to a picture request', async () => {
     const bucket = await createBucket(service);
-    const [docx, text] = await uploaded(bucket.id, [
+    const [docx, text] = await uploaded(service, bucket.id, [
       {
         name: 'letter.docx',
         bytes: buildDocx([
@@ -214,7 +206,7 @@ describe('pages of a file', () => {
       406,
     );
     expect(words.allowed).toEqual(['text/plain']);
-    const pdfAsText = await uploaded(bucket.id, [
+    const pdfAsText = await uploaded(service, bucket.id, [
       { name: 'one.pdf', bytes: buildPdf([{ lines: ['One'] }]) },
     ]);
     expect(
@@ -233,8 +225,12 @@ describe('who sees the pages', () => {
   it("lets a session see its bucket's pages, by header or access_token, and nothing else", async () => {
     const extractor = await createExtractor(service);
     const [mine, other] = [await createBucket(service), await createBucket(service)];
-    const [own] = await uploaded(mine.id, [{ name: 'a.txt', bytes: 'Invoice number: A-1' }]);
-    const [foreign] = await uploaded(other.id, [{ name: 'b.txt', bytes: 'Invoice number: B-2' }]);
+    const [own] = await uploaded(service, mine.id, [
+      { name: 'a.txt', bytes: 'Invoice number: A-1' },
+    ]);
+    const [foreign] = await uploaded(service, other.id, [
+      { name: 'b.txt', bytes: 'Invoice number: B-2' },
+    ]);
     const session = await createSession(service, {
       savedExtractor: extractor.id,
       bucket: mine.id,
@@ -267,7 +263,7 @@ describe('who sees the pages', () => {
 describe('hostile page requests', () => {
   it('answers a page that is not there with 404 and a bad width with 400, doing no work', async () => {
     const bucket = await createBucket(service);
-    const [pdf] = await uploaded(bucket.id, [
+    const [pdf] = await uploaded(service, bucket.id, [
       { name: 'two.pdf', bytes: buildPdf([{ lines: ['One'] }, { lines: ['Two'] }]) },
     ]);
     for (const page of ['0', '-1', 'abc', '1e3', '1.5', '99999999999999999999', '%20', '3']) {
