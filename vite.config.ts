@@ -3,6 +3,7 @@ import { defineConfig } from 'vite';
 import { playwright } from '@vitest/browser-playwright';
 import { minifiedTemplates } from './src/tools/minify-templates.js';
 import { serviceProxy } from './src/tools/service-proxy.js';
+import { withoutSchemaDescriptions } from './src/tools/without-descriptions.js';
 
 /** Debian's Chromium; the README says how to install it. Playwright never downloads its own. */
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -15,8 +16,9 @@ const serverTestEnv = { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true'
 
 export default defineConfig({
   // `npm run dev` and the browser tests reach the service's /api through this (same origin).
-  // The built views' Lit templates without their indentation (their size budgets).
-  plugins: [serviceProxy(), minifiedTemplates()],
+  // The built views' Lit templates without their indentation, and the contract's schemas
+  // without the descriptions only the server's API documents read (their size budgets).
+  plugins: [serviceProxy(), minifiedTemplates(), withoutSchemaDescriptions()],
   // Known up front, so the browser tests' server never re-bundles (and reloads) mid-run.
   optimizeDeps: {
     include: [

@@ -78,6 +78,15 @@ describe('npm run build', () => {
     expect(budgets.hostScript).toBe(3 * 1024);
   });
 
+  it('leaves the schemas’ descriptions, which only the API documents read, out of the browser’s files', () => {
+    for (const file of [...files.firstView, ...files.lazyViews, ...files.library]) {
+      const code = readFileSync(join(distDir, file), 'utf8');
+      expect(code, file).not.toContain('How the bucket came to be');
+    }
+    // The schemas themselves are there: the client checks the service's answers with them.
+    expect(readFileSync(join(distDir, files.library[0]!), 'utf8')).toContain('createdUsing');
+  });
+
   it('writes embed.js as a classic script with one global and no imports', () => {
     const script = readFileSync(join(distDir, 'sdk', 'embed.js'), 'utf8');
     expect(script.startsWith('var ExtractorEmbed=')).toBe(true);

@@ -30,7 +30,7 @@ export function minifyCss(text: string): string {
 }
 
 /** Where the template literal whose text starts at `from` ends (its closing backtick). */
-function templateEnd(code: string, from: number): number {
+export function templateEnd(code: string, from: number): number {
   let at = from;
   while (at < code.length) {
     const char = code[at];
