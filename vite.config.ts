@@ -4,6 +4,7 @@ import { playwright } from '@vitest/browser-playwright';
 import { minifiedTemplates } from './src/tools/minify-templates.js';
 import { serviceProxy } from './src/tools/service-proxy.js';
 import { withoutSchemaDescriptions } from './src/tools/without-descriptions.js';
+import { withoutPreloadHelper } from './src/tools/without-preload-helper.js';
 
 /** Debian's Chromium; the README says how to install it. Playwright never downloads its own. */
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -17,8 +18,14 @@ const serverTestEnv = { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true'
 export default defineConfig({
   // `npm run dev` and the browser tests reach the service's /api through this (same origin).
   // The built views' Lit templates without their indentation, and the contract's schemas
-  // without the descriptions only the server's API documents read (their size budgets).
-  plugins: [serviceProxy(), minifiedTemplates(), withoutSchemaDescriptions()],
+  // without the descriptions only the server's API documents read; and no preload helper
+  // (see modulePreload below). All for the views' size budgets.
+  plugins: [
+    serviceProxy(),
+    minifiedTemplates(),
+    withoutSchemaDescriptions(),
+    withoutPreloadHelper(),
+  ],
   // Known up front, so the browser tests' server never re-bundles (and reloads) mid-run.
   optimizeDeps: {
     include: [

@@ -87,6 +87,15 @@ describe('npm run build', () => {
     expect(readFileSync(join(distDir, files.library[0]!), 'utf8')).toContain('createdUsing');
   });
 
+  it('writes the hosted page’s imports without Vite’s preload helper', () => {
+    for (const file of [...files.firstView, ...files.lazyViews].filter((f) => f.endsWith('.js'))) {
+      const code = readFileSync(join(distDir, file), 'utf8');
+      expect(code, file).not.toMatch(/vite:preloadError|__VITE_PRELOAD__|__vitePreload/);
+    }
+    const entry = readFileSync(join(distDir, files.firstView[0]!), 'utf8');
+    expect(entry).toMatch(/\bimport\(`\.\/bucket-view-[\w-]+\.js`\)/);
+  });
+
   it('writes embed.js as a classic script with one global and no imports', () => {
     const script = readFileSync(join(distDir, 'sdk', 'embed.js'), 'utf8');
     expect(script.startsWith('var ExtractorEmbed=')).toBe(true);
