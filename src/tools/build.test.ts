@@ -167,6 +167,13 @@ describe('npm run build', () => {
     expect(result.registered).toEqual([]);
   });
 
+  it('bundles in the ES module only the part of Lit’s DOM shim its node build needs to load', () => {
+    const library = readFileSync(join(distDir, 'sdk', 'extractor.mjs'), 'utf8');
+    // The shim's ElementInternals and EventTarget are for rendering elements on a server.
+    expect(library).not.toContain('ariaAtomic');
+    expect(library).not.toContain('__eventListeners');
+  });
+
   it('ships custom-elements.json and extractor.d.ts beside the library', () => {
     const manifest = JSON.parse(
       readFileSync(join(distDir, 'sdk', 'custom-elements.json'), 'utf8'),

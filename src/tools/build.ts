@@ -114,8 +114,19 @@ async function buildAll(options: BuildOptions): Promise<BuiltFiles> {
       define: format === 'iife' ? { 'import.meta.url': 'undefined' } : {},
       resolve: {
         ...(format === 'es' ? { conditions: ['node', 'module', 'import', 'default'] } : {}),
-        // The catalogues are files beside the library, not inside it (one locale loads).
-        alias: [{ find: /^\.\/catalogues\.js$/, replacement: './catalogues-beside.js' }],
+        alias: [
+          // The catalogues are files beside the library, not inside it (one locale loads).
+          { find: /^\.\/catalogues\.js$/, replacement: './catalogues-beside.js' },
+          // Of Lit's DOM shim, only the base class and registry the node build needs to load.
+          ...(format === 'es'
+            ? [
+                {
+                  find: /^@lit-labs\/ssr-dom-shim$/,
+                  replacement: join(projectRoot, 'src/embed/server-dom-shim.ts'),
+                },
+              ]
+            : []),
+        ],
       },
       build: {
         outDir: join(distDir, 'sdk'),
