@@ -18,8 +18,8 @@ const serverTestEnv = { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true'
 export default defineConfig({
   // `npm run dev` and the browser tests reach the service's /api through this (same origin).
   // The built views' Lit templates without their indentation, and the contract's schemas
-  // without the descriptions only the server's API documents read; and no preload helper
-  // (see modulePreload below). All for the views' size budgets.
+  // without the descriptions only the server's API documents read; no preload helper (see
+  // modulePreload below). All for the views' size budgets (src/tools/build.ts).
   plugins: [
     serviceProxy(),
     minifiedTemplates(),
@@ -48,24 +48,21 @@ export default defineConfig({
     manifest: true,
     // The hosted pages' CSP has no 'unsafe-inline' and no data: scripts.
     assetsInlineLimit: 0,
-    // No preload helper (2 KB, 0.9 KB gzipped) in the first view: a later view's shared
-    // chunks are then fetched when the view's own file has arrived, not beside it.
+    // No preload helper in the first view (2 KB, 0.65 KB gzipped): what loads later is one
+    // file with nothing to fetch beside it. Vite still wraps each import() in the helper;
+    // withoutPreloadHelper() unwraps them.
     modulePreload: false,
     rolldownOptions: {
       output: {
-        // Everything the entry imports statically in one file, and what two or more later
-        // views share in another: the budgets are gzipped bytes, and one file compresses
-        // better than the several Rolldown would split each into by who shares a module.
+        // Everything the entry imports statically in one file, and everything after it but
+        // the catalogues in another (the three later views, their parts, the app's later
+        // parts, the frame's bridge): the budgets are gzipped bytes, and one file compresses
+        // better than the several Rolldown would split it into (by view and by who shares
+        // a module) by some 3.5 KB. Each catalogue stays a file of its own: one loads.
         codeSplitting: {
           groups: [
             { name: 'first-view', tags: ['$initial'] },
-            { name: 'view-parts', minShareCount: 2 },
-            // The app's own small later parts (the run's watcher, the contrast check, the
-            // session notice, a partner's texts) together.
-            {
-              name: 'app-later',
-              test: /src[\\/](elements[\\/]app[\\/](contrast|session-notice)|controllers[\\/]run-watcher-controller|client[\\/]run-events|locales[\\/]overrides)\.ts$/,
-            },
+            { name: 'later', test: (id) => !/src[\\/]locales[\\/][a-z]{2}\.ts$/.test(id) },
           ],
         },
       },
