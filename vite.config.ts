@@ -5,6 +5,7 @@ import { minifiedTemplates } from './src/tools/minify-templates.js';
 import { serviceProxy } from './src/tools/service-proxy.js';
 import { withoutSchemaDescriptions } from './src/tools/without-descriptions.js';
 import { withoutPreloadHelper } from './src/tools/without-preload-helper.js';
+import { withoutGeneratedMessageIds } from './src/tools/without-generated-ids.js';
 
 /** Debian's Chromium; the README says how to install it. Playwright never downloads its own. */
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -17,13 +18,15 @@ const serverTestEnv = { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true'
 
 export default defineConfig({
   // `npm run dev` and the browser tests reach the service's /api through this (same origin).
-  // The built views' Lit templates without their indentation, and the contract's schemas
-  // without the descriptions only the server's API documents read; no preload helper (see
+  // The built views' Lit templates without comments and indentation, the contract's schemas
+  // without the descriptions only the server's API documents read; @lit/localize without
+  // the ids it would make for messages that have none (ours all have); no preload helper (see
   // modulePreload below). All for the views' size budgets (src/tools/build.ts).
   plugins: [
     serviceProxy(),
     minifiedTemplates(),
     withoutSchemaDescriptions(),
+    withoutGeneratedMessageIds(),
     withoutPreloadHelper(),
   ],
   // Known up front, so the browser tests' server never re-bundles (and reloads) mid-run.

@@ -24,6 +24,7 @@ import { fileURLToPath } from 'node:url';
 import { supportedLocales } from '../locales/localization.js';
 import { minifiedTemplates } from './minify-templates.js';
 import { withoutSchemaDescriptions } from './without-descriptions.js';
+import { withoutGeneratedMessageIds } from './without-generated-ids.js';
 
 export const projectRoot = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 export const defaultDistDir = join(projectRoot, 'dist');
@@ -111,7 +112,7 @@ async function buildAll(options: BuildOptions): Promise<BuiltFiles> {
       configFile: false,
       logLevel: 'warn',
       publicDir: false,
-      plugins: [minifiedTemplates(), withoutSchemaDescriptions()],
+      plugins: [minifiedTemplates(), withoutSchemaDescriptions(), withoutGeneratedMessageIds()],
       // Lit's "node" build works in browsers too and adds a small DOM shim for when there is
       // no DOM: so the ES module can be imported during server-side rendering (issue #5).
       // The classic script is for <script> tags only and keeps the plain browser build.
