@@ -30,13 +30,13 @@ export function minifyCss(text: string): string {
 }
 
 /** Where the template literal whose text starts at `from` ends (its closing backtick). */
-export function templateEnd(code: string, from: number): number {
+function templateEnd(code: string, from: number): number {
   let at = from;
   while (at < code.length) {
     const char = code[at];
     if (char === '\\') at += 2;
     else if (char === '`') return at;
-    else if (char === '$' && code[at + 1] === '{') at = expressionEnd(code, at + 2);
+    else if (char === '$' && code[at + 1] === '{') at = closingAt(code, at + 2) + 1;
     else at += 1;
   }
   throw new Error('A template literal does not end.');
@@ -48,9 +48,12 @@ const endOf = (code: string, what: string, from: number) => {
   return at < 0 ? code.length : at;
 };
 
-/** Where the `${…}` expression starting at `from` ends (just after its `}`). */
-function expressionEnd(code: string, from: number): number {
-  let depth = 1;
+/**
+ * Where the code from `from`, inside brackets, meets the one that closes them (or, with
+ * `orComma`, a comma between them), past strings, templates, comments and inner brackets.
+ */
+export function closingAt(code: string, from: number, orComma = false): number {
+  let depth = 0;
   let at = from;
   while (at < code.length) {
     const char = code[at]!;
@@ -61,16 +64,16 @@ function expressionEnd(code: string, from: number): number {
     } else if (char === '`') at = templateEnd(code, at + 1) + 1;
     else if (code.startsWith('//', at)) at = endOf(code, '\n', at);
     else if (code.startsWith('/*', at)) at = endOf(code, '*/', at + 2) + 2;
-    else if (char === '{') {
+    else if ('([{'.includes(char)) {
       depth += 1;
       at += 1;
-    } else if (char === '}') {
-      depth -= 1;
-      at += 1;
+    } else if (')]}'.includes(char) || (orComma && char === ',')) {
       if (depth === 0) return at;
+      if (char !== ',') depth -= 1;
+      at += 1;
     } else at += 1;
   }
-  throw new Error('A template expression does not end.');
+  throw new Error('A template expression or a call does not end.');
 }
 
 /** The module's source with each `css` and `html` template minified. */
@@ -98,7 +101,7 @@ function minifyHtml(text: string): string {
   while (at < text.length) {
     if (text[at] === '\\') at += 2;
     else if (text[at] === '$' && text[at + 1] === '{') {
-      const end = expressionEnd(text, at + 2);
+      const end = closingAt(text, at + 2) + 1;
       out += text.slice(from, at).replace(/\n[ \t]+/g, '\n');
       out += `\${${minifyTemplates(text.slice(at + 2, end - 1))}}`;
       from = at = end;

@@ -7,30 +7,7 @@
  *
  */
 import type { Plugin } from 'vite';
-import { templateEnd } from './minify-templates.js';
-
-/** Where the call whose arguments start at `from` ends (just after its `)`). */
-function callEnd(code: string, from: number): number {
-  let depth = 1;
-  let at = from;
-  while (at < code.length) {
-    const char = code[at]!;
-    if (char === "'" || char === '"') {
-      at += 1;
-      while (at < code.length && code[at] !== char) at += code[at] === '\\' ? 2 : 1;
-      at += 1;
-    } else if (char === '`') at = templateEnd(code, at + 1) + 1;
-    else if (char === '(') {
-      depth += 1;
-      at += 1;
-    } else if (char === ')') {
-      depth -= 1;
-      at += 1;
-      if (depth === 0) return at;
-    } else at += 1;
-  }
-  throw new Error('A z.describe( call does not end.');
-}
+import { closingAt } from './minify-templates.js';
 
 /**
  * The module's code without the descriptions of its schemas: each `z.describe(…)` goes,
@@ -41,7 +18,7 @@ export function withoutDescriptions(code: string): string {
   let out = code;
   for (let at = out.indexOf('z.describe('); at >= 0; at = out.indexOf('z.describe(', at)) {
     let start = at;
-    let end = callEnd(out, at + 'z.describe('.length);
+    let end = closingAt(out, at + 'z.describe('.length) + 1;
     const before = /\.check\(\s*$/.exec(out.slice(Math.max(0, start - 200), start));
     const after = /^\s*,?\s*\)/.exec(out.slice(end));
     if (before && after) {

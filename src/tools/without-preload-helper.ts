@@ -10,33 +10,10 @@
  * CSS after all (the helper would then be needed).
  */
 import type { Plugin } from 'vite';
-import { templateEnd } from './minify-templates.js';
+import { closingAt } from './minify-templates.js';
 
 const helper = '__vitePreload(';
 const depsMarker = /^,\s*__VITE_PRELOAD__\s*\)/;
-
-/** Where the argument starting at `from` ends: at its `,` or `)` at depth 0. */
-function argumentEnd(code: string, from: number): number {
-  let depth = 0;
-  let at = from;
-  while (at < code.length) {
-    const char = code[at]!;
-    if (char === "'" || char === '"') {
-      at += 1;
-      while (at < code.length && code[at] !== char) at += code[at] === '\\' ? 2 : 1;
-      at += 1;
-    } else if (char === '`') at = templateEnd(code, at + 1) + 1;
-    else if ('([{'.includes(char)) {
-      depth += 1;
-      at += 1;
-    } else if (')]}'.includes(char) || char === ',') {
-      if (depth === 0) return at;
-      if (char !== ',') depth -= 1;
-      at += 1;
-    } else at += 1;
-  }
-  throw new Error('A __vitePreload( call does not end.');
-}
 
 /** The chunk's code with each `__vitePreload(load, __VITE_PRELOAD__)` as `(load)()`. */
 export function withoutPreloadCalls(code: string): string {
@@ -44,7 +21,7 @@ export function withoutPreloadCalls(code: string): string {
   let copied = 0;
   for (let at = code.indexOf(helper); at >= 0; at = code.indexOf(helper, copied)) {
     const start = at + helper.length;
-    const end = argumentEnd(code, start);
+    const end = closingAt(code, start, true);
     const marker = depsMarker.exec(code.slice(end));
     if (!marker) throw new Error(`An unexpected __vitePreload call: ${code.slice(at, end + 40)}`);
     out += `${code.slice(copied, at)}(${code.slice(start, end)})()`;
