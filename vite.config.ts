@@ -3,6 +3,9 @@ import { defineConfig } from 'vite';
 import { playwright } from '@vitest/browser-playwright';
 import { minifiedTemplates } from './src/tools/minify-templates.js';
 import { serviceProxy } from './src/tools/service-proxy.js';
+import { withoutSchemaDescriptions } from './src/tools/without-descriptions.js';
+import { withoutPreloadHelper } from './src/tools/without-preload-helper.js';
+import { withoutGeneratedMessageIds } from './src/tools/without-generated-ids.js';
 
 /** Debian's Chromium; the README says how to install it. Playwright never downloads its own. */
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -15,8 +18,17 @@ const serverTestEnv = { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true'
 
 export default defineConfig({
   // `npm run dev` and the browser tests reach the service's /api through this (same origin).
-  // The built views' Lit templates without their indentation (their size budgets).
-  plugins: [serviceProxy(), minifiedTemplates()],
+  // The built views' Lit templates without comments and indentation, the contract's schemas
+  // without the descriptions only the server's API documents read; @lit/localize without
+  // the ids it would make for messages that have none (ours all have); no preload helper (see
+  // modulePreload below). All for the views' size budgets (src/tools/build.ts).
+  plugins: [
+    serviceProxy(),
+    minifiedTemplates(),
+    withoutSchemaDescriptions(),
+    withoutGeneratedMessageIds(),
+    withoutPreloadHelper(),
+  ],
   // Known up front, so the browser tests' server never re-bundles (and reloads) mid-run.
   optimizeDeps: {
     include: [
@@ -28,6 +40,7 @@ export default defineConfig({
       'lit/directive.js',
       '@lit/context',
       '@lit/task',
+      '@lit/localize',
       'zod/mini',
     ],
   },
@@ -38,23 +51,21 @@ export default defineConfig({
     manifest: true,
     // The hosted pages' CSP has no 'unsafe-inline' and no data: scripts.
     assetsInlineLimit: 0,
-    // No preload helper (2 KB, 0.9 KB gzipped) in the first view: a later view's shared
-    // chunks are then fetched when the view's own file has arrived, not beside it.
+    // No preload helper in the first view (2 KB, 0.65 KB gzipped): what loads later is one
+    // file with nothing to fetch beside it. Vite still wraps each import() in the helper;
+    // withoutPreloadHelper() unwraps them.
     modulePreload: false,
     rolldownOptions: {
       output: {
-        // Everything the entry imports statically in one file, and what two or more later
-        // views share in another: the budgets are gzipped bytes, and one file compresses
-        // better than the several Rolldown would split each into by who shares a module.
+        // Everything the entry imports statically in one file, and everything after it but
+        // the catalogues in another (the three later views, their parts, the app's later
+        // parts, the frame's bridge): the budgets are gzipped bytes, and one file compresses
+        // better than the several Rolldown would split it into (by view and by who shares
+        // a module) by some 3.5 KB. Each catalogue stays a file of its own: one loads.
         codeSplitting: {
           groups: [
             { name: 'first-view', tags: ['$initial'] },
-            { name: 'view-parts', minShareCount: 2 },
-            // The app's own small later parts (the contrast check, the session notice).
-            {
-              name: 'app-later',
-              test: /src[\\/]elements[\\/]app[\\/](contrast|session-notice)\.ts$/,
-            },
+            { name: 'later', test: (id) => !/src[\\/]locales[\\/][a-z]{2}\.ts$/.test(id) },
           ],
         },
       },
@@ -114,6 +125,7 @@ export default defineConfig({
             'src/controllers/**/*.test.ts',
             'src/client/**/*.test.ts',
             'src/embed/**/*.test.ts',
+            'src/locales/**/*.test.ts',
           ],
           browser: {
             enabled: true,

@@ -4,9 +4,13 @@
  * people, so it is what the interface shows. Failures that never reached the service
  * (offline, a blocked request) and answers we cannot read get their own plain messages.
  */
+import { msg, str } from '@lit/localize';
 import type { Problem } from '../contract/resources.js';
 import { problemSchema } from '../contract/resources.js';
+import { formattingLocale } from '../locales/localization.js';
 
+// The errors' own messages are for developers, in English (the console, a host's handler);
+// describeError gives people's words in the interface's language.
 export const networkErrorMessage =
   'We could not reach the service. Check your connection and try again.';
 export const unexpectedAnswerMessage =
@@ -62,21 +66,44 @@ export function errorFromAnswer(
 }
 
 function fallbackMessage(status: number): string {
+  if (status === 0)
+    return msg('We could not reach the service. Check your connection and try again.', {
+      id: 'error.network',
+    });
   if (status === 401)
-    return 'This session has ended or is not valid. Open the link you were given again.';
+    return msg(
+      'Your session has ended, so this could not be done. What you entered before is saved: open the link you were given again to go on.',
+      { id: 'error.session-ended' },
+    );
   if (status === 404)
-    return 'We could not find what you were looking for. It may have been removed.';
-  if (status === 413) return 'The file is too large.';
-  if (status >= 500) return 'The service ran into a problem. Please try again in a moment.';
-  return `The service refused the request (HTTP ${status}).`;
+    return msg('We could not find what you were looking for. It may have been removed.', {
+      id: 'error.not-found',
+    });
+  if (status === 413) return msg('The file is too large.', { id: 'error.too-large' });
+  if (status >= 500)
+    return msg('The service ran into a problem. Please try again in a moment.', {
+      id: 'error.server',
+    });
+  return msg(str`The service refused the request (HTTP ${status}).`, { id: 'error.refused' });
 }
 
 export function isAbortError(error: unknown): boolean {
   return error instanceof DOMException && error.name === 'AbortError';
 }
 
-/** The words to show for any error a call may throw. */
+/**
+ * The words to show for any error a call may throw, in the interface's language. The
+ * service writes its problem details in English, so in another language the status's own
+ * words stand in for them.
+ */
 export function describeError(error: unknown): string {
-  if (error instanceof ApiError) return error.message;
-  return networkErrorMessage;
+  if (!(error instanceof ApiError)) return fallbackMessage(0);
+  if (error.message === unexpectedAnswerMessage)
+    return msg('The service sent an answer we did not expect. Please try again in a moment.', {
+      id: 'error.unexpected-answer',
+    });
+  // A 401's detail is the token's ("The access token has expired"), not a person's words.
+  if (error.status === 401) return fallbackMessage(401);
+  if (error.problem?.detail && formattingLocale().split('-')[0] === 'en') return error.message;
+  return fallbackMessage(error.status);
 }

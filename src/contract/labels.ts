@@ -35,11 +35,20 @@ export type Labels = Record<LabelName, string>;
 
 export const labelNames = Object.keys(labelDefaults) as LabelName[];
 
+/**
+ * A label's id in the interface's message catalogues (src/locales): `label.` and its name in
+ * kebab case, `label.bucket-view-heading`.
+ */
+export function labelMessageId(name: LabelName): string {
+  return `label.${name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}`;
+}
+
 /** Every label of an extractor, with the default wherever the extractor's text is empty. */
 export function resolveLabels(
   source: Partial<Record<LabelName, string | null | undefined>>,
+  defaults: Labels = labelDefaults,
 ): Labels {
-  const labels = { ...labelDefaults } as Labels;
+  const labels = { ...defaults };
   for (const name of labelNames) {
     const text = source[name]?.trim();
     if (text) labels[name] = text;

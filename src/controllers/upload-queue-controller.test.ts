@@ -3,7 +3,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ExtractorClient, filesOfBucket } from '../client/client.js';
 import { startSession, textFile } from '../client/testing/fixtures.js';
 import type { BucketFile } from '../contract/resources.js';
-import { checkFile, formatBytes, UploadQueueController } from './upload-queue-controller.js';
+import { formatBytes } from '../locales/format.js';
+import { checkFile, UploadQueueController } from './upload-queue-controller.js';
 
 class UploadingHost extends LitElement {}
 customElements.define('test-uploading-host', UploadingHost);
@@ -35,11 +36,11 @@ describe('checkFile', () => {
       '“empty.pdf” is empty.',
     );
     expect(checkFile(new File(['0123456789'], 'big.txt', { type: 'text/plain' }), 4)).toBe(
-      `“big.txt” is 10${'\u00a0'}B; a file can be at most 4${'\u00a0'}B.`,
+      `“big.txt” is 10${'\u00a0'}byte; a file can be at most 4${'\u00a0'}byte.`,
     );
     // Just over a limit rounds to the limit's text: the message does not contradict itself.
     expect(checkFile(new File(['x'.repeat(2049)], 'over.txt', { type: 'text/plain' }), 2048)).toBe(
-      `“over.txt” is larger than the 2${'\u00a0'}KB a file can be.`,
+      `“over.txt” is larger than the 2${'\u00a0'}kB a file can be.`,
     );
     expect(checkFile(new File(['x'], 'scan.PDF'))).toBeUndefined();
     expect(checkFile(new File(['x'], 'image', { type: 'image/png' }))).toBeUndefined();

@@ -7,6 +7,8 @@
  * again would be refused again. Leaving the page aborts what is in flight.
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
+import { msg, str } from '@lit/localize';
+import { formatBytes } from '../locales/format.js';
 import { ApiError, describeError, isAbortError } from '../client/api-error.js';
 import { defaultMaxUploadBytes, type ExtractorClient } from '../client/client.js';
 import { acceptedExtensions, acceptedMediaTypes, type BucketFile } from '../contract/resources.js';
@@ -53,24 +55,6 @@ export interface UploadQueueOptions {
 /** What `<input accept>` offers: the types we read, which on phones includes the camera. */
 export const acceptAttribute = [...acceptedMediaTypes, ...acceptedExtensions].join(',');
 
-export const acceptedKindsText =
-  'PDF, images (PNG, JPEG, WebP, TIFF), Word, Excel, CSV, Markdown, HTML or plain text';
-
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes}\u00a0B`;
-  const units = ['KB', 'MB', 'GB'];
-  let value = bytes / 1024;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  // A no-break space keeps "50 MB" together when the text wraps.
-  // One decimal under 10 ("2.5 MB"), none when it is nought ("2 MB", not "2.0 MB").
-  const amount = value >= 10 ? String(Math.round(value)) : value.toFixed(1).replace(/\.0$/, '');
-  return `${amount}\u00a0${units[unit]}`;
-}
-
 /**
  * Whether sending the same file again can succeed: when the request did not get through or
  * the service could not take it just then (timeouts, too many requests, its own errors),
@@ -83,23 +67,27 @@ export function canRetryUpload(error: unknown): boolean {
 
 /** Why a file cannot be uploaded, or `undefined` when it can. */
 export function checkFile(file: File, maxBytes = defaultMaxUploadBytes): string | undefined {
-  const name = file.name || 'This file';
   const dot = file.name.lastIndexOf('.');
   const extension = dot >= 0 ? file.name.slice(dot).toLowerCase() : '';
   const knownExtension = (acceptedExtensions as readonly string[]).includes(extension);
   const knownType = (acceptedMediaTypes as readonly string[]).includes(file.type);
-  if (!knownExtension && !knownType) {
-    return `“${name}” is not a kind of file we can read. Use ${acceptedKindsText}.`;
-  }
-  if (file.size === 0) return `“${name}” is empty.`;
+  const name = file.name || msg('This file', { id: 'upload.this-file' });
+  if (!knownExtension && !knownType)
+    return msg(
+      str`“${name}” is not a kind of file we can read. Use PDF, images (PNG, JPEG, WebP, TIFF), Word, Excel, CSV, Markdown, HTML or plain text.`,
+      { id: 'upload.unknown-kind' },
+    );
+  if (file.size === 0) return msg(str`“${name}” is empty.`, { id: 'upload.empty' });
   if (file.size > maxBytes) {
     const size = formatBytes(file.size);
     const limit = formatBytes(maxBytes);
     // Just over the limit rounds to the limit's own text ("50 MB; at most 50 MB"), which
     // reads as a contradiction; then the size is left out.
     return size === limit
-      ? `“${name}” is larger than the ${limit} a file can be.`
-      : `“${name}” is ${size}; a file can be at most ${limit}.`;
+      ? msg(str`“${name}” is larger than the ${limit} a file can be.`, { id: 'upload.too-large' })
+      : msg(str`“${name}” is ${size}; a file can be at most ${limit}.`, {
+          id: 'upload.too-large-size',
+        });
   }
   return undefined;
 }
@@ -221,7 +209,9 @@ export class UploadQueueController implements ReactiveController {
       this.#uploadedSinceSettled.push(...uploaded);
     } catch (error) {
       item.status = canRetryUpload(error) ? 'failed' : 'rejected';
-      item.message = isAbortError(error) ? 'The upload was stopped.' : describeError(error);
+      item.message = isAbortError(error)
+        ? msg('The upload was stopped.', { id: 'upload.stopped' })
+        : describeError(error);
       // A dismissed item was aborted on purpose: nobody needs to hear about it.
       if (this.#items.includes(item)) this.#options.onFailed?.(item);
     } finally {

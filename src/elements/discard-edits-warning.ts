@@ -4,6 +4,7 @@
  * the extraction view and Begin in the bucket view both start a new run, which reads the
  * files afresh; the edits stay with the old run, which the person would no longer see.
  */
+import { msg, str } from '@lit/localize';
 import { html } from 'lit';
 
 export interface DiscardEditsWarning {
@@ -21,11 +22,15 @@ export function renderDiscardEditsWarning({ buttonLabel, onKeep }: DiscardEditsW
     role="alert"
     tabindex="-1"
   >
-    <span class="message-title">Your changes would not be carried over.</span>
-    A new run reads the files again from the beginning; the values you corrected stay with the
-    results you have now. Press “${buttonLabel}” again to start anyway, or go back to your changes.
+    <span class="message-title"
+      >${msg('Your changes would not be carried over.', { id: 'discard-edits.title' })}</span
+    >
+    ${msg(
+      str`A new run reads the files again from the beginning; the values you corrected stay with the results you have now. Press “${buttonLabel}” again to start anyway, or go back to your changes.`,
+      { id: 'discard-edits.text' },
+    )}
     <button class="button small" part="button keep-edits-button" type="button" @click=${onKeep}>
-      Keep my changes
+      ${msg('Keep my changes', { id: 'discard-edits.keep' })}
     </button>
   </p>`;
 }

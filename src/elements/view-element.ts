@@ -4,6 +4,7 @@
  * actions. Not an element of its own.
  */
 import { consume } from '@lit/context';
+import { updateWhenLocaleChanges } from '@lit/localize';
 import { html, LitElement, type TemplateResult } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import { labelDefaults, type Labels } from '../contract/labels.js';
@@ -44,6 +45,12 @@ export abstract class ExtractorViewElement extends LitElement {
 
   /** The level of the view's heading: 1 on the full page, 2 inside someone else's page. */
   @property({ type: Number, attribute: 'heading-level' }) headingLevel = 2;
+
+  constructor() {
+    super();
+    // The built-in texts follow the language the app chose (src/locales/localization.ts).
+    updateWhenLocaleChanges(this);
+  }
 
   /** Moves focus to the heading, so a screen reader announces the new step. */
   focusHeading(): void {

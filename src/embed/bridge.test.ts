@@ -160,7 +160,7 @@ describe('FrameBridge', () => {
     const { app, fromHost } = await bridged();
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     cleanups.push(() => warn.mockRestore());
-    const strings = () => (app as unknown as { strings?: unknown }).strings;
+    const strings = () => app.strings;
     fromHost(command('set-strings', { strings: { 'upload.title': 'line\nbreak' } }));
     fromHost(command('set-strings', { strings: { 'bad id!': 'x' } }));
     expect(strings()).toBeUndefined();

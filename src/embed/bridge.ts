@@ -30,7 +30,7 @@ import {
   type FrameEventPayloads,
 } from '../contract/frame-messages.js';
 import type { CurrentSession, Theme } from '../contract/resources.js';
-import { stringOverridesSchema, type StringOverrides } from '../contract/session-language.js';
+import { stringOverridesSchema } from '../contract/session-language.js';
 import { themeSchema } from '../contract/theme.js';
 import type { ExtractorApp } from '../elements/app/app.js';
 import { isStep } from '../elements/steps.js';
@@ -219,8 +219,8 @@ export class FrameBridge {
       );
       return;
     }
-    // The element's `strings` (the catalogue's overrides, issue 15) lie over the session's.
-    (this.#options.app as ExtractorApp & { strings?: StringOverrides }).strings = checked.data;
+    // The element's `strings` lie over the session's.
+    this.#options.app.strings = checked.data;
   }
 
   #applyTheme(): void {

@@ -8,12 +8,14 @@
  * keeps it in its address: the server needs it on every load to answer with the session's
  * frame-ancestors, and nobody sees an iframe's address bar.
  *
- * `?color-scheme=light|dark|auto` (embed.js's `colorScheme`) sets the scheme of the page and
- * the app; when absent the session's `colorScheme` does, once loaded (light by default). The page follows it too, so a frame on a light partner page
- * stays transparent even under a dark system (a frame whose scheme differs from its
- * host's gets an opaque background from the browser).
+ * `?locale=de` (embed.js's `locale`) sets the app's `locale`: its language before the
+ * session's and the browser's.
  *
- * `?locale=` (embed.js's `locale`) sets the app's `locale`.
+ * `?color-scheme=light|dark|auto` (embed.js's `colorScheme`) sets the scheme of the page and
+ * the app; when absent the session's `colorScheme` does, once loaded (light by default).
+ * The page follows it too, so a frame on a light partner page stays transparent even under
+ * a dark system (a frame whose scheme differs from its host's gets an opaque background
+ * from the browser).
  */
 import { colorSchemeParameter, isColorScheme, type ColorScheme } from '../contract/color-scheme.js';
 import {

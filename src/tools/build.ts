@@ -6,7 +6,9 @@
  * budgets of issue #4, which `npm run build` then runs (`size-limit --config`):
  *
  *   - first view: what the hosted page loads before the introduction shows ≤ 35 KiB gzipped;
- *   - all views:  that plus every lazily loaded view ≤ 80 KiB gzipped;
+ *   - all views:  that plus every lazily loaded view ≤ 80 KiB gzipped, with the largest
+ *     (gzipped) catalogue of a language: one loads, the person's;
+ *   - each library file with its largest catalogue ≤ 80 KiB gzipped too;
  *
  * and, of issue #5, the iFrame's host script dist/sdk/embed.js (src/embed/host/embed.ts)
  * ≤ 3 KiB gzipped. Which files the hosted page loads first is Vite's manifest's to say, so
@@ -17,8 +19,12 @@
  */
 import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
+import { supportedLocales } from '../locales/localization.js';
 import { minifiedTemplates } from './minify-templates.js';
+import { withoutSchemaDescriptions } from './without-descriptions.js';
+import { withoutGeneratedMessageIds } from './without-generated-ids.js';
 
 export const projectRoot = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 export const defaultDistDir = join(projectRoot, 'dist');
@@ -31,13 +37,24 @@ export const budgets = {
 } as const;
 
 export const libraryFiles = ['extractor.mjs', 'extractor.js'] as const;
+/** The locales with a catalogue of their own (English is the source's). */
+export const catalogueLocales = supportedLocales.filter((locale) => locale !== 'en');
 export const hostScriptFile = 'embed.js';
 
 /** The files of a build, by when they load, relative to its directory. */
 export interface BuiltFiles {
   firstView: string[];
   lazyViews: string[];
+  /**
+   * The message catalogues (src/locales), by locale: one is loaded, the person's, so the
+   * budgets count one of them, the largest gzipped (`largestCatalogue`), rather than all.
+   */
+  catalogues: Record<string, string>;
+  largestCatalogue: string;
   library: string[];
+  /** The library's catalogues, beside it (`sdk/locales/de.js`), by locale. */
+  libraryCatalogues: Record<string, string>;
+  largestLibraryCatalogue: string;
   hostScript: string;
 }
 
@@ -95,11 +112,28 @@ async function buildAll(options: BuildOptions): Promise<BuiltFiles> {
       configFile: false,
       logLevel: 'warn',
       publicDir: false,
-      plugins: [minifiedTemplates()],
+      plugins: [minifiedTemplates(), withoutSchemaDescriptions(), withoutGeneratedMessageIds()],
       // Lit's "node" build works in browsers too and adds a small DOM shim for when there is
       // no DOM: so the ES module can be imported during server-side rendering (issue #5).
       // The classic script is for <script> tags only and keeps the plain browser build.
-      resolve: format === 'es' ? { conditions: ['node', 'module', 'import', 'default'] } : {},
+      // The classic script has no import.meta: catalogues-beside.ts reads its <script> instead.
+      define: format === 'iife' ? { 'import.meta.url': 'undefined' } : {},
+      resolve: {
+        ...(format === 'es' ? { conditions: ['node', 'module', 'import', 'default'] } : {}),
+        alias: [
+          // The catalogues are files beside the library, not inside it (one locale loads).
+          { find: /^\.\/catalogues\.js$/, replacement: './catalogues-beside.js' },
+          // Of Lit's DOM shim, only the base class and registry the node build needs to load.
+          ...(format === 'es'
+            ? [
+                {
+                  find: /^@lit-labs\/ssr-dom-shim$/,
+                  replacement: join(projectRoot, 'src/embed/server-dom-shim.ts'),
+                },
+              ]
+            : []),
+        ],
+      },
       build: {
         outDir: join(distDir, 'sdk'),
         emptyOutDir: format === 'es',
@@ -114,6 +148,29 @@ async function buildAll(options: BuildOptions): Promise<BuiltFiles> {
         minify: true,
         // One file each: a partner loads the library with a single request.
         // Vite leaves an ES library unminified for bundlers; this one is served as it is.
+        rolldownOptions: { output: { codeSplitting: false, minify: true } },
+      },
+    });
+  }
+  // The library's catalogues, /sdk/locales/de.js and so on: ES modules whole in themselves
+  // (each with @lit/localize's small `str`), imported by address by catalogues-beside.ts.
+  for (const locale of catalogueLocales) {
+    await viteBuild({
+      root: projectRoot,
+      configFile: false,
+      logLevel: 'warn',
+      publicDir: false,
+      build: {
+        outDir: join(distDir, 'sdk', 'locales'),
+        emptyOutDir: false,
+        target: 'es2022',
+        copyPublicDir: false,
+        lib: {
+          entry: join(projectRoot, 'src/locales', `${locale}.ts`),
+          formats: ['es'],
+          fileName: () => `${locale}.js`,
+        },
+        minify: true,
         rolldownOptions: { output: { codeSplitting: false, minify: true } },
       },
     });
@@ -184,8 +241,14 @@ export function builtFiles(distDir = defaultDistDir): BuiltFiles {
   visitStatic(entryKey);
 
   const lazyFiles = new Set<string>();
+  const catalogues: Record<string, string> = {};
   const visitLazy = (key: string) => {
     const chunk = manifest[key]!;
+    const locale = /^src\/locales\/([a-z]{2})\.ts$/.exec(key)?.[1];
+    if (locale) {
+      catalogues[locale] = `app/${chunk.file}`;
+      return;
+    }
     if (firstFiles.has(chunk.file) || lazyFiles.has(chunk.file)) return;
     lazyFiles.add(chunk.file);
     chunk.css?.forEach((css) => lazyFiles.add(css));
@@ -193,13 +256,32 @@ export function builtFiles(distDir = defaultDistDir): BuiltFiles {
   };
   lazyKeys.forEach(visitLazy);
 
+  const libraryCatalogues = Object.fromEntries(
+    catalogueLocales.map((locale) => [locale, `sdk/locales/${locale}.js`]),
+  );
   return {
     firstView: [...firstFiles].map((file) => `app/${file}`),
     lazyViews: [...lazyFiles].map((file) => `app/${file}`),
+    catalogues,
+    largestCatalogue: largestOf(catalogues, distDir),
     library: libraryFiles.map((file) => `sdk/${file}`),
+    libraryCatalogues,
+    largestLibraryCatalogue: largestOf(libraryCatalogues, distDir),
     hostScript: `sdk/${hostScriptFile}`,
   };
 }
+
+/** The locale whose catalogue is the largest gzipped, as size-limit measures it. */
+function largestOf(catalogues: Record<string, string>, distDir: string): string {
+  const sizes = Object.entries(catalogues).map(
+    ([locale, file]) =>
+      [locale, gzipSync(readFileSync(join(distDir, file)), { level: 9 }).length] as const,
+  );
+  const largest = sizes.reduce((a, b) => (b[1] > a[1] ? b : a), sizes[0]!);
+  return largest[0];
+}
+
+const languageNames = new Intl.DisplayNames(['en'], { type: 'language' });
 
 const kib = (bytes: number) => `${bytes / 1024} KiB`;
 
@@ -213,14 +295,14 @@ export function sizeLimitChecks(files: BuiltFiles): SizeLimitCheck[] {
       gzip: true,
     },
     {
-      name: 'Hosted page, all four views',
-      path: [...files.firstView, ...files.lazyViews],
+      name: `Hosted page, all four views, in ${languageNames.of(files.largestCatalogue)} (the largest catalogue)`,
+      path: [...files.firstView, ...files.lazyViews, files.catalogues[files.largestCatalogue]!],
       limit: kib(budgets.allViews),
       gzip: true,
     },
     ...files.library.map((file): SizeLimitCheck => ({
-      name: `Custom element library (/${file})`,
-      path: [file],
+      name: `Custom element library (/${file}), in ${languageNames.of(files.largestLibraryCatalogue)} (the largest catalogue)`,
+      path: [file, files.libraryCatalogues[files.largestLibraryCatalogue]!],
       limit: kib(budgets.allViews),
       gzip: true,
     })),
@@ -243,6 +325,7 @@ const interfaceSources = [
   'src/controllers',
   'src/elements',
   'src/embed',
+  'src/locales',
 ];
 
 function newestChange(path: string): number {

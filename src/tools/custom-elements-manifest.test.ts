@@ -79,10 +79,12 @@ describe('custom-elements.json', () => {
       'base-url',
       'color-scheme',
       'heading-level',
+      'locale',
       'mode',
       'session',
     ]);
     expect(attributes.get('color-scheme')).toMatchObject({ fieldName: 'colorScheme' });
+    expect(attributes.get('locale')).toMatchObject({ fieldName: 'locale' });
     expect(attributes.get('base-url')).toMatchObject({ fieldName: 'baseUrl', default: "''" });
     expect(attributes.get('session')).toMatchObject({ fieldName: 'session', default: "''" });
     expect(attributes.get('mode')).toMatchObject({ fieldName: 'mode', default: "'element'" });
@@ -95,7 +97,7 @@ describe('custom-elements.json', () => {
       expect(fields.has(attribute.fieldName!), attribute.name).toBe(true);
       expect(attribute.description, attribute.name).toBeTruthy();
     }
-    for (const method of ['goToStep', 'setTheme', 'step'])
+    for (const method of ['goToStep', 'setTheme', 'step', 'strings'])
       expect(fields.has(method), method).toBe(true);
   });
 

@@ -6,8 +6,9 @@ describe('minifyTemplates', () => {
     const source = [
       "import { css } from 'lit';",
       'export const styles = css`',
+      '  /* The element is a box. */',
       '  :host {',
-      '    display: block;',
+      '    display: block; /* not inline */',
       "    font-family: 'Segoe UI', sans-serif;",
       '  }',
       '  .field :focus-visible,',
@@ -26,6 +27,7 @@ describe('minifyTemplates', () => {
         '@media (width>= 64rem){.review{grid-template-columns:minmax(0,1fr) minmax(0,1.2fr)}}`;',
     );
     expect(minifyCss('  a  {  }  ')).toBe('a{}');
+    expect(minifyCss('a /* x */ b{/* one\n two */color:red}')).toBe('a b{color:red}');
   });
 
   it('drops the indentation of html templates, nested ones too, and nothing else', () => {

@@ -5,8 +5,10 @@
  * documentation advises minifying template literals for production). Only whitespace that
  * means nothing goes:
  *
- *   - in `css` templates, runs of it become one space, and none is kept beside `{`, `}`,
- *     `;`, `,` or `>`, nor after `:` (a space before one is a descendant combinator);
+ *   - in `css` templates, comments go (they are for the source's readers; no stylesheet of
+ *     ours has `/*` inside a string), runs of whitespace become one space, and none is kept
+ *     beside `{`, `}`, `;`, `,` or `>`, nor after `:` (a space before one is a descendant
+ *     combinator);
  *   - in `html` templates (and those nested in their expressions), the indentation after a
  *     line break: HTML collapses it with the break, and no template indents text inside a
  *     `<pre>` or `<textarea>`. Other templates, and the code of expressions, are left to
@@ -16,9 +18,10 @@
  */
 import type { Plugin } from 'vite';
 
-/** A stylesheet's text without the whitespace that means nothing. */
+/** A stylesheet's text without its comments and the whitespace that means nothing. */
 export function minifyCss(text: string): string {
   return text
+    .replace(/\/\*[\s\S]*?\*\//g, ' ')
     .replace(/\s+/g, ' ')
     .replace(/ ?([{};,>]) ?/g, '$1')
     .replace(/: /g, ':')
@@ -33,7 +36,7 @@ function templateEnd(code: string, from: number): number {
     const char = code[at];
     if (char === '\\') at += 2;
     else if (char === '`') return at;
-    else if (char === '$' && code[at + 1] === '{') at = expressionEnd(code, at + 2);
+    else if (char === '$' && code[at + 1] === '{') at = closingAt(code, at + 2) + 1;
     else at += 1;
   }
   throw new Error('A template literal does not end.');
@@ -45,9 +48,12 @@ const endOf = (code: string, what: string, from: number) => {
   return at < 0 ? code.length : at;
 };
 
-/** Where the `${…}` expression starting at `from` ends (just after its `}`). */
-function expressionEnd(code: string, from: number): number {
-  let depth = 1;
+/**
+ * Where the code from `from`, inside brackets, meets the one that closes them (or, with
+ * `orComma`, a comma between them), past strings, templates, comments and inner brackets.
+ */
+export function closingAt(code: string, from: number, orComma = false): number {
+  let depth = 0;
   let at = from;
   while (at < code.length) {
     const char = code[at]!;
@@ -58,16 +64,16 @@ function expressionEnd(code: string, from: number): number {
     } else if (char === '`') at = templateEnd(code, at + 1) + 1;
     else if (code.startsWith('//', at)) at = endOf(code, '\n', at);
     else if (code.startsWith('/*', at)) at = endOf(code, '*/', at + 2) + 2;
-    else if (char === '{') {
+    else if ('([{'.includes(char)) {
       depth += 1;
       at += 1;
-    } else if (char === '}') {
-      depth -= 1;
-      at += 1;
+    } else if (')]}'.includes(char) || (orComma && char === ',')) {
       if (depth === 0) return at;
+      if (char !== ',') depth -= 1;
+      at += 1;
     } else at += 1;
   }
-  throw new Error('A template expression does not end.');
+  throw new Error('A template expression or a call does not end.');
 }
 
 /** The module's source with each `css` and `html` template minified. */
@@ -95,7 +101,7 @@ function minifyHtml(text: string): string {
   while (at < text.length) {
     if (text[at] === '\\') at += 2;
     else if (text[at] === '$' && text[at + 1] === '{') {
-      const end = expressionEnd(text, at + 2);
+      const end = closingAt(text, at + 2) + 1;
       out += text.slice(from, at).replace(/\n[ \t]+/g, '\n');
       out += `\${${minifyTemplates(text.slice(at + 2, end - 1))}}`;
       from = at = end;

@@ -17,6 +17,8 @@
  * `ONLY=4-results npx tsx src/tools/screenshots.ts` takes only the pictures whose names
  * start so. The full page is opened with `color-scheme=auto`,
  * so the dark pictures are dark.
+ * `LOCALES=de,ar` takes the full page's pictures in those languages instead (`?locale=`,
+ * names ending `-de`, `-ar`), light only.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { once } from 'node:events';
@@ -38,7 +40,8 @@ const fixtures = join(projectRoot, 'e2e/fixtures/invoices');
 const outDir = resolve(process.argv[2] ?? join(projectRoot, 'test-results/screenshots'));
 /** `WIDTHS=375,1024,1440` takes the pictures at those widths instead. */
 const widths = process.env.WIDTHS?.split(',').map(Number) ?? [375, 1280];
-const schemes = ['light', 'dark'] as const;
+const locales = process.env.LOCALES?.split(',').filter(Boolean) ?? [];
+const schemes = locales.length ? (['light'] as const) : (['light', 'dark'] as const);
 
 async function main(): Promise<void> {
   await build();
@@ -293,7 +296,10 @@ async function main(): Promise<void> {
         target: { session: results, step: 'results' },
         prepare: async (page) => {
           await page.getByRole('textbox', { name: 'Total', exact: true }).focus();
-          const toggle = page.getByRole('button', { name: 'Document', exact: true });
+          // By its part, so the pictures in other languages find it too.
+          const toggle = page
+            .locator('extractor-results-view [part~="review-toggle-button"]')
+            .nth(1);
           if (await toggle.isVisible()) await toggle.click();
           const pane = page.locator('extractor-document-pane');
           await pane.locator('.picture').waitFor();
@@ -342,7 +348,8 @@ async function main(): Promise<void> {
         target: { session: edited, step: 'extraction' },
         prepare: async (page) => {
           await page.locator('extractor-app [part~="restart-button"]').click();
-          await page.getByText('Your changes would not be carried over.').waitFor();
+          // By its part, which every language shares.
+          await page.locator('extractor-app [part~="restart-warning"]').waitFor();
         },
       },
       {
@@ -357,10 +364,15 @@ async function main(): Promise<void> {
       { name: '8-host-element-themed-auto', target: { partner: '/element-themed-auto' } },
     ];
     const problems: string[] = [];
-    for (const { name, target, prepare, expected } of shots.filter(
-      (shot) => !process.env.ONLY || shot.name.startsWith(process.env.ONLY),
+    for (const { name: shotName, target, prepare, expected } of shots.filter(
+      (shot) =>
+        (!process.env.ONLY || shot.name.startsWith(process.env.ONLY)) &&
+        (!locales.length || 'session' in shot.target),
     )) {
-      for (const width of widths) {
+      for (const [locale, width] of (locales.length ? locales : ['']).flatMap((each) =>
+        widths.map((width) => [each, width] as const),
+      )) {
+        const name = locale ? `${shotName}-${locale}` : shotName;
         for (const scheme of schemes) {
           const context = await browser.newContext({
             viewport: { width, height: width < 600 ? 812 : 900 },
@@ -389,7 +401,10 @@ async function main(): Promise<void> {
                 [`extractor:step:${chosen.id}`, step],
               );
             }
-            await page.goto(`${base}/x/${demo.id}?session=${chosen.token}&color-scheme=auto`);
+            const language = locale ? `&locale=${locale}` : '';
+            await page.goto(
+              `${base}/x/${demo.id}?session=${chosen.token}&color-scheme=auto${language}`,
+            );
             await view(page).waitFor();
             if (page.url().includes('session='))
               problems.push(`${name}: the session stayed in the address`);
@@ -405,6 +420,8 @@ async function main(): Promise<void> {
               .waitFor({ timeout: 15_000 })
               .catch(() => problems.push(`${name} ${width} ${scheme}: the interface did not show`));
           }
+          // The preparations find controls by their parts or the extractor's own labels, the
+          // same in every language.
           await prepare?.(page);
           await page.waitForTimeout(400);
           await page.screenshot({

@@ -1,14 +1,23 @@
 import { provide } from '@lit/context';
+import { msg, str, updateWhenLocaleChanges } from '@lit/localize';
 import { Task } from '@lit/task';
 import { html, LitElement, nothing, type PropertyValues } from 'lit';
 import { property, state } from 'lit/decorators.js';
-import { ApiError, describeError, networkErrorMessage } from '../../client/api-error.js';
+import { ApiError, describeError } from '../../client/api-error.js';
 import { ExtractorClient, filesOfBucket, idOf, TokenKindError } from '../../client/client.js';
 import { colorSchemes, resolveColorScheme, type ColorScheme } from '../../contract/color-scheme.js';
 import { sessionExpiryWarningMs } from '../../contract/frame-messages.js';
-import { resolveLabels, labelDefaults, type Labels } from '../../contract/labels.js';
+import { labelDefaults, type Labels } from '../../contract/labels.js';
 import type { Bucket, CurrentSession, Extractor, Run, Theme } from '../../contract/resources.js';
-import { RunWatcherController } from '../../controllers/run-watcher-controller.js';
+import type { RunWatcherController } from '../../controllers/run-watcher-controller.js';
+import {
+  applyLocale,
+  browserLanguages,
+  directionOf,
+  matchLocale,
+  type MessageOverrides,
+} from '../../locales/localization.js';
+import { formatNumber } from '../../locales/numbers.js';
 import {
   bucketContext,
   clientContext,
@@ -17,6 +26,7 @@ import {
   runContext,
 } from '../context.js';
 import { fire, type ExtractorEventMap } from '../events.js';
+import { localizedLabels } from '../labels.js';
 import { exportedViewParts } from '../parts.js';
 import { loadStepView } from '../registry.js';
 import { canShowStep, resumeStep, steps, type Step } from '../steps.js';
@@ -37,7 +47,7 @@ interface LoadedFlow {
 
 class MissingSessionError extends Error {
   constructor() {
-    super('This page needs an embed session to work. Open the link you were given again.');
+    super('This page needs an embed session to work.');
   }
 }
 
@@ -164,15 +174,15 @@ const runLookback = 5;
 export class ExtractorApp extends LitElement {
   static override styles = [tokenStyles, controlStyles, appStyles];
 
-  readonly #watcher = new RunWatcherController(this, {
-    onChange: (run, previous) => this.#handleRunChange(run, previous),
-  });
+  /** Follows the run; loaded with the first run there is (the introduction needs none). */
+  #watcher: RunWatcherController | undefined;
   readonly #loader = new Task(this, {
     args: () => [this.baseUrl, this.session] as const,
     task: ([baseUrl, session], { signal }) => loadFlow(baseUrl, session, signal),
     onComplete: (flow) => void this.#begin(flow),
   });
   #sessionId = '';
+  #session: CurrentSession | undefined;
   #expiryWarning: ReturnType<typeof setTimeout> | undefined;
   #expiryEnd: ReturnType<typeof setTimeout> | undefined;
   #expiresAt: string | undefined;
@@ -240,8 +250,21 @@ export class ExtractorApp extends LitElement {
    */
   @property({ attribute: 'color-scheme' }) colorScheme: ColorScheme | undefined;
 
+  /**
+   * The language of the built-in texts, a BCP 47 tag (`de`, `pt-BR`, `ar`). Unset, it is the
+   * session's, then the browser's; English where none of those is supported.
+   */
+  @property({ reflect: true }) locale: string | undefined;
+
+  /**
+   * Your texts for built-in ones, by message id (README, Localisation): over the session's
+   * `strings`, under the extractor's labels. `{0}`, `{1}` stand for the message's values.
+   */
+  @property({ attribute: false }) strings: MessageOverrides | undefined;
+
   constructor() {
     super();
+    updateWhenLocaleChanges(this);
     this.addEventListener(
       'extractor-step-requested',
       (event) => void this.goToStep(event.detail.step),
@@ -250,13 +273,13 @@ export class ExtractorApp extends LitElement {
     this.addEventListener('extractor-file-removed', () => void this.#refreshBucket());
     this.addEventListener('extractor-run-started', (event) => this.#handleRunStarted(event));
     this.addEventListener('extractor-run-changed', (event) => {
-      this.#followRun(event.detail.run);
+      void this.#followRun(event.detail.run);
       // A replaced file changed the bucket's files too.
       void this.#refreshBucket();
     });
-    this.addEventListener('extractor-results-changed', (event) =>
-      this.#followRun(event.detail.run),
-    );
+    this.addEventListener('extractor-results-changed', (event) => {
+      void this.#followRun(event.detail.run);
+    });
     this.addEventListener('extractor-results-submitted', (event) => this.#handleSubmitted(event));
   }
 
@@ -278,6 +301,7 @@ export class ExtractorApp extends LitElement {
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
+    if (!this.hasUpdated || changed.has('locale') || changed.has('strings')) void this.#speak();
     if (!changed.has('colorScheme') && !changed.has('sessionScheme' as keyof ExtractorApp)) return;
     // The scheme shows as a custom state, `:host(:state(dark))` in app.styles.ts: the
     // host page's own choice (the attribute) first, then the session's.
@@ -326,8 +350,7 @@ export class ExtractorApp extends LitElement {
     try {
       await loadStepView(step);
     } catch {
-      this.viewError =
-        'This part of the page could not be loaded. Check your connection and try again.';
+      this.viewError = viewLoadError();
       return;
     }
     this.viewError = undefined;
@@ -358,6 +381,28 @@ export class ExtractorApp extends LitElement {
     this.#recheckContrast();
   }
 
+  /**
+   * Sets the interface's language: the element's `locale`, the session's, the browser's,
+   * English; `lang` and `dir` follow on the host, and on the hosted pages' <html>.
+   */
+  async #speak(): Promise<void> {
+    const choice = matchLocale([this.locale, this.#session?.locale, ...browserLanguages()]);
+    const overrides = { ...this.#session?.strings, ...this.strings };
+    this.lang = choice.tag;
+    this.dir = directionOf(choice.tag);
+    if (this.mode !== 'element') {
+      document.documentElement.lang = this.lang;
+      document.documentElement.dir = this.dir;
+    }
+    try {
+      await applyLocale(choice, overrides);
+    } catch {
+      // The catalogue could not be fetched (offline for a moment): English stays.
+    }
+    // The labels the extractor leaves empty are the catalogue's, in the new language.
+    this.labels = localizedLabels(this.extractor ?? {});
+  }
+
   #recheckContrast(): void {
     this.#contrastChecked = false;
     this.requestUpdate();
@@ -386,19 +431,21 @@ export class ExtractorApp extends LitElement {
     const hint = refreshed ? this.currentStep : this.#recalledStep(flow.session.id);
     this.client = flow.client;
     this.extractor = flow.extractor;
-    this.labels = resolveLabels(flow.extractor);
+    this.labels = localizedLabels(flow.extractor);
     this.bucket = flow.bucket;
     this.#sessionId = flow.session.id;
+    this.#session = flow.session;
+    await this.#speak();
     if (refreshed && this.currentStep) this.#rememberStep(this.currentStep);
     this.sessionScheme = flow.session.colorScheme;
     this.setTheme(flow.session.theme);
     this.#renewableUntil = flow.session.renewableUntil;
     this.sessionNotice = undefined;
     this.#warnBeforeExpiry(flow.session.expiresAt);
-    if (flow.run) this.#watcher.watch(flow.client, flow.run);
-    else this.run = undefined;
+    if (!flow.run) this.run = undefined;
     const step = resumeStep({ fileCount: filesOfBucket(flow.bucket).length, run: flow.run }, hint);
     try {
+      if (flow.run) await this.#watch(flow.client, flow.run);
       await loadStepView(step);
       this.currentStep = step;
     } catch {
@@ -413,6 +460,8 @@ export class ExtractorApp extends LitElement {
       step: this.currentStep,
       colorScheme: this.resolvedColorScheme,
     });
+    // Loaded once the first view shows, so it is there before a run starts.
+    this.#watcherReady().catch(() => undefined);
   }
 
   #warnBeforeExpiry(expiresAt: string): void {
@@ -481,17 +530,36 @@ export class ExtractorApp extends LitElement {
   }
 
   #handleRunStarted(event: ExtractorEventMap['extractor-run-started']): void {
-    this.#followRun(event.detail.run);
     void this.#refreshBucket();
-    void this.goToStep('extraction');
+    // The extraction step shows once the run is followed (this.run is what allows it).
+    void this.#followRun(event.detail.run).then(() => this.goToStep('extraction'));
   }
 
-  #followRun(run: Run): void {
-    if (this.client) this.#watcher.watch(this.client, run);
+  async #followRun(run: Run): Promise<void> {
+    if (!this.client) return;
+    try {
+      await this.#watch(this.client, run);
+    } catch {
+      this.viewError = viewLoadError();
+    }
+  }
+
+  async #watcherReady(): Promise<RunWatcherController> {
+    if (!this.#watcher) {
+      const { RunWatcherController } = await import('../../controllers/run-watcher-controller.js');
+      this.#watcher ??= new RunWatcherController(this, {
+        onChange: (run, previous) => this.#handleRunChange(run, previous),
+      });
+    }
+    return this.#watcher;
+  }
+
+  async #watch(client: ExtractorClient, run: Run): Promise<void> {
+    (await this.#watcherReady()).watch(client, run);
   }
 
   #handleSubmitted(event: ExtractorEventMap['extractor-results-submitted']): void {
-    this.#followRun(event.detail.run);
+    void this.#followRun(event.detail.run);
     const target = event.detail.submission.redirectUrl;
     // On the full page the extractor's redirect comes next; embedded, the host decides.
     if (this.mode === 'page' && target && /^https?:\/\//i.test(target))
@@ -544,7 +612,7 @@ export class ExtractorApp extends LitElement {
   private renderLoading() {
     return html`<div class="status-panel loading" part="status" role="status">
       <span class="spinner" aria-hidden="true"></span>
-      <span>Loading…</span>
+      <span>${msg('Loading…', { id: 'app.loading' })}</span>
     </div>`;
   }
 
@@ -554,7 +622,7 @@ export class ExtractorApp extends LitElement {
       (!(error instanceof ApiError) || error.status === 0 || error.status >= 500);
     return html`<div class="status-panel problem" part="status" role="alert">
       <div class="status-title" role="heading" aria-level=${this.headingLevel}>
-        We could not open this page
+        ${msg('We could not open this page', { id: 'app.load-error-title' })}
       </div>
       <p class="status-text">${loadErrorMessage(error)}</p>
       ${
@@ -565,7 +633,7 @@ export class ExtractorApp extends LitElement {
               type="button"
               @click=${() => void this.#loader.run()}
             >
-              Try again
+              ${msg('Try again', { id: 'app.try-again' })}
             </button>`
           : nothing
       }
@@ -578,7 +646,9 @@ export class ExtractorApp extends LitElement {
     const index = steps.indexOf(step);
     return html`
       <div class="steps" part="steps">
-        <span class="step-count">Step ${index + 1} of ${steps.length}</span>
+        <span class="step-count"
+          >${msg(str`Step ${formatNumber(index + 1)} of ${formatNumber(steps.length)}`, { id: 'app.step-count' })}</span
+        >
         <span class="step-bar" aria-hidden="true">
           ${steps.map((_, position) => html`<span class="step-segment ${position <= index ? 'done' : ''}"></span>`)}
         </span>
@@ -676,15 +746,29 @@ async function latestRun(
   return undefined;
 }
 
+function viewLoadError(): string {
+  return msg('This part of the page could not be loaded. Check your connection and try again.', {
+    id: 'app.view-load-error',
+  });
+}
+
 function loadErrorMessage(error: unknown): string {
-  if (error instanceof TokenKindError || error instanceof MissingSessionError) return error.message;
-  if (error instanceof ApiError) {
-    if (error.status === 401)
-      return 'This session has ended or is not valid. Open the link you were given again.';
-    if (error.status === 404) return 'The extractor of this session no longer exists.';
-    return describeError(error);
-  }
-  return networkErrorMessage;
+  // Written for the partner's developer, who is the one to see it: a browser was given
+  // a personal access token.
+  if (error instanceof TokenKindError) return error.message;
+  if (error instanceof MissingSessionError)
+    return msg('This page needs an embed session to work. Open the link you were given again.', {
+      id: 'app.missing-session',
+    });
+  if (error instanceof ApiError && error.status === 401)
+    return msg('This session has ended or is not valid. Open the link you were given again.', {
+      id: 'app.session-invalid',
+    });
+  if (error instanceof ApiError && error.status === 404)
+    return msg('The extractor of this session no longer exists.', {
+      id: 'app.extractor-gone',
+    });
+  return describeError(error);
 }
 
 declare global {

@@ -2,7 +2,9 @@
  * The full page's notice that its session ends soon or has ended. The app loads it only when
  * the notice is due (two minutes before the session ends), so the first view stays small.
  */
+import { msg, str } from '@lit/localize';
 import { html, nothing } from 'lit';
+import { formattingLocale } from '../../locales/localization.js';
 
 export type SessionNotice = 'expiring' | 'final' | 'ended';
 
@@ -23,18 +25,26 @@ export function renderSessionNotice({
   renewing,
   onContinue,
 }: SessionNoticeState) {
-  const at = new Date(expiresAt).toLocaleTimeString(undefined, { timeStyle: 'short' });
+  const at = new Date(expiresAt).toLocaleTimeString(formattingLocale(), { timeStyle: 'short' });
   const [title, text] =
     notice === 'ended'
       ? [
-          'Your session has ended',
-          'For your security this page stops working after a while. Everything you entered up to now is saved: open the link you were given again to go on where you left off.',
+          msg('Your session has ended', { id: 'session.ended' }),
+          msg(
+            'For your security this page stops working after a while. Everything you entered up to now is saved: open the link you were given again to go on where you left off.',
+            { id: 'session.ended-text' },
+          ),
         ]
       : [
-          `Your session ends at ${at}`,
+          msg(str`Your session ends at ${at}`, { id: 'session.ends-at' }),
           notice === 'expiring'
-            ? 'Everything you entered is saved. Continue to keep working on this page.'
-            : 'Everything you entered is saved. It cannot be extended further: finish soon, or open the link you were given again later.',
+            ? msg('Everything you entered is saved. Continue to keep working on this page.', {
+                id: 'session.expiring-text',
+              })
+            : msg(
+                'Everything you entered is saved. It cannot be extended further: finish soon, or open the link you were given again later.',
+                { id: 'session.final-text' },
+              ),
         ];
   return html`<div
     class="message session-notice ${notice === 'ended' ? 'error' : ''}"
@@ -53,7 +63,11 @@ export function renderSessionNotice({
             aria-disabled=${renewing ? 'true' : 'false'}
             @click=${onContinue}
           >
-            ${renewing ? 'Continuing…' : 'Continue working'}
+            ${
+              renewing
+                ? msg('Continuing…', { id: 'session.continuing' })
+                : msg('Continue working', { id: 'session.continue' })
+            }
           </button>`
         : nothing
     }

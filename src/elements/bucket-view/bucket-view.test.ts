@@ -110,7 +110,7 @@ describe('<extractor-bucket-view>', () => {
     await element.updateComplete;
     const problems = $$(element, '.file-problem').map((problem) => problem.textContent?.trim());
     expect(problems[0]).toMatch(/^“holiday.mov” is not a kind of file we can read\. Use PDF/);
-    expect(problems[1]).toMatch(/^“large.txt” is 19\sB; a file can be at most 10\sB\.$/);
+    expect(problems[1]).toMatch(/^“large.txt” is 19\sbyte; a file can be at most 10\sbyte\.$/);
     expect(events.filter((event) => event.type === 'extractor-files-uploaded')).toEqual([]);
     await userEvent.click($(element, '[part~="dismiss-button"]'));
     expect($$(element, '.file-problem')).toHaveLength(1);

@@ -1,3 +1,4 @@
+import { msg, str } from '@lit/localize';
 import { html, nothing } from 'lit';
 import { property, query, state } from 'lit/decorators.js';
 import { repeat } from 'lit/directives/repeat.js';
@@ -7,10 +8,11 @@ import type { BucketFile } from '../../contract/resources.js';
 import { isFinalRunStatus } from '../../contract/run-status.js';
 import {
   acceptAttribute,
-  formatBytes,
   UploadQueueController,
   type UploadItem,
 } from '../../controllers/upload-queue-controller.js';
+import { formatBytes, formatPercent } from '../../locales/format.js';
+import { formattingLocale } from '../../locales/localization.js';
 import { renderDiscardEditsWarning } from '../discard-edits-warning.js';
 import { fire } from '../events.js';
 import { alertIcon, checkIcon, closeIcon, fileIcon, uploadIcon } from '../icons.js';
@@ -68,12 +70,19 @@ export class ExtractorBucketView extends ExtractorViewElement {
 
   readonly #uploads = new UploadQueueController(this, {
     onUploaded: (files) => {
-      this.announcement = `${files.map((file) => file.name).join(', ')} uploaded.`;
+      const names = new Intl.ListFormat(formattingLocale()).format(files.map((file) => file.name));
+      this.announcement = msg(str`${names} uploaded.`, { id: 'bucket.uploaded' });
       fire(this, 'extractor-files-uploaded', { files });
     },
     // Said aloud as well as shown, for people who do not see the list.
     onFailed: (item) => {
-      this.announcement = `${item.file.name || 'The pasted file'} could not be uploaded. ${item.message ?? ''}`;
+      this.announcement = item.file.name
+        ? msg(str`${item.file.name} could not be uploaded. ${item.message ?? ''}`, {
+            id: 'bucket.upload-failed',
+          })
+        : msg(str`The pasted file could not be uploaded. ${item.message ?? ''}`, {
+            id: 'bucket.pasted-upload-failed',
+          });
     },
   });
   #dragDepth = 0;
@@ -197,11 +206,13 @@ export class ExtractorBucketView extends ExtractorViewElement {
     const { client, bucket, extractor } = this;
     if (!client || !bucket || !extractor || this.starting) return;
     if (this.#uploads.busy) {
-      this.error = 'Please wait until your files have finished uploading.';
+      this.error = msg('Please wait until your files have finished uploading.', {
+        id: 'bucket.wait-for-uploads',
+      });
       return;
     }
     if (filesOfBucket(bucket).length === 0) {
-      this.error = 'Add at least one file first.';
+      this.error = msg('Add at least one file first.', { id: 'bucket.no-files' });
       return;
     }
     this.error = undefined;
@@ -252,7 +263,11 @@ export class ExtractorBucketView extends ExtractorViewElement {
         ${this.renderDropZone()}
         ${
           files.length + pending.length > 0
-            ? html`<ul class="files" part="file-list" aria-label="Files">
+            ? html`<ul
+                class="files"
+                part="file-list"
+                aria-label=${msg('Files', { id: 'bucket.files' })}
+              >
                 ${repeat(
                   files,
                   (file) => file.id,
@@ -330,7 +345,8 @@ export class ExtractorBucketView extends ExtractorViewElement {
       >
         <span class="drop-icon">${uploadIcon()}</span>
         <p class="drop-title">
-          <span class="pointer-only">Drop files here, or </span>choose them from your device
+          <span class="pointer-only">${msg('Drop files here, or', { id: 'bucket.drop' })} </span
+          >${msg('choose them from your device', { id: 'bucket.choose-from-device' })}
         </p>
         <button
           class="button"
@@ -338,11 +354,15 @@ export class ExtractorBucketView extends ExtractorViewElement {
           type="button"
           @click=${this.handleChoose}
         >
-          Choose files
+          ${msg('Choose files', { id: 'bucket.choose' })}
         </button>
         <p class="drop-hint">
-          PDF, images, Word, Excel, CSV or text, up to ${maxSize} each.
-          <span class="pointer-only">You can also paste a file.</span>
+          ${msg(str`PDF, images, Word, Excel, CSV or text, up to ${maxSize} each.`, {
+            id: 'bucket.kinds',
+          })}
+          <span class="pointer-only"
+            >${msg('You can also paste a file.', { id: 'bucket.paste' })}</span
+          >
         </p>
         <input
           class="visually-hidden"
@@ -364,17 +384,23 @@ export class ExtractorBucketView extends ExtractorViewElement {
         <span class="file-icon done">${checkIcon()}</span>
         <span class="file-text">
           <span class="file-name">${file.name}</span>
-          <span class="file-meta">${formatBytes(file.size)} · Uploaded</span>
+          <span class="file-meta"
+            >${formatBytes(file.size)} · ${msg('Uploaded', { id: 'bucket.file-uploaded' })}</span
+          >
         </span>
         <button
           class="button quiet small"
           part="button remove-button"
           type="button"
-          aria-label="Remove ${file.name}"
+          aria-label=${msg(str`Remove ${file.name}`, { id: 'bucket.remove-name' })}
           aria-disabled=${removing ? 'true' : 'false'}
           @click=${() => this.handleRemove(file)}
         >
-          ${removing ? 'Removing…' : 'Remove'}
+          ${
+            removing
+              ? msg('Removing…', { id: 'bucket.removing' })
+              : msg('Remove', { id: 'bucket.remove' })
+          }
         </button>
       </li>
     `;
@@ -390,19 +416,27 @@ export class ExtractorBucketView extends ExtractorViewElement {
           >${problem ? alertIcon() : fileIcon()}</span
         >
         <span class="file-text">
-          <span class="file-name">${file.name || 'Pasted file'}</span>
+          <span class="file-name"
+            >${file.name || msg('Pasted file', { id: 'bucket.pasted-file' })}</span
+          >
           ${
             problem
               ? html`<span class="file-meta file-problem">${item.message}</span>`
               : html`<span class="file-meta">
                     ${formatBytes(file.size)} ·
-                    ${item.status === 'queued' ? 'Waiting…' : `Uploading… ${percent}%`}
+                    ${
+                      item.status === 'queued'
+                        ? msg('Waiting…', { id: 'bucket.upload-waiting' })
+                        : msg(str`Uploading… ${formatPercent(percent)}`, {
+                            id: 'bucket.uploading',
+                          })
+                    }
                   </span>
                   <span
                     class="progress"
                     part="progress"
                     role="progressbar"
-                    aria-label="Uploading ${file.name}"
+                    aria-label=${msg(str`Uploading ${file.name}`, { id: 'bucket.uploading-name' })}
                     aria-valuemin="0"
                     aria-valuemax="100"
                     aria-valuenow=${percent}
@@ -418,10 +452,10 @@ export class ExtractorBucketView extends ExtractorViewElement {
                   class="button small"
                   part="button retry-button"
                   type="button"
-                  aria-label="Try ${file.name} again"
+                  aria-label=${msg(str`Try ${file.name} again`, { id: 'bucket.retry-name' })}
                   @click=${() => this.handleRetry(item)}
                 >
-                  Try again
+                  ${msg('Try again', { id: 'bucket.retry' })}
                 </button>`
               : nothing
           }
@@ -429,7 +463,11 @@ export class ExtractorBucketView extends ExtractorViewElement {
             class="button quiet small icon-button"
             part="button dismiss-button"
             type="button"
-            aria-label="${item.status === 'uploading' ? 'Stop uploading' : 'Dismiss'} ${file.name}"
+            aria-label=${
+              item.status === 'uploading'
+                ? msg(str`Stop uploading ${file.name}`, { id: 'bucket.stop-name' })
+                : msg(str`Dismiss ${file.name}`, { id: 'bucket.dismiss-name' })
+            }
             @click=${() => this.handleDismiss(item)}
           >
             ${closeIcon()}

@@ -35,7 +35,9 @@ import {
   extractionText,
   percentDone,
   statusNames,
+  runSeconds,
 } from './progress-text.js';
+import { formatDuration } from '../../locales/format.js';
 
 type Action = RunCommand | 'start';
 
@@ -540,11 +542,12 @@ export class ExtractorExtractionView extends ExtractorViewElement {
   }
 
   #timeText(run: Run): string | undefined {
-    if (run.status === 'completed' && run.formattedDuration) return run.formattedDuration;
+    if (run.status === 'completed') {
+      const seconds = runSeconds(run);
+      return seconds === undefined ? undefined : formatDuration(seconds);
+    }
     if (run.status !== 'running' || !run.startedAt) return undefined;
-    const seconds = Math.max(0, Math.floor((this.#clock.value - Date.parse(run.startedAt)) / 1000));
-    const minutes = Math.floor(seconds / 60);
-    return extractionText.elapsed(minutes, seconds % 60);
+    return extractionText.elapsed((this.#clock.value - Date.parse(run.startedAt)) / 1000);
   }
 }
 

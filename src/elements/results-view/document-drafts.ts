@@ -9,6 +9,7 @@
  * documents with nothing waiting to be saved. Saves go out one after the other, so an older
  * one never lands after a newer.
  */
+import { msg, str } from '@lit/localize';
 import { describeError } from '../../client/api-error.js';
 import type { RunDocumentState } from '../../client/run-documents.js';
 import type { TargetSchema } from '../../contract/json-schema.js';
@@ -171,7 +172,9 @@ export class DocumentDrafts {
       this.#options.onSaved(run, draft);
     } catch (error) {
       draft.saveState = 'failed';
-      draft.saveError = `Your changes are not saved: ${describeError(error)}`;
+      draft.saveError = msg(str`Your changes are not saved: ${describeError(error)}`, {
+        id: 'results.save-failed',
+      });
     }
     this.#options.onChange();
   }

@@ -387,7 +387,7 @@ export class ExtractorDocumentPane extends LitElement {
         </div>
         ${
           this.file?.pageKind === 'image'
-            ? html`<div class="zoom" role="group" aria-label="Zoom">
+            ? html`<div class="zoom" role="group" aria-label=${paneText.zoomGroup}>
                 <button
                   class="button small"
                   type="button"

@@ -3,13 +3,20 @@
  * written from the schema: the field's title, its examples or description, and the kind
  * of value expected ("Enter the currency as three capital letters, such as EUR."). Never a
  * raw pattern or a JSON type name: those are the API's words (src/contract/schema-validation.ts),
- * not a person's. All of the editor's English messages are here, to move into a catalogue
- * with the other built-in texts.
+ * not a person's. All of the editor's messages are here, through the catalogue (src/locales).
+ *
+ * A title goes into a message as the schema has it; only English lowers its first letter
+ * for the middle of a sentence ("Enter the invoice number."). Other languages' catalogues
+ * quote it instead, which needs no article and keeps German nouns capitalised.
  */
+import { msg, str } from '@lit/localize';
 import type { TargetSchema } from '../../contract/json-schema.js';
 import type { SchemaProblem } from '../../contract/schema-validation.js';
+import { formattingLocale } from '../../locales/localization.js';
+import { plural } from '../../locales/plural.js';
 import { humanizeName } from '../field-names.js';
-import { editorKind, formatNumber } from './values.js';
+import { formatNumber } from '../../locales/format.js';
+import { editorKind } from './values.js';
 
 export interface MessageContext {
   /** What the value is called: its title, or its property name made readable. */
@@ -31,8 +38,9 @@ export function titleAt(pointer: string, schema: TargetSchema): string {
   return token && !/^\d+$/.test(token) ? humanizeName(token) : '';
 }
 
-/** "Invoice number" → "invoice number", for the middle of a sentence; "IBAN" stays. */
+/** "Invoice number" → "invoice number", for the middle of an English sentence; "IBAN" stays. */
 function inSentence(title: string): string {
+  if (!isEnglish()) return title;
   return /^.[a-z]/.test(title) || title.length === 1
     ? title[0]!.toLowerCase() + title.slice(1)
     : title;
@@ -49,46 +57,101 @@ function plainExample(schema: TargetSchema): string | undefined {
   return example === undefined ? undefined : String(example);
 }
 
+function isEnglish(): boolean {
+  return formattingLocale().split('-')[0] === 'en';
+}
+
+const chooseYesOrNo = () => msg('Choose yes or no.', { id: 'form.choose-yes-no' });
+const chooseOption = () => msg('Choose one of the options.', { id: 'form.choose-option' });
+
 /** The message for a value that is not there. */
 function missingMessage(schema: TargetSchema, title: string): string {
   const kind = editorKind(schema);
-  const what = title ? `the ${inSentence(title)}` : 'a value';
-  if (kind === 'boolean') return 'Choose yes or no.';
-  if (kind === 'choice') return title ? `Choose ${what}.` : 'Choose one of the options.';
+  const what = inSentence(title);
+  if (kind === 'boolean') return chooseYesOrNo();
+  if (kind === 'choice')
+    return title ? msg(str`Choose the ${what}.`, { id: 'form.choose-named' }) : chooseOption();
   const type = schema.type;
   if (type === 'array' || (Array.isArray(type) && type.includes('array')))
-    return `Add ${title ? what : 'an item'}.`;
-  return `Enter ${what}.`;
+    return title
+      ? msg(str`Add the ${what}.`, { id: 'form.add-named' })
+      : msg('Add an item.', { id: 'form.add-item' });
+  return title
+    ? msg(str`Enter the ${what}.`, { id: 'form.enter-named' })
+    : msg('Enter a value.', { id: 'form.enter-value' });
 }
 
 const numberWords = ['no', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine'];
 
-function count(amount: number, one: string, many: string): string {
-  return `${numberWords[amount] ?? amount} ${amount === 1 ? one : many}`;
+/** A count as English spells small ones ("three"); digits in the locale's form otherwise. */
+function countWord(amount: number): string {
+  return (isEnglish() ? numberWords[amount] : undefined) ?? formatNumber(amount);
 }
 
-/** The kinds of character a pattern's classes stand for, as words. */
+/** The kinds of character a pattern's classes stand for: a counted noun, and examples. */
 const capitals = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 const digits = '1234567890';
-const characterClasses: Record<string, { one: string; many: string; examples: string }> = {
-  'A-Z': { one: 'capital letter', many: 'capital letters', examples: capitals },
-  'a-z': { one: 'small letter', many: 'small letters', examples: capitals.toLowerCase() },
-  'A-Za-z': { one: 'letter', many: 'letters', examples: capitals },
-  'a-zA-Z': { one: 'letter', many: 'letters', examples: capitals.toLowerCase() },
-  '0-9': { one: 'digit', many: 'digits', examples: digits },
-  '\\d': { one: 'digit', many: 'digits', examples: digits },
-  'A-Z0-9': {
-    one: 'capital letter or digit',
-    many: 'capital letters or digits',
-    examples: capitals,
-  },
-  '0-9A-Z': { one: 'capital letter or digit', many: 'capital letters or digits', examples: digits },
-  'A-Za-z0-9': { one: 'letter or digit', many: 'letters or digits', examples: capitals },
-  'a-zA-Z0-9': {
-    one: 'letter or digit',
-    many: 'letters or digits',
-    examples: capitals.toLowerCase(),
-  },
+/**
+ * A counted noun: "three digits". `shown` is what stands for the count when it is not
+ * the spelled count: digits ("4 to 5 digits"), or words ("one or more digits").
+ */
+type Counted = (amount: number, shown?: string) => string;
+const capitalLetters: Counted = (amount, shown = countWord(amount)) =>
+  plural(
+    amount,
+    {
+      one: str`${shown} capital letter`,
+      other: str`${shown} capital letters`,
+    },
+    { id: 'pattern.capital-letters' },
+  );
+const smallLetters: Counted = (amount, shown = countWord(amount)) =>
+  plural(
+    amount,
+    { one: str`${shown} small letter`, other: str`${shown} small letters` },
+    { id: 'pattern.small-letters' },
+  );
+const letters: Counted = (amount, shown = countWord(amount)) =>
+  plural(
+    amount,
+    { one: str`${shown} letter`, other: str`${shown} letters` },
+    { id: 'pattern.letters' },
+  );
+const digitsCounted: Counted = (amount, shown = countWord(amount)) =>
+  plural(
+    amount,
+    { one: str`${shown} digit`, other: str`${shown} digits` },
+    { id: 'pattern.digits' },
+  );
+const capitalsOrDigits: Counted = (amount, shown = countWord(amount)) =>
+  plural(
+    amount,
+    {
+      one: str`${shown} capital letter or digit`,
+      other: str`${shown} capital letters or digits`,
+    },
+    { id: 'pattern.capitals-or-digits' },
+  );
+const lettersOrDigits: Counted = (amount, shown = countWord(amount)) =>
+  plural(
+    amount,
+    {
+      one: str`${shown} letter or digit`,
+      other: str`${shown} letters or digits`,
+    },
+    { id: 'pattern.letters-or-digits' },
+  );
+const characterClasses: Record<string, { counted: Counted; examples: string }> = {
+  'A-Z': { counted: capitalLetters, examples: capitals },
+  'a-z': { counted: smallLetters, examples: capitals.toLowerCase() },
+  'A-Za-z': { counted: letters, examples: capitals },
+  'a-zA-Z': { counted: letters, examples: capitals.toLowerCase() },
+  '0-9': { counted: digitsCounted, examples: digits },
+  '\\d': { counted: digitsCounted, examples: digits },
+  'A-Z0-9': { counted: capitalsOrDigits, examples: capitals },
+  '0-9A-Z': { counted: capitalsOrDigits, examples: digits },
+  'A-Za-z0-9': { counted: lettersOrDigits, examples: capitals },
+  'a-zA-Z0-9': { counted: lettersOrDigits, examples: capitals.toLowerCase() },
 };
 
 /**
@@ -127,55 +190,134 @@ export function describePattern(pattern: string): { words: string; example: stri
     if (klass) {
       const amount =
         high === low
-          ? count(low, klass.one, klass.many)
+          ? klass.counted(low)
           : high === undefined
-            ? `${low > 1 ? `at least ${low}` : 'one or more'} ${klass.many}`
-            : `${low} to ${high} ${klass.many}`;
+            ? low > 1
+              ? msg(str`at least ${klass.counted(low, formatNumber(low))}`, {
+                  id: 'pattern.at-least',
+                })
+              : // The plural form of five: the one "more" takes in Polish and Arabic too.
+                klass.counted(5, msg('one or more', { id: 'pattern.one-or-more' }))
+            : msg(str`${formatNumber(low)} to ${klass.counted(high, formatNumber(high))}`, {
+                id: 'pattern.range',
+              });
       const length = Math.max(low, 1);
       pieces.push({
         words: amount,
         example: klass.examples.repeat(Math.ceil(length / klass.examples.length)).slice(0, length),
       });
     } else {
-      const name = character === ' ' ? 'a space' : `“${character}”`;
+      const name =
+        character === ' '
+          ? msg('a space', { id: 'pattern.space' })
+          : msg(str`“${character}”`, { id: 'pattern.character' });
       if (high !== 1 || low !== 1) return undefined;
       pieces.push({ words: name, example: character! });
     }
   }
   if (pieces.length === 0 || pieces.length > 4) return undefined;
   return {
-    words: pieces.map((piece) => piece.words).join(', then '),
+    words: pieces
+      .map((piece) => piece.words)
+      .reduce((before, next) => msg(str`${before}, then ${next}`, { id: 'pattern.then' })),
     example: pieces.map((piece) => piece.example).join(''),
   };
 }
 
 function patternMessage(schema: TargetSchema, title: string): string {
-  const what = title ? `the ${inSentence(title)}` : 'the value';
   const example = plainExample(schema);
   const description = schema.description?.trim().replace(/[.!?]+$/, '');
   const described = schema.pattern ? describePattern(schema.pattern) : undefined;
+  if (!title) return patternMessageUntitled(example, description, described);
+  const what = inSentence(title);
   // The schema's own example or description says more than one made up from the pattern.
-  if (described && example) return `Enter ${what} as ${described.words}, such as ${example}.`;
-  if (described && description) return `Enter ${what} as ${described.words} (${description}).`;
-  if (described) return `Enter ${what} as ${described.words}, such as ${described.example}.`;
-  if (example) return `Enter ${what} in the same form as ${example}.`;
-  if (description) return `Enter ${what} as described: ${inSentence(description)}.`;
-  return `Enter ${what} in the form it has on the document.`;
+  if (described && example)
+    return msg(str`Enter the ${what} as ${described.words}, such as ${example}.`, {
+      id: 'form.pattern.example',
+    });
+  if (described && description)
+    return msg(str`Enter the ${what} as ${described.words} (${description}).`, {
+      id: 'form.pattern.description',
+    });
+  if (described)
+    return msg(str`Enter the ${what} as ${described.words}, such as ${described.example}.`, {
+      id: 'form.pattern.made-up-example',
+    });
+  if (example)
+    return msg(str`Enter the ${what} in the same form as ${example}.`, {
+      id: 'form.pattern.same-form',
+    });
+  if (description)
+    return msg(str`Enter the ${what} as described: ${inSentence(description)}.`, {
+      id: 'form.pattern.as-described',
+    });
+  return msg(str`Enter the ${what} in the form it has on the document.`, {
+    id: 'form.pattern.as-on-document',
+  });
 }
 
-const formatMessages: Record<string, string> = {
-  date: 'Enter a date as year-month-day, such as 2024-05-31.',
-  'date-time': 'Enter a date and time as year-month-day hours:minutes, such as 2024-05-31 14:30.',
-  time: 'Enter a time as hours:minutes, such as 14:30.',
-  email: 'Enter an email address, such as name@example.com.',
-  uri: 'Enter a full web address, such as https://example.com.',
-  iban: 'This IBAN does not add up: check it for a mistyped character.',
-};
+function patternMessageUntitled(
+  example: string | undefined,
+  description: string | undefined,
+  described: { words: string; example: string } | undefined,
+): string {
+  if (described && example)
+    return msg(str`Enter the value as ${described.words}, such as ${example}.`, {
+      id: 'form.pattern.value-example',
+    });
+  if (described && description)
+    return msg(str`Enter the value as ${described.words} (${description}).`, {
+      id: 'form.pattern.value-description',
+    });
+  if (described)
+    return msg(str`Enter the value as ${described.words}, such as ${described.example}.`, {
+      id: 'form.pattern.value-made-up-example',
+    });
+  if (example)
+    return msg(str`Enter the value in the same form as ${example}.`, {
+      id: 'form.pattern.value-same-form',
+    });
+  if (description)
+    return msg(str`Enter the value as described: ${inSentence(description)}.`, {
+      id: 'form.pattern.value-as-described',
+    });
+  return msg('Enter the value in the form it has on the document.', {
+    id: 'form.pattern.value-as-on-document',
+  });
+}
+
+function formatMessage(format: string): string | undefined {
+  switch (format) {
+    case 'date':
+      return msg('Enter a date as year-month-day, such as 2024-05-31.', { id: 'form.format.date' });
+    case 'date-time':
+      return msg(
+        'Enter a date and time as year-month-day hours:minutes, such as 2024-05-31 14:30.',
+        { id: 'form.format.date-time' },
+      );
+    case 'time':
+      return msg('Enter a time as hours:minutes, such as 14:30.', { id: 'form.format.time' });
+    case 'email':
+      return msg('Enter an email address, such as name@example.com.', {
+        id: 'form.format.email',
+      });
+    case 'uri':
+      return msg('Enter a full web address, such as https://example.com.', {
+        id: 'form.format.uri',
+      });
+    case 'iban':
+      return msg('This IBAN does not add up: check it for a mistyped character.', {
+        id: 'form.format.iban',
+      });
+    default:
+      return undefined;
+  }
+}
 
 function numberExample(schema: TargetSchema, whole: boolean, locale: string | undefined): string {
   const example = schema.examples?.find((candidate) => typeof candidate === 'number');
   const number = typeof example === 'number' ? example : whole ? 12 : 1234.56;
-  return new Intl.NumberFormat(locale, { maximumFractionDigits: 20 }).format(number);
+  return formatNumber(number, locale);
 }
 
 /** The message for one problem, as a sentence. */
@@ -189,91 +331,191 @@ export function describeSchemaProblem(problem: SchemaProblem, context: MessageCo
     case 'type': {
       if (isMissing(value)) return missingMessage(schema, title);
       const expected = problem.expected.filter((type) => type !== 'null');
-      if (expected.includes('boolean')) return 'Choose yes or no.';
+      if (expected.includes('boolean')) return chooseYesOrNo();
       if (expected.includes('number'))
-        return `Enter a number, such as ${numberExample(schema, false, locale)}.`;
+        return msg(str`Enter a number, such as ${numberExample(schema, false, locale)}.`, {
+          id: 'form.type.number',
+        });
       if (expected.includes('integer'))
-        return `Enter a whole number, such as ${numberExample(schema, true, locale)}.`;
+        return msg(str`Enter a whole number, such as ${numberExample(schema, true, locale)}.`, {
+          id: 'form.type.integer',
+        });
       if (expected.includes('array'))
-        return 'What was found here is not a list: add the items again.';
+        return msg('What was found here is not a list: add the items again.', {
+          id: 'form.type.array',
+        });
       if (expected.includes('object'))
-        return 'What was found here cannot be shown: fill it in again.';
-      return `Enter ${title ? `the ${inSentence(title)}` : 'the value'} as text.`;
+        return msg('What was found here cannot be shown: fill it in again.', {
+          id: 'form.type.object',
+        });
+      return title
+        ? msg(str`Enter the ${inSentence(title)} as text.`, { id: 'form.type.text-named' })
+        : msg('Enter the value as text.', { id: 'form.type.text' });
     }
     case 'enum':
       if (isMissing(value)) return missingMessage(schema, title);
       return typeof value === 'string'
-        ? `“${value}” is not one of the options: choose one from the list.`
-        : 'Choose one of the options.';
+        ? msg(str`“${value}” is not one of the options: choose one from the list.`, {
+            id: 'form.enum',
+          })
+        : chooseOption();
     case 'const':
-      return `This can only be ${typeof schema.const === 'string' ? `“${schema.const}”` : JSON.stringify(schema.const)}.`;
+      return msg(
+        str`This can only be ${typeof schema.const === 'string' ? `“${schema.const}”` : JSON.stringify(schema.const)}.`,
+        { id: 'form.const' },
+      );
     case 'pattern':
       return isMissing(value) ? missingMessage(schema, title) : patternMessage(schema, title);
     case 'format':
-      return formatMessages[problem.format] ?? patternMessage(schema, title);
+      return formatMessage(problem.format) ?? patternMessage(schema, title);
     case 'minLength':
       return isMissing(value)
         ? missingMessage(schema, title)
-        : `Enter at least ${problem.limit} characters.`;
+        : plural(
+            problem.limit,
+            {
+              one: str`Enter at least ${number(problem.limit)} character.`,
+              other: str`Enter at least ${number(problem.limit)} characters.`,
+            },
+            { id: 'form.min-length' },
+          );
     case 'maxLength':
-      return `Use at most ${problem.limit} characters; this has ${[...String(value)].length}.`;
+      return plural(
+        problem.limit,
+        {
+          one: str`Use at most ${number(problem.limit)} character; this has ${number([...String(value)].length)}.`,
+          other: str`Use at most ${number(problem.limit)} characters; this has ${number([...String(value)].length)}.`,
+        },
+        { id: 'form.max-length' },
+      );
     case 'minimum':
-      return `Enter ${number(problem.limit)} or more.`;
+      return msg(str`Enter ${number(problem.limit)} or more.`, { id: 'form.minimum' });
     case 'maximum':
-      return `Enter ${number(problem.limit)} or less.`;
+      return msg(str`Enter ${number(problem.limit)} or less.`, { id: 'form.maximum' });
     case 'exclusiveMinimum':
-      return `Enter more than ${number(problem.limit)}.`;
+      return msg(str`Enter more than ${number(problem.limit)}.`, { id: 'form.exclusive-minimum' });
     case 'exclusiveMaximum':
-      return `Enter less than ${number(problem.limit)}.`;
+      return msg(str`Enter less than ${number(problem.limit)}.`, { id: 'form.exclusive-maximum' });
     case 'multipleOf': {
-      if (problem.limit === 1) return 'Enter a whole number.';
+      if (problem.limit === 1) return msg('Enter a whole number.', { id: 'form.whole-number' });
       const places = -Math.log10(problem.limit);
       if (Number.isInteger(places) && places > 0)
-        return `Use at most ${count(places, 'decimal place', 'decimal places')}.`;
-      return `Enter a multiple of ${number(problem.limit)}.`;
+        return plural(
+          places,
+          {
+            one: str`Use at most ${countWord(places)} decimal place.`,
+            other: str`Use at most ${countWord(places)} decimal places.`,
+          },
+          { id: 'form.decimal-places' },
+        );
+      return msg(str`Enter a multiple of ${number(problem.limit)}.`, { id: 'form.multiple-of' });
     }
     case 'minItems':
-      return `Add at least ${count(problem.limit, 'item', 'items')}.`;
+      return plural(
+        problem.limit,
+        {
+          one: str`Add at least ${countWord(problem.limit)} item.`,
+          other: str`Add at least ${countWord(problem.limit)} items.`,
+        },
+        { id: 'form.min-items' },
+      );
     case 'maxItems':
-      return `Keep at most ${count(problem.limit, 'item', 'items')}.`;
+      return plural(
+        problem.limit,
+        {
+          one: str`Keep at most ${countWord(problem.limit)} item.`,
+          other: str`Keep at most ${countWord(problem.limit)} items.`,
+        },
+        { id: 'form.max-items' },
+      );
     case 'additionalProperties':
-      return 'This value is not part of the form.';
+      return msg('This value is not part of the form.', { id: 'form.additional' });
     case 'false':
-      return 'This value is not allowed.';
+      return msg('This value is not allowed.', { id: 'form.not-allowed' });
   }
 }
 
 /** The words of the choices the editor offers. */
 export const choiceText = {
-  yes: 'Yes',
-  no: 'No',
+  get yes() {
+    return msg('Yes', { id: 'value.yes' });
+  },
+  get no() {
+    return msg('No', { id: 'value.no' });
+  },
   /** A yes or no that is not known (null), or not found. */
-  unknown: 'Not known',
+  get unknown() {
+    return msg('Not known', { id: 'form.choice.unknown' });
+  },
   /** The empty choice of a list that allows nothing. */
-  none: 'None',
+  get none() {
+    return msg('None', { id: 'form.choice.none' });
+  },
   /** The empty choice of a list where something must be chosen. */
-  prompt: 'Choose…',
+  get prompt() {
+    return msg('Choose…', { id: 'form.choice.prompt' });
+  },
 };
 
 /** Above a form with fields marked as required. */
-export const requiredNote = 'Fields marked * must be filled in.';
+export const requiredNote = () =>
+  msg('Fields marked * must be filled in.', { id: 'form.required-note' });
 
 /** What to show for a complaint of the service that the editor's own check did not make. */
-export const serviceRefusedMessage = 'The service did not accept this value.';
+export const serviceRefusedMessage = () =>
+  msg('The service did not accept this value.', { id: 'form.service-refused' });
 
 /** The texts of the line-item table. */
 export const tableText = {
-  row: 'Row',
-  remove: 'Remove',
-  addRow: 'Add row',
-  rows: (count: number) => (count === 1 ? '1 row' : `${count} rows`),
-  shownRows: (shown: number, count: number) => `${shown} of ${count} rows shown`,
-  cellLabel: (column: string, index: number) => `${column}, row ${index + 1}`,
-  removeRow: (index: number) => `Remove row ${index + 1}`,
-  keys: 'In the table, the arrow keys move between cells; Enter or F2 edits a cell, Escape undoes the edit.',
+  get row() {
+    return msg('Row', { id: 'table.row' });
+  },
+  get remove() {
+    return msg('Remove', { id: 'table.remove' });
+  },
+  get addRow() {
+    return msg('Add row', { id: 'table.add-row' });
+  },
+  rows: (count: number) =>
+    plural(
+      count,
+      { one: str`${formatNumber(count)} row`, other: str`${formatNumber(count)} rows` },
+      { id: 'table.rows' },
+    ),
+  shownRows: (shown: number, count: number) =>
+    plural(
+      count,
+      {
+        one: str`${formatNumber(shown)} of ${formatNumber(count)} row shown`,
+        other: str`${formatNumber(shown)} of ${formatNumber(count)} rows shown`,
+      },
+      { id: 'table.shown-rows' },
+    ),
+  cellLabel: (column: string, index: number) =>
+    msg(str`${column}, row ${formatNumber(index + 1)}`, { id: 'table.cell' }),
+  removeRow: (index: number) =>
+    msg(str`Remove row ${formatNumber(index + 1)}`, { id: 'table.remove-row' }),
+  get keys() {
+    return msg(
+      'In the table, the arrow keys move between cells; Enter or F2 edits a cell, Escape undoes the edit.',
+      { id: 'table.keys' },
+    );
+  },
   problemCount: (rows: number) =>
-    rows === 1 ? '1 row needs attention.' : `${rows} rows need attention.`,
-  filter: 'Show only rows that need attention',
-  problemPlace: (row: number, column: string) => `Row ${row + 1}${column ? ` · ${column}` : ''}:`,
-  more: (count: number) => `And ${count} more.`,
+    plural(
+      rows,
+      {
+        one: str`${formatNumber(rows)} row needs attention.`,
+        other: str`${formatNumber(rows)} rows need attention.`,
+      },
+      { id: 'table.problem-count' },
+    ),
+  get filter() {
+    return msg('Show only rows that need attention', { id: 'table.filter' });
+  },
+  problemPlace: (row: number, column: string) =>
+    column
+      ? msg(str`Row ${formatNumber(row + 1)} · ${column}:`, { id: 'table.problem-place-column' })
+      : msg(str`Row ${formatNumber(row + 1)}:`, { id: 'table.problem-place' }),
+  more: (count: number) => msg(str`And ${formatNumber(count)} more.`, { id: 'table.more' }),
 };

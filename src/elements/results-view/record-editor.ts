@@ -97,7 +97,7 @@ export class RecordEditor {
   addViolations(found: readonly { pointer: string }[]): void {
     const violations = new Map(this.#violations);
     for (const { pointer } of found)
-      violations.set(pointer, [...(violations.get(pointer) ?? []), serviceRefusedMessage]);
+      violations.set(pointer, [...(violations.get(pointer) ?? []), serviceRefusedMessage()]);
     this.#violations = violations;
     this.#host.requestUpdate();
   }
@@ -106,7 +106,7 @@ export class RecordEditor {
     const form = this.#form();
     return html`${
       !form.readOnly && hasFieldsToFill(this.#schema, this.#schema)
-        ? html`<p class="form-note">${requiredNote}</p>`
+        ? html`<p class="form-note">${requiredNote()}</p>`
         : nothing
     }
     ${renderObjectFields(form, this.#schema, this.#value, [])}`;

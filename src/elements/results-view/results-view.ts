@@ -1,7 +1,11 @@
+import { msg, str } from '@lit/localize';
 import { html, nothing, type PropertyValues } from 'lit';
 import { state } from 'lit/decorators.js';
 import { keyed } from 'lit/directives/keyed.js';
 import { ApiError, describeError } from '../../client/api-error.js';
+import { formatDateTime, formatNumber } from '../../locales/format.js';
+import { formattingLocale } from '../../locales/localization.js';
+import { plural } from '../../locales/plural.js';
 import { idOf, resultFormats, type ResultFormat } from '../../client/client.js';
 import {
   countDocuments,
@@ -113,7 +117,12 @@ export class ExtractorResultsView extends ExtractorViewElement {
     beforeReplace: async () =>
       (await this.#drafts.flush())
         ? { ok: true }
-        : { ok: false, message: 'Your changes could not be saved, so the file was not replaced.' },
+        : {
+            ok: false,
+            message: msg('Your changes could not be saved, so the file was not replaced.', {
+              id: 'results.replace-unsaved',
+            }),
+          },
     onReplaced: (run) => {
       fire(this, 'extractor-run-changed', { run });
       fire(this, 'extractor-step-requested', { step: 'extraction' });
@@ -373,8 +382,13 @@ export class ExtractorResultsView extends ExtractorViewElement {
       const elsewhere = invalid.document.file !== this.selected;
       await this.select(invalid.document.file);
       this.error = elsewhere
-        ? `Some values of “${invalid.document.name}” need your attention before you submit; they are marked above.`
-        : 'Some values need your attention before you submit; they are marked above.';
+        ? msg(
+            str`Some values of “${invalid.document.name}” need your attention before you submit; they are marked above.`,
+            { id: 'results.invalid-document' },
+          )
+        : msg('Some values need your attention before you submit; they are marked above.', {
+            id: 'results.invalid',
+          });
       await this.updateComplete;
       this.renderRoot.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
       return;
@@ -396,7 +410,10 @@ export class ExtractorResultsView extends ExtractorViewElement {
       if (!(await this.#drafts.flush())) {
         const failed = this.#drafts.all.find((draft) => draft.saveError);
         this.error =
-          failed?.saveError ?? 'Your changes could not be saved, so nothing was submitted.';
+          failed?.saveError ??
+          msg('Your changes could not be saved, so nothing was submitted.', {
+            id: 'results.submit-unsaved',
+          });
         return;
       }
       const submission = await client.submitResults(run.id);
@@ -458,17 +475,20 @@ export class ExtractorResultsView extends ExtractorViewElement {
         ${
           submitted
             ? this.renderHeader(
-                'Your results have been submitted',
-                'Thank you. Nothing more is needed from you here.',
+                msg('Your results have been submitted', { id: 'results.submitted-heading' }),
+                msg('Thank you. Nothing more is needed from you here.', {
+                  id: 'results.submitted-description',
+                }),
               )
             : this.renderHeader(labels.resultsViewHeading, labels.resultsViewDescription)
         }
         ${
           submitted
             ? html`<p class="message success" role="status">
-                <span class="message-title">${checkIcon()} Submitted. Thank you.</span>
-                Your results were sent${formatWhen(run?.submittedAt ?? this.submittedAt)}. They can
-                no longer be changed here.
+                <span class="message-title"
+                  >${checkIcon()} ${msg('Submitted. Thank you.', { id: 'results.submitted' })}</span
+                >
+                ${submittedText(run?.submittedAt ?? this.submittedAt)}
               </p>`
             : nothing
         }
@@ -514,7 +534,7 @@ export class ExtractorResultsView extends ExtractorViewElement {
                       this.submitting
                         ? `${labels.resultsViewSubmitButtonLabel}…`
                         : this.confirmingEmpty
-                          ? 'Submit anyway'
+                          ? submitAnyway()
                           : labels.resultsViewSubmitButtonLabel
                     }
                   </button>
@@ -528,7 +548,10 @@ export class ExtractorResultsView extends ExtractorViewElement {
   /** Submit over a record with nothing in it asks once more, saying why. */
   private renderConfirmEmpty() {
     const empty = this.#drafts.all.filter((draft) => isEmptyRecord(draft.editor.value));
-    const names = empty.map((draft) => `“${draft.document.name}”`).join(', ');
+    const names = new Intl.ListFormat(formattingLocale(), { type: 'conjunction' }).format(
+      empty.map((draft) => quoted(draft.document.name)),
+    );
+    const count = empty.length;
     return html`<p
       class="message warning confirm-empty"
       part="empty-warning"
@@ -536,11 +559,23 @@ export class ExtractorResultsView extends ExtractorViewElement {
       tabindex="-1"
     >
       <span class="message-title"
-        >${empty.length === 1 ? 'One record is empty.' : `${empty.length} records are empty.`}</span
+        >${plural(
+          count,
+          {
+            one: str`One record is empty.`,
+            other: str`${formatNumber(count)} records are empty.`,
+          },
+          { id: 'results.empty-records' },
+        )}</span
       >
-      Nothing was found or entered for ${names}. Press “Submit anyway” to send
-      ${empty.length === 1 ? 'it' : 'them'} as ${empty.length === 1 ? 'it is' : 'they are'}, or fill
-      in the values first.
+      ${plural(
+        count,
+        {
+          one: str`Nothing was found or entered for ${names}. Press “${submitAnyway()}” to send it as it is, or fill in the values first.`,
+          other: str`Nothing was found or entered for ${names}. Press “${submitAnyway()}” to send them as they are, or fill in the values first.`,
+        },
+        { id: 'results.empty-confirm' },
+      )}
     </p>`;
   }
 
@@ -778,10 +813,14 @@ export class ExtractorResultsView extends ExtractorViewElement {
    */
   private renderNothingFound(document: RunDocumentState) {
     return html`<div class="message nothing-found" part="nothing-found" role="status">
-      <span class="message-title">Nothing was found in “${document.name}”.</span>
+      <span class="message-title"
+        >${msg(str`Nothing was found in “${document.name}”.`, { id: 'results.nothing-found' })}</span
+      >
       <span
-        >The file may be hard to read, such as a blurred photo, or not the kind of document
-        expected. You can upload another file, or enter the values by hand below.</span
+        >${msg(
+          'The file may be hard to read, such as a blurred photo, or not the kind of document expected. You can upload another file, or enter the values by hand below.',
+          { id: 'results.nothing-found-text' },
+        )}</span
       >
       <span class="nothing-found-actions">
         <button
@@ -790,7 +829,7 @@ export class ExtractorResultsView extends ExtractorViewElement {
           type="button"
           @click=${this.handleUploadAnother}
         >
-          Upload another file
+          ${msg('Upload another file', { id: 'results.upload-another' })}
         </button>
         <button
           class="button small"
@@ -798,7 +837,7 @@ export class ExtractorResultsView extends ExtractorViewElement {
           type="button"
           @click=${this.handleEnterByHand}
         >
-          Enter the values by hand
+          ${msg('Enter the values by hand', { id: 'results.enter-by-hand' })}
         </button>
       </span>
     </div>`;
@@ -822,16 +861,20 @@ export class ExtractorResultsView extends ExtractorViewElement {
               class="downloads"
               part="downloads"
               role="group"
-              aria-label="Download the results"
+              aria-label=${msg('Download the results', { id: 'results.downloads' })}
             >
-              <span class="downloads-label" aria-hidden="true">${downloadIcon()} Download</span>
+              <span class="downloads-label" aria-hidden="true"
+                >${downloadIcon()} ${msg('Download', { id: 'results.download' })}</span
+              >
               ${resultFormats.map(
                 (format) =>
                   html`<button
                     class="button small"
                     part="button download-button"
                     type="button"
-                    aria-label="Download as ${format.toUpperCase()}"
+                    aria-label=${msg(str`Download as ${format.toUpperCase()}`, {
+                      id: 'results.download-as',
+                    })}
                     aria-disabled=${this.downloading ? 'true' : 'false'}
                     @click=${() => this.handleDownload(format)}
                   >
@@ -851,17 +894,29 @@ export class ExtractorResultsView extends ExtractorViewElement {
     const attention =
       count === 0
         ? ''
-        : ` ${count === 1 ? '1 value needs' : `${count} values need`} attention before you submit.`;
+        : plural(
+            count,
+            {
+              one: str`${formatNumber(count)} value needs attention before you submit.`,
+              other: str`${formatNumber(count)} values need attention before you submit.`,
+            },
+            { id: 'results.attention' },
+          );
     switch (draft.saveState) {
       case 'saved':
-        if (draft.revision === 0) return attention.trim();
-        return count === 0 ? 'All changes saved.' : `All changes saved as your draft.${attention}`;
+        if (draft.revision === 0) return attention;
+        return count === 0
+          ? msg('All changes saved.', { id: 'results.saved' })
+          : joinSentences(
+              msg('All changes saved as your draft.', { id: 'results.saved-draft' }),
+              attention,
+            );
       case 'pending':
-        return `Unsaved changes…${attention}`;
+        return joinSentences(msg('Unsaved changes…', { id: 'results.unsaved' }), attention);
       case 'saving':
-        return `Saving…${attention}`;
+        return joinSentences(msg('Saving…', { id: 'results.saving' }), attention);
       case 'failed':
-        return draft.saveError ?? 'Your changes are not saved.';
+        return draft.saveError ?? msg('Your changes are not saved.', { id: 'results.not-saved' });
     }
   }
 }
@@ -874,11 +929,32 @@ export function isEmptyRecord(value: unknown): boolean {
   return false;
 }
 
-function formatWhen(iso: string | null | undefined): string {
-  if (!iso) return '';
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return '';
-  return ` on ${date.toLocaleDateString(undefined, { dateStyle: 'long' })} at ${date.toLocaleTimeString(undefined, { timeStyle: 'short' })}`;
+function submitAnyway(): string {
+  return msg('Submit anyway', { id: 'results.submit-anyway' });
+}
+
+/** A document's name in the locale's quotation marks (“invoice.pdf”, „Rechnung.pdf“). */
+function quoted(name: string): string {
+  return msg(str`“${name}”`, { id: 'results.quoted-name' });
+}
+
+/** Two sentences of a status, the second left out when empty. */
+function joinSentences(first: string, second: string): string {
+  return second ? `${first} ${second}` : first;
+}
+
+function submittedText(iso: string | null | undefined): string {
+  const date = new Date(iso ?? '');
+  return Number.isNaN(date.getTime())
+    ? msg('Your results were sent. They can no longer be changed here.', {
+        id: 'results.sent',
+      })
+    : msg(
+        str`Your results were sent on ${formatDateTime(date)}. They can no longer be changed here.`,
+        {
+          id: 'results.sent-on',
+        },
+      );
 }
 
 declare global {

@@ -58,7 +58,10 @@ export interface MountOptions {
    * page, so the frame is not a dark box on a light page.
    */
   colorScheme?: ColorScheme;
-  /** A BCP 47 tag (`de`, `pt-BR`): the interface's language, over the session's. */
+  /**
+   * The interface's language, a BCP 47 tag (`de`, `ar`); before the session's and the
+   * browser's. Unsupported languages fall through to those, then English.
+   */
   locale?: string;
   /** Your texts for built-in messages by id, over the session's `strings`. */
   strings?: Record<string, string>;

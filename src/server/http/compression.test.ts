@@ -6,6 +6,7 @@ import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chooseEncoding } from './compression.js';
 import type { AppEnv } from './context.js';
+import { problemOf, problemResponse } from './problem.js';
 import { hostedRoutes } from './routes/hosted.js';
 
 describe('chooseEncoding', () => {
@@ -36,13 +37,21 @@ describe('the built interface’s files', () => {
     writeFileSync(join(distDir, 'app', 'assets', 'index-abc.js'), script);
     writeFileSync(join(distDir, 'app', 'assets', 'logo-abc.png'), picture);
     writeFileSync(join(distDir, 'sdk', 'extractor.mjs'), script);
+    mkdirSync(join(distDir, 'sdk', 'locales'));
+    writeFileSync(join(distDir, 'sdk', 'locales', 'de.js'), script);
     const services = { config: { distDir } } as AppEnv['Variables']['services'];
     app = new Hono<AppEnv>()
       .use('*', async (c, next) => {
         c.set('services', services);
         await next();
       })
-      .route('/', hostedRoutes);
+      .route('/', hostedRoutes)
+      .onError((error) => {
+        // As the service answers: a problem document with its status.
+        const problem = problemOf(error);
+        if (!problem) throw error;
+        return problemResponse(problem);
+      });
   });
 
   afterAll(() => rmSync(distDir, { recursive: true, force: true }));
@@ -65,6 +74,18 @@ describe('the built interface’s files', () => {
       expect(gzip.headers.get('content-encoding')).toBe('gzip');
       expect(gunzipSync(Buffer.from(await gzip.arrayBuffer())).toString()).toBe(script);
     }
+  });
+
+  it('include the library’s catalogues, for any origin, and nothing else in their folder', async () => {
+    const catalogue = await get('/sdk/locales/de.js', 'gzip');
+    expect(catalogue.status).toBe(200);
+    expect(catalogue.headers.get('content-type')).toMatch(/javascript/);
+    // A partner's page imports it as a module, which needs CORS.
+    expect(catalogue.headers.get('access-control-allow-origin')).toBe('*');
+    expect(gunzipSync(Buffer.from(await catalogue.arrayBuffer())).toString()).toBe(script);
+    expect((await get('/sdk/locales/xx.js')).status).toBe(404);
+    expect((await get('/sdk/locales/de.ts')).status).toBe(404);
+    expect((await get('/sdk/locales/%2e%2e%2fextractor.mjs')).status).toBe(404);
   });
 
   it('come as they are to a client that accepts no compression, and for pictures', async () => {

@@ -154,6 +154,14 @@ const nothingHere = (): Response => {
   throw notFound();
 };
 
+const libraryHeaders = {
+  // Module scripts from another origin need CORS; the library is public.
+  'Access-Control-Allow-Origin': '*',
+  'Cross-Origin-Resource-Policy': 'cross-origin',
+  // Not content-hashed: partners link this address, so a new release must reach them.
+  'Cache-Control': 'public, max-age=300',
+};
+
 export const hostedRoutes = new Hono<AppEnv>()
   .get('/x/:extractorId', page('page'))
   .get('/embed/:extractorId', page('embed'))
@@ -169,16 +177,22 @@ export const hostedRoutes = new Hono<AppEnv>()
       if (!libraryFiles.has(c.req.param('file'))) throw notFound();
       await next();
     },
-    builtFileHeaders({
-      // Module scripts from another origin need CORS; the library is public.
-      'Access-Control-Allow-Origin': '*',
-      'Cross-Origin-Resource-Policy': 'cross-origin',
-      // Not content-hashed: partners link this address, so a new release must reach them.
-      'Cache-Control': 'public, max-age=300',
-    }),
+    builtFileHeaders(libraryHeaders),
     builtFiles(distDirOf),
     notBuilt,
   );
+
+// The library's catalogues, beside it: a partner's page imports the one of its locale.
+hostedRoutes.get(
+  '/sdk/locales/:file',
+  async (c, next) => {
+    if (!/^[a-z]{2}\.js$/.test(c.req.param('file'))) throw notFound();
+    await next();
+  },
+  builtFileHeaders(libraryHeaders),
+  builtFiles(distDirOf),
+  nothingHere,
+);
 
 for (const file of publicFiles) {
   hostedRoutes.get(

@@ -1,0 +1,171 @@
+/**
+ * Which language the interface speaks, and the words it says in it.
+ *
+ * Every built-in text goes through `@lit/localize`'s `msg()` with a stable id, in runtime
+ * mode: English is written inline in the source, and each other language is a catalogue in
+ * src/locales/ that is imported only when it is the active one. A partner may put any text
+ * of their own in place of a built-in one by its id (`strings` on the session and on the
+ * element); the extractor's labels stay above both, as they are not built-in texts.
+ *
+ * The locale comes from, in this order: the element's `locale` attribute (embed.js's
+ * `locale` option sets it on the frame), the session's `locale`, the browser's languages
+ * matched by their language subtag, then English.
+ *
+ * @lit/localize keeps one active locale per page (its `msg` is a module-level function), so
+ * two apps on one page speak the language of whichever set it last.
+ */
+import { configureLocalization, LOCALE_STATUS_EVENT, type LocaleModule } from '@lit/localize';
+import { loadCatalogue } from './catalogues.js';
+
+/** The languages the interface has a complete catalogue for; English is the source. */
+export const supportedLocales = [
+  'en',
+  'de',
+  'fr',
+  'es',
+  'it',
+  'nl',
+  'pt',
+  'pl',
+  'ja',
+  'ar',
+] as const;
+export type SupportedLocale = (typeof supportedLocales)[number];
+
+/** Texts by message id; a partner's replacements for built-in ones. */
+export type MessageOverrides = Readonly<Record<string, string>>;
+
+type Templates = LocaleModule['templates'];
+
+/** Languages written right to left, by language subtag. */
+const rightToLeft = new Set(['ar', 'fa', 'he', 'ur', 'ps', 'yi', 'dv', 'ckb']);
+
+/**
+ * The source locale is a private-use tag no one asks for, and English is one of the
+ * targets: @lit/localize uses no templates at all for its source locale, and a partner's
+ * overrides must apply in English too. The English "catalogue" is empty (its texts are the
+ * source's); the overrides are laid over it like over any other.
+ */
+const sourceLocale = 'en-x-source';
+
+/** The templates @lit/localize reads from, per locale: the catalogue with the overrides over it. */
+const activeTemplates: Record<string, Templates> = {};
+let overrides: MessageOverrides = {};
+let formattingTag = 'en';
+let setLocale: ((locale: string) => Promise<void>) | undefined;
+let configured = false;
+
+const catalogues = new Map<SupportedLocale, Promise<Templates>>();
+
+function catalogueOf(locale: SupportedLocale): Promise<Templates> {
+  let catalogue = catalogues.get(locale);
+  if (!catalogue) {
+    catalogue = loadCatalogue(locale);
+    // A failed fetch (offline for a moment) may be tried again on the next change.
+    catalogue.catch(() => catalogues.delete(locale));
+    catalogues.set(locale, catalogue);
+  }
+  return catalogue;
+}
+
+function configure(): boolean {
+  if (configured) return setLocale !== undefined;
+  configured = true;
+  try {
+    ({ setLocale } = configureLocalization({
+      sourceLocale,
+      targetLocales: supportedLocales,
+      loadLocale: async (locale) => {
+        const templates = { ...(await catalogueOf(locale as SupportedLocale)) };
+        Object.assign(templates, await templatesOf(overrides));
+        activeTemplates[locale] = templates;
+        return { templates };
+      },
+    }));
+  } catch {
+    // The page configured @lit/localize for itself already (it can be configured once per
+    // page): our texts then follow its locale, and English where it has none of ours.
+  }
+  return setLocale !== undefined;
+}
+
+/** The supported locale of the first of these language tags that has one, else English. */
+export function matchLocale(candidates: readonly (string | null | undefined)[]): {
+  locale: SupportedLocale;
+  /** The tag as asked for (`de-CH`), for numbers and dates; the locale when none was. */
+  tag: string;
+} {
+  for (const candidate of candidates) {
+    const tag = candidate?.trim();
+    if (!tag) continue;
+    let canonical: string;
+    try {
+      canonical = Intl.getCanonicalLocales(tag)[0]!;
+    } catch {
+      continue;
+    }
+    const language = canonical.split('-')[0]!.toLowerCase();
+    const locale = supportedLocales.find((supported) => supported === language);
+    if (locale) return { locale, tag: canonical };
+  }
+  return { locale: 'en', tag: 'en' };
+}
+
+/** The browser's languages, most wanted first. */
+export function browserLanguages(): readonly string[] {
+  if (typeof navigator === 'undefined') return [];
+  return navigator.languages?.length ? navigator.languages : [navigator.language];
+}
+
+/** `rtl` for a language written right to left, else `ltr`. */
+export function directionOf(tag: string): 'ltr' | 'rtl' {
+  return rightToLeft.has(tag.split('-')[0]!.toLowerCase()) ? 'rtl' : 'ltr';
+}
+
+/** The language tag numbers, dates and plural forms follow. */
+export function formattingLocale(): string {
+  return formattingTag;
+}
+
+/**
+ * Makes `locale` the interface's language, with these overrides over its catalogue. Resolves
+ * when the texts are there to render; elements that `updateWhenLocaleChanges` redraw then.
+ */
+export async function applyLocale(
+  choice: { locale: SupportedLocale; tag: string },
+  strings: MessageOverrides = {},
+): Promise<void> {
+  if (!configure()) return;
+  const changed = !sameOverrides(strings, overrides);
+  overrides = strings;
+  formattingTag = choice.tag;
+  const templates = activeTemplates[choice.locale];
+  if (changed && templates) {
+    // @lit/localize loads a locale once and keeps its templates object; new overrides for
+    // the same locale are laid over that object and the elements told to redraw.
+    const [catalogue, replaced] = await Promise.all([
+      catalogueOf(choice.locale),
+      templatesOf(strings),
+    ]);
+    for (const id of Object.keys(templates)) delete templates[id];
+    Object.assign(templates, catalogue, replaced);
+  }
+  await setLocale!(choice.locale);
+  if (changed && templates && typeof window !== 'undefined')
+    window.dispatchEvent(
+      new CustomEvent(LOCALE_STATUS_EVENT, {
+        detail: { status: 'ready', readyLocale: choice.locale },
+      }),
+    );
+}
+
+/** A partner's texts as templates; their compiler loads only when there are some. */
+async function templatesOf(strings: MessageOverrides): Promise<Templates> {
+  if (Object.keys(strings).length === 0) return {};
+  return (await import('./overrides.js')).compileOverrides(strings);
+}
+
+function sameOverrides(a: MessageOverrides, b: MessageOverrides): boolean {
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((key) => a[key] === b[key]);
+}
