@@ -5,9 +5,9 @@ import {
   createExtractor,
   expectProblem,
   everyRoute,
-  insertRun,
+  insertRunOfNew,
   routePath,
-  upload,
+  uploaded,
 } from '../testing/fixtures.js';
 import { readCsv, readHtmlDefinitions, readHtmlTable } from '../testing/representations.js';
 import { useTestService } from '../testing/test-service.js';
@@ -46,15 +46,8 @@ describe('Accept negotiation', () => {
   });
 
   it('answers 406 on every route that answers with a resource, listing what it can produce', async () => {
-    const [bucket, extractor] = [await createBucket(service), await createExtractor(service)];
-    const [file] = (await (
-      await upload(service, bucket.id, [{ name: 'a.txt', bytes: 'a\n' }])
-    ).json()) as { id: string }[];
-    const run = await insertRun(service, {
-      bucketId: bucket.id,
-      extractorId: extractor.id,
-      status: 'completed',
-    });
+    const { bucket, extractor, run } = await insertRunOfNew(service, { status: 'completed' });
+    const [file] = await uploaded(service, bucket.id, [{ name: 'a.txt', bytes: 'a\n' }]);
     const ids = {
       bucket: bucket.id,
       file: file!.id,
@@ -186,12 +179,7 @@ describe('HTML', () => {
   });
 
   it('is a whole page, in English, with IRIs as links', async () => {
-    const [bucket, extractor] = [await createBucket(service), await createExtractor(service)];
-    const run = await insertRun(service, {
-      bucketId: bucket.id,
-      extractorId: extractor.id,
-      status: 'completed',
-    });
+    const { bucket, run } = await insertRunOfNew(service, { status: 'completed' });
     const html = await (
       await service.request(`/api/runs/${run.id}`, { headers: { Accept: 'text/html' } })
     ).text();
