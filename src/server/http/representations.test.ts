@@ -130,27 +130,25 @@ describe('Content-Type of request bodies', () => {
     expect(response.status).toBe(201);
   });
 
-  it('answers 413 for a document body over 1 MiB', async () => {
-    const body = JSON.stringify({ description: 'x'.repeat(1024 * 1024) });
-    await expectProblem(
-      await service.request('/api/buckets', {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
-        body,
-      }),
+  it.each([
+    [
+      '413 for a document body over 1 MiB',
+      JSON.stringify({ description: 'x'.repeat(1024 * 1024) }),
       413,
-    );
-  });
-
-  it('answers 400 for a body that is not UTF-8', async () => {
-    const body = new Uint8Array([0x7b, 0x22, 0x64, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x22, 0x7d]);
+    ],
+    [
+      '400 for a body that is not UTF-8',
+      new Uint8Array([0x7b, 0x22, 0x64, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x22, 0x7d]),
+      400,
+    ],
+  ] as const)('answers %s', async (_case, body, status) => {
     await expectProblem(
       await service.request('/api/buckets', {
         method: 'POST',
         headers: { 'Content-Type': 'application/json' },
         body,
       }),
-      400,
+      status,
     );
   });
 });
