@@ -30,6 +30,18 @@ const here = fileURLToPath(new URL('.', import.meta.url));
 const folder = useSourceFolder('engine-ocr-');
 const sourceFile = folder.store;
 
+/** Paper lit from one side: `lit` at the left edge, darkening to `shaded` at the right. */
+function unevenlyLitPaper(width: number, height: number, lit: string, shaded: string) {
+  const canvas = createCanvas(width, height);
+  const context = canvas.getContext('2d');
+  const light = context.createLinearGradient(0, 0, width, 0);
+  light.addColorStop(0, lit);
+  light.addColorStop(1, shaded);
+  context.fillStyle = light;
+  context.fillRect(0, 0, width, height);
+  return { canvas, context };
+}
+
 describe('OCR', () => {
   it('reads a screenshot of an invoice well enough for the local strategy to find its fields', async () => {
     const fixture = (await loadInvoiceFixtures()).find(
@@ -122,13 +134,7 @@ describe('OCR', () => {
       'CASH                  20.00',
       'CHANGE                 0.50',
     ];
-    const canvas = createCanvas(900, 1000);
-    const context = canvas.getContext('2d');
-    const light = context.createLinearGradient(0, 0, 900, 0);
-    light.addColorStop(0, '#f4f4f0');
-    light.addColorStop(1, '#45453f');
-    context.fillStyle = light;
-    context.fillRect(0, 0, 900, 1000);
+    const { canvas, context } = unevenlyLitPaper(900, 1000, '#f4f4f0', '#45453f');
     context.translate(60, 80);
     context.rotate((5 * Math.PI) / 180);
     context.fillStyle = '#727272';
@@ -140,13 +146,7 @@ describe('OCR', () => {
   });
 
   it('prepares an image for OCR: paper white in the shadow too, faded ink dark', async () => {
-    const canvas = createCanvas(1000, 600);
-    const context = canvas.getContext('2d');
-    const light = context.createLinearGradient(0, 0, 1000, 0);
-    light.addColorStop(0, '#f0f0f0');
-    light.addColorStop(1, '#505050');
-    context.fillStyle = light;
-    context.fillRect(0, 0, 1000, 600);
+    const { canvas, context } = unevenlyLitPaper(1000, 600, '#f0f0f0', '#505050');
     context.fillStyle = '#909090';
     context.font = '40px "DejaVu Sans", sans-serif';
     for (let line = 0; line < 6; line++)
