@@ -1,13 +1,11 @@
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createCanvas, loadImage } from '@napi-rs/canvas';
 import ExcelJS from 'exceljs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readDocuments } from './documents.js';
-import { terminateOcr } from './ocr.js';
 import { buildDocx, buildPdf, buildZip } from './testing/build-documents.js';
-import { storeSourceFile } from './testing/source-files.js';
+import { useSourceFolder } from './testing/source-files.js';
 import { ExtractionError, type ContentOptions, type SourceFile } from './types.js';
 
 const textOnly: ContentOptions = {
@@ -18,20 +16,11 @@ const textOnly: ContentOptions = {
   markPageImages: false,
 };
 
-let dir: string;
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'engine-documents-'));
-});
-afterAll(async () => {
-  await terminateOcr();
-  await rm(dir, { recursive: true, force: true });
-});
-
-const store = (name: string, mediaType: string, content: string | Uint8Array) =>
-  storeSourceFile(dir, name, mediaType, content);
+const folder = useSourceFolder('engine-documents-');
+const store = folder.store;
 
 async function read(file: SourceFile, options: ContentOptions = textOnly) {
-  return readDocuments([file], options, { cacheDir: join(dir, 'cache') });
+  return readDocuments([file], options, { cacheDir: folder.cacheDir });
 }
 
 /** A small red square as PNG, the kind of picture a document embeds. */
@@ -294,7 +283,7 @@ describe('readDocuments', () => {
   });
 
   it('reads one new file twelve times at once, each write of the cache its own', async () => {
-    const cacheDir = join(dir, 'concurrent-cache');
+    const cacheDir = join(folder.dir, 'concurrent-cache');
     const file = await store('shared.txt', 'text/plain', 'Invoice 12\nTotal 3.00');
     const reads = await Promise.allSettled(
       Array.from({ length: 12 }, () => readDocuments([file], textOnly, { cacheDir })),
@@ -305,7 +294,7 @@ describe('readDocuments', () => {
   });
 
   it('keeps what it read in the cache, keyed by content and options, and reads it from there next time', async () => {
-    const cacheDir = join(dir, 'own-cache');
+    const cacheDir = join(folder.dir, 'own-cache');
     const file = await store('cached.txt', 'text/plain', 'Invoice 1');
     const first = await readDocuments([file], textOnly, { cacheDir });
     expect(await readdir(cacheDir)).toHaveLength(1);

@@ -4,34 +4,20 @@
  * an image's with where the test drew each word, straight and askew (OCR reads an askew
  * picture turned level, and its boxes must come back to the picture as it was).
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { createCanvas } from '@napi-rs/canvas';
 import { getDocumentProxy } from 'unpdf';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { chunkPages } from './chunks.js';
 import { readDocuments } from './documents.js';
 import { boxesBetween, boxesOfRange } from './geometry.js';
-import { terminateOcr } from './ocr.js';
 import { sourceOf } from './sources.js';
 import { buildDocx, buildPdf } from './testing/build-documents.js';
-import { storeSourceFile } from './testing/source-files.js';
+import { useSourceFolder } from './testing/source-files.js';
 import { textContent } from './testing/invoice-fixtures.js';
-import type { SourceBox, SourceFile, TextBox } from './types.js';
+import type { SourceBox, TextBox } from './types.js';
 
-let dir: string;
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'engine-geometry-'));
-});
-afterAll(async () => {
-  await terminateOcr();
-  await rm(dir, { recursive: true, force: true });
-});
-
-function sourceFile(name: string, mediaType: string, bytes: Buffer): Promise<SourceFile> {
-  return storeSourceFile(dir, name, mediaType, bytes);
-}
+const folder = useSourceFolder('engine-geometry-');
+const sourceFile = folder.store;
 
 type Rect = Omit<SourceBox, 'page'>;
 
@@ -95,7 +81,7 @@ describe('boxes kept by the readers', () => {
     ];
     const bytes = buildPdf([{ lines }, { lines: ['Page two', 'Reference: REF-77'] }]);
     const file = await sourceFile('layer.pdf', 'application/pdf', bytes);
-    const pages = await readDocuments([file], textContent, { cacheDir: join(dir, 'cache') });
+    const pages = await readDocuments([file], textContent, { cacheDir: folder.cacheDir });
 
     // The text layer's own positions: each line is one item, its baseline at 720 - 18 n
     // points from the bottom of a 612 x 792 page, in Helvetica 12 points high.
@@ -138,7 +124,7 @@ describe('boxes kept by the readers', () => {
       'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
       buildDocx([{ paragraph: 'Invoice number: D-1' }]),
     );
-    const [page] = await readDocuments([docx], textContent, { cacheDir: join(dir, 'cache') });
+    const [page] = await readDocuments([docx], textContent, { cacheDir: folder.cacheDir });
     expect(page!.boxes).toBeUndefined();
     const [chunk] = chunkPages([page!], 4000);
     const start = chunk!.text.indexOf('D-1');
@@ -197,7 +183,7 @@ describe('boxes kept by the readers', () => {
         'image/png',
         await canvas.encode('png'),
       );
-      const [page] = await readDocuments([file], textContent, { cacheDir: join(dir, 'cache') });
+      const [page] = await readDocuments([file], textContent, { cacheDir: folder.cacheDir });
       for (const word of words) {
         const [box, ...rest] = boxesOf(page!.text, page!.boxes!, word);
         expect(rest).toEqual([]);

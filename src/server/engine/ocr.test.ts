@@ -3,18 +3,16 @@
  * two scanned pages, one blank scan, and one small image in a child process.
  */
 import { spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createCanvas, loadImage } from '@napi-rs/canvas';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { chunkPages } from './chunks.js';
 import { readDocuments } from './documents.js';
 import { createStrategy } from './index.js';
 import { imageDimensions } from './isolation/limits.js';
-import { prepareForOcr, recognizeImage, terminateOcr } from './ocr.js';
+import { prepareForOcr, recognizeImage } from './ocr.js';
 import { buildPdf, renderTextImage } from './testing/build-documents.js';
 import {
   demoSchema,
@@ -24,29 +22,24 @@ import {
   loadInvoiceFixtures,
   textContent,
 } from './testing/invoice-fixtures.js';
-import { ExtractionError, type SourceFile } from './types.js';
+import { useSourceFolder } from './testing/source-files.js';
+import { ExtractionError } from './types.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 
-let dir: string;
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'engine-ocr-'));
-});
-afterAll(async () => {
-  await terminateOcr();
-  await rm(dir, { recursive: true, force: true });
-});
+const folder = useSourceFolder('engine-ocr-');
+const sourceFile = folder.store;
 
-async function sourceFile(name: string, mediaType: string, bytes: Buffer): Promise<SourceFile> {
-  const path = join(dir, name);
-  await writeFile(path, bytes);
-  return {
-    id: name,
-    name,
-    path,
-    mediaType,
-    sha256: createHash('sha256').update(bytes).digest('hex'),
-  };
+/** Paper lit from one side: `lit` at the left edge, darkening to `shaded` at the right. */
+function unevenlyLitPaper(width: number, height: number, lit: string, shaded: string) {
+  const canvas = createCanvas(width, height);
+  const context = canvas.getContext('2d');
+  const light = context.createLinearGradient(0, 0, width, 0);
+  light.addColorStop(0, lit);
+  light.addColorStop(1, shaded);
+  context.fillStyle = light;
+  context.fillRect(0, 0, width, height);
+  return { canvas, context };
 }
 
 describe('OCR', () => {
@@ -54,7 +47,7 @@ describe('OCR', () => {
     const fixture = (await loadInvoiceFixtures()).find(
       (candidate) => candidate.file.name === 'FlipkartInvoice.png',
     )!;
-    const { data } = await extractWithLocalStrategy(fixture.file, join(dir, 'cache'));
+    const { data } = await extractWithLocalStrategy(fixture.file, folder.cacheDir);
     for (const field of judgedFields) {
       expect(
         isMatch(field, data[field], fixture.expected[field]!),
@@ -76,9 +69,9 @@ describe('OCR', () => {
     );
     const pdf = buildPdf([{ image: { jpeg: scan, width: 1275, height: 1650 } }]);
     const file = await sourceFile('scan.pdf', 'application/pdf', pdf);
-    const [page] = await readDocuments([file], textContent, { cacheDir: join(dir, 'cache') });
+    const [page] = await readDocuments([file], textContent, { cacheDir: folder.cacheDir });
     expect(page!.text).toMatch(/Invoice number: SCAN-2024-77/);
-    const { data } = await extractWithLocalStrategy(file, join(dir, 'cache'));
+    const { data } = await extractWithLocalStrategy(file, folder.cacheDir);
     expect(data).toMatchObject({
       invoice_number: 'SCAN-2024-77',
       date: '2024-03-12',
@@ -102,7 +95,7 @@ describe('OCR', () => {
     const pages = await readDocuments(
       [file],
       { ...textContent, includeText: false, includePageImages: true },
-      { cacheDir: join(dir, 'cache') },
+      { cacheDir: folder.cacheDir },
     );
     const [chunk] = chunkPages(pages, 4000);
     expect(chunk!.text).toBe('');
@@ -141,31 +134,19 @@ describe('OCR', () => {
       'CASH                  20.00',
       'CHANGE                 0.50',
     ];
-    const canvas = createCanvas(900, 1000);
-    const context = canvas.getContext('2d');
-    const light = context.createLinearGradient(0, 0, 900, 0);
-    light.addColorStop(0, '#f4f4f0');
-    light.addColorStop(1, '#45453f');
-    context.fillStyle = light;
-    context.fillRect(0, 0, 900, 1000);
+    const { canvas, context } = unevenlyLitPaper(900, 1000, '#f4f4f0', '#45453f');
     context.translate(60, 80);
     context.rotate((5 * Math.PI) / 180);
     context.fillStyle = '#727272';
     context.font = '24px "DejaVu Sans Mono", monospace';
     lines.forEach((line, index) => context.fillText(line, 0, 40 + index * 70));
     const file = await sourceFile('receipt.jpg', 'image/jpeg', await canvas.encode('jpeg', 85));
-    const { data } = await extractWithLocalStrategy(file, join(dir, 'cache'));
+    const { data } = await extractWithLocalStrategy(file, folder.cacheDir);
     expect(data).toMatchObject({ date: '2023-02-08', total: 19.5, currency: 'MYR' });
   });
 
   it('prepares an image for OCR: paper white in the shadow too, faded ink dark', async () => {
-    const canvas = createCanvas(1000, 600);
-    const context = canvas.getContext('2d');
-    const light = context.createLinearGradient(0, 0, 1000, 0);
-    light.addColorStop(0, '#f0f0f0');
-    light.addColorStop(1, '#505050');
-    context.fillStyle = light;
-    context.fillRect(0, 0, 1000, 600);
+    const { canvas, context } = unevenlyLitPaper(1000, 600, '#f0f0f0', '#505050');
     context.fillStyle = '#909090';
     context.font = '40px "DejaVu Sans", sans-serif';
     for (let line = 0; line < 6; line++)
@@ -213,15 +194,15 @@ describe('OCR', () => {
       { image: { jpeg: await canvas.encode('jpeg'), width: 400, height: 500 } },
     ]);
     const file = await sourceFile('blank.pdf', 'application/pdf', pdf);
-    await expect(
-      readDocuments([file], textContent, { cacheDir: join(dir, 'cache') }),
-    ).rejects.toThrow(new ExtractionError('blank.pdf has no text layer and OCR found no text'));
+    await expect(readDocuments([file], textContent, { cacheDir: folder.cacheDir })).rejects.toThrow(
+      new ExtractionError('blank.pdf has no text layer and OCR found no text'),
+    );
   });
 
   it('lets the process exit once OCR has been idle for a while', async () => {
-    const image = join(dir, 'hello.png');
+    const image = join(folder.dir, 'hello.png');
     await writeFile(image, await renderTextImage(['Hello 42'], { width: 600 }));
-    const script = join(dir, 'ocr-then-idle.mts');
+    const script = join(folder.dir, 'ocr-then-idle.mts');
     await writeFile(
       script,
       [

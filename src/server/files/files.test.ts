@@ -2,20 +2,12 @@
  * The files of a bucket list in the order they were sent, also when one upload brings many
  * within the same millisecond (their ids alone are ordered only to the millisecond).
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { BucketFile } from '../../contract/resources.js';
 import { createBucket, upload } from '../testing/fixtures.js';
-import { startTestService, type TestService } from '../testing/test-service.js';
+import { useTestService } from '../testing/test-service.js';
 
-let service: TestService;
-
-beforeAll(async () => {
-  service = await startTestService();
-});
-
-afterAll(async () => {
-  await service.dispose();
-});
+const service = useTestService();
 
 it('lists the files of one upload in the order they were sent, every time', async () => {
   // Names in an order no sort would give, so only the upload order can explain the listing.

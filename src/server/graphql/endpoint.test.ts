@@ -51,6 +51,24 @@ describe('GraphQL at /api/graphql', () => {
     return (await response.json()) as T;
   }
 
+  /**
+   * A session of `extractor` on a bucket of its own, a run of the extractor there (`own`),
+   * and one in another bucket (`elsewhere`).
+   */
+  async function sessionWithRuns(extractor: Extractor) {
+    const [bucket, otherBucket] = [await createBucket(service), await createBucket(service)];
+    const session = await createSession(service, {
+      savedExtractor: extractor.id,
+      bucket: bucket.id,
+    });
+    const own = await insertRun(service, { bucketId: bucket.id, extractorId: extractor.id });
+    const elsewhere = await insertRun(service, {
+      bucketId: otherBucket.id,
+      extractorId: extractor.id,
+    });
+    return { bucket, otherBucket, session, own, elsewhere };
+  }
+
   beforeAll(async () => {
     service = await startTestService();
   });
@@ -218,16 +236,13 @@ describe('GraphQL at /api/graphql', () => {
 
   it('shows a session token its own extractor, bucket and runs, and nothing else', async () => {
     const [extractor, stranger] = [await createExtractor(service), await createExtractor(service)];
-    const [bucket, otherBucket] = [await createBucket(service), await createBucket(service)];
-    const session = await createSession(service, {
-      savedExtractor: extractor.id,
-      bucket: bucket.id,
-    });
-    const own = await insertRun(service, { bucketId: bucket.id, extractorId: extractor.id });
-    const foreignBucket = await insertRun(service, {
-      bucketId: otherBucket.id,
-      extractorId: extractor.id,
-    });
+    const {
+      bucket,
+      otherBucket,
+      session,
+      own,
+      elsewhere: foreignBucket,
+    } = await sessionWithRuns(extractor);
     const foreignExtractor = await insertRun(service, {
       bucketId: bucket.id,
       extractorId: stranger.id,
@@ -282,16 +297,7 @@ describe('GraphQL at /api/graphql', () => {
       webhookUrl: 'http://127.0.0.1:9/partner-hook',
       enableWebhook: true,
     });
-    const [bucket, otherBucket] = [await createBucket(service), await createBucket(service)];
-    const session = await createSession(service, {
-      savedExtractor: extractor.id,
-      bucket: bucket.id,
-    });
-    const own = await insertRun(service, { bucketId: bucket.id, extractorId: extractor.id });
-    const elsewhere = await insertRun(service, {
-      bucketId: otherBucket.id,
-      extractorId: extractor.id,
-    });
+    const { bucket, session, own, elsewhere } = await sessionWithRuns(extractor);
     await service.services.db
       .updateTable('extractors')
       .set({ last_ran_at: elsewhere.created_at })

@@ -5,7 +5,7 @@ import {
   createBucket,
   createExtractor,
   expectProblem,
-  insertRun,
+  insertRunOfNew,
   storedState,
   upload,
 } from '../testing/fixtures.js';
@@ -130,11 +130,7 @@ describe('the nesting of a JSON body', () => {
       type: 'object',
       properties: { invoice_number: {}, total: {} },
     });
-    const bucket = await createBucket(service);
-    const extractor = await createExtractor(service);
-    const run = await insertRun(service, {
-      bucketId: bucket.id,
-      extractorId: extractor.id,
+    const { run } = await insertRunOfNew(service, {
       status: 'completed',
       documents: [{ data: {} }],
       target_schema: anything,

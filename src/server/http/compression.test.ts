@@ -10,17 +10,20 @@ import { problemOf, problemResponse } from './problem.js';
 import { hostedRoutes } from './routes/hosted.js';
 
 describe('chooseEncoding', () => {
-  it('prefers Brotli, then gzip, and honours q-values and *', () => {
-    expect(chooseEncoding('gzip, deflate, br, zstd')).toBe('br');
-    expect(chooseEncoding('gzip, deflate')).toBe('gzip');
-    expect(chooseEncoding('br;q=0, gzip;q=0.5')).toBe('gzip');
-    expect(chooseEncoding('*')).toBe('br');
-    expect(chooseEncoding('*;q=0, gzip')).toBe('gzip');
-    expect(chooseEncoding('identity')).toBeUndefined();
-    expect(chooseEncoding('GZIP;Q=1')).toBe('gzip');
-    expect(chooseEncoding('br;q=junk')).toBeUndefined();
-    expect(chooseEncoding('')).toBeUndefined();
-    expect(chooseEncoding(undefined)).toBeUndefined();
+  // Brotli, then gzip, honouring q-values and *; nothing where neither is acceptable.
+  it.each([
+    ['gzip, deflate, br, zstd', 'br'],
+    ['gzip, deflate', 'gzip'],
+    ['br;q=0, gzip;q=0.5', 'gzip'],
+    ['*', 'br'],
+    ['*;q=0, gzip', 'gzip'],
+    ['identity', undefined],
+    ['GZIP;Q=1', 'gzip'],
+    ['br;q=junk', undefined],
+    ['', undefined],
+    [undefined, undefined],
+  ] as const)('answers Accept-Encoding %j with %s', (header, encoding) => {
+    expect(chooseEncoding(header)).toBe(encoding);
   });
 });
 

@@ -11,6 +11,7 @@ import {
   extractorInput,
   insertRun,
   upload,
+  uploaded,
 } from '../testing/fixtures.js';
 import { adminToken, useTestService } from '../testing/test-service.js';
 import { resourceMediaTypes } from './negotiation.js';
@@ -300,9 +301,7 @@ describe('the OpenAPI document against the running app', () => {
   it('answers every documented operation (never 404 or 405) when the resources exist', async () => {
     const extractor = await createExtractor(service);
     const bucket = await createBucket(service);
-    const [file] = (await (
-      await upload(service, bucket.id, [{ name: 'a.txt', bytes: 'Invoice No 1' }])
-    ).json()) as { id: string }[];
+    const [file] = await uploaded(service, bucket.id, [{ name: 'a.txt', bytes: 'Invoice No 1' }]);
     const run = await insertRun(service, {
       bucketId: bucket.id,
       extractorId: extractor.id,

@@ -5,9 +5,9 @@ import {
   createExtractor,
   expectProblem,
   everyRoute,
-  insertRun,
+  insertRunOfNew,
   routePath,
-  upload,
+  uploaded,
 } from '../testing/fixtures.js';
 import { readCsv, readHtmlDefinitions, readHtmlTable } from '../testing/representations.js';
 import { useTestService } from '../testing/test-service.js';
@@ -46,15 +46,8 @@ describe('Accept negotiation', () => {
   });
 
   it('answers 406 on every route that answers with a resource, listing what it can produce', async () => {
-    const [bucket, extractor] = [await createBucket(service), await createExtractor(service)];
-    const [file] = (await (
-      await upload(service, bucket.id, [{ name: 'a.txt', bytes: 'a\n' }])
-    ).json()) as { id: string }[];
-    const run = await insertRun(service, {
-      bucketId: bucket.id,
-      extractorId: extractor.id,
-      status: 'completed',
-    });
+    const { bucket, extractor, run } = await insertRunOfNew(service, { status: 'completed' });
+    const [file] = await uploaded(service, bucket.id, [{ name: 'a.txt', bytes: 'a\n' }]);
     const ids = {
       bucket: bucket.id,
       file: file!.id,
@@ -137,27 +130,25 @@ describe('Content-Type of request bodies', () => {
     expect(response.status).toBe(201);
   });
 
-  it('answers 413 for a document body over 1 MiB', async () => {
-    const body = JSON.stringify({ description: 'x'.repeat(1024 * 1024) });
-    await expectProblem(
-      await service.request('/api/buckets', {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
-        body,
-      }),
+  it.each([
+    [
+      '413 for a document body over 1 MiB',
+      JSON.stringify({ description: 'x'.repeat(1024 * 1024) }),
       413,
-    );
-  });
-
-  it('answers 400 for a body that is not UTF-8', async () => {
-    const body = new Uint8Array([0x7b, 0x22, 0x64, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x22, 0x7d]);
+    ],
+    [
+      '400 for a body that is not UTF-8',
+      new Uint8Array([0x7b, 0x22, 0x64, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x22, 0x7d]),
+      400,
+    ],
+  ] as const)('answers %s', async (_case, body, status) => {
     await expectProblem(
       await service.request('/api/buckets', {
         method: 'POST',
         headers: { 'Content-Type': 'application/json' },
         body,
       }),
-      400,
+      status,
     );
   });
 });
@@ -186,12 +177,7 @@ describe('HTML', () => {
   });
 
   it('is a whole page, in English, with IRIs as links', async () => {
-    const [bucket, extractor] = [await createBucket(service), await createExtractor(service)];
-    const run = await insertRun(service, {
-      bucketId: bucket.id,
-      extractorId: extractor.id,
-      status: 'completed',
-    });
+    const { bucket, run } = await insertRunOfNew(service, { status: 'completed' });
     const html = await (
       await service.request(`/api/runs/${run.id}`, { headers: { Accept: 'text/html' } })
     ).text();

@@ -68,6 +68,23 @@ async function createExtractor(extra: Record<string, unknown> = {}): Promise<str
   return ((await response.json()) as { id: string }).id;
 }
 
+/** Starts a run of the extractor over the bucket, and answers it as created. */
+async function startRun(bucketId: string, extractorId: string): Promise<Run> {
+  const created = await service.json('POST', '/api/extraction_runs', {
+    bucket: bucketId,
+    savedExtractor: extractorId,
+  });
+  expect(created.status).toBe(201);
+  return runSchema.parse(await created.json());
+}
+
+/** A run of the extractor over a new bucket of text files (name to text), once settled. */
+async function settledRunOver(extractorId: string, texts: Record<string, string>): Promise<Run> {
+  const files = Object.entries(texts).map(([name, text]) => ({ name, bytes: Buffer.from(text) }));
+  const bucketId = await newBucket(files);
+  return waitForSettled((await startRun(bucketId, extractorId)).id);
+}
+
 async function getRun(id: string, token?: string): Promise<Run> {
   const response = await service.json('GET', `/api/extraction_runs/${id}`, undefined, token);
   return runSchema.parse(await response.json());
@@ -143,12 +160,7 @@ describe('a bucket of three invoices and one unreadable file', () => {
         bytes: name === damaged ? damagedBytes : invoiceFixture(name),
       })),
     );
-    const created = await service.json('POST', '/api/extraction_runs', {
-      bucket: bucketId,
-      savedExtractor: extractorId,
-    });
-    expect(created.status).toBe(201);
-    const queued = runSchema.parse(await created.json());
+    const queued = await startRun(bucketId, extractorId);
     expect(queued.documents.map((document) => [document.name, document.status])).toEqual(
       names.map((name) => [name, 'queued']),
     );
@@ -472,15 +484,10 @@ describe('combineFiles', () => {
       combineFiles: boolean;
     };
     expect(extractor.combineFiles).toBe(true);
-    const bucketId = await newBucket([
-      { name: 'page-1.txt', bytes: Buffer.from('Invoice number: INV-77\nDate: 2024-03-01\n') },
-      { name: 'page-2.txt', bytes: Buffer.from('Total: 12.50 EUR\n') },
-    ]);
-    const created = await service.json('POST', '/api/extraction_runs', {
-      bucket: bucketId,
-      savedExtractor: extractorId,
+    const run = await settledRunOver(extractorId, {
+      'page-1.txt': 'Invoice number: INV-77\nDate: 2024-03-01\n',
+      'page-2.txt': 'Total: 12.50 EUR\n',
     });
-    const run = await waitForSettled(runSchema.parse(await created.json()).id);
     expect(run.combineFiles).toBe(true);
     expect(run.status).toBe('completed');
     expect(run.documents).toHaveLength(1);
@@ -497,15 +504,10 @@ describe('combineFiles', () => {
 
   it('is off by default: a run whose every document fails is failed, naming each', async () => {
     const extractorId = await createExtractor();
-    const bucketId = await newBucket([
-      { name: 'blank-1.txt', bytes: Buffer.from('   \n\n') },
-      { name: 'blank-2.txt', bytes: Buffer.from('\n   \n') },
-    ]);
-    const created = await service.json('POST', '/api/extraction_runs', {
-      bucket: bucketId,
-      savedExtractor: extractorId,
+    const run = await settledRunOver(extractorId, {
+      'blank-1.txt': '   \n\n',
+      'blank-2.txt': '\n   \n',
     });
-    const run = await waitForSettled(runSchema.parse(await created.json()).id);
     expect(run.combineFiles).toBe(false);
     expect(run.status).toBe('failed');
     expect(run.documents.map((document) => document.status)).toEqual(['failed', 'failed']);

@@ -104,6 +104,21 @@ async function startRun(parts: { extractor: string; bucket: string }): Promise<R
   );
 }
 
+/**
+ * A run of an llm extractor over the long text, its first chunk answered the record `first`
+ * and the others `fallback`, but for the second, which the model holds: it has been asked for.
+ */
+async function runHeldAtSecondChunk(first: unknown, fallback: unknown) {
+  stand.reset();
+  const parts = await llmRunParts();
+  const second = held();
+  stand.enqueue(answer(first), second.reply);
+  stand.fallback = answer(fallback);
+  const run = await startRun(parts);
+  await second.arrived;
+  return { run, second };
+}
+
 async function finished(runId: string): Promise<Run> {
   const deadline = Date.now() + 30_000;
   let current: Run;
@@ -114,27 +129,26 @@ async function finished(runId: string): Promise<Run> {
   return current;
 }
 
+/** Starts the server again, and the run completes with `data` as its record. */
+async function completesOnRestart(runId: string, data: unknown): Promise<Run> {
+  server = await start();
+  const current = await finished(runId);
+  expect(current.status).toBe('completed');
+  expect(documentsOfResults(current.resultJson)[0]?.data).toEqual(data);
+  return current;
+}
+
 it('continues a run from its last stored chunk after the process is killed', async () => {
   server = await start();
-  stand.reset();
-  const parts = await llmRunParts();
   // The first chunk is answered; the second is held while the process is killed.
-  const second = held();
-  stand.enqueue(answer({ invoice_number: 'INV-1', total: null }), second.reply);
-  stand.fallback = answer({ invoice_number: null, total: 77 });
-  const run = await startRun(parts);
-  await second.arrived;
+  const { run, second } = await runHeldAtSecondChunk(
+    { invoice_number: 'INV-1', total: null },
+    { invoice_number: null, total: 77 },
+  );
   server.child.kill('SIGKILL');
   await server.exited;
 
-  server = await start();
-  const current = await finished(run.id);
-
-  expect(current.status).toBe('completed');
-  expect(documentsOfResults(current.resultJson)[0]?.data).toEqual({
-    invoice_number: 'INV-1',
-    total: 77,
-  });
+  const current = await completesOnRestart(run.id, { invoice_number: 'INV-1', total: 77 });
   const texts = stand.received.map(userText);
   // The first chunk was stored before the kill and never asked again; the second was asked
   // twice (its first answer never arrived); every other chunk once.
@@ -149,13 +163,10 @@ it('continues a run from its last stored chunk after the process is killed', asy
 it('on SIGTERM finishes the chunk in flight, stores it and hands the run back', async () => {
   await server?.stop();
   server = await start({ SHUTDOWN_GRACE_SECONDS: '20' });
-  stand.reset();
-  const parts = await llmRunParts();
-  const second = held();
-  stand.enqueue(answer({ invoice_number: 'INV-2', total: null }), second.reply);
-  stand.fallback = answer({ invoice_number: null, total: 88 });
-  const run = await startRun(parts);
-  await second.arrived;
+  const { run, second } = await runHeldAtSecondChunk(
+    { invoice_number: 'INV-2', total: null },
+    { invoice_number: null, total: 88 },
+  );
   server.child.kill('SIGTERM');
   // Stopping waits for the chunk: its answer comes after the signal.
   await new Promise((resolve) => setTimeout(resolve, 200));
@@ -179,13 +190,7 @@ it('on SIGTERM finishes the chunk in flight, stores it and hands the run back', 
     await store.close();
   }
 
-  server = await start();
-  const current = await finished(run.id);
-  expect(current.status).toBe('completed');
-  expect(documentsOfResults(current.resultJson)[0]?.data).toEqual({
-    invoice_number: 'INV-2',
-    total: 2,
-  });
+  const current = await completesOnRestart(run.id, { invoice_number: 'INV-2', total: 2 });
   // Nothing was asked twice: the chunk in flight at the signal was kept.
   const texts = stand.received.map(userText);
   expect(new Set(texts).size).toBe(texts.length);

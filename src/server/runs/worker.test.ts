@@ -122,6 +122,22 @@ async function llmExtractor(
   return (await response.json()) as { id: string; webhookSecret: string };
 }
 
+/**
+ * A run of an llm extractor over the long text in chunks of 200 characters, the model
+ * holding back its answer to the first chunk; every other chunk is answered the record
+ * `fallback`.
+ */
+async function runHeldAtFirstChunk(fallback: unknown) {
+  stand.reset();
+  stand.fallback = answer(fallback);
+  const first = held();
+  stand.enqueue(first.reply);
+  const extractor = await llmExtractor();
+  const bucketId = await uploadBucket([{ name: 'long.txt', bytes: Buffer.from(longText) }]);
+  const started = await startRun(bucketId, extractor.id, { chunkSize: 200 });
+  return { first, started };
+}
+
 beforeAll(async () => {
   stand = await startChatCompletionsServer();
   service = await startTestService({
@@ -238,13 +254,7 @@ describe('every fixture invoice', () => {
 
 describe('pause, resume and cancel between chunks', () => {
   it('a pause lets the chunk in flight finish, keeps it, and a resume goes on with the next chunk', async () => {
-    stand.reset();
-    stand.fallback = answer({ invoice_number: null, total: 42 });
-    const first = held();
-    stand.enqueue(first.reply);
-    const extractor = await llmExtractor();
-    const bucketId = await uploadBucket([{ name: 'long.txt', bytes: Buffer.from(longText) }]);
-    const started = await startRun(bucketId, extractor.id, { chunkSize: 200 });
+    const { first, started } = await runHeldAtFirstChunk({ invoice_number: null, total: 42 });
 
     await first.arrived;
     const pause = await service.json('POST', `/api/extraction_runs/${started.id}/pause`);
@@ -283,13 +293,7 @@ describe('pause, resume and cancel between chunks', () => {
   });
 
   it('a cancel stops the chunk in flight and nothing more is asked', async () => {
-    stand.reset();
-    stand.fallback = answer({ invoice_number: null, total: null });
-    const first = held();
-    stand.enqueue(first.reply);
-    const extractor = await llmExtractor();
-    const bucketId = await uploadBucket([{ name: 'long.txt', bytes: Buffer.from(longText) }]);
-    const started = await startRun(bucketId, extractor.id, { chunkSize: 200 });
+    const { first, started } = await runHeldAtFirstChunk({ invoice_number: null, total: null });
     await first.arrived;
     const cancel = await service.json('POST', `/api/extraction_runs/${started.id}/cancel`);
     expect(cancel.status).toBe(200);

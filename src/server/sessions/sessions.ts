@@ -33,6 +33,17 @@ export function normaliseOrigin(value: string): string | undefined {
   }
 }
 
+/** What a session is minted with and keeps through its renewals, beside its extractor and bucket. */
+type SessionSettings = Pick<
+  EmbedSession,
+  'allowedOrigins' | 'theme' | 'locale' | 'strings' | 'colorScheme'
+>;
+
+function settingsOf(principal: SessionSettings): SessionSettings {
+  const { allowedOrigins, theme, locale, strings, colorScheme } = principal;
+  return { allowedOrigins, theme, locale, strings, colorScheme };
+}
+
 /**
  * Mints a session for the extractor and bucket the input names, making a bucket for it
  * when it names none. The bucket and the token are written in one transaction: a failure
@@ -76,32 +87,25 @@ export async function mintEmbedSession(
     });
   if (errors.length > 0 || !extractor) throw new InvalidInputError(errors);
 
-  const allowedOrigins = [...new Set(origins)];
-  const theme = input.theme ?? null;
-  const locale = input.locale === undefined ? null : canonicalLocale(input.locale);
-  const strings = input.strings ?? {};
+  const settings: SessionSettings = {
+    allowedOrigins: [...new Set(origins)],
+    theme: input.theme ?? null,
+    locale: input.locale === undefined ? null : canonicalLocale(input.locale),
+    strings: input.strings ?? {},
+    colorScheme: input.colorScheme,
+  };
   const { session, sessionBucketId } = await db.transaction().execute(async (trx) => {
     const sessionBucketId = bucketId ?? (await createBucket(trx, {}, 'embed')).id;
     const session = await createSessionToken(trx, {
       extractorId: extractor.id,
       bucketId: sessionBucketId,
       ttlSeconds: input.ttlSeconds,
-      allowedOrigins,
-      theme,
-      locale,
-      strings,
-      colorScheme: input.colorScheme,
+      ...settings,
       renewableUntil: new Date(Date.now() + lifetimeSeconds * 1000).toISOString(),
     });
     return { session, sessionBucketId };
   });
-  return describeSession(config, session, sessionBucketId, extractor.id, {
-    allowedOrigins,
-    theme,
-    locale,
-    strings,
-    colorScheme: input.colorScheme,
-  });
+  return describeSession(config, session, sessionBucketId, extractor.id, settings);
 }
 
 /**
@@ -127,18 +131,15 @@ export async function renewEmbedSession(
     throw new ConflictError(
       `This session can no longer be renewed: it was allowed to last until ${principal.renewableUntil}. Mint a new session.`,
     );
+  const settings = settingsOf(principal);
   const session = await createSessionToken(db, {
     extractorId: principal.extractorId,
     bucketId: principal.bucketId,
     ttlSeconds: Math.max(ttlSeconds, 60),
-    allowedOrigins: principal.allowedOrigins,
-    theme: principal.theme,
-    locale: principal.locale,
-    strings: principal.strings,
-    colorScheme: principal.colorScheme,
+    ...settings,
     renewableUntil: principal.renewableUntil,
   });
-  return describeSession(config, session, principal.bucketId, principal.extractorId, principal);
+  return describeSession(config, session, principal.bucketId, principal.extractorId, settings);
 }
 
 function describeSession(
@@ -146,7 +147,7 @@ function describeSession(
   session: { id: string; token: string; expiresAt: string; renewableUntil: string },
   bucketId: string,
   extractorId: string,
-  settings: Pick<EmbedSession, 'allowedOrigins' | 'theme' | 'locale' | 'strings' | 'colorScheme'>,
+  settings: SessionSettings,
 ): EmbedSession {
   const query = `?session=${encodeURIComponent(session.token)}`;
   return {
@@ -155,11 +156,7 @@ function describeSession(
     expiresAt: session.expiresAt,
     bucket: iriOf('bucket', bucketId),
     savedExtractor: iriOf('extractor', extractorId),
-    allowedOrigins: settings.allowedOrigins,
-    theme: settings.theme,
-    locale: settings.locale,
-    strings: settings.strings,
-    colorScheme: settings.colorScheme,
+    ...settings,
     renewableUntil: session.renewableUntil,
     embeddedUrl: `${config.publicBaseUrl}/embed/${encodeURIComponent(extractorId)}${query}`,
     fullPageUrl: `${config.publicBaseUrl}/x/${encodeURIComponent(extractorId)}${query}`,
@@ -174,11 +171,7 @@ export function currentSession(principal: Principal): CurrentSession | undefined
     expiresAt: principal.expiresAt,
     bucket: iriOf('bucket', principal.bucketId),
     savedExtractor: iriOf('extractor', principal.extractorId),
-    allowedOrigins: principal.allowedOrigins,
-    theme: principal.theme,
-    locale: principal.locale,
-    strings: principal.strings,
-    colorScheme: principal.colorScheme,
+    ...settingsOf(principal),
     renewableUntil: principal.renewableUntil,
   };
 }

@@ -6,6 +6,10 @@
  */
 import { Migrator } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createBucket } from '../buckets/buckets.js';
+import { loadConfig } from '../config.js';
+import { demoExtractor } from '../extractors/demo.js';
+import { createExtractor } from '../extractors/extractors.js';
 import { findRun, listRuns } from '../runs/runs.js';
 import { insertRunRow } from '../testing/fixtures.js';
 import {
@@ -36,50 +40,11 @@ async function open(where: TestStoreLocation): Promise<Store> {
   return store;
 }
 
+/** A bucket and an extractor, as the service makes them. */
 async function bucketAndExtractor(store: Store) {
-  const now = nowIso();
-  const bucketId = newId();
-  const extractorId = newId();
-  await store.db
-    .insertInto('buckets')
-    .values({
-      id: bucketId,
-      description: null,
-      created_using: 'api',
-      created_at: now,
-      updated_at: now,
-      deleted_at: null,
-    })
-    .execute();
-  await store.db
-    .insertInto('extractors')
-    .values({
-      id: extractorId,
-      label: 'Store test',
-      strategy: 'local',
-      model: 'local',
-      json_schema: '{"type":"object"}',
-      output_instructions: '',
-      labels: '{}',
-      allow_download: 1,
-      enable_webhook: 0,
-      webhook_url: '',
-      webhook_secret: 'whsec_x',
-      redirect_url: '',
-      combine_files: 0,
-      include_text: 1,
-      include_embedded_images: 0,
-      mark_embedded_images: 0,
-      include_page_images: 0,
-      mark_page_images: 0,
-      chunk_size: 4000,
-      created_at: now,
-      updated_at: now,
-      deleted_at: null,
-      last_ran_at: null,
-    })
-    .execute();
-  return { bucketId, extractorId };
+  const bucket = await createBucket(store.db, {}, 'api');
+  const { row: extractor } = await createExtractor(store.db, demoExtractor, loadConfig({}));
+  return { bucketId: bucket.id, extractorId: extractor.id };
 }
 
 /** The next turn of the event loop: where the next request would be read. */

@@ -71,7 +71,30 @@ export interface FileTable {
   page_count: Nullable<number>;
 }
 
-export interface RunTable extends ContentOptionColumns {
+/**
+ * What extracting gives and when, kept for each document of a run (`run_documents`) and,
+ * put together, for the run.
+ */
+export interface ExtractionColumns {
+  error: Nullable<string>;
+  result_json: Nullable<string>;
+  edited_result_json: Nullable<string>;
+  partial_result_json: Nullable<string>;
+  /** JSON: sources, violations and review of the values (DocumentMetadata for a document). */
+  result_metadata: Nullable<string>;
+  /** JSON: the tokens of each chunk. */
+  token_stats: Nullable<string>;
+  total_input_tokens: number;
+  total_output_tokens: number;
+  chunks_completed: number;
+  chunks_total: Nullable<number>;
+  created_at: string;
+  updated_at: string;
+  started_at: Nullable<string>;
+  finished_at: Nullable<string>;
+}
+
+export interface RunTable extends ContentOptionColumns, ExtractionColumns {
   id: string;
   bucket_id: string;
   extractor_id: string;
@@ -87,26 +110,12 @@ export interface RunTable extends ContentOptionColumns {
   file_ids: string;
   combine_files: number;
   /**
-   * The columns below, from `result_json` to `chunks_total`, and `documents`, are the run's
+   * `documents` and the ExtractionColumns from `result_json` to `chunks_total` are the run's
    * documents (`run_documents`) put together, rewritten whenever a document changes, so
    * that reading a run stays one point read (runs/documents.ts).
    */
   documents: string;
-  result_json: Nullable<string>;
-  edited_result_json: Nullable<string>;
-  partial_result_json: Nullable<string>;
-  result_metadata: Nullable<string>;
-  token_stats: Nullable<string>;
-  total_input_tokens: number;
-  total_output_tokens: number;
-  error: Nullable<string>;
   evaluation_type: Nullable<string>;
-  chunks_completed: number;
-  chunks_total: Nullable<number>;
-  created_at: string;
-  updated_at: string;
-  started_at: Nullable<string>;
-  finished_at: Nullable<string>;
   submitted_at: Nullable<string>;
   /** Which worker holds the run while it is `running`, and until when (see runs/worker.ts). */
   lease_owner: Nullable<string>;
@@ -114,7 +123,7 @@ export interface RunTable extends ContentOptionColumns {
 }
 
 /** One document of a run: one file, or with combine_files all of them (file_ids). */
-export interface RunDocumentTable {
+export interface RunDocumentTable extends ExtractionColumns {
   run_id: string;
   /** The document's (first) file; a replaced file's successor takes it over. */
   file_id: string;
@@ -124,25 +133,9 @@ export interface RunDocumentTable {
   position: number;
   name: string;
   status: DocumentStatus;
-  error: Nullable<string>;
-  result_json: Nullable<string>;
-  edited_result_json: Nullable<string>;
-  partial_result_json: Nullable<string>;
-  /** JSON: sources, violations and review of this document (DocumentMetadata). */
-  result_metadata: Nullable<string>;
-  /** JSON: the tokens of each of its chunks. */
-  token_stats: Nullable<string>;
-  total_input_tokens: number;
-  total_output_tokens: number;
-  chunks_completed: number;
-  chunks_total: Nullable<number>;
   /** Pages of its files read so far, and of how many; the total is null until it is opened. */
   pages_read: Generated<number>;
   pages_total: Nullable<number>;
-  created_at: string;
-  updated_at: string;
-  started_at: Nullable<string>;
-  finished_at: Nullable<string>;
 }
 
 export interface RunEventTable {

@@ -154,6 +154,16 @@ export function insertRun(service: TestService, run: RunSeed): Promise<RunRow> {
   return insertRunRow(service.services.db, run);
 }
 
+/** A new bucket and a new extractor, and a run of the one over the other (as insertRun writes it). */
+export async function insertRunOfNew(
+  service: TestService,
+  run: Omit<RunSeed, 'bucketId' | 'extractorId'> = {},
+): Promise<{ bucket: Bucket; extractor: Extractor; run: RunRow }> {
+  const [bucket, extractor] = [await createBucket(service), await createExtractor(service)];
+  const row = await insertRun(service, { bucketId: bucket.id, extractorId: extractor.id, ...run });
+  return { bucket, extractor, run: row };
+}
+
 /**
  * A run row as the lifecycle would write it, in any store, with its `documents` (none by
  * default) and the run's columns made from them; every column can be overridden.

@@ -15,6 +15,12 @@ interface ResourceShape {
   relationships: Record<string, { type: string; many: boolean }>;
 }
 
+/** A run and a session each belong to one bucket and one saved extractor. */
+const ofBucketAndExtractor = {
+  bucket: { type: 'ExtractionBucket', many: false },
+  savedExtractor: { type: 'SavedExtractor', many: false },
+} as const;
+
 export const shapes = {
   bucket: {
     type: 'ExtractionBucket',
@@ -29,10 +35,7 @@ export const shapes = {
   run: {
     type: 'ExtractionRun',
     iri: (resource) => `/api/runs/${resource.id}`,
-    relationships: {
-      bucket: { type: 'ExtractionBucket', many: false },
-      savedExtractor: { type: 'SavedExtractor', many: false },
-    },
+    relationships: ofBucketAndExtractor,
   },
   file: {
     type: 'BucketFile',
@@ -42,10 +45,7 @@ export const shapes = {
   session: {
     type: 'EmbedSession',
     iri: (resource) => `/api/embed_sessions/${resource.id}`,
-    relationships: {
-      bucket: { type: 'ExtractionBucket', many: false },
-      savedExtractor: { type: 'SavedExtractor', many: false },
-    },
+    relationships: ofBucketAndExtractor,
   },
 } as const satisfies Record<string, ResourceShape>;
 

@@ -7,6 +7,7 @@ import { pathToFileURL } from 'node:url';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { webhookPayloadSchema, type WebhookEventType } from '../../contract/events.js';
+import { createBucket } from '../buckets/buckets.js';
 import { loadConfig, projectRoot, type Config } from '../config.js';
 import { demoExtractor } from '../extractors/demo.js';
 import {
@@ -16,7 +17,7 @@ import {
 } from '../extractors/extractors.js';
 import type { RunRow } from '../runs/runs.js';
 import type { Db, Store } from '../store/database.js';
-import { newId, nowIso } from '../store/ids.js';
+import { nowIso } from '../store/ids.js';
 import { partnerGuideParts } from '../http/routes/developers.js';
 import { insertRunRow, type DocumentSeed } from '../testing/fixtures.js';
 import { testStoreLocation } from '../testing/test-database.js';
@@ -171,26 +172,24 @@ async function webhookExtractor(
   return row;
 }
 
+/** A store of its own, a receiver, and an extractor whose webhooks go to it. */
+async function receivingFixture(): Promise<
+  Fixture & { receiver: Receiver; extractor: ExtractorRow }
+> {
+  const fixture = await openFixture();
+  const receiver = await startReceiver();
+  const extractor = await webhookExtractor(fixture.store.db, fixture.config, receiver.url);
+  return { ...fixture, receiver, extractor };
+}
+
 async function insertRun(
   db: Db,
   extractor: ExtractorRow,
   fields: Omit<Partial<RunRow>, 'documents'> & { documents?: DocumentSeed[] } = {},
 ): Promise<RunRow> {
-  const now = nowIso();
-  const bucketId = newId();
-  await db
-    .insertInto('buckets')
-    .values({
-      id: bucketId,
-      description: null,
-      created_using: 'api',
-      created_at: now,
-      updated_at: now,
-      deleted_at: null,
-    })
-    .execute();
+  const bucket = await createBucket(db, {}, 'api');
   return insertRunRow(db, {
-    bucketId,
+    bucketId: bucket.id,
     extractorId: extractor.id,
     status: 'running',
     strategy: extractor.strategy,
@@ -198,7 +197,7 @@ async function insertRun(
     target_schema: extractor.json_schema,
     output_instructions: extractor.output_instructions,
     chunks_total: 3,
-    started_at: now,
+    started_at: nowIso(),
     ...fields,
   });
 }
@@ -260,9 +259,7 @@ describe('webhook outbox', () => {
 
 describe('webhook dispatcher', () => {
   it('POSTs the event signed with the extractor’s current secret, as Standard Webhooks says', async () => {
-    const { config, store } = await openFixture();
-    const receiver = await startReceiver();
-    const extractor = await webhookExtractor(store.db, config, receiver.url);
+    const { config, store, receiver, extractor } = await receivingFixture();
     const run = await insertRun(store.db, extractor, {
       status: 'completed',
       documents: [
@@ -347,9 +344,7 @@ describe('webhook dispatcher', () => {
   });
 
   it('retries after a 500 and a refused connection with the same webhook-id until the receiver is back', async () => {
-    const { config, store } = await openFixture();
-    const receiver = await startReceiver();
-    const extractor = await webhookExtractor(store.db, config, receiver.url);
+    const { config, store, receiver, extractor } = await receivingFixture();
     const run = await insertRun(store.db, extractor);
     receiver.answer = (_request, index) => {
       if (index > 0) return 204;
@@ -434,9 +429,7 @@ describe('webhook dispatcher', () => {
   });
 
   it('keeps a run’s order when processes’ clocks disagree about its deliveries’ ids', async () => {
-    const { config, store } = await openFixture();
-    const receiver = await startReceiver();
-    const extractor = await webhookExtractor(store.db, config, receiver.url);
+    const { config, store, receiver, extractor } = await receivingFixture();
     const run = await insertRun(store.db, extractor);
     const types = [
       'extraction_run.started',
@@ -587,9 +580,7 @@ describe('webhook dispatcher', () => {
   });
 
   it('drops a delivery without sending it when the extractor turned its webhook off', async () => {
-    const { config, store } = await openFixture();
-    const receiver = await startReceiver();
-    const extractor = await webhookExtractor(store.db, config, receiver.url);
+    const { config, store, receiver, extractor } = await receivingFixture();
     await enqueueWebhook(store.db, {
       type: 'extraction_run.started',
       extractor,
@@ -634,9 +625,7 @@ async function importGuideVerifiers(): Promise<Record<string, unknown>[]> {
 
 describe('the partner guide’s webhook verification', () => {
   it('accepts a real delivery with the standardwebhooks package and by hand, exactly as the README shows, and refuses a forged one', async () => {
-    const { config, store } = await openFixture();
-    const receiver = await startReceiver();
-    const extractor = await webhookExtractor(store.db, config, receiver.url);
+    const { config, store, receiver, extractor } = await receivingFixture();
     const run = await insertRun(store.db, extractor, {
       status: 'completed',
       documents: [{ name: 'a.pdf', data: { invoice_number: 'Ä-1 €' } }],

@@ -2,11 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { labelNames } from '../../../contract/labels.js';
 import type { Extractor } from '../../../contract/resources.js';
 import {
-  createBucket,
   createExtractor,
   expectProblem,
   extractorInput,
   insertRun,
+  insertRunOfNew,
   invoiceJsonSchema,
   storedState,
 } from '../../testing/fixtures.js';
@@ -277,11 +277,11 @@ describe.each(collections)('GET %s/{id}', (base) => {
   );
 
   it('shows the runs it made and when it last ran', async () => {
-    const extractor = await createExtractor(service);
-    const bucket = await createBucket(service);
-    const first = await insertRun(service, {
-      bucketId: bucket.id,
-      extractorId: extractor.id,
+    const {
+      bucket,
+      extractor,
+      run: first,
+    } = await insertRunOfNew(service, {
       created_at: '2026-01-01T00:00:00.000Z',
     });
     const second = await insertRun(service, {
@@ -450,13 +450,7 @@ describe.each(collections)('PUT %s/{id}', (base) => {
 
 describe.each(collections)('DELETE %s/{id}', (base) => {
   it('deletes softly: 204, then 404 and gone from the list, while its runs still name it', async () => {
-    const extractor = await createExtractor(service);
-    const bucket = await createBucket(service);
-    const run = await insertRun(service, {
-      bucketId: bucket.id,
-      extractorId: extractor.id,
-      status: 'completed',
-    });
+    const { extractor, run } = await insertRunOfNew(service, { status: 'completed' });
     const response = await service.request(`${base}/${extractor.id}`, { method: 'DELETE' });
     expect(response.status).toBe(204);
     expect(await response.text()).toBe('');

@@ -7,7 +7,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { BucketFile } from '../../../contract/resources.js';
 import type { PageWords } from '../../../contract/review.js';
 import { buildPdf, renderTextImage } from '../../engine/testing/build-documents.js';
@@ -19,17 +19,9 @@ import {
   expectUnauthorized,
   uploaded,
 } from '../../testing/fixtures.js';
-import { startTestService, type TestService } from '../../testing/test-service.js';
+import { useTestService } from '../../testing/test-service.js';
 
-let service: TestService;
-
-beforeAll(async () => {
-  service = await startTestService();
-});
-
-afterAll(async () => {
-  await service.dispose();
-});
+const service = useTestService();
 
 const wordsPath = (file: BucketFile, page: number | string) =>
   `${file.bucket}/files/${file.id}/pages/${page}/words`;

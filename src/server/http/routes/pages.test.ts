@@ -8,8 +8,8 @@ import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BucketFile } from '../../../contract/resources.js';
+import { describe, expect, it } from 'vitest';
+import type { Bucket, BucketFile } from '../../../contract/resources.js';
 import {
   buildHugePng,
   buildPageBombPdf,
@@ -24,19 +24,30 @@ import {
   expectUnauthorized,
   upload,
   uploaded,
+  type UploadPart,
 } from '../../testing/fixtures.js';
 import { invoiceFixture } from '../../testing/sample-files.js';
-import { startTestService, type TestService } from '../../testing/test-service.js';
+import { startTestService, useTestService, type TestService } from '../../testing/test-service.js';
 
-let service: TestService;
+const service = useTestService();
 
-beforeAll(async () => {
-  service = await startTestService();
-});
-
-afterAll(async () => {
-  await service.dispose();
-});
+/**
+ * A service of its own with the limits of `env`, and a bucket there holding `parts`, for
+ * `test`; disposed after it.
+ */
+async function withLimits(
+  env: Record<string, string>,
+  parts: readonly UploadPart[],
+  test: (limited: TestService, bucket: Bucket, files: BucketFile[]) => Promise<void>,
+): Promise<void> {
+  const limited = await startTestService(env);
+  try {
+    const bucket = await createBucket(limited);
+    await test(limited, bucket, await uploaded(limited, bucket.id, parts));
+  } finally {
+    await limited.dispose();
+  }
+}
 
 const pagePath = (file: BucketFile, page: number | string, query = '') =>
   `${file.bucket}/files/${file.id}/pages/${page}${query}`;
@@ -285,16 +296,13 @@ describe('hostile page requests', () => {
   });
 
   it('answers a document past a limit, or damaged, with a 422 naming it', async () => {
-    const limited = await startTestService({ DOCUMENT_MAX_MEGAPIXELS: '4' });
-    try {
-      const bucket = await createBucket(limited);
-      const parts = [
-        { name: 'bomb.pdf', bytes: buildPageBombPdf() },
-        { name: 'huge.png', bytes: await buildHugePng() },
-        { name: 'broken.pdf', bytes: '%PDF-1.4\nthis is no PDF at all\n' },
-        { name: 'tall.pdf', bytes: buildPdf([{ lines: ['Tall'] }]) },
-      ];
-      const files = (await (await upload(limited, bucket.id, parts)).json()) as BucketFile[];
+    const parts = [
+      { name: 'bomb.pdf', bytes: buildPageBombPdf() },
+      { name: 'huge.png', bytes: await buildHugePng() },
+      { name: 'broken.pdf', bytes: '%PDF-1.4\nthis is no PDF at all\n' },
+      { name: 'tall.pdf', bytes: buildPdf([{ lines: ['Tall'] }]) },
+    ];
+    await withLimits({ DOCUMENT_MAX_MEGAPIXELS: '4' }, parts, async (limited, _bucket, files) => {
       const ask = (file: BucketFile, query = '') =>
         limited.request(`${file.bucket}/files/${file.id}/pages/1${query}`);
       const [bomb, huge, broken, tall] = files as [BucketFile, BucketFile, BucketFile, BucketFile];
@@ -313,21 +321,16 @@ describe('hostile page requests', () => {
       );
       // And the service goes on answering.
       expect((await ask(tall, '?width=1000')).status).toBe(200);
-    } finally {
-      await limited.dispose();
-    }
+    });
   });
 
   it('draws in the document workers: while one draws a slow page, the API, other pages and texts answer', async () => {
-    const limited = await startTestService({ DOCUMENT_TIMEOUT_SECONDS: '120' });
-    try {
-      const bucket = await createBucket(limited);
-      const parts = [
-        { name: 'slow.pdf', bytes: buildSlowPdf() },
-        { name: 'quick.pdf', bytes: buildPdf([{ lines: ['Quick'] }]) },
-        { name: 'notes.txt', bytes: 'Invoice number: N-1' },
-      ];
-      const files = (await (await upload(limited, bucket.id, parts)).json()) as BucketFile[];
+    const parts = [
+      { name: 'slow.pdf', bytes: buildSlowPdf() },
+      { name: 'quick.pdf', bytes: buildPdf([{ lines: ['Quick'] }]) },
+      { name: 'notes.txt', bytes: 'Invoice number: N-1' },
+    ];
+    await withLimits({ DOCUMENT_TIMEOUT_SECONDS: '120' }, parts, async (limited, bucket, files) => {
       const [slow, quick, notes] = files as [BucketFile, BucketFile, BucketFile];
       // Opening it is quick: its one page is counted at upload.
       expect(slow.pageCount).toBe(1);
@@ -353,18 +356,12 @@ describe('hostile page requests', () => {
       expect(other.headers.get('content-type')).toBe('image/png');
       expect(await (await ask(notes)).text()).toBe('Invoice number: N-1');
       expect(settled).toBe(false);
-    } finally {
-      await limited.dispose();
-    }
+    });
   });
 
   it('gives a page up at the time limit with a 422 naming the file and the limit', async () => {
-    const limited = await startTestService({ DOCUMENT_TIMEOUT_SECONDS: '2' });
-    try {
-      const bucket = await createBucket(limited);
-      const [slow] = (await (
-        await upload(limited, bucket.id, [{ name: 'slow.pdf', bytes: buildSlowPdf() }])
-      ).json()) as BucketFile[];
+    const parts = [{ name: 'slow.pdf', bytes: buildSlowPdf() }];
+    await withLimits({ DOCUMENT_TIMEOUT_SECONDS: '2' }, parts, async (limited, bucket, [slow]) => {
       const drawn = await limited.request(`${slow!.bucket}/files/${slow!.id}/pages/1`);
       expect((await expectProblem(drawn, 422)).detail).toBe(
         'slow.pdf took longer than 2 s to read; the limit is 2 s per document',
@@ -372,36 +369,32 @@ describe('hostile page requests', () => {
       expect((await limited.request(`/api/buckets/${bucket.id}/files/${slow!.id}`)).status).toBe(
         200,
       );
-    } finally {
-      await limited.dispose();
-    }
+    });
   });
 
   it('counts pages at upload without waiting for page workers that are busy drawing', async () => {
-    const limited = await startTestService({ DOCUMENT_TIMEOUT_SECONDS: '120' });
-    try {
-      const bucket = await createBucket(limited);
-      const [slow] = (await (
-        await upload(limited, bucket.id, [{ name: 'slow.pdf', bytes: buildSlowPdf() }])
-      ).json()) as BucketFile[];
-      // Both page workers drawing the slow page, at two widths.
-      const drawings = [600, 800].map((width) =>
-        limited.request(`${slow!.bucket}/files/${slow!.id}/pages/1?width=${width}`),
-      );
-      let settled = false;
-      void Promise.allSettled(drawings).then(() => (settled = true));
-      await new Promise((resolve) => setTimeout(resolve, 500));
+    const parts = [{ name: 'slow.pdf', bytes: buildSlowPdf() }];
+    await withLimits(
+      { DOCUMENT_TIMEOUT_SECONDS: '120' },
+      parts,
+      async (limited, bucket, [slow]) => {
+        // Both page workers drawing the slow page, at two widths.
+        const drawings = [600, 800].map((width) =>
+          limited.request(`${slow!.bucket}/files/${slow!.id}/pages/1?width=${width}`),
+        );
+        let settled = false;
+        void Promise.allSettled(drawings).then(() => (settled = true));
+        await new Promise((resolve) => setTimeout(resolve, 500));
 
-      const uploaded = await upload(limited, bucket.id, [
-        { name: 'later.pdf', bytes: buildPdf([{ lines: ['One'] }, { lines: ['Two'] }]) },
-      ]);
-      expect(uploaded.status).toBe(201);
-      // Not counted in time: no count, which the first page asked for will store.
-      const [later] = (await uploaded.json()) as BucketFile[];
-      expect(later!.pageCount).toBeNull();
-      expect(settled).toBe(false);
-    } finally {
-      await limited.dispose();
-    }
+        const answer = await upload(limited, bucket.id, [
+          { name: 'later.pdf', bytes: buildPdf([{ lines: ['One'] }, { lines: ['Two'] }]) },
+        ]);
+        expect(answer.status).toBe(201);
+        // Not counted in time: no count, which the first page asked for will store.
+        const [later] = (await answer.json()) as BucketFile[];
+        expect(later!.pageCount).toBeNull();
+        expect(settled).toBe(false);
+      },
+    );
   });
 });

@@ -18,6 +18,13 @@ import { resourceMediaTypes } from '../negotiation.js';
 
 const service = useTestService();
 
+/** What the session of `token` is told about itself, as JSON. */
+async function currentOf(token: string): Promise<Record<string, unknown>> {
+  const response = await service.json('GET', '/api/embed_sessions/current', undefined, token);
+  expect(response.status).toBe(200);
+  return (await response.json()) as Record<string, unknown>;
+}
+
 describe('POST /api/embed_sessions', () => {
   it.each(resourceMediaTypes)(
     'mints a session for an extractor and a new bucket, answering in %s',
@@ -102,10 +109,7 @@ describe('POST /api/embed_sessions', () => {
       })
     ).json()) as EmbedSession;
     expect(minted.colorScheme).toBe('dark');
-    const current = await service.request('/api/embed_sessions/current', {
-      headers: { Authorization: `Bearer ${minted.token}` },
-    });
-    expect(((await current.json()) as { colorScheme: string }).colorScheme).toBe('dark');
+    expect((await currentOf(minted.token)).colorScheme).toBe('dark');
   });
 
   it('renews a session with a new token, never past the lifetime fixed when it was minted', async () => {
@@ -147,11 +151,8 @@ describe('POST /api/embed_sessions', () => {
     expect(Date.parse(renewed.expiresAt)).toBeGreaterThan(Date.parse(minted.expiresAt) - 1000);
     expect(renewed.expiresAt <= minted.renewableUntil).toBe(true);
     // The new token works, on the same bucket; the old one still does until it expires.
-    const current = await service.request('/api/embed_sessions/current', {
-      headers: { Authorization: `Bearer ${renewed.token}` },
-    });
     // The renewed session speaks the same language.
-    expect(await current.json()).toMatchObject({
+    expect(await currentOf(renewed.token)).toMatchObject({
       bucket: minted.bucket,
       locale: 'de',
       strings: { 'upload.dropHint': 'Rechnungen hier ablegen' },
@@ -233,13 +234,7 @@ describe('POST /api/embed_sessions', () => {
     };
     const session = await createSession(service, { savedExtractor: extractor.id, theme });
     expect(session.theme).toEqual(theme);
-    const current = await service.json(
-      'GET',
-      '/api/embed_sessions/current',
-      undefined,
-      session.token,
-    );
-    expect(((await current.json()) as { theme: unknown }).theme).toEqual(theme);
+    expect((await currentOf(session.token)).theme).toEqual(theme);
 
     const before = await storedState(service);
     for (const [name, value, pointer] of [
@@ -275,13 +270,7 @@ describe('POST /api/embed_sessions', () => {
     });
     expect(session.locale).toBe('de-DE');
     expect(session.strings).toEqual(strings);
-    const current = await service.json(
-      'GET',
-      '/api/embed_sessions/current',
-      undefined,
-      session.token,
-    );
-    expect(await current.json()).toMatchObject({ locale: 'de-DE', strings });
+    expect(await currentOf(session.token)).toMatchObject({ locale: 'de-DE', strings });
 
     // A language without a translation is kept: the interface falls back, not the API.
     const klingon = await createSession(service, { savedExtractor: extractor.id, locale: 'tlh' });
