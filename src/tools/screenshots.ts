@@ -318,8 +318,9 @@ async function main(): Promise<void> {
         target: { session: review, step: 'results' },
         prepare: async (page) => {
           await page.getByLabel('Currency', { exact: true }).fill('euro');
-          await page.getByRole('textbox', { name: 'Quantity, row 1', exact: true }).fill('two');
-          await page.getByRole('button', { name: 'Show only rows that need attention' }).click();
+          // The cell and the filter by pointer and part, which every language shares.
+          await page.locator('[data-pointer="/line_items/0/quantity"] input').fill('two');
+          await page.locator('extractor-app [part~="filter-button"]').click();
           await page.getByLabel('Currency', { exact: true }).focus();
         },
       },
@@ -328,7 +329,10 @@ async function main(): Promise<void> {
         target: { session: review, step: 'results' },
         prepare: async (page) => {
           await page.getByLabel('Currency', { exact: true }).fill('euro');
-          await page.getByText(/saved as your draft/).waitFor();
+          // Saved as a draft: the status's state by class, which every language shares.
+          const status = page.locator('extractor-results-view .save-status');
+          await status.and(page.locator('.pending, .saving')).waitFor();
+          await status.and(page.locator('.saved')).waitFor();
         },
       },
       {
