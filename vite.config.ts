@@ -61,11 +61,15 @@ export default defineConfig({
         // the catalogues in another (the three later views, their parts, the app's later
         // parts, the frame's bridge): the budgets are gzipped bytes, and one file compresses
         // better than the several Rolldown would split it into (by view and by who shares
-        // a module) by some 3.5 KB. Each catalogue stays a file of its own: one loads.
+        // a module) by some 3.5 KB. Each part of a catalogue stays a file of its own: one
+        // locale's load.
         codeSplitting: {
           groups: [
             { name: 'first-view', tags: ['$initial'] },
-            { name: 'later', test: (id) => !/src[\\/]locales[\\/][a-z]{2}\.ts$/.test(id) },
+            {
+              name: 'later',
+              test: (id) => !/src[\\/]locales[\\/](first-view|later)[\\/][a-z]{2}\.ts$/.test(id),
+            },
           ],
         },
       },

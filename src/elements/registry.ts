@@ -4,6 +4,7 @@
  * class never registers it: entry modules (src/embed) call `defineElement`, and the app
  * calls `loadStepView` so that views after the first are fetched only when needed.
  */
+import { loadLaterTexts } from '../locales/localization.js';
 import { ExtractorIntroductionView } from './introduction-view/introduction-view.js';
 import type { Step } from './steps.js';
 
@@ -34,7 +35,12 @@ const stepViewLoaders: Record<Step, () => Promise<void>> = {
     ),
 };
 
-/** Fetches and registers the view of a step; resolves at once when it is there already. */
-export function loadStepView(step: Step): Promise<void> {
-  return stepViewLoaders[step]();
+/**
+ * Fetches and registers the view of a step, with the texts of the views after the first (so
+ * none draws in English before its words are there); resolves at once when it is there
+ * already.
+ */
+export async function loadStepView(step: Step): Promise<void> {
+  if (step === 'introduction') return stepViewLoaders[step]();
+  await Promise.all([stepViewLoaders[step](), loadLaterTexts()]);
 }

@@ -9,14 +9,19 @@
  * while the script first runs). A page's CSP that allows the library allows its folder.
  */
 import type { LocaleModule } from '@lit/localize';
+import type { CataloguePart } from './catalogues.js';
 import type { SupportedLocale } from './localization.js';
 
 const libraryAddress =
   (typeof document !== 'undefined' && (document.currentScript as HTMLScriptElement | null)?.src) ||
   import.meta.url;
 
-export async function loadCatalogue(locale: SupportedLocale): Promise<LocaleModule['templates']> {
-  if (locale === 'en') return {};
+/** The whole catalogue comes with the first part (one file each): the later part is empty. */
+export async function loadCatalogue(
+  locale: SupportedLocale,
+  part: CataloguePart,
+): Promise<LocaleModule['templates']> {
+  if (locale === 'en' || part === 'later') return {};
   const address = new URL(`locales/${locale}.js`, libraryAddress).href;
   return ((await import(/* @vite-ignore */ address)) as LocaleModule).templates;
 }

@@ -6,7 +6,13 @@ import type { ExtractorApp } from '../elements/app/app.js';
 import { tableText } from '../elements/results-view/messages.js';
 import { $ } from '../elements/testing/mount.js';
 import { formatNumber } from './format.js';
-import { applyLocale, directionOf, formattingLocale, matchLocale } from './localization.js';
+import {
+  applyLocale,
+  directionOf,
+  formattingLocale,
+  loadLaterTexts,
+  matchLocale,
+} from './localization.js';
 
 const stepCount = () =>
   msg(str`Step ${formatNumber(1)} of ${formatNumber(4)}`, { id: 'app.step-count' });
@@ -33,6 +39,24 @@ describe('matchLocale', () => {
 });
 
 describe('applyLocale', () => {
+  // First in the file: until a later view asks for its texts, a locale loads only its first part.
+  it('loads the later views’ texts when asked, into the same templates, under the partner’s', async () => {
+    const files = () => msg('Files', { id: 'bucket.files' });
+    const filter = () => msg('Filter', { id: 'table.filter' });
+    await applyLocale({ locale: 'de', tag: 'de' }, { 'table.filter': 'Suchen' });
+    expect(msg('Loading…', { id: 'app.loading' })).toBe('Wird geladen …');
+    expect(files()).toBe('Files');
+    await loadLaterTexts();
+    expect(files()).toBe('Dateien');
+    expect(filter()).toBe('Suchen');
+    expect(msg('Loading…', { id: 'app.loading' })).toBe('Wird geladen …');
+    // A locale applied afterwards comes with both parts at once.
+    await applyLocale({ locale: 'fr', tag: 'fr' });
+    expect(files()).toBe('Fichiers');
+    await applyLocale({ locale: 'de', tag: 'de' });
+    expect(files()).toBe('Dateien');
+  });
+
   it('loads the catalogue of the locale and lays a partner’s texts over it', async () => {
     await applyLocale({ locale: 'de', tag: 'de' });
     expect(msg('Loading…', { id: 'app.loading' })).toBe('Wird geladen …');

@@ -3,7 +3,9 @@
  *
  * Every built-in text goes through `@lit/localize`'s `msg()` with a stable id, in runtime
  * mode: English is written inline in the source, and each other language is a catalogue in
- * src/locales/ that is imported only when it is the active one. A partner may put any text
+ * src/locales/ that is imported only when it is the active one, in two parts: what the
+ * page shows before the introduction loads with the locale, the rest with the later views
+ * (`loadLaterTexts`), so the first view waits for no more words than it shows. A partner may put any text
  * of their own in place of a built-in one by its id (`strings` on the session and on the
  * element); the extractor's labels stay above both, as they are not built-in texts.
  *
@@ -15,7 +17,7 @@
  * two apps on one page speak the language of whichever set it last.
  */
 import { configureLocalization, LOCALE_STATUS_EVENT, type LocaleModule } from '@lit/localize';
-import { loadCatalogue } from './catalogues.js';
+import { loadCatalogue, type CataloguePart } from './catalogues.js';
 
 /** The languages the interface has a complete catalogue for; English is the source. */
 export const supportedLocales = [
@@ -53,17 +55,34 @@ const activeTemplates: Record<string, Templates> = {};
 let overrides: MessageOverrides = {};
 let formattingTag = 'en';
 let setLocale: ((locale: string) => Promise<void>) | undefined;
+let getLocale: (() => string) | undefined;
+/** The last change of locale, which the later texts wait for. */
+let localeChange: Promise<void> = Promise.resolve();
 let configured = false;
 
-const catalogues = new Map<SupportedLocale, Promise<Templates>>();
+/**
+ * Whether the later views' texts are wanted (a later view or notice has loaded): then every
+ * locale loads both parts of its catalogue at once.
+ */
+let laterWanted = false;
+
+const catalogueParts = new Map<string, Promise<Templates>>();
 
 function catalogueOf(locale: SupportedLocale): Promise<Templates> {
-  let catalogue = catalogues.get(locale);
+  const parts: CataloguePart[] = laterWanted ? ['first-view', 'later'] : ['first-view'];
+  return Promise.all(parts.map((part) => partOf(locale, part))).then((loaded) =>
+    Object.assign({}, ...loaded),
+  );
+}
+
+function partOf(locale: SupportedLocale, part: CataloguePart): Promise<Templates> {
+  const key = `${locale}/${part}`;
+  let catalogue = catalogueParts.get(key);
   if (!catalogue) {
-    catalogue = loadCatalogue(locale);
+    catalogue = loadCatalogue(locale, part);
     // A failed fetch (offline for a moment) may be tried again on the next change.
-    catalogue.catch(() => catalogues.delete(locale));
-    catalogues.set(locale, catalogue);
+    catalogue.catch(() => catalogueParts.delete(key));
+    catalogueParts.set(key, catalogue);
   }
   return catalogue;
 }
@@ -72,7 +91,7 @@ function configure(): boolean {
   if (configured) return setLocale !== undefined;
   configured = true;
   try {
-    ({ setLocale } = configureLocalization({
+    ({ setLocale, getLocale } = configureLocalization({
       sourceLocale,
       targetLocales: supportedLocales,
       loadLocale: async (locale) => {
@@ -131,9 +150,18 @@ export function formattingLocale(): string {
  * Makes `locale` the interface's language, with these overrides over its catalogue. Resolves
  * when the texts are there to render; elements that `updateWhenLocaleChanges` redraw then.
  */
-export async function applyLocale(
+export function applyLocale(
   choice: { locale: SupportedLocale; tag: string },
   strings: MessageOverrides = {},
+): Promise<void> {
+  const change = changeLocale(choice, strings);
+  localeChange = change.catch(() => {});
+  return change;
+}
+
+async function changeLocale(
+  choice: { locale: SupportedLocale; tag: string },
+  strings: MessageOverrides,
 ): Promise<void> {
   if (!configure()) return;
   const changed = !sameOverrides(strings, overrides);
@@ -157,6 +185,28 @@ export async function applyLocale(
         detail: { status: 'ready', readyLocale: choice.locale },
       }),
     );
+}
+
+/**
+ * Loads the texts of the views after the introduction into the active locale's templates.
+ * The app awaits it with each later view or notice it loads, before that renders; the
+ * locales applied after it load them at once. Rejects when the catalogue cannot be fetched,
+ * as the view's own file would.
+ */
+export async function loadLaterTexts(): Promise<void> {
+  laterWanted = true;
+  if (!configure()) return;
+  // A locale still loading loads the later part with it now; one loaded has it laid in.
+  await localeChange;
+  const locale = getLocale!();
+  const templates = activeTemplates[locale];
+  if (!templates) return;
+  const [later, replaced] = await Promise.all([
+    partOf(locale as SupportedLocale, 'later'),
+    templatesOf(overrides),
+  ]);
+  // The overrides stay above the catalogue, as in loadLocale.
+  Object.assign(templates, later, replaced);
 }
 
 /** A partner's texts as templates; their compiler loads only when there are some. */

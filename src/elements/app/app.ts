@@ -12,6 +12,7 @@ import type { Bucket, CurrentSession, Extractor, Run, Theme } from '../../contra
 import type { RunWatcherController } from '../../controllers/run-watcher-controller.js';
 import {
   applyLocale,
+  loadLaterTexts,
   browserLanguages,
   directionOf,
   matchLocale,
@@ -493,7 +494,12 @@ export class ExtractorApp extends LitElement {
   }
 
   async #showNotice(notice: SessionNotice): Promise<void> {
-    this.#renderNotice ??= (await import('./session-notice.js')).renderSessionNotice;
+    // The notice's words are the later views' (src/locales/later/).
+    const [{ renderSessionNotice }] = await Promise.all([
+      import('./session-notice.js'),
+      loadLaterTexts(),
+    ]);
+    this.#renderNotice = renderSessionNotice;
     this.sessionNotice = notice;
     await this.updateComplete;
     this.renderRoot.querySelector<HTMLElement>('[part~="session-notice"]')?.focus();
