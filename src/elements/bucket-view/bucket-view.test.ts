@@ -3,6 +3,7 @@ import { userEvent } from 'vitest/browser';
 import { ExtractorClient, filesOfBucket } from '../../client/client.js';
 import { completedRun, startSession, textFile } from '../../client/testing/fixtures.js';
 import { labelDefaults } from '../../contract/labels.js';
+import { applyLocale, loadLaterTexts } from '../../locales/localization.js';
 import { $, $$, actionLabels, mountView, nextEvent, unmountAll } from '../testing/mount.js';
 
 async function mountBucketView(labels: Record<string, string> = {}) {
@@ -166,6 +167,23 @@ describe('<extractor-bucket-view>', () => {
     expect(filesOfBucket(await client.getBucket(bucketId)).map((file) => file.name)).toEqual([
       'keep.txt',
     ]);
+    expect($(element, '[aria-live]').textContent?.trim()).toBe('drop.txt removed.');
+  });
+
+  it('says a file is removed in the person’s language', async () => {
+    await applyLocale({ locale: 'de', tag: 'de' });
+    await loadLaterTexts();
+    try {
+      const { element, client, bucketId, reload } = await mountBucketView();
+      await client.uploadFile(bucketId, textFile('drop.txt'));
+      await reload();
+      await userEvent.click($(element, '[aria-label="drop.txt entfernen"]'));
+      await vi.waitFor(() =>
+        expect($(element, '[aria-live]').textContent?.trim()).toBe('drop.txt entfernt.'),
+      );
+    } finally {
+      await applyLocale({ locale: 'en', tag: 'en' });
+    }
   });
 
   it('says what is missing when Begin is pressed without files, and starts a run with them', async () => {

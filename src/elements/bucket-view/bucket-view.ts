@@ -185,7 +185,7 @@ export class ExtractorBucketView extends ExtractorViewElement {
     this.removing = new Set([...this.removing, file.id]);
     try {
       await client.deleteFile(idOf('bucket', file.bucket), file.id);
-      this.announcement = `${file.name} removed.`;
+      this.announcement = msg(str`${file.name} removed.`, { id: 'bucket.removed-name' });
       fire(this, 'extractor-file-removed', { file });
     } catch (error) {
       this.error = describeError(error);

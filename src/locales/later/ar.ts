@@ -18,6 +18,7 @@ export const templates: TemplateMap = {
   'bucket.paste': 'يمكنك أيضًا لصق ملف.',
   'bucket.file-uploaded': 'تم الرفع',
   'bucket.remove-name': str`إزالة ${0}`,
+  'bucket.removed-name': str`تمت إزالة ${0}.`,
   'bucket.removing': 'جارٍ الإزالة…',
   'bucket.remove': 'إزالة',
   'bucket.pasted-file': 'ملف ملصق',

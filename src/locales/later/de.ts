@@ -18,6 +18,7 @@ export const templates: TemplateMap = {
   'bucket.paste': 'Sie können eine Datei auch einfügen.',
   'bucket.file-uploaded': 'Hochgeladen',
   'bucket.remove-name': str`${0} entfernen`,
+  'bucket.removed-name': str`${0} entfernt.`,
   'bucket.removing': 'Wird entfernt …',
   'bucket.remove': 'Entfernen',
   'bucket.pasted-file': 'Eingefügte Datei',

@@ -18,6 +18,7 @@ export const templates: TemplateMap = {
   'bucket.paste': 'También puede pegar un archivo.',
   'bucket.file-uploaded': 'Subido',
   'bucket.remove-name': str`Quitar ${0}`,
+  'bucket.removed-name': str`${0} quitado.`,
   'bucket.removing': 'Quitando…',
   'bucket.remove': 'Quitar',
   'bucket.pasted-file': 'Archivo pegado',

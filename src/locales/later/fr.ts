@@ -18,6 +18,7 @@ export const templates: TemplateMap = {
   'bucket.paste': 'Vous pouvez aussi coller un fichier.',
   'bucket.file-uploaded': 'Téléversé',
   'bucket.remove-name': str`Supprimer ${0}`,
+  'bucket.removed-name': str`${0} supprimé.`,
   'bucket.removing': 'Suppression…',
   'bucket.remove': 'Supprimer',
   'bucket.pasted-file': 'Fichier collé',

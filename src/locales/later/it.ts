@@ -18,6 +18,7 @@ export const templates: TemplateMap = {
   'bucket.paste': 'Può anche incollare un file.',
   'bucket.file-uploaded': 'Caricato',
   'bucket.remove-name': str`Rimuovi ${0}`,
+  'bucket.removed-name': str`${0} rimosso.`,
   'bucket.removing': 'Rimozione…',
   'bucket.remove': 'Rimuovi',
   'bucket.pasted-file': 'File incollato',

@@ -18,6 +18,7 @@ export const templates: TemplateMap = {
   'bucket.paste': 'ファイルを貼り付けることもできます。',
   'bucket.file-uploaded': 'アップロード済み',
   'bucket.remove-name': str`${0} を削除`,
+  'bucket.removed-name': str`${0} を削除しました。`,
   'bucket.removing': '削除中…',
   'bucket.remove': '削除',
   'bucket.pasted-file': '貼り付けたファイル',

@@ -18,6 +18,7 @@ export const templates: TemplateMap = {
   'bucket.paste': 'U kunt ook een bestand plakken.',
   'bucket.file-uploaded': 'Geüpload',
   'bucket.remove-name': str`${0} verwijderen`,
+  'bucket.removed-name': str`${0} verwijderd.`,
   'bucket.removing': 'Verwijderen…',
   'bucket.remove': 'Verwijderen',
   'bucket.pasted-file': 'Geplakt bestand',

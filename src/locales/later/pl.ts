@@ -18,6 +18,7 @@ export const templates: TemplateMap = {
   'bucket.paste': 'Możesz też wkleić plik.',
   'bucket.file-uploaded': 'Przesłano',
   'bucket.remove-name': str`Usuń ${0}`,
+  'bucket.removed-name': str`Usunięto: ${0}.`,
   'bucket.removing': 'Usuwanie…',
   'bucket.remove': 'Usuń',
   'bucket.pasted-file': 'Wklejony plik',

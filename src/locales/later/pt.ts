@@ -18,6 +18,7 @@ export const templates: TemplateMap = {
   'bucket.paste': 'Também pode colar um ficheiro.',
   'bucket.file-uploaded': 'Carregado',
   'bucket.remove-name': str`Remover ${0}`,
+  'bucket.removed-name': str`${0} removido.`,
   'bucket.removing': 'A remover…',
   'bucket.remove': 'Remover',
   'bucket.pasted-file': 'Ficheiro colado',
