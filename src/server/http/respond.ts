@@ -29,9 +29,10 @@ export function chooseRepresentation(c: Context<AppEnv>): ResourceMediaType {
  * The representation, chosen before anything else is read: a 406 comes before any other
  * problem of the request. The route finds it in `c.get('mediaType')`.
  */
-export const negotiated: MiddlewareHandler<AppEnv> = createMiddleware<AppEnv>(async (c, next) => {
+export const negotiated: MiddlewareHandler<AppEnv> = createMiddleware<AppEnv>((c, next) => {
   c.set('mediaType', chooseRepresentation(c));
-  await next();
+  // Not async: a layer that only passes on is no reason for another promise per request.
+  return next();
 });
 
 /** Routes of personal access tokens only: a session token is told there is nothing here. */
