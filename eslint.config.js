@@ -38,7 +38,17 @@ export default tseslint.config(
       // Sources import each other as `./x.js`, which TypeScript resolves to `./x.ts`.
       'import-x/resolver-next': [createNodeResolver({ extensionAlias: { '.js': ['.ts', '.js'] } })],
     },
-    rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
+    rules: {
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+      'no-restricted-syntax': [
+        'error',
+        {
+          // Hono builds a new object of every variable for each read of `c.var`.
+          selector: "MemberExpression[object.name='c'][property.name='var']",
+          message: "Read a context variable with c.get('name'): c.var copies them all.",
+        },
+      ],
+    },
   },
   {
     // Domain modules know nothing of HTTP: they throw the errors of src/server/errors.ts,

@@ -2,7 +2,7 @@
  * Requests per second of `GET /api/extraction_runs/{id}` with a valid token, 64
  * connections for 10 s, against the real server (its own process, logging one line per
  * request at the production level to a file) and against a bare node:http server that
- * answers the same bytes with the same headers. The goal is a ratio of at least 0.5.
+ * answers the same bytes with the same headers. The goal is a ratio of at least 0.55.
  * autocannon runs here, in a third process, so neither server shares its event loop.
  *
  * A third server calibrates the ratio: the same bare server, kept busy for
@@ -33,6 +33,8 @@ const seconds = 10;
 const warmUpSeconds = 3;
 const rounds = 5;
 const calibrationMicroseconds = 15;
+/** Issue #10's: the service answers at least this share of what bare node:http does. */
+const goal = 0.55;
 
 /**
  * A completed run as the worker leaves it: results, token counts, where values were found;
@@ -253,7 +255,7 @@ export async function bench(): Promise<{ name: string; lines: string[] }> {
             service.line,
             bare.line,
             busy.line,
-            `ratio            ${format.number(ratio, 2)} (goal ≥ 0.5: ${format.verdict(ratio >= 0.5)})`,
+            `ratio            ${format.number(ratio, 2)} (goal ≥ ${goal}: ${format.verdict(ratio >= goal)})`,
             `calibration      bare + ${calibrationMicroseconds} µs of work per request: ${format.number(busyRatio, 2)} of bare`,
           ],
         };

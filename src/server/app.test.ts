@@ -41,3 +41,11 @@ describe('every answer', () => {
     }
   });
 });
+
+describe('routing', () => {
+  it('stays on Hono’s RegExpRouter, which a route it cannot hold would silently replace', async () => {
+    // SmartRouter picks its router at the first request: the fastest that takes every route.
+    await (await service.request('/healthz')).body?.cancel();
+    expect(service.app.router.name).toBe('SmartRouter + RegExpRouter');
+  });
+});

@@ -36,15 +36,19 @@ export function createApp(services: Services): App {
   app.use('*', async (c, next) => {
     const started = performance.now();
     const requestId = c.req.header('x-request-id')?.slice(0, 64) || randomUUID();
+    // With the id goes nosniff: no answer (an uploaded file, results, a problem document
+    // quoting what was sent) is ever to be read by a browser as another type than it says.
+    const answerHeaders = { 'X-Request-Id': requestId, 'X-Content-Type-Options': 'nosniff' };
     c.set('services', services);
     c.set('requestId', requestId);
+    c.set('answerHeaders', answerHeaders);
     await next();
-    // Not c.header(): after the handler it would rebuild the response around a web
-    // stream of its body. With the id goes nosniff: no answer (an uploaded file, results,
-    // a problem document quoting what was sent) is ever to be read by a browser as another
-    // type than it says.
-    c.res.headers.set('X-Request-Id', requestId);
-    c.res.headers.set('X-Content-Type-Options', 'nosniff');
+    // The answers of respond.ts carry them already; any other gets them here. Not with
+    // c.header(): after the handler it would rebuild the response around a web stream of
+    // its body.
+    if (c.res !== c.get('headedAnswer')) {
+      for (const [name, value] of Object.entries(answerHeaders)) c.res.headers.set(name, value);
+    }
     // The query is left out: it can carry an access token or a session.
     services.logger.info(
       {

@@ -26,6 +26,10 @@ export interface AppEnv {
     services: Services;
     principal: Principal;
     requestId: string;
+    /** The headers every answer carries: its request's id, and nosniff (app.ts). */
+    answerHeaders: Record<string, string>;
+    /** The answer built with `answerHeaders` already among its own (respond.ts). */
+    headedAnswer: Response;
     /** The representation the client asked for, once `negotiated` has run. */
     mediaType: ResourceMediaType;
   };

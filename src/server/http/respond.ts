@@ -27,11 +27,12 @@ export function chooseRepresentation(c: Context<AppEnv>): ResourceMediaType {
 
 /**
  * The representation, chosen before anything else is read: a 406 comes before any other
- * problem of the request. The route finds it in `c.var.mediaType`.
+ * problem of the request. The route finds it in `c.get('mediaType')`.
  */
-export const negotiated: MiddlewareHandler<AppEnv> = createMiddleware<AppEnv>(async (c, next) => {
+export const negotiated: MiddlewareHandler<AppEnv> = createMiddleware<AppEnv>((c, next) => {
   c.set('mediaType', chooseRepresentation(c));
-  await next();
+  // Not async: a layer that only passes on is no reason for another promise per request.
+  return next();
 });
 
 /** Routes of personal access tokens only: a session token is told there is nothing here. */
@@ -56,21 +57,26 @@ interface EncodedRepresentation extends Omit<Representation, 'body'> {
 }
 
 function send(
+  c: Context<AppEnv>,
   representation: Representation | EncodedRepresentation,
   status: number,
   extra: Record<string, string> = {},
 ): Response {
-  // Plain headers: the node adapter writes them as they are, where a Headers object
-  // would be built here only to be taken apart again there.
-  return new Response(representation.body, {
+  // Plain headers, with those of every answer among them: the node adapter writes them as
+  // they are, where a Headers object (which app.ts would have to build to add them) costs
+  // a cached read as much as the rest of its work (src/bench/http.ts).
+  const response = new Response(representation.body, {
     status,
     headers: {
+      ...c.get('answerHeaders'),
       ...representation.headers,
       ...extra,
       'Content-Type': representation.contentType,
       Vary: 'Accept',
     },
   });
+  c.set('headedAnswer', response);
+  return response;
 }
 
 const encoder = new TextEncoder();
@@ -89,17 +95,24 @@ const representedOnce = Object.fromEntries(
   ]),
 ) as Record<ResourceMediaType, (resource: WireObject, kind: ResourceKind) => EncodedRepresentation>;
 
+/**
+ * The resource in the representation `negotiated` chose (or `options.mediaType`), with
+ * `options.included` beside it (JSON:API `included`).
+ */
 export function sendResource(
+  c: Context<AppEnv>,
   kind: ResourceKind,
   resource: WireObject,
-  mediaType: ResourceMediaType,
   options: {
     status?: number;
     headers?: Record<string, string>;
+    mediaType?: ResourceMediaType;
     included?: { kind: ResourceKind; resource: WireObject }[];
   } = {},
 ): Response {
+  const mediaType = options.mediaType ?? c.get('mediaType');
   return send(
+    c,
     options.included
       ? representResource(kind, resource, mediaType, options.included)
       : representedOnce[mediaType](resource, kind),
@@ -115,19 +128,20 @@ export function sendCreated(
   resource: WireObject,
   headers: Record<string, string> = {},
 ): Response {
-  return sendResource(kind, resource, c.var.mediaType, {
+  return sendResource(c, kind, resource, {
     status: 201,
     headers: { Location: kind.iri(resource), ...headers },
   });
 }
 
 export function sendCollection(
+  c: Context<AppEnv>,
   kind: ResourceKind,
   resources: WireObject[],
-  mediaType: ResourceMediaType,
   info: PageInfo,
+  status = 200,
 ): Response {
-  return send(representCollection(kind, resources, mediaType, info), 200);
+  return send(c, representCollection(kind, resources, c.get('mediaType'), info), status);
 }
 
 /**
@@ -142,7 +156,7 @@ export function sendPage(
   page: { window: PageWindow; total: number },
   more: Pick<PageInfo, 'filters' | 'plainJsonApiArray'> = { filters: [] },
 ): Response {
-  return sendCollection(kind, resources, c.var.mediaType, {
+  return sendCollection(c, kind, resources, {
     path: c.req.path,
     query: queryWithoutPage(c),
     page: page.window.page,

@@ -8,7 +8,8 @@ import { hash, randomBytes } from 'node:crypto';
 import type { Db } from '../store/database.js';
 import { newId, nowIso } from '../store/ids.js';
 import { preparedQuery } from '../store/prepared-query.js';
-import type { TokenTable } from '../store/schema.js';
+import type { TokenRow, TokenTable } from '../store/schema.js';
+import { oncePerStoredRow } from '../store/stored-rows.js';
 import { resolveColorScheme, type ColorScheme } from '../../contract/color-scheme.js';
 import type { Theme } from '../../contract/resources.js';
 import type { StringOverrides } from '../../contract/session-language.js';
@@ -162,26 +163,30 @@ export async function verifyToken(db: Db, token: string): Promise<Verification> 
   if (row.revoked_at) return { ok: false, reason: 'The access token has been revoked.' };
   if (row.expires_at && row.expires_at <= nowIso())
     return { ok: false, reason: 'The access token has expired.' };
-  if (row.kind === 'personal')
-    return { ok: true, principal: { kind: 'personal', tokenId: row.id } };
-  return {
-    ok: true,
-    principal: {
-      kind: 'session',
-      tokenId: row.id,
-      extractorId: row.extractor_id!,
-      bucketId: row.bucket_id!,
-      allowedOrigins: row.allowed_origins ? (JSON.parse(row.allowed_origins) as string[]) : [],
-      theme: row.theme ? (JSON.parse(row.theme) as Theme) : null,
-      locale: row.locale,
-      strings: row.strings ? (JSON.parse(row.strings) as StringOverrides) : {},
-      colorScheme: resolveColorScheme(row.color_scheme),
-      expiresAt: row.expires_at!,
-      // Sessions minted before renewal existed end when they expire.
-      renewableUntil: row.renewable_until ?? row.expires_at!,
-    },
-  };
+  return { ok: true, principal: principalOf(row) };
 }
+
+/**
+ * Whom a valid token's row speaks for: once per row the store shares (stored-rows.ts), so
+ * an embed polling its run does not parse its session's settings again on every request.
+ */
+const principalOf = oncePerStoredRow((row: TokenRow): Principal => {
+  if (row.kind === 'personal') return { kind: 'personal', tokenId: row.id };
+  return {
+    kind: 'session',
+    tokenId: row.id,
+    extractorId: row.extractor_id!,
+    bucketId: row.bucket_id!,
+    allowedOrigins: row.allowed_origins ? (JSON.parse(row.allowed_origins) as string[]) : [],
+    theme: row.theme ? (JSON.parse(row.theme) as Theme) : null,
+    locale: row.locale,
+    strings: row.strings ? (JSON.parse(row.strings) as StringOverrides) : {},
+    colorScheme: resolveColorScheme(row.color_scheme),
+    expiresAt: row.expires_at!,
+    // Sessions minted before renewal existed end when they expire.
+    renewableUntil: row.renewable_until ?? row.expires_at!,
+  };
+});
 
 /**
  * Notes that a token was used, at most once a minute per token and process so reads stay

@@ -105,7 +105,7 @@ export const bucketRoutes = new Hono<AppEnv>()
     async (c) => {
       const bucket = await visibleBucket(c);
       const [view] = await bucketViewsFor(c.get('principal'), c.get('services').db, [bucket]);
-      return sendResource(bucketKind, view!, c.var.mediaType);
+      return sendResource(c, bucketKind, view!);
     },
   )
   .delete(

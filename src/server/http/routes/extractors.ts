@@ -138,7 +138,7 @@ export const extractorRoutes = new Hono<AppEnv>()
         ? await findExtractor(c.get('services').db, id)
         : undefined;
       if (!row) throw new NotFoundError();
-      return sendResource(extractorKind, await view(c, row), c.var.mediaType);
+      return sendResource(c, extractorKind, await view(c, row));
     },
   )
   .put(
@@ -160,7 +160,7 @@ export const extractorRoutes = new Hono<AppEnv>()
       const input = await readInput(c.req.raw, extractorInputSchema);
       const row = await replaceExtractor(db, id, input, config);
       if (!row) throw new NotFoundError();
-      return sendResource(extractorKind, await view(c, row), c.var.mediaType);
+      return sendResource(c, extractorKind, await view(c, row));
     },
   )
   .delete(
@@ -188,10 +188,6 @@ export const extractorRoutes = new Hono<AppEnv>()
       const webhookSecret = await rotateWebhookSecret(db, id);
       const row = webhookSecret ? await findExtractor(db, id) : undefined;
       if (!row || !webhookSecret) throw new NotFoundError();
-      return sendResource(
-        extractorKind,
-        { ...(await view(c, row)), webhookSecret },
-        c.var.mediaType,
-      );
+      return sendResource(c, extractorKind, { ...(await view(c, row)), webhookSecret });
     },
   );

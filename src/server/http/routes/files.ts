@@ -213,15 +213,20 @@ export const fileRoutes = new Hono<AppEnv>()
       );
       const { db, storage, pages } = c.get('services');
       const wires = (await addFiles(db, storage, pages, bucket.id, received)).map(fileToWire);
-      const response = sendCollection(fileKind, wires, c.var.mediaType, {
-        path: c.req.path,
-        query: new URLSearchParams(),
-        page: 1,
-        itemsPerPage: Math.max(wires.length, 1),
-        totalItems: wires.length,
-        filters: [],
-      });
-      return new Response(response.body, { status: 201, headers: response.headers });
+      return sendCollection(
+        c,
+        fileKind,
+        wires,
+        {
+          path: c.req.path,
+          query: new URLSearchParams(),
+          page: 1,
+          itemsPerPage: Math.max(wires.length, 1),
+          totalItems: wires.length,
+          filters: [],
+        },
+        201,
+      );
     },
   )
   .get(
@@ -246,7 +251,7 @@ export const fileRoutes = new Hono<AppEnv>()
       ...readingOf('file'),
     }),
     negotiated,
-    async (c) => sendResource(fileKind, fileToWire(await visibleFile(c)), c.var.mediaType),
+    async (c) => sendResource(c, fileKind, fileToWire(await visibleFile(c))),
   )
   .delete(
     '/:fileId',

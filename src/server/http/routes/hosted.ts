@@ -45,6 +45,8 @@ const libraryFiles = new Set([
   'extractor.d.ts',
   'embed.js',
 ]);
+const isLibraryFile = (file: string): boolean =>
+  libraryFiles.has(file) || /^locales\/[a-z]{2}\.js$/.test(file);
 const publicFiles = new Set(['favicon.svg']);
 
 export function contentSecurityPolicy(frameAncestors: readonly string[]): string {
@@ -171,28 +173,20 @@ export const hostedRoutes = new Hono<AppEnv>()
     builtFiles(appDirOf),
     nothingHere,
   )
+  // The library and, beside it, its catalogues (a partner's page imports the one of its
+  // locale). One route for both: beside `/sdk/:file`, a `/sdk/locales/:file` would cost
+  // every request of the service Hono's fastest router (RegExpRouter refuses the pair).
   .get(
-    '/sdk/:file',
+    '/sdk/:file{.+}',
     async (c, next) => {
-      if (!libraryFiles.has(c.req.param('file'))) throw notFound();
+      if (!isLibraryFile(c.req.param('file'))) throw notFound();
       await next();
     },
     builtFileHeaders(libraryHeaders),
     builtFiles(distDirOf),
-    notBuilt,
+    // A catalogue the build lacks is a locale we do not have, not an unfinished build.
+    (c) => (c.req.param('file').startsWith('locales/') ? nothingHere() : notBuilt()),
   );
-
-// The library's catalogues, beside it: a partner's page imports the one of its locale.
-hostedRoutes.get(
-  '/sdk/locales/:file',
-  async (c, next) => {
-    if (!/^[a-z]{2}\.js$/.test(c.req.param('file'))) throw notFound();
-    await next();
-  },
-  builtFileHeaders(libraryHeaders),
-  builtFiles(distDirOf),
-  nothingHere,
-);
 
 for (const file of publicFiles) {
   hostedRoutes.get(

@@ -331,7 +331,7 @@ export const runRoutes = new Hono<AppEnv>()
       ...readingOf('run'),
     }),
     negotiated,
-    async (c) => sendResource(runKind, runToWire(await visibleRun(c)), c.var.mediaType),
+    async (c) => sendResource(c, runKind, runToWire(await visibleRun(c))),
   );
 
 for (const command of Object.keys(runCommands) as RunCommand[]) {
@@ -348,7 +348,7 @@ for (const command of Object.keys(runCommands) as RunCommand[]) {
     async (c) => {
       const run = await visibleRun(c);
       const updated = await c.get('services').runs.command(run, command);
-      return sendResource(runKind, runToWire(updated), c.var.mediaType);
+      return sendResource(c, runKind, runToWire(updated));
     },
   );
 }
@@ -431,7 +431,7 @@ runRoutes
       const body = await readJsonBody(c, 'the edited results');
       const edit = validateInput(resultsEditSchema, body);
       const updated = await c.get('services').runs.saveEdits(run, edit);
-      return sendResource(runKind, runToWire(updated), c.var.mediaType);
+      return sendResource(c, runKind, runToWire(updated));
     },
   )
   .put(
@@ -462,7 +462,7 @@ runRoutes
       const updated = await c
         .get('services')
         .runs.saveDocumentEdit(run, c.req.param('fileId'), data);
-      return sendResource(runKind, runToWire(updated), c.var.mediaType);
+      return sendResource(c, runKind, runToWire(updated));
     },
   )
   .post(
@@ -481,8 +481,7 @@ runRoutes
     async (c) => {
       const run = await visibleRun(c);
       const updated = await c.get('services').runs.extractAgain(run, c.req.param('fileId'));
-      const response = sendResource(runKind, runToWire(updated), c.var.mediaType);
-      return new Response(response.body, { status: 202, headers: response.headers });
+      return sendResource(c, runKind, runToWire(updated), { status: 202 });
     },
   )
   .post(
@@ -526,8 +525,7 @@ runRoutes
       const updated = await c
         .get('services')
         .runs.extractAgain(run, c.req.param('fileId'), received[0]);
-      const response = sendResource(runKind, runToWire(updated), c.var.mediaType);
-      return new Response(response.body, { status: 202, headers: response.headers });
+      return sendResource(c, runKind, runToWire(updated), { status: 202 });
     },
   )
   .post(
@@ -546,7 +544,7 @@ runRoutes
     async (c) => {
       const run = await visibleRun(c);
       const submission = await c.get('services').runs.submit(run);
-      return sendResource(submissionKind, submission, c.var.mediaType);
+      return sendResource(c, submissionKind, submission);
     },
   )
   .get(

@@ -77,7 +77,7 @@ export const sessionRoutes = new Hono<AppEnv>()
       // Who asks comes first: a personal token gets its 404 whatever it accepts.
       const session = currentSession(c.get('principal'));
       if (!session) throw new NotFoundError();
-      return sendResource(currentSessionKind, session, chooseRepresentation(c));
+      return sendResource(c, currentSessionKind, session, { mediaType: chooseRepresentation(c) });
     },
   )
   .delete(
