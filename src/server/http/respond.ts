@@ -64,17 +64,17 @@ function send(
 ): Response {
   // Plain headers, with those of every answer among them: the node adapter writes them as
   // they are, where a Headers object (which app.ts would have to build to add them) costs
-  // a cached read as much as the rest of its work (src/bench/http.ts).
-  const response = new Response(representation.body, {
-    status,
-    headers: {
-      ...c.get('answerHeaders'),
-      ...representation.headers,
-      ...extra,
-      'Content-Type': representation.contentType,
-      Vary: 'Accept',
-    },
-  });
+  // a cached read as much as the rest of its work (src/bench/http.ts). Object.assign, not
+  // spreads: on Node 20 a spread of headers costs a microsecond, a fortieth of such a read.
+  const headers: Record<string, string> = Object.assign(
+    {},
+    c.get('answerHeaders'),
+    representation.headers,
+    extra,
+  );
+  headers['Content-Type'] = representation.contentType;
+  headers.Vary = 'Accept';
+  const response = new Response(representation.body, { status, headers });
   c.set('headedAnswer', response);
   return response;
 }
