@@ -34,6 +34,7 @@ import { stringOverridesSchema } from '../contract/session-language.js';
 import { themeSchema } from '../contract/theme.js';
 import type { ExtractorApp } from '../elements/app/app.js';
 import { isStep } from '../elements/steps.js';
+import type { ZodMiniType } from 'zod/mini';
 
 /** The window that frames the page, as far as the bridge needs it. */
 export type HostWindow = Pick<Window, 'postMessage'> & MessageEventSource;
@@ -90,6 +91,24 @@ export function targetOrigins(
 ): string[] {
   if (parentOrigin === undefined) return [...allowedOrigins];
   return allowedOrigins.includes(parentOrigin) ? [parentOrigin] : [];
+}
+
+/**
+ * What a host's command carries, when `schema` takes it; otherwise undefined, and the
+ * partner's developer is told in the console why `command` was ignored.
+ */
+function checkedOrWarned<T>(
+  command: string,
+  schema: ZodMiniType<T>,
+  value: unknown,
+): T | undefined {
+  const checked = schema.safeParse(value);
+  if (checked.success) return checked.data;
+  console.warn(
+    `extractor:${command} was ignored:`,
+    checked.error.issues.map((issue) => issue.message).join('; '),
+  );
+  return undefined;
 }
 
 export class FrameBridge {
@@ -197,30 +216,17 @@ export class FrameBridge {
   }
 
   #setTheme({ theme }: FrameCommandPayloads['set-theme']): void {
-    const checked = themeSchema.safeParse(theme);
-    if (!checked.success) {
-      console.warn(
-        'extractor:set-theme was ignored:',
-        checked.error.issues.map((issue) => issue.message).join('; '),
-      );
-      return;
-    }
-    this.#hostTheme = checked.data;
+    const checked = checkedOrWarned('set-theme', themeSchema, theme);
+    if (!checked) return;
+    this.#hostTheme = checked;
     this.#applyTheme();
   }
 
   #setStrings({ strings }: FrameCommandPayloads['set-strings']): void {
     // The same limits as a session's strings: the host is a partner's page.
-    const checked = stringOverridesSchema.safeParse(strings);
-    if (!checked.success) {
-      console.warn(
-        'extractor:set-strings was ignored:',
-        checked.error.issues.map((issue) => issue.message).join('; '),
-      );
-      return;
-    }
+    const checked = checkedOrWarned('set-strings', stringOverridesSchema, strings);
     // The element's `strings` lie over the session's.
-    this.#options.app.strings = checked.data;
+    if (checked) this.#options.app.strings = checked;
   }
 
   #applyTheme(): void {
