@@ -23,6 +23,7 @@ import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from '
 import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
+import type { InlineConfig } from 'vite';
 import { supportedLocales } from '../locales/localization.js';
 import { minifiedTemplates } from './minify-templates.js';
 import { withoutSchemaDescriptions } from './without-descriptions.js';
@@ -100,6 +101,51 @@ export async function build(options: BuildOptions = {}): Promise<BuiltFiles> {
   }
 }
 
+interface OneFile extends Pick<InlineConfig, 'plugins' | 'define' | 'resolve'> {
+  /** From the project's root. */
+  entry: string;
+  outDir: string;
+  file: string;
+  format: 'es' | 'iife';
+  /** The global a classic script sets. */
+  name?: string;
+  target?: string;
+  emptyOutDir?: boolean;
+}
+
+/**
+ * One minified file of the library, whole in itself: a partner loads it with a single
+ * request. (Vite leaves an ES library unminified for bundlers; ours are served as they are.)
+ */
+async function buildOneFile({
+  entry,
+  outDir,
+  file,
+  format,
+  name,
+  target = 'es2022',
+  emptyOutDir = false,
+  ...rest
+}: OneFile): Promise<void> {
+  const { build: viteBuild } = await import('vite');
+  await viteBuild({
+    root: projectRoot,
+    configFile: false,
+    logLevel: 'warn',
+    publicDir: false,
+    ...rest,
+    build: {
+      outDir,
+      emptyOutDir,
+      target,
+      copyPublicDir: false,
+      lib: { entry: join(projectRoot, entry), formats: [format], name, fileName: () => file },
+      minify: true,
+      rolldownOptions: { output: { codeSplitting: false, minify: true } },
+    },
+  });
+}
+
 async function buildAll(options: BuildOptions): Promise<BuiltFiles> {
   const distDir = options.distDir ?? defaultDistDir;
   const { build: viteBuild } = await import('vite');
@@ -113,11 +159,13 @@ async function buildAll(options: BuildOptions): Promise<BuiltFiles> {
     ['es', 'extractor.mjs'],
     ['iife', 'extractor.js'],
   ] as const) {
-    await viteBuild({
-      root: projectRoot,
-      configFile: false,
-      logLevel: 'warn',
-      publicDir: false,
+    await buildOneFile({
+      entry: 'src/embed/extractor.ts',
+      outDir: join(distDir, 'sdk'),
+      file,
+      format,
+      name: 'Extractor',
+      emptyOutDir: format === 'es',
       plugins: [minifiedTemplates(), withoutSchemaDescriptions(), withoutGeneratedMessageIds()],
       // Lit's "node" build works in browsers too and adds a small DOM shim for when there is
       // no DOM: so the ES module can be imported during server-side rendering (issue #5).
@@ -140,69 +188,28 @@ async function buildAll(options: BuildOptions): Promise<BuiltFiles> {
             : []),
         ],
       },
-      build: {
-        outDir: join(distDir, 'sdk'),
-        emptyOutDir: format === 'es',
-        target: 'es2022',
-        copyPublicDir: false,
-        lib: {
-          entry: join(projectRoot, 'src/embed/extractor.ts'),
-          formats: [format],
-          name: 'Extractor',
-          fileName: () => file,
-        },
-        minify: true,
-        // One file each: a partner loads the library with a single request.
-        // Vite leaves an ES library unminified for bundlers; this one is served as it is.
-        rolldownOptions: { output: { codeSplitting: false, minify: true } },
-      },
     });
   }
   // The library's catalogues, /sdk/locales/de.js and so on: ES modules whole in themselves
   // (each with @lit/localize's small `str`), imported by address by catalogues-beside.ts.
   for (const locale of catalogueLocales) {
-    await viteBuild({
-      root: projectRoot,
-      configFile: false,
-      logLevel: 'warn',
-      publicDir: false,
-      build: {
-        outDir: join(distDir, 'sdk', 'locales'),
-        emptyOutDir: false,
-        target: 'es2022',
-        copyPublicDir: false,
-        lib: {
-          entry: join(projectRoot, 'src/locales', `${locale}.ts`),
-          formats: ['es'],
-          fileName: () => `${locale}.js`,
-        },
-        minify: true,
-        rolldownOptions: { output: { codeSplitting: false, minify: true } },
-      },
+    await buildOneFile({
+      entry: `src/locales/${locale}.ts`,
+      outDir: join(distDir, 'sdk', 'locales'),
+      file: `${locale}.js`,
+      format: 'es',
     });
   }
   // The iFrame's host script: a classic script with a global, ExtractorEmbed.mount(…).
-  await viteBuild({
-    root: projectRoot,
-    configFile: false,
-    logLevel: 'warn',
-    publicDir: false,
-    build: {
-      outDir: join(distDir, 'sdk'),
-      emptyOutDir: false,
-      // Partners' pages reach further back than our own: keep to what every browser of the
-      // last years runs.
-      target: 'es2020',
-      copyPublicDir: false,
-      lib: {
-        entry: join(projectRoot, 'src/embed/host/embed.ts'),
-        formats: ['iife'],
-        name: 'ExtractorEmbed',
-        fileName: () => hostScriptFile,
-      },
-      minify: true,
-      rolldownOptions: { output: { codeSplitting: false, minify: true } },
-    },
+  await buildOneFile({
+    entry: 'src/embed/host/embed.ts',
+    outDir: join(distDir, 'sdk'),
+    file: hostScriptFile,
+    format: 'iife',
+    name: 'ExtractorEmbed',
+    // Partners' pages reach further back than our own: keep to what every browser of the
+    // last years runs.
+    target: 'es2020',
   });
   await writeLibraryDescriptions(join(distDir, 'sdk'));
   const files = builtFiles(distDir);
