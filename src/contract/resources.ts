@@ -316,6 +316,26 @@ export type Extractor = z.infer<typeof extractorSchema>;
 export const documentStages = ['reading', 'extracting'] as const;
 export type DocumentStage = (typeof documentStages)[number];
 
+/**
+ * Why a document failed, for a program and for the interface, which words it in the
+ * person's language (`error` is the service's English sentence). A closed set, each code a
+ * kind of failure a person would act on alike, whatever the format or the limit passed;
+ * `extraction_failed` is every other failure, ours included.
+ */
+export const documentErrorCodes = [
+  'damaged_file',
+  'password_protected',
+  'no_text',
+  'unsupported_type',
+  'too_large',
+  'file_missing',
+  'misconfigured',
+  'model_unavailable',
+  'model_refused',
+  'extraction_failed',
+] as const;
+export type DocumentErrorCode = (typeof documentErrorCodes)[number];
+
 export const documentSummarySchema = z.object({
   file: iri.check(
     z.describe('IRI of the file (/api/buckets/{b}/files/{f}); with combineFiles, the first file.'),
@@ -330,6 +350,26 @@ export const documentSummarySchema = z.object({
   error: z
     .nullable(z.string())
     .check(z.describe('Why the document failed, in plain words naming the file; null otherwise.')),
+  // A code this version does not know (from a newer service) reads as null, so an interface
+  // built before it shows the English `error` rather than refusing the whole run.
+  errorCode: z
+    .catch(z.nullable(z.enum(documentErrorCodes)), null)
+    .check(
+      z.describe(
+        'Why the document failed, as a code to act on or to word in your own language; null ' +
+          'unless it failed (and for a failure recorded before codes were). `damaged_file`: ' +
+          'the file could not be read as what it says it is (a damaged PDF, image, Word or Excel ' +
+          'file, or one that stopped the reader). `password_protected`: a PDF locked by a ' +
+          'password. `no_text`: no text was found, not even by OCR. `unsupported_type`: a type ' +
+          'of file the service does not read. `too_large`: past one of the limits of one ' +
+          'document (pages, pixels, unpacked size, characters, memory or reading time). ' +
+          '`file_missing`: the file was removed from the bucket or is gone from storage. ' +
+          "`misconfigured`: the extractor's schema or options, or the service's model settings, " +
+          'do not allow the extraction. `model_unavailable`: the LLM provider could not be ' +
+          'reached or stayed busy; try again later. `model_refused`: the model declined to ' +
+          'extract the document. `extraction_failed`: anything else, such as an error on our side.',
+      ),
+    ),
   stage: z
     .nullable(z.enum(documentStages))
     .check(z.describe('`reading` its files, then `extracting`; null once settled.')),
