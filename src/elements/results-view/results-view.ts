@@ -12,7 +12,7 @@ import {
   documentsOfRun,
   type RunDocumentState,
 } from '../../client/run-documents.js';
-import { parseTargetSchema, type TargetSchema } from '../../contract/json-schema.js';
+import { readTargetSchema, type TargetSchema } from '../../contract/json-schema.js';
 import type { RunResults } from '../../contract/resources.js';
 import { DocumentReplaceController } from '../../controllers/document-replace-controller.js';
 import { describeOutcome, documentStatusNames, documentText } from '../document-text.js';
@@ -173,8 +173,7 @@ export class ExtractorResultsView extends ExtractorViewElement {
     const schemaText = run?.targetSchema ?? this.extractor?.jsonSchema;
     if (schemaText !== this.#schemaText) {
       this.#schemaText = schemaText;
-      const parsed = schemaText ? parseTargetSchema(schemaText) : undefined;
-      this.#schema = parsed?.ok ? parsed.schema : undefined;
+      this.#schema = schemaText ? readTargetSchema(schemaText) : undefined;
     }
     if (run?.id !== this.#runId) {
       this.#runId = run?.id;
