@@ -15,7 +15,12 @@ import {
 import { readTargetSchema, type TargetSchema } from '../../contract/json-schema.js';
 import type { RunResults } from '../../contract/resources.js';
 import { DocumentReplaceController } from '../../controllers/document-replace-controller.js';
-import { describeOutcome, documentStatusNames, documentText } from '../document-text.js';
+import {
+  describeOutcome,
+  documentStatusNames,
+  documentText,
+  failureReason,
+} from '../document-text.js';
 import { fire } from '../events.js';
 import { checkIcon, downloadIcon } from '../icons.js';
 import { documentStyles } from '../document.styles.js';
@@ -676,10 +681,11 @@ export class ExtractorResultsView extends ExtractorViewElement {
   private renderDocument(document: RunDocumentState) {
     const { run } = this;
     if (document.status === 'failed' && run) {
+      const reason = failureReason(document);
       return html`<div class="failed-document">
         <div class="message error" part="error">
           <span class="message-title">${documentText.failedTitle(document.name)}</span>
-          ${document.error ? html`<span>${document.error}</span>` : nothing}
+          ${reason ? html`<span>${reason}</span>` : nothing}
           ${run.submittedAt ? nothing : html`<span>${documentText.failedNext}</span>`}
         </div>
         ${
