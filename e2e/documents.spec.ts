@@ -101,9 +101,8 @@ test('three invoices and an unreadable file: a record each, the failed one repla
   );
   for (const name of invoices) await expectDocumentState(page, name, 'Read');
   await expectDocumentState(page, unreadable, 'Could not be read');
-  await expect(documentItem(page, unreadable)).toContainText(
-    `${unreadable} could not be read as a PDF`,
-  );
+  // Why, in the interface's words for the service's code (damaged_file).
+  await expect(documentItem(page, unreadable)).toContainText(`${unreadable} may be damaged.`);
   await page
     .getByRole('button', { name: labelDefaults.extractionViewContinueButtonLabel, exact: true })
     .click();
@@ -139,7 +138,7 @@ test('three invoices and an unreadable file: a record each, the failed one repla
     await page.getByRole('button', { name: `${step} document`, exact: true }).click();
   const panel = page.getByRole('tabpanel');
   await expect(panel).toContainText(`We could not read “${unreadable}”.`);
-  await expect(panel).toContainText(`${unreadable} could not be read as a PDF`);
+  await expect(panel).toContainText(`${unreadable} may be damaged.`);
   await expect(panel.getByRole('button', { name: /again|retry/i })).toHaveCount(0);
   const [chooser] = await Promise.all([
     page.waitForEvent('filechooser'),

@@ -184,6 +184,38 @@ test.describe('in German, as the browser asks', () => {
     ).toBeVisible();
     expect(await englishLeftOver(page, german)).toEqual([]);
   });
+
+  test('a file that cannot be read says why in German, not in the service’s English', async ({
+    page,
+  }) => {
+    const session = await createSession(await createExtractor());
+    await page.goto(session.fullPageUrl);
+    await page
+      .getByRole('button', { name: text(german, 'label.introduction-view-next-button-label') })
+      .click();
+    // Its first bytes say PDF, so the upload takes it; no reader can open the rest.
+    await page.locator('input[type="file"]').setInputFiles({
+      name: 'scan.pdf',
+      mimeType: 'application/pdf',
+      buffer: Buffer.from('%PDF-1.4\nnot a PDF beyond its first line\n'),
+    });
+    await expect(page.getByRole('listitem').filter({ hasText: 'scan.pdf' })).toContainText(
+      'Hochgeladen',
+    );
+    await page
+      .getByRole('button', { name: text(german, 'label.bucket-view-begin-button-label') })
+      .click();
+    const document = page.locator('[part~="document"]').filter({ hasText: 'scan.pdf' });
+    await expect(document).toContainText('Nicht lesbar', { timeout: 45_000 });
+    await expect(document).toContainText('scan.pdf ist möglicherweise beschädigt.');
+    // The service said why in English, with a code; the page shows the German words only.
+    const [run] = await runsOfBucket(session.bucket);
+    const [failed] = run!.documents;
+    expect(failed).toMatchObject({ status: 'failed', errorCode: 'damaged_file' });
+    expect(failed!.error).toMatch(/^scan\.pdf could not be read as a PDF/);
+    expect((await pageTexts(page)).filter((shown) => shown.includes(failed!.error!))).toEqual([]);
+    expect(await englishLeftOver(page, german)).toEqual([]);
+  });
 });
 
 test.describe('in Arabic, as the element is told', () => {

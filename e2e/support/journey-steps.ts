@@ -168,7 +168,13 @@ export interface RunOnServer {
   status: string;
   /** `{"documents": [{file, name, status, data, error}]}` as JSON text. */
   data: string | null;
-  documents: { file: string; name: string; status: string }[];
+  documents: {
+    file: string;
+    name: string;
+    status: string;
+    error: string | null;
+    errorCode: string | null;
+  }[];
   submittedAt: string | null;
   chunksTotal: number | null;
   chunksCompleted: number;

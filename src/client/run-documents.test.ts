@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { runSchema } from '../contract/resources.js';
 import { countDocuments, documentsOfRun, fileIdOf, parseResults } from './run-documents.js';
 import { startSession, textFile, withDocuments } from './testing/fixtures.js';
 
@@ -79,6 +80,23 @@ describe('documentsOfRun', () => {
     ]);
     expect(parseResults('{"not": "results"}')).toEqual([]);
     expect(documentsOfRun(undefined)).toEqual([]);
+  });
+
+  it('reads a failure code it does not know as none, keeping the service’s words', async () => {
+    const error = 'a.pdf could not be read as a PDF; it may be damaged';
+    const run = withDocuments(
+      await queuedRun(),
+      [{ name: 'a.pdf', status: 'failed', error, errorCode: 'damaged_file' }],
+      'failed',
+    );
+    expect(documentsOfRun(runSchema.parse(run))[0]).toMatchObject({
+      errorCode: 'damaged_file',
+      error,
+    });
+    // A later service may know more kinds of failure than this interface: the run still reads.
+    const later = JSON.parse(JSON.stringify(run)) as { documents: Record<string, unknown>[] };
+    later.documents[0]!.errorCode = 'a_code_from_a_later_version';
+    expect(documentsOfRun(runSchema.parse(later))[0]).toMatchObject({ errorCode: null, error });
   });
 
   it('takes a file’s id from its IRI', () => {

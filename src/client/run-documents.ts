@@ -6,6 +6,7 @@
  */
 import {
   runResultsSchema,
+  type DocumentErrorCode,
   type DocumentResult,
   type DocumentStage,
   type Run,
@@ -19,8 +20,10 @@ export interface RunDocumentState {
   fileId: string;
   name: string;
   status: DocumentStatus;
-  /** Why the document could not be read, in plain words; null unless it failed. */
+  /** Why the document could not be read, in the service's (English) words; null unless it failed. */
   error: string | null;
+  /** The kind of failure, which the interface words in the person's language. */
+  errorCode: DocumentErrorCode | null;
   /** `reading` its files, then `extracting` its values; null once settled. */
   stage: DocumentStage | null;
   /** Pages of its files read so far, of how many (null until they are opened). */
@@ -100,6 +103,7 @@ function joinDocuments(run: Run): RunDocumentState[] {
       name: document.name,
       status: document.status,
       error: document.error,
+      errorCode: document.errorCode,
       stage: document.stage,
       pagesRead: document.pagesRead,
       pagesTotal: document.pagesTotal,

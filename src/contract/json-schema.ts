@@ -72,6 +72,23 @@ export function parseTargetSchema(text: string): ParsedSchema {
   return { ok: true, schema };
 }
 
+/**
+ * Reads a target schema the service has accepted already: a run's `targetSchema` (or its
+ * extractor's `jsonSchema`), which passed parseTargetSchema when the extractor was saved.
+ * It is read without checking it again, so the interface, which reads schemas only so,
+ * carries none of the checks and their words. Undefined for text that is no object schema.
+ */
+export function readTargetSchema(text: string): TargetSchema | undefined {
+  try {
+    const value: unknown = JSON.parse(text);
+    return isPlainObject(value) && isPlainObject(value.properties)
+      ? (value as TargetSchema)
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 function describeSchemaProblem(value: unknown, at: string): string | undefined {
   if (typeof value === 'boolean') return undefined;
   if (!isPlainObject(value)) return `${at || 'the schema'} must be an object`;

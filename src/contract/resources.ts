@@ -65,10 +65,11 @@ export const bucketSchema = z.object({
 });
 export type Bucket = z.infer<typeof bucketSchema>;
 
-export const bucketInputSchema = z.object({
-  description: z.optional(z.nullable(z.string().check(z.maxLength(2000)))),
-  createdUsing: z.optional(z.enum(bucketOrigins)),
-});
+export const bucketInputSchema = /* @__PURE__ */ (() =>
+  z.object({
+    description: z.optional(z.nullable(z.string().check(z.maxLength(2000)))),
+    createdUsing: z.optional(z.enum(bucketOrigins)),
+  }))();
 export type BucketInput = z.infer<typeof bucketInputSchema>;
 
 // ---------------------------------------------------------------------------------------
@@ -156,61 +157,65 @@ const allowResubmissionDescription =
 const text = (max: number) => z._default(z.string().check(z.maxLength(max)), '');
 const flag = (value: boolean) => z._default(z.boolean(), value);
 
-const jsonSchemaText = z.string().check(
-  z.superRefine((value, ctx) => {
-    const parsed = parseTargetSchema(value);
-    if (!parsed.ok)
-      ctx.addIssue({ code: 'custom', message: `jsonSchema ${parsed.message}`, input: value });
-  }),
-);
-
-const labelFields = Object.fromEntries(labelNames.map((name) => [name, text(500)])) as Record<
-  LabelName,
-  ReturnType<typeof text>
->;
-
 /**
  * The writable fields of a saved extractor. POST creates with them and PUT replaces them:
- * a field left out takes its default. `label` and `jsonSchema` are required. (Marked pure:
- * the interface never writes an extractor, and its first view leaves this out.)
+ * a field left out takes its default. `label` and `jsonSchema` are required.
+ *
+ * Like every body only the service reads (bucketInputSchema, runInputSchema, …), it is
+ * built in a function called as pure: a browser build, which never reads one, leaves the
+ * whole of it out. Marking `z.object(…)` itself pure would leave the calls that make its
+ * fields, and what they need of zod and of json-schema.ts, in the first view.
  */
-export const extractorInputSchema = /* @__PURE__ */ z.object({
-  label: z.string().check(z.trim(), z.minLength(1, 'label must not be empty'), z.maxLength(200)),
-  jsonSchema: jsonSchemaText,
-  strategy: z._default(z.enum(strategies), 'local'),
-  model: z._default(z.string().check(z.minLength(1), z.maxLength(200)), 'local'),
-  outputInstructions: text(20_000),
-  ...labelFields,
-  allowDownload: flag(true),
-  enableWebhook: flag(false),
-  webhookUrl: text(2000),
-  redirectUrl: text(2000),
-  includeText: flag(true),
-  includeEmbeddedImages: flag(false),
-  markEmbeddedImages: flag(false),
-  includePageImages: flag(false),
-  markPageImages: flag(false),
-  chunkSize: z._default(
-    z.int().check(z.minimum(minChunkSize), z.maximum(maxChunkSize)),
-    defaultChunkSize,
-  ),
-  combineFiles: flag(false),
-  allowResubmission: flag(false),
-  checks: z
-    ._default(checksSchema, [])
-    .check(
-      z.describe(
-        'Checks over the results\' values, such as `{"left": {"sum": "/line_items/*/amount"}, ' +
-          '"op": "<=", "right": "/total", "tolerance": 0.01}`: two operands compared with `op`; ' +
-          'an operand is a JSON pointer into the results, a number, `{value}` (a literal), ' +
-          '`{sum}` (a pointer with `*` for every item of a list), or `{add}`, `{subtract}`, ' +
-          '`{multiply}` over those. A pointer with `*` outside a sum checks item by item. ' +
-          'Checked against jsonSchema on save (a 422 points at the check); evaluated when each ' +
-          "document completes against that document's record, failures in its entry of the " +
-          "run's resultMetadata.documents (`checks` and `review`). README: Checks.",
-      ),
+export const extractorInputSchema = /* @__PURE__ */ (() => {
+  const jsonSchemaText = z.string().check(
+    z.superRefine((value, ctx) => {
+      const parsed = parseTargetSchema(value);
+      if (!parsed.ok)
+        ctx.addIssue({ code: 'custom', message: `jsonSchema ${parsed.message}`, input: value });
+    }),
+  );
+  const labelFields = Object.fromEntries(labelNames.map((name) => [name, text(500)])) as Record<
+    LabelName,
+    ReturnType<typeof text>
+  >;
+  return z.object({
+    label: z.string().check(z.trim(), z.minLength(1, 'label must not be empty'), z.maxLength(200)),
+    jsonSchema: jsonSchemaText,
+    strategy: z._default(z.enum(strategies), 'local'),
+    model: z._default(z.string().check(z.minLength(1), z.maxLength(200)), 'local'),
+    outputInstructions: text(20_000),
+    ...labelFields,
+    allowDownload: flag(true),
+    enableWebhook: flag(false),
+    webhookUrl: text(2000),
+    redirectUrl: text(2000),
+    includeText: flag(true),
+    includeEmbeddedImages: flag(false),
+    markEmbeddedImages: flag(false),
+    includePageImages: flag(false),
+    markPageImages: flag(false),
+    chunkSize: z._default(
+      z.int().check(z.minimum(minChunkSize), z.maximum(maxChunkSize)),
+      defaultChunkSize,
     ),
-});
+    combineFiles: flag(false),
+    allowResubmission: flag(false),
+    checks: z
+      ._default(checksSchema, [])
+      .check(
+        z.describe(
+          'Checks over the results\' values, such as `{"left": {"sum": "/line_items/*/amount"}, ' +
+            '"op": "<=", "right": "/total", "tolerance": 0.01}`: two operands compared with `op`; ' +
+            'an operand is a JSON pointer into the results, a number, `{value}` (a literal), ' +
+            '`{sum}` (a pointer with `*` for every item of a list), or `{add}`, `{subtract}`, ' +
+            '`{multiply}` over those. A pointer with `*` outside a sum checks item by item. ' +
+            'Checked against jsonSchema on save (a 422 points at the check); evaluated when each ' +
+            "document completes against that document's record, failures in its entry of the " +
+            "run's resultMetadata.documents (`checks` and `review`). README: Checks.",
+        ),
+      ),
+  });
+})();
 export type ExtractorInput = z.infer<typeof extractorInputSchema>;
 
 export const extractorSchema = z.object({
@@ -316,6 +321,26 @@ export type Extractor = z.infer<typeof extractorSchema>;
 export const documentStages = ['reading', 'extracting'] as const;
 export type DocumentStage = (typeof documentStages)[number];
 
+/**
+ * Why a document failed, for a program and for the interface, which words it in the
+ * person's language (`error` is the service's English sentence). A closed set, each code a
+ * kind of failure a person would act on alike, whatever the format or the limit passed;
+ * `extraction_failed` is every other failure, ours included.
+ */
+export const documentErrorCodes = [
+  'damaged_file',
+  'password_protected',
+  'no_text',
+  'unsupported_type',
+  'too_large',
+  'file_missing',
+  'misconfigured',
+  'model_unavailable',
+  'model_refused',
+  'extraction_failed',
+] as const;
+export type DocumentErrorCode = (typeof documentErrorCodes)[number];
+
 export const documentSummarySchema = z.object({
   file: iri.check(
     z.describe('IRI of the file (/api/buckets/{b}/files/{f}); with combineFiles, the first file.'),
@@ -330,6 +355,26 @@ export const documentSummarySchema = z.object({
   error: z
     .nullable(z.string())
     .check(z.describe('Why the document failed, in plain words naming the file; null otherwise.')),
+  // A code this version does not know (from a newer service) reads as null, so an interface
+  // built before it shows the English `error` rather than refusing the whole run.
+  errorCode: z
+    .catch(z.nullable(z.enum(documentErrorCodes)), null)
+    .check(
+      z.describe(
+        'Why the document failed, as a code to act on or to word in your own language; null ' +
+          'unless it failed (and for a failure recorded before codes were). `damaged_file`: ' +
+          'the file could not be read as what it says it is (a damaged PDF, image, Word or Excel ' +
+          'file, or one that stopped the reader). `password_protected`: a PDF locked by a ' +
+          'password. `no_text`: no text was found, not even by OCR. `unsupported_type`: a type ' +
+          'of file the service does not read. `too_large`: past one of the limits of one ' +
+          'document (pages, pixels, unpacked size, characters, memory or reading time). ' +
+          '`file_missing`: the file was removed from the bucket or is gone from storage. ' +
+          "`misconfigured`: the extractor's schema or options, or the service's model settings, " +
+          'do not allow the extraction. `model_unavailable`: the LLM provider could not be ' +
+          'reached or stayed busy; try again later. `model_refused`: the model declined to ' +
+          'extract the document. `extraction_failed`: anything else, such as an error on our side.',
+      ),
+    ),
   stage: z
     .nullable(z.enum(documentStages))
     .check(z.describe('`reading` its files, then `extracting`; null once settled.')),
@@ -378,14 +423,15 @@ export function documentsOfResults(text: string | null | undefined): DocumentRes
 }
 
 /** The body of `PUT …/results`: edited records, matched to documents by `file`. */
-export const resultsEditSchema = z.object({
-  documents: z.array(
-    z.object({
-      file: z.string().check(z.minLength(1)),
-      data: z.unknown(),
-    }),
-  ),
-});
+export const resultsEditSchema = /* @__PURE__ */ (() =>
+  z.object({
+    documents: z.array(
+      z.object({
+        file: z.string().check(z.minLength(1)),
+        data: z.unknown(),
+      }),
+    ),
+  }))();
 export type ResultsEdit = z.infer<typeof resultsEditSchema>;
 
 const resultsText = (what: string) =>
@@ -512,21 +558,23 @@ export const runSchema = z.object({
 });
 export type Run = z.infer<typeof runSchema>;
 
-const optionalFlag = z.optional(z.boolean());
-
-export const runInputSchema = z.object({
-  bucket: z.string().check(z.minLength(1)),
-  savedExtractor: z.string().check(z.minLength(1)),
-  strategy: z.optional(z.enum(strategies)),
-  model: z.optional(z.string().check(z.minLength(1), z.maxLength(200))),
-  chunkSize: z.optional(z.int().check(z.minimum(minChunkSize), z.maximum(maxChunkSize))),
-  includeText: optionalFlag,
-  includeEmbeddedImages: optionalFlag,
-  markEmbeddedImages: optionalFlag,
-  includePageImages: optionalFlag,
-  markPageImages: optionalFlag,
-  combineFiles: optionalFlag,
-});
+/** The body of `POST /api/extraction_runs` (read by the service only: see extractorInputSchema). */
+export const runInputSchema = /* @__PURE__ */ (() => {
+  const optionalFlag = z.optional(z.boolean());
+  return z.object({
+    bucket: z.string().check(z.minLength(1)),
+    savedExtractor: z.string().check(z.minLength(1)),
+    strategy: z.optional(z.enum(strategies)),
+    model: z.optional(z.string().check(z.minLength(1), z.maxLength(200))),
+    chunkSize: z.optional(z.int().check(z.minimum(minChunkSize), z.maximum(maxChunkSize))),
+    includeText: optionalFlag,
+    includeEmbeddedImages: optionalFlag,
+    markEmbeddedImages: optionalFlag,
+    includePageImages: optionalFlag,
+    markPageImages: optionalFlag,
+    combineFiles: optionalFlag,
+  });
+})();
 export type RunInput = z.infer<typeof runInputSchema>;
 
 // Where values were found (sources, boxes, checks) and a page's words: ./review.ts, which
@@ -554,61 +602,63 @@ export const defaultSessionSeconds = 3600;
 /** How long a session may be renewed for by default, from when it is minted. */
 export const defaultSessionLifetimeSeconds = 4 * 3600;
 
-export const embedSessionInputSchema = z.object({
-  savedExtractor: z.string().check(z.minLength(1)),
-  bucket: z.optional(z.string().check(z.minLength(1))),
-  ttlSeconds: z._default(
-    z.int().check(z.minimum(60), z.maximum(maxSessionSeconds)),
-    defaultSessionSeconds,
-  ),
-  allowedOrigins: z._default(
-    z.array(z.string().check(z.maxLength(300))).check(z.maxLength(20)),
-    [],
-  ),
-  theme: z.optional(themeSchema),
-  maxLifetimeSeconds: z.optional(
-    z
-      .int()
+export const embedSessionInputSchema = /* @__PURE__ */ (() =>
+  z.object({
+    savedExtractor: z.string().check(z.minLength(1)),
+    bucket: z.optional(z.string().check(z.minLength(1))),
+    ttlSeconds: z._default(
+      z.int().check(z.minimum(60), z.maximum(maxSessionSeconds)),
+      defaultSessionSeconds,
+    ),
+    allowedOrigins: z._default(
+      z.array(z.string().check(z.maxLength(300))).check(z.maxLength(20)),
+      [],
+    ),
+    theme: z.optional(themeSchema),
+    maxLifetimeSeconds: z.optional(
+      z
+        .int()
+        .check(
+          z.minimum(60),
+          z.maximum(maxSessionSeconds),
+          z.describe(
+            'Ours, beyond the spec. How long, from now, the session may be kept going by ' +
+              '`POST /api/embed_sessions/renew`: no renewed token expires later. At least ' +
+              `ttlSeconds; default the larger of ttlSeconds and ${defaultSessionLifetimeSeconds}.`,
+          ),
+        ),
+    ),
+    colorScheme: z
+      ._default(z.enum(colorSchemes), defaultColorScheme)
       .check(
-        z.minimum(60),
-        z.maximum(maxSessionSeconds),
         z.describe(
-          'Ours, beyond the spec. How long, from now, the session may be kept going by ' +
-            '`POST /api/embed_sessions/renew`: no renewed token expires later. At least ' +
-            `ttlSeconds; default the larger of ttlSeconds and ${defaultSessionLifetimeSeconds}.`,
+          'Ours, beyond the spec. The colour scheme the interface is drawn in: `light` (the ' +
+            "default), `dark`, or `auto` (the person's system setting). The element's " +
+            "`color-scheme` attribute and embed.js's `colorScheme` option, when set, come first.",
         ),
       ),
-  ),
-  colorScheme: z
-    ._default(z.enum(colorSchemes), defaultColorScheme)
-    .check(
-      z.describe(
-        'Ours, beyond the spec. The colour scheme the interface is drawn in: `light` (the ' +
-          "default), `dark`, or `auto` (the person's system setting). The element's " +
-          "`color-scheme` attribute and embed.js's `colorScheme` option, when set, come first.",
-      ),
-    ),
-});
+  }))();
 export type EmbedSessionInput = z.infer<typeof embedSessionInputSchema>;
 
-export const embedSessionSchema = z.object({
-  id: z.string(),
-  token: z.string(),
-  expiresAt: dateTime,
-  bucket: iri,
-  savedExtractor: iri,
-  allowedOrigins: z.array(z.string()),
-  theme: z.nullable(themeSchema),
-  /** The session's locale as `Intl` writes it, or null when it names none. */
-  locale: z.nullable(z.string()),
-  strings: z.record(z.string(), z.string()),
-  colorScheme: z.enum(colorSchemes),
-  renewableUntil: dateTime.check(
-    z.describe('No token of this session, renewed or not, expires after this moment.'),
-  ),
-  embeddedUrl: z.string(),
-  fullPageUrl: z.string(),
-});
+export const embedSessionSchema = /* @__PURE__ */ (() =>
+  z.object({
+    id: z.string(),
+    token: z.string(),
+    expiresAt: dateTime,
+    bucket: iri,
+    savedExtractor: iri,
+    allowedOrigins: z.array(z.string()),
+    theme: z.nullable(themeSchema),
+    /** The session's locale as `Intl` writes it, or null when it names none. */
+    locale: z.nullable(z.string()),
+    strings: z.record(z.string(), z.string()),
+    colorScheme: z.enum(colorSchemes),
+    renewableUntil: dateTime.check(
+      z.describe('No token of this session, renewed or not, expires after this moment.'),
+    ),
+    embeddedUrl: z.string(),
+    fullPageUrl: z.string(),
+  }))();
 export type EmbedSession = z.infer<typeof embedSessionSchema>;
 
 /** What a session token can tell about itself (`GET /api/embed_sessions/current`). */

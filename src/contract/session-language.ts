@@ -92,8 +92,9 @@ export type StringOverrides = z.infer<typeof stringOverridesSchema>;
  * a session's `locale` and `strings`, it never checks them, and resources.ts is in what
  * loads before the introduction shows (a 35 KB budget).
  */
-export const embedSessionInputWithLanguageSchema = z.extend(embedSessionInputSchema, {
-  locale: z.optional(localeSchema),
-  strings: z.optional(stringOverridesSchema),
-});
+export const embedSessionInputWithLanguageSchema = /* @__PURE__ */ (() =>
+  z.extend(embedSessionInputSchema, {
+    locale: z.optional(localeSchema),
+    strings: z.optional(stringOverridesSchema),
+  }))();
 export type EmbedSessionInputWithLanguage = z.infer<typeof embedSessionInputWithLanguageSchema>;

@@ -4,7 +4,8 @@
  * built-in texts are the catalogue's (src/locales), read when they are shown.
  */
 import { msg, str } from '@lit/localize';
-import type { DocumentCounts } from '../client/run-documents.js';
+import type { DocumentCounts, RunDocumentState } from '../client/run-documents.js';
+import type { DocumentErrorCode } from '../contract/resources.js';
 import type { DocumentStatus } from '../contract/run-status.js';
 import { formatNumber, formatPercent } from '../locales/format.js';
 import { plural } from '../locales/plural.js';
@@ -46,6 +47,49 @@ export function describeOutcome(counts: DocumentCounts): string {
       other: str`${read} of ${all} documents read; ${unread} could not be read.`,
     },
     { id: 'document.outcome.some-read' },
+  );
+}
+
+/**
+ * Why a document failed, by its `errorCode`, naming it. Each says the cause, not that it
+ * could not be read: its badge, and the title above it in the results, say that already.
+ */
+const failureReasons: Record<DocumentErrorCode, (name: string) => string> = {
+  damaged_file: (name) => msg(str`${name} may be damaged.`, { id: 'failure.damaged_file' }),
+  password_protected: (name) =>
+    msg(str`${name} is protected by a password.`, { id: 'failure.password_protected' }),
+  no_text: (name) => msg(str`No text could be found in ${name}.`, { id: 'failure.no_text' }),
+  unsupported_type: (name) =>
+    msg(str`${name} is of a file type that cannot be read.`, { id: 'failure.unsupported_type' }),
+  too_large: (name) =>
+    msg(str`${name} is too large or too complex to read.`, { id: 'failure.too_large' }),
+  file_missing: (name) => msg(str`${name} is no longer available.`, { id: 'failure.file_missing' }),
+  misconfigured: (name) =>
+    msg(str`The service is not set up to read ${name}. Please contact support.`, {
+      id: 'failure.misconfigured',
+    }),
+  model_unavailable: (name) =>
+    msg(str`The service that reads ${name} is not available right now. Please try again later.`, {
+      id: 'failure.model_unavailable',
+    }),
+  model_refused: (name) =>
+    msg(str`The AI model declined to process ${name}.`, { id: 'failure.model_refused' }),
+  extraction_failed: (name) =>
+    msg(str`An error on our side kept ${name} from being read.`, {
+      id: 'failure.extraction_failed',
+    }),
+};
+
+/**
+ * Why a document failed, in the person's words; the service's own sentence, in English, for
+ * a failure the interface has no words for (one stored before failures had codes, or a code
+ * newer than this interface, which the contract reads as none).
+ */
+export function failureReason(
+  document: Pick<RunDocumentState, 'name' | 'error' | 'errorCode'>,
+): string | null {
+  return (
+    (document.errorCode && failureReasons[document.errorCode]?.(document.name)) || document.error
   );
 }
 

@@ -164,6 +164,16 @@ describe('npm run build', () => {
     expect(readFileSync(join(distDir, files.library[0]!), 'utf8')).toContain('createdUsing');
   });
 
+  it('leaves out what only the service reads: request bodies, and its checks of a schema', () => {
+    for (const file of [...files.firstView, ...files.lazyViews, ...files.library]) {
+      const code = readFileSync(join(distDir, file), 'utf8');
+      // The body of POST /api/extractors (contract/resources.ts: extractorInputSchema) …
+      expect(code, file).not.toContain('label must not be empty');
+      // … and parseTargetSchema's checks: the interface reads schemas the service accepted.
+      expect(code, file).not.toContain('must describe an object');
+    }
+  });
+
   it('writes the hosted page’s imports without Vite’s preload helper', () => {
     for (const file of [...files.firstView, ...files.lazyViews].filter((f) => f.endsWith('.js'))) {
       const code = readFileSync(join(distDir, file), 'utf8');

@@ -5,7 +5,13 @@
  * code under test only ever gets the session token.
  */
 import { inject } from 'vitest';
-import type { EmbedSession, Extractor, ExtractorInput, Run } from '../../contract/resources.js';
+import type {
+  DocumentErrorCode,
+  EmbedSession,
+  Extractor,
+  ExtractorInput,
+  Run,
+} from '../../contract/resources.js';
 import {
   isFinalRunStatus,
   type DocumentStatus,
@@ -178,6 +184,7 @@ export interface TestDocument {
   status: DocumentStatus;
   data?: unknown;
   error?: string;
+  errorCode?: DocumentErrorCode;
   chunksCompleted?: number;
   chunksTotal?: number | null;
   pagesRead?: number;
@@ -203,6 +210,7 @@ export function withDocuments(
       name: document.name,
       status: document.status,
       error: document.error ?? null,
+      errorCode: document.errorCode ?? null,
       // As the service tells them (runs/documents.ts documentSummary).
       stage: settled ? null : chunksTotal === null ? ('reading' as const) : ('extracting' as const),
       pagesRead: document.pagesRead ?? 0,

@@ -12,7 +12,8 @@ import {
   type TestDocument,
 } from '../../client/testing/fixtures.js';
 import { labelDefaults } from '../../contract/labels.js';
-import type { Run } from '../../contract/resources.js';
+import { documentErrorCodes, type DocumentErrorCode, type Run } from '../../contract/resources.js';
+import { applyLocale, loadLaterTexts } from '../../locales/localization.js';
 import type { RunStatus } from '../../contract/run-status.js';
 import { $, $$, actionLabels, mountView, nextEvent, unmountAll } from '../testing/mount.js';
 
@@ -298,10 +299,15 @@ describe('<extractor-extraction-view>', () => {
     const message = $(element, '[part~="error"]').textContent ?? '';
     expect(message).toContain('We could not read your document.');
     expect(message).toContain('Replace a file that could not be read');
+    // The provider refused the service's key: the service's sentence says so to its operator;
+    // the person reads what the code means for them.
     const [document] = session.run.documents;
-    expect(document!.error).toContain('invoice.txt');
+    expect(document).toMatchObject({ name: 'invoice.txt', errorCode: 'misconfigured' });
+    expect(document!.error).toMatch(/^invoice\.txt: The LLM provider refused the request/);
     const item = $(element, '[part~="document"]');
-    expect(item.textContent).toContain(document!.error);
+    expect(item.querySelector('.document-line')?.textContent?.trim()).toBe(
+      'The service is not set up to read invoice.txt. Please contact support.',
+    );
     expect(item.querySelector('[part~="replace-button"]')?.textContent?.trim()).toBe(
       'Replace file',
     );
@@ -502,6 +508,70 @@ describe('<extractor-extraction-view>', () => {
       const done = await waitForRun(session.client, run.id);
       expect(done.status).toBe('completed');
       expect(events.filter((event) => event.type === 'extractor-run-changed')).toHaveLength(1);
+    });
+
+    it('says why a document failed in the person’s language, from the service’s code', async () => {
+      // A real failed run: the code comes from the service through the client.
+      const session = await failedRun();
+      const line = (element: HTMLElement) =>
+        $(element, '[part~="document"] .document-line').textContent?.trim();
+      try {
+        await applyLocale({ locale: 'de', tag: 'de' });
+        await loadLaterTexts();
+        const { element } = await mountWith(session.run, session);
+        expect(line(element)).toBe(
+          'Der Dienst ist nicht dafür eingerichtet, invoice.txt zu lesen. Bitte wenden Sie sich an den Support.',
+        );
+        await applyLocale({ locale: 'ar', tag: 'ar' });
+        await vi.waitFor(() =>
+          expect(line(element)).toBe(
+            'الخدمة غير مُعدّة لقراءة «invoice.txt». يُرجى التواصل مع الدعم.',
+          ),
+        );
+      } finally {
+        await applyLocale({ locale: 'en', tag: 'en' });
+      }
+    });
+
+    it('words every failure code, and shows the service’s words for a failure it has none for', async () => {
+      const reasons = {
+        damaged_file: 'scan.pdf may be damaged.',
+        password_protected: 'scan.pdf is protected by a password.',
+        no_text: 'No text could be found in scan.pdf.',
+        unsupported_type: 'scan.pdf is of a file type that cannot be read.',
+        too_large: 'scan.pdf is too large or too complex to read.',
+        file_missing: 'scan.pdf is no longer available.',
+        misconfigured: 'The service is not set up to read scan.pdf. Please contact support.',
+        model_unavailable:
+          'The service that reads scan.pdf is not available right now. Please try again later.',
+        model_refused: 'The AI model declined to process scan.pdf.',
+        extraction_failed: 'An error on our side kept scan.pdf from being read.',
+      } satisfies Record<DocumentErrorCode, string>;
+      const english = 'scan.pdf: what the service said, in English';
+      const documents: TestDocument[] = [
+        ...documentErrorCodes.map((errorCode) => ({
+          name: 'scan.pdf',
+          status: 'failed' as const,
+          error: english,
+          errorCode,
+        })),
+        // Failed before failures had codes; and a code newer than this interface, as a host
+        // could set the run without the client's reading of it.
+        { name: 'old.pdf', status: 'failed', error: 'old.pdf could not be read as a PDF' },
+        {
+          name: 'new.pdf',
+          status: 'failed',
+          error: 'new.pdf failed in a way this interface does not know',
+          errorCode: 'fell_off_the_edge' as DocumentErrorCode,
+        },
+      ];
+      const { session, run } = await runOf('failed', documents);
+      const { element } = await mountWith(run, session);
+      expect(items(element).map((item) => item.line)).toEqual([
+        ...documentErrorCodes.map((code) => reasons[code]),
+        'old.pdf could not be read as a PDF',
+        'new.pdf failed in a way this interface does not know',
+      ]);
     });
 
     it('renders file names and errors as text, never as markup', async () => {

@@ -7,7 +7,7 @@ import {
   documentsOfRun,
   type RunDocumentState,
 } from '../../client/run-documents.js';
-import { parseTargetSchema, type TargetSchema } from '../../contract/json-schema.js';
+import { readTargetSchema, type TargetSchema } from '../../contract/json-schema.js';
 import type { Run } from '../../contract/resources.js';
 import {
   canRunCommand,
@@ -552,8 +552,8 @@ export class ExtractorExtractionView extends ExtractorViewElement {
 }
 
 function schemaProperties(run: Run): Record<string, TargetSchema> {
-  const schema = run.targetSchema ? parseTargetSchema(run.targetSchema) : undefined;
-  return schema?.ok ? (schema.schema.properties ?? {}) : {};
+  const schema = run.targetSchema ? readTargetSchema(run.targetSchema) : undefined;
+  return schema?.properties ?? {};
 }
 
 /** How many of the schema's top-level values a record has found. */

@@ -25,7 +25,7 @@ import {
   secondsOfDuration,
 } from '../../locales/format.js';
 import { plural } from '../../locales/plural.js';
-import { describeOutcome } from '../document-text.js';
+import { describeOutcome, failureReason } from '../document-text.js';
 
 export const statusNames: Record<RunStatus, string> = {
   get queued() {
@@ -228,7 +228,9 @@ export function describeDocumentProgress(document: RunDocumentState, run: Run): 
     case 'completed':
       return msg('Read.', { id: 'document.progress.read' });
     case 'failed':
-      return document.error ?? msg('It could not be read.', { id: 'document.progress.failed' });
+      return (
+        failureReason(document) ?? msg('It could not be read.', { id: 'document.progress.failed' })
+      );
     case 'queued':
     case 'running':
       if (run.status === 'cancelled') return cancelledText();

@@ -12,6 +12,7 @@ import {
 } from '../../client/testing/fixtures.js';
 import { labelDefaults } from '../../contract/labels.js';
 import type { Run } from '../../contract/resources.js';
+import { applyLocale, loadLaterTexts } from '../../locales/localization.js';
 import { $, $$, actionLabels, mountView, nextEvent, unmountAll } from '../testing/mount.js';
 
 const orderSchema = {
@@ -808,6 +809,33 @@ describe('<extractor-results-view>', () => {
       expect($$(element, 'button').map((button) => button.textContent?.trim())).not.toContainEqual(
         expect.stringMatching(/again|retry/i),
       );
+    });
+
+    it('says why a document could not be read in the person’s language', async () => {
+      const documents: TestDocument[] = [
+        invoices[0],
+        {
+          name: 'locked.pdf',
+          status: 'failed',
+          error: 'locked.pdf is protected by a password; upload it without one',
+          errorCode: 'password_protected',
+        },
+      ];
+      try {
+        await applyLocale({ locale: 'de', tag: 'de' });
+        await loadLaterTexts();
+        const { element } = await mountDocuments(documents);
+        await userEvent.click(tabs(element)[1]!);
+        const error = () =>
+          $(element, '[role="tabpanel"] [part~="error"]').textContent?.replace(/\s+/g, ' ');
+        expect(error()).toContain('„locked.pdf“ konnte nicht gelesen werden.');
+        expect(error()).toContain('locked.pdf ist durch ein Passwort geschützt.');
+        expect(error()).not.toContain('upload it without one');
+        await applyLocale({ locale: 'ar', tag: 'ar' });
+        await vi.waitFor(() => expect(error()).toContain('«locked.pdf» محمي بكلمة مرور.'));
+      } finally {
+        await applyLocale({ locale: 'en', tag: 'en' });
+      }
     });
 
     it('says how many documents were read and what Submit sends', async () => {

@@ -12,10 +12,15 @@ import {
   documentsOfRun,
   type RunDocumentState,
 } from '../../client/run-documents.js';
-import { parseTargetSchema, type TargetSchema } from '../../contract/json-schema.js';
+import { readTargetSchema, type TargetSchema } from '../../contract/json-schema.js';
 import type { RunResults } from '../../contract/resources.js';
 import { DocumentReplaceController } from '../../controllers/document-replace-controller.js';
-import { describeOutcome, documentStatusNames, documentText } from '../document-text.js';
+import {
+  describeOutcome,
+  documentStatusNames,
+  documentText,
+  failureReason,
+} from '../document-text.js';
 import { fire } from '../events.js';
 import { checkIcon, downloadIcon } from '../icons.js';
 import { documentStyles } from '../document.styles.js';
@@ -173,8 +178,7 @@ export class ExtractorResultsView extends ExtractorViewElement {
     const schemaText = run?.targetSchema ?? this.extractor?.jsonSchema;
     if (schemaText !== this.#schemaText) {
       this.#schemaText = schemaText;
-      const parsed = schemaText ? parseTargetSchema(schemaText) : undefined;
-      this.#schema = parsed?.ok ? parsed.schema : undefined;
+      this.#schema = schemaText ? readTargetSchema(schemaText) : undefined;
     }
     if (run?.id !== this.#runId) {
       this.#runId = run?.id;
@@ -677,10 +681,11 @@ export class ExtractorResultsView extends ExtractorViewElement {
   private renderDocument(document: RunDocumentState) {
     const { run } = this;
     if (document.status === 'failed' && run) {
+      const reason = failureReason(document);
       return html`<div class="failed-document">
         <div class="message error" part="error">
           <span class="message-title">${documentText.failedTitle(document.name)}</span>
-          ${document.error ? html`<span>${document.error}</span>` : nothing}
+          ${reason ? html`<span>${reason}</span>` : nothing}
           ${run.submittedAt ? nothing : html`<span>${documentText.failedNext}</span>`}
         </div>
         ${

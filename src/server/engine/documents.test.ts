@@ -4,7 +4,13 @@ import { createCanvas, loadImage } from '@napi-rs/canvas';
 import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
 import { readDocuments } from './documents.js';
-import { buildDocx, buildPdf, buildZip } from './testing/build-documents.js';
+import {
+  buildDocx,
+  buildEncryptedPdf,
+  buildPdf,
+  buildZip,
+  renderTextImage,
+} from './testing/build-documents.js';
 import { useSourceFolder } from './testing/source-files.js';
 import { ExtractionError, type ContentOptions, type SourceFile } from './types.js';
 
@@ -15,6 +21,9 @@ const textOnly: ContentOptions = {
   includePageImages: false,
   markPageImages: false,
 };
+
+const docxType = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
+const xlsxType = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
 const folder = useSourceFolder('engine-documents-');
 const store = folder.store;
@@ -272,16 +281,74 @@ describe('readDocuments', () => {
     const [page] = await read(file, { ...textOnly, includeText: false, includePageImages: true });
     expect(page!.text).toBe('');
     expect(page!.images).toHaveLength(1);
-    await expect(read(file, { ...textOnly, includeText: false })).rejects.toThrow(ExtractionError);
+    await expect(read(file, { ...textOnly, includeText: false })).rejects.toMatchObject({
+      name: 'ExtractionError',
+      message: expect.stringMatching(/^There is nothing to extract from/),
+      code: 'misconfigured',
+    });
   });
+});
 
-  it('says which file could not be read', async () => {
-    const file = await store('broken.pdf', 'application/pdf', '%PDF-1.4\nthis is not a PDF at all');
-    await expect(read(file)).rejects.toThrow(
-      new ExtractionError('broken.pdf could not be read as a PDF; it may be damaged'),
+describe('a document that cannot be read', () => {
+  // Each fails with the service's sentence naming the file and the code the interface
+  // words in the person's language (contract/resources.ts: documentErrorCodes).
+  const fails = async (file: SourceFile, message: string | RegExp, code: string) => {
+    const error = await read(file).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ExtractionError);
+    expect(error).toMatchObject({
+      message: typeof message === 'string' ? message : expect.stringMatching(message),
+      code,
+    });
+  };
+
+  it('a damaged PDF, Word file or workbook', async () => {
+    const notAZip = 'PK\u0003\u0004 and then nothing a ZIP reader could use';
+    await fails(
+      await store('broken.pdf', 'application/pdf', '%PDF-1.4\nthis is not a PDF at all'),
+      'broken.pdf could not be read as a PDF; it may be damaged',
+      'damaged_file',
+    );
+    await fails(
+      await store('broken.docx', docxType, notAZip),
+      'broken.docx could not be read as a Word document; it may be damaged',
+      'damaged_file',
+    );
+    await fails(
+      await store('broken.xlsx', xlsxType, notAZip),
+      'broken.xlsx could not be read as an Excel workbook; it may be damaged',
+      'damaged_file',
     );
   });
 
+  it('a PDF locked by a password', async () => {
+    const locked = buildEncryptedPdf(['Invoice number: SECRET-7'], 'hunter2');
+    await fails(
+      await store('locked.pdf', 'application/pdf', locked),
+      'locked.pdf is protected by a password; upload it without one',
+      'password_protected',
+    );
+  });
+
+  // A PDF of a blank scan: ocr.test.ts.
+  it('a picture with no text in it', async () => {
+    const blank = await renderTextImage([], { width: 400, height: 300 });
+    await fails(
+      await store('blank.png', 'image/png', blank),
+      'blank.png is a picture and OCR found no text in it',
+      'no_text',
+    );
+  });
+
+  it('a type the engine does not read', async () => {
+    await fails(
+      await store('archive.zip', 'application/zip', buildZip({ 'a.txt': 'a' })),
+      'archive.zip is of a type we cannot read (application/zip)',
+      'unsupported_type',
+    );
+  });
+});
+
+describe('the cache of what was read', () => {
   it('reads one new file twelve times at once, each write of the cache its own', async () => {
     const cacheDir = join(folder.dir, 'concurrent-cache');
     const file = await store('shared.txt', 'text/plain', 'Invoice 12\nTotal 3.00');

@@ -59,6 +59,7 @@ export async function readDocuments(
   if (!options.includeText && !options.includePageImages && !options.includeEmbeddedImages) {
     throw new ExtractionError(
       'There is nothing to extract from: includeText is off and no pictures are included. Turn on includeText or includePageImages.',
+      'misconfigured',
     );
   }
   const pages: PageText[] = [];
@@ -199,7 +200,10 @@ async function readByType(
       checkUnpackedSize(file.name, bytes, limits);
       return withImageSizes(await readXlsx(bytes, file.name, options, limits));
     default:
-      throw new ExtractionError(`${file.name} is of a type we cannot read (${file.mediaType})`);
+      throw new ExtractionError(
+        `${file.name} is of a type we cannot read (${file.mediaType})`,
+        'unsupported_type',
+      );
   }
 }
 
@@ -220,7 +224,7 @@ async function readImage(
   if (options.includeText) {
     ({ text, boxes } = await recognizeImage(bytes, signal));
     if (text.trim() === '')
-      throw new ExtractionError(`${file.name} is a picture and OCR found no text in it`);
+      throw new ExtractionError(`${file.name} is a picture and OCR found no text in it`, 'no_text');
   }
   const images: PageImage[] = [];
   if (options.includePageImages && file.mediaType !== 'image/tiff') {

@@ -194,9 +194,14 @@ describe('OCR', () => {
       { image: { jpeg: await canvas.encode('jpeg'), width: 400, height: 500 } },
     ]);
     const file = await sourceFile('blank.pdf', 'application/pdf', pdf);
-    await expect(readDocuments([file], textContent, { cacheDir: folder.cacheDir })).rejects.toThrow(
-      new ExtractionError('blank.pdf has no text layer and OCR found no text'),
+    const error = await readDocuments([file], textContent, { cacheDir: folder.cacheDir }).catch(
+      (caught: unknown) => caught,
     );
+    expect(error).toBeInstanceOf(ExtractionError);
+    expect(error).toMatchObject({
+      message: 'blank.pdf has no text layer and OCR found no text',
+      code: 'no_text',
+    });
   });
 
   it('lets the process exit once OCR has been idle for a while', async () => {

@@ -24,6 +24,7 @@ export async function readDocx(
   } catch {
     throw new ExtractionError(
       `${fileName} could not be read as a Word document; it may be damaged`,
+      'damaged_file',
     );
   }
   return readHtml(html, fileName, options);
@@ -48,6 +49,7 @@ export async function readXlsx(
   } catch {
     throw new ExtractionError(
       `${fileName} could not be read as an Excel workbook; it may be damaged`,
+      'damaged_file',
     );
   }
   // Each row becomes a line as long as its last cell's column (empty cells are tabs): one

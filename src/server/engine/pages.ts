@@ -112,7 +112,10 @@ export async function renderPage(
         picture: await (format === 'webp' ? image.webp({ quality: 85 }) : image.png()).toBuffer(),
       };
     } catch {
-      throw new ExtractionError(`${file.name} could not be read as an image; it may be damaged`);
+      throw new ExtractionError(
+        `${file.name} could not be read as an image; it may be damaged`,
+        'damaged_file',
+      );
     }
   }
 

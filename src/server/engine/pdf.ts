@@ -85,7 +85,7 @@ export async function readPdf(
       onPage?.(number, pdf.numPages);
     }
     if (options.includeText && pagesWithText === 0) {
-      throw new ExtractionError(`${file.name} has no text layer and OCR found no text`);
+      throw new ExtractionError(`${file.name} has no text layer and OCR found no text`, 'no_text');
     }
     return pages;
   } finally {
@@ -112,8 +112,14 @@ export async function openPdf(
   } catch (error) {
     const reason = error instanceof Error ? error.name : '';
     if (reason === 'PasswordException')
-      throw new ExtractionError(`${name} is protected by a password; upload it without one`);
-    throw new ExtractionError(`${name} could not be read as a PDF; it may be damaged`);
+      throw new ExtractionError(
+        `${name} is protected by a password; upload it without one`,
+        'password_protected',
+      );
+    throw new ExtractionError(
+      `${name} could not be read as a PDF; it may be damaged`,
+      'damaged_file',
+    );
   }
 }
 

@@ -5,6 +5,7 @@
  * finaliseResult.
  */
 import type { TargetSchema } from '../../contract/json-schema.js';
+import type { DocumentErrorCode } from '../../contract/resources.js';
 
 export interface SourceFile {
   id: string;
@@ -148,10 +149,19 @@ export interface ExtractionStrategy {
 
 /**
  * An error whose message a person can act on, e.g. "scan.pdf has no text layer and OCR
- * found no text". The run fails with this message; any other error is a bug of ours.
+ * found no text", and its `code`, the kind of failure it is, which the interface words in
+ * the person's language. The document fails with both; any other error is a bug of ours
+ * (`extraction_failed`, with words of our own).
  */
 export class ExtractionError extends Error {
   override name = 'ExtractionError';
   /** The file the error is about, when it is about one: the document workers set it. */
   fileName?: string;
+
+  constructor(
+    message: string,
+    readonly code: DocumentErrorCode,
+  ) {
+    super(message);
+  }
 }

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GraphqlResponse } from '../../contract/graphql.js';
 import {
+  documentSummarySchema,
   extractorSchema,
   runSchema,
   type Bucket,
@@ -197,8 +198,7 @@ describe('GraphQL at /api/graphql', () => {
 
     // Every scalar field, and the documents with theirs and their records.
     const fields = Object.keys(runSchema.shape).filter((field) => field !== 'documents');
-    const documentFields =
-      'file files name status error stage pagesRead pagesTotal chunksCompleted chunksTotal';
+    const documentFields = Object.keys(documentSummarySchema.shape).join(' ');
     const one = await graphql(
       `{ run(id: "${done.id}") { ${fields.join(' ')} documents { ${documentFields} data } } }`,
     );

@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import { type TargetSchema } from '../../contract/json-schema.js';
 import { validateAgainstSchema } from '../../contract/schema-validation.js';
-import { extractorInputSchema, runSchema, strategies } from '../../contract/resources.js';
+import {
+  documentErrorCodes,
+  extractorInputSchema,
+  runSchema,
+  strategies,
+} from '../../contract/resources.js';
 import { runStatuses, runTransitions } from '../../contract/run-status.js';
 import {
   createBucket,
@@ -186,6 +191,22 @@ describe('the OpenAPI document', () => {
       for (const field of fields)
         expect(properties(schema)[field]?.description, `${schema}.${field}`).toMatch(/\w{3}/);
     }
+  });
+
+  it('lists every code of why a run document failed, each described', () => {
+    const runDocument = (
+      document.components.schemas.ExtractionRun!.properties as Record<
+        string,
+        { items: { properties: Record<string, JsonSchema>; required: string[] } }
+      >
+    ).documents!.items;
+    const errorCode = runDocument.properties.errorCode as {
+      anyOf: { enum?: string[] }[];
+      description: string;
+    };
+    expect(runDocument.required).toContain('errorCode');
+    expect(errorCode.anyOf.flatMap((type) => type.enum ?? [])).toEqual([...documentErrorCodes]);
+    for (const code of documentErrorCodes) expect(errorCode.description).toContain(`\`${code}\``);
   });
 
   it('documents the run state machine from runTransitions', () => {

@@ -179,6 +179,13 @@ describe('a bucket of three invoices and one unreadable file', () => {
     const failed = run.documents[2]!;
     expect(failed.error).toMatch(/^damaged\.pdf\b/);
     expect(failed.error).not.toMatch(/Error:|at \w+ \(/); // plain words, no stack
+    // Beside the words, what kind of failure it is; the documents read have none.
+    expect(run.documents.map((document) => document.errorCode)).toEqual([
+      null,
+      null,
+      'damaged_file',
+      null,
+    ]);
     expect(run.error).toBe(`1 of 4 documents failed: ${failed.error}`);
     expect(run.evaluationType).toBe('json-schema');
     expect(run.chunksCompleted).toBe(run.chunksTotal);
@@ -269,7 +276,9 @@ describe('a bucket of three invoices and one unreadable file', () => {
       status: 'failed',
       data: null,
       error: run.documents[2]!.error,
+      errorCode: 'damaged_file',
     });
+    expect(failedEvent.data.documents[2]!.errorCode).toBe('damaged_file');
     const oyoEvent = payloads.find(
       (payload) =>
         payload.type === 'extraction_run.document_completed' &&
@@ -293,7 +302,7 @@ describe('a bucket of three invoices and one unreadable file', () => {
 
   it('shows the documents and the new status in GraphQL', async () => {
     const response = await service.json('POST', '/api/graphql', {
-      query: `query ($id: ID!) { run(id: $id) { status error documents { file name status error chunksTotal data } } }`,
+      query: `query ($id: ID!) { run(id: $id) { status error documents { file name status error errorCode chunksTotal data } } }`,
       variables: { id: run.id },
     });
     const body = (await response.json()) as {
@@ -306,6 +315,7 @@ describe('a bucket of three invoices and one unreadable file', () => {
             name: string;
             status: string;
             error: string | null;
+            errorCode: string | null;
             data: string | null;
           }[];
         };
@@ -321,6 +331,7 @@ describe('a bucket of three invoices and one unreadable file', () => {
     expect(body.data.run.documents[2]).toMatchObject({
       data: null,
       error: run.documents[2]!.error,
+      errorCode: 'damaged_file',
     });
   });
 
@@ -347,7 +358,7 @@ describe('a bucket of three invoices and one unreadable file', () => {
     expect(retry.status).toBe(202);
     const queued = runSchema.parse(await retry.json());
     expect(queued.status).toBe('queued');
-    expect(queued.documents[2]).toMatchObject({ status: 'queued', error: null });
+    expect(queued.documents[2]).toMatchObject({ status: 'queued', error: null, errorCode: null });
     // Results stay readable while it works: the completed documents are final.
     expect(documentsOfResults(queued.resultJson).filter((document) => document.data)).toHaveLength(
       3,
@@ -363,6 +374,7 @@ describe('a bucket of three invoices and one unreadable file', () => {
     expect(settled.documents[2]).toMatchObject({
       status: 'failed',
       error: run.documents[2]!.error,
+      errorCode: 'damaged_file',
     });
     expect(JSON.parse(await results(run.id, 'json'))).toEqual(machine);
     run = settled;
@@ -416,7 +428,12 @@ describe('a bucket of three invoices and one unreadable file', () => {
     expect(replaced.status).toBe(202);
     const queued = runSchema.parse(await replaced.json());
     expect(queued.status).toBe('queued');
-    expect(queued.documents[2]).toMatchObject({ name: 'Orlen.txt', status: 'queued', error: null });
+    expect(queued.documents[2]).toMatchObject({
+      name: 'Orlen.txt',
+      status: 'queued',
+      error: null,
+      errorCode: null,
+    });
     expect(queued.documents[2]!.file).not.toBe(oldFile);
     expect((await service.request(oldFile)).status).toBe(404);
     const bucketFiles = (await (

@@ -74,6 +74,7 @@ export function untouchedDocumentColumns(now: string) {
   return {
     status: 'queued' as const,
     error: null,
+    error_code: null,
     result_json: null,
     partial_result_json: null,
     result_metadata: null,
@@ -133,6 +134,7 @@ export function documentSummary(bucketId: string, row: RunDocumentRow): Document
     name: row.name,
     status: row.status,
     error: row.error,
+    errorCode: row.error_code,
     stage: documentStage(row.status, row.chunks_total),
     pagesRead: row.pages_read,
     pagesTotal: row.pages_total,
@@ -155,9 +157,11 @@ function documentStage(
 
 /** The run's `documents` column read back (the run resource's `documents`). */
 export function documentsOfRun(run: Pick<RunRow, 'documents'>): DocumentSummary[] {
-  // Runs stored before the pages were counted (issue 14) lack the stage and the pages.
+  // Runs stored before the pages were counted (issue 14) lack the stage and the pages;
+  // before documents' errors had codes (issue 15), the code.
   return (JSON.parse(run.documents) as DocumentSummary[]).map((document) => ({
     ...document,
+    errorCode: document.errorCode ?? null,
     stage:
       document.stage !== undefined
         ? document.stage

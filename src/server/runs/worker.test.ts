@@ -28,7 +28,10 @@ import {
   userText,
   type ChatCompletionsServer,
 } from '../testing/chat-completions-server.js';
-import { demoExtractorId } from '../testing/fixtures.js';
+import { buildEncryptedPdf } from '../engine/testing/build-documents.js';
+import { resourceMediaTypes } from '../http/negotiation.js';
+import { demoExtractorId, insertRun } from '../testing/fixtures.js';
+import { readCsv, readHtmlDefinitions } from '../testing/representations.js';
 import { invoiceFixtures } from '../testing/sample-files.js';
 import { startTestService, type TestService } from '../testing/test-service.js';
 import type { RunTokenStats } from './documents.js';
@@ -364,6 +367,7 @@ describe('failures a person can act on', () => {
       }
       expect(current.status).toBe('failed');
       expect(current.error).toMatch(/could not be reached|127\.0\.0\.1:9/);
+      expect(current.documents[0]!.errorCode).toBe('model_unavailable');
       expect(current.finishedAt).not.toBeNull();
     } finally {
       await unreachable.dispose();
@@ -377,6 +381,94 @@ describe('failures a person can act on', () => {
     const run = await waitForRun((await startRun(bucketId, invoiceExtractorId)).id, isFinal);
     expect(run.status).toBe('failed');
     expect(run.error).toMatch(/text/i);
+    expect(run.documents[0]!.errorCode).toBe('no_text');
+  });
+
+  it('says why with a code beside the words, in every representation of the run', async () => {
+    // Read in a document worker (engine/isolation/pool.ts), whose error crosses to the
+    // service as a message: the code must cross with it.
+    const locked = buildEncryptedPdf(['Invoice number: SECRET-7'], 'hunter2');
+    const note = Buffer.from('Invoice number: INV-9\nTotal: 12.00\n');
+    const bucketId = await uploadBucket([
+      { name: 'locked.pdf', bytes: locked },
+      { name: 'note.txt', bytes: note },
+    ]);
+    const run = await waitForRun((await startRun(bucketId, invoiceExtractorId)).id, isFinal);
+    expect(run.status).toBe('partially_completed');
+    const [failed, read] = run.documents as [DocumentSummary, DocumentSummary];
+    expect(failed).toMatchObject({
+      status: 'failed',
+      error: 'locked.pdf is protected by a password; upload it without one',
+      errorCode: 'password_protected',
+    });
+    expect(read).toMatchObject({ status: 'completed', error: null, errorCode: null });
+    // The run's own error is the English sentence it was, codes or not.
+    expect(run.error).toBe(`1 of 2 documents failed: ${failed.error}`);
+
+    const codesIn = async (accept: string): Promise<unknown[]> => {
+      const response = await service.request(`/api/extraction_runs/${run.id}`, {
+        headers: { Accept: accept },
+      });
+      expect(response.status, accept).toBe(200);
+      const text = await response.text();
+      const documentsOf = (): unknown => {
+        switch (accept) {
+          case 'application/vnd.api+json':
+            return (JSON.parse(text) as { data: { attributes: Run } }).data.attributes.documents;
+          case 'text/csv': {
+            const [header, record] = readCsv(text);
+            return JSON.parse(record![header!.indexOf('documents')]!);
+          }
+          case 'text/html': {
+            const definitions = new Map(readHtmlDefinitions(text));
+            return (definitions.get('documents') as string[]).map((item) => JSON.parse(item));
+          }
+          default:
+            return (JSON.parse(text) as Run).documents;
+        }
+      };
+      return (documentsOf() as DocumentSummary[]).map((document) => document.errorCode);
+    };
+    for (const accept of resourceMediaTypes)
+      expect(await codesIn(accept), accept).toEqual(['password_protected', null]);
+
+    const graphql = await service.json('POST', '/api/graphql', {
+      query: `{ run(id: "${run.id}") { documents { name errorCode } } }`,
+    });
+    expect(await graphql.json()).toEqual({
+      data: {
+        run: {
+          documents: [
+            { name: 'locked.pdf', errorCode: 'password_protected' },
+            { name: 'note.txt', errorCode: null },
+          ],
+        },
+      },
+    });
+  });
+
+  it('fails every document with the run when the run cannot be worked at all', async () => {
+    const bucketId = await uploadBucket([{ name: 'a.txt', bytes: Buffer.from('Invoice 1') }]);
+    const [file] = await service.services.db
+      .selectFrom('files')
+      .select(['id', 'name'])
+      .where('bucket_id', '=', bucketId)
+      .execute();
+    // A schema stored before the checks of today refused it: nothing can be extracted.
+    const inserted = await insertRun(service, {
+      bucketId,
+      extractorId: invoiceExtractorId,
+      target_schema: '{"type": "object", "properties": 7}',
+      documents: [{ fileId: file!.id, name: file!.name }],
+    });
+    service.services.signals.runQueued();
+    const run = await waitForRun(inserted.id, isFinal);
+    expect(run.status).toBe('failed');
+    expect(run.documents[0]).toMatchObject({
+      status: 'failed',
+      error: expect.stringMatching(/^a\.txt: The extractor's schema /),
+      errorCode: 'misconfigured',
+    });
   });
 });
 

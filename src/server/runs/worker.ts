@@ -328,13 +328,17 @@ export class RunWorker {
     } catch (error) {
       // Cancelled, the lease lost, or the process stopping: what is stored stands.
       if (signal.aborted) return;
-      const message =
-        error instanceof ExtractionError
-          ? error.message
-          : 'The extraction stopped because of an error on our side. Start the run again; if it keeps failing, contact support.';
       if (!(error instanceof ExtractionError))
         logger.error({ err: error, run: run.id }, 'run failed unexpectedly');
-      await this.#failRun(run, message);
+      await this.#failRun(
+        run,
+        error instanceof ExtractionError
+          ? error
+          : new ExtractionError(
+              'The extraction stopped because of an error on our side. Start the run again; if it keeps failing, contact support.',
+              'extraction_failed',
+            ),
+      );
     } finally {
       stopRenewing();
     }
@@ -395,7 +399,10 @@ export class RunWorker {
           copy = await storage.localCopy(row.bucket_id, row.id, signal);
         } catch (error) {
           if (isMissingFile(error))
-            throw new ExtractionError(`${row.name} is missing from the file store.`);
+            throw new ExtractionError(
+              `${row.name} is missing from the file store.`,
+              'file_missing',
+            );
           throw error;
         }
         copies.push(copy);
@@ -422,7 +429,8 @@ export class RunWorker {
   async #work(run: RunRow, signal: AbortSignal): Promise<void> {
     const { db } = this.#deps;
     const parsed = parseTargetSchema(run.target_schema);
-    if (!parsed.ok) throw new ExtractionError(`The extractor's schema ${parsed.message}.`);
+    if (!parsed.ok)
+      throw new ExtractionError(`The extractor's schema ${parsed.message}.`, 'misconfigured');
 
     const documents = await listDocuments(db, run.id);
     const fileIds = documents.flatMap(documentFileIds);
@@ -540,7 +548,10 @@ export class RunWorker {
           : undefined;
       try {
         if (files.length === 0)
-          throw new ExtractionError(`${document.name} has been removed from the bucket.`);
+          throw new ExtractionError(
+            `${document.name} has been removed from the bucket.`,
+            'file_missing',
+          );
         chunks = await twiceOnCrash(() =>
           pool.prepare(
             { files, options, cacheDir: join(config.dataDir, 'cache'), chunkSize: run.chunk_size },
@@ -556,7 +567,7 @@ export class RunWorker {
         await Promise.all(copies.map((copy) => copy.release()));
       }
       if (chunks.length === 0)
-        throw new ExtractionError(`No text could be read from ${document.name}.`);
+        throw new ExtractionError(`No text could be read from ${document.name}.`, 'no_text');
       const counted = { pages_read: pages.read, pages_total: pages.total };
       if (
         (document.chunks_total !== chunks.length ||
@@ -661,17 +672,21 @@ export class RunWorker {
       );
     } catch (error) {
       if (signal.aborted) throw error;
-      const message =
-        error instanceof ExtractionError
-          ? error.message
-          : `${document.name} could not be extracted because of an error on our side. Extract it again; if it keeps failing, contact support.`;
       if (!(error instanceof ExtractionError))
         logger.error({ err: error, run: run.id, file: fileId }, 'document failed unexpectedly');
+      const failure =
+        error instanceof ExtractionError
+          ? error
+          : new ExtractionError(
+              `${document.name} could not be extracted because of an error on our side. Extract it again; if it keeps failing, contact support.`,
+              'extraction_failed',
+            );
       return Boolean(
         await store(
           {
             status: 'failed',
-            error: documentError(document, names, message),
+            error: documentError(document, names, failure.message),
+            error_code: failure.code,
             finished_at: nowIso(),
           },
           'extraction_run.document_failed',
@@ -684,7 +699,8 @@ export class RunWorker {
    * The run could not be worked at all (its schema cannot be read, say): each document not
    * done fails with the reason, and the run settles by what its documents came to.
    */
-  async #failRun(run: RunRow, message: string): Promise<void> {
+  async #failRun(run: RunRow, failure: ExtractionError): Promise<void> {
+    const { message, code } = failure;
     const documents = await listDocuments(this.#deps.db, run.id);
     const open = documents.filter(
       (document) => document.status !== 'completed' && document.status !== 'failed',
@@ -713,6 +729,7 @@ export class RunWorker {
           patch: {
             status: 'failed',
             error: documentError(document, [], message),
+            error_code: code,
             finished_at: now,
           },
         })),

@@ -10,6 +10,7 @@ import { createBucket } from '../buckets/buckets.js';
 import { loadConfig } from '../config.js';
 import { demoExtractor } from '../extractors/demo.js';
 import { createExtractor } from '../extractors/extractors.js';
+import { documentsOfRun } from '../runs/documents.js';
 import { findRun, listRuns } from '../runs/runs.js';
 import { insertRunRow } from '../testing/fixtures.js';
 import {
@@ -230,6 +231,7 @@ describe(`the store on ${testDialect()}`, () => {
       {
         ...document,
         error: null,
+        errorCode: null,
         stage: null,
         pagesRead: 0,
         pagesTotal: null,
@@ -253,6 +255,39 @@ describe(`the store on ${testDialect()}`, () => {
     const rows = await store.db.selectFrom('run_documents').selectAll().execute();
     expect(rows.map((row) => [row.run_id, row.file_id, row.status])).toEqual([
       [run.id, fileIds[0], 'completed'],
+    ]);
+  });
+
+  it('keeps the words of a document that failed before errors had codes, and gives it none', async () => {
+    const where = await location();
+    const store = await open(where);
+    const { bucketId, extractorId } = await bucketAndExtractor(store);
+    const error = 'scan.pdf could not be read as a PDF; it may be damaged';
+    const run = await insertRunRow(store.db, {
+      bucketId,
+      extractorId,
+      status: 'failed',
+      error,
+      documents: [{ name: 'scan.pdf', status: 'failed', error }],
+    });
+    // Back to the schema before codes, with the run's documents as they were written then.
+    const migrator = new Migrator({ db: store.db, provider: migrationProvider(store.dialect) });
+    expect((await migrator.migrateTo('0007_session_language')).error).toBeUndefined();
+    const written = (JSON.parse(run.documents) as Record<string, unknown>[]).map(
+      ({ errorCode: _code, ...document }) => document,
+    );
+    await store.db
+      .updateTable('runs')
+      .set({ documents: JSON.stringify(written) })
+      .where('id', '=', run.id)
+      .execute();
+    expect((await migrator.migrateToLatest()).error).toBeUndefined();
+
+    const document = await store.db.selectFrom('run_documents').selectAll().executeTakeFirst();
+    expect(document).toMatchObject({ status: 'failed', error, error_code: null });
+    const migrated = (await findRun((await open(where)).db, run.id))!;
+    expect(documentsOfRun(migrated)).toMatchObject([
+      { name: 'scan.pdf', status: 'failed', error, errorCode: null },
     ]);
   });
 });

@@ -316,6 +316,18 @@ const migrationsFor = (dialect: Dialect): Record<string, Migration> => ({
       await db.schema.alterTable('tokens').dropColumn('locale').execute();
     },
   },
+  '0008_document_error_codes': {
+    // Issue 15: why a document failed as a code (`error_code`), which the interface words in
+    // the person's language. A document that failed before keeps null: its English `error`
+    // is all there is to show.
+    async up(db: Kysely<unknown>) {
+      const { varchar } = columnTypes(dialect);
+      await db.schema.alterTable('run_documents').addColumn('error_code', varchar(32)).execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.alterTable('run_documents').dropColumn('error_code').execute();
+    },
+  },
 });
 
 /**
@@ -408,7 +420,7 @@ const documentsMigration = (dialect: Dialect): Migration => ({
         finished_at: run.finished_at,
       };
       // The columns later migrations add are not there yet.
-      const { pages_read: _read, pages_total: _total, ...columns } = document;
+      const { pages_read: _read, pages_total: _total, error_code: _code, ...columns } = document;
       await db.insertInto('run_documents').values(columns).execute();
       await db
         .updateTable('runs')

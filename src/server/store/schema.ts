@@ -8,7 +8,7 @@
  */
 import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
 import type { RunEventType, WebhookEventType } from '../../contract/events.js';
-import type { BucketOrigin } from '../../contract/resources.js';
+import type { BucketOrigin, DocumentErrorCode } from '../../contract/resources.js';
 import type { DocumentStatus, RunStatus } from '../../contract/run-status.js';
 
 /** A column that may hold null, and holds null unless an insert names it. */
@@ -133,6 +133,8 @@ export interface RunDocumentTable extends ExtractionColumns {
   position: number;
   name: string;
   status: DocumentStatus;
+  /** What kind of failure `error` tells of; null unless failed (or failed before codes were). */
+  error_code: Nullable<DocumentErrorCode>;
   /** Pages of its files read so far, and of how many; the total is null until it is opened. */
   pages_read: Generated<number>;
   pages_total: Nullable<number>;

@@ -311,6 +311,7 @@ describe('webhook dispatcher', () => {
             name: 'a.pdf',
             status: 'completed',
             error: null,
+            errorCode: null,
             stage: null,
             pagesRead: 0,
             pagesTotal: null,

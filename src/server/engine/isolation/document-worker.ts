@@ -12,7 +12,7 @@ import { chunkPages } from '../chunks.js';
 import { readDocuments } from '../documents.js';
 import { createLocalStrategy } from '../local/local-strategy.js';
 import { countPages, readPageText, renderPage } from '../pages.js';
-import type { Chunk, ExtractionStrategy } from '../types.js';
+import { ExtractionError, type Chunk, type ExtractionStrategy } from '../types.js';
 import type {
   ExtractTask,
   FromWorker,
@@ -126,7 +126,8 @@ process.on('message', (message: ToWorker) => {
     (error: unknown) => {
       const { name, message, stack } =
         error instanceof Error ? error : new Error(String(error), { cause: error });
-      send({ id, type: 'failed', error: { name, message, stack } });
+      const code = error instanceof ExtractionError ? error.code : undefined;
+      send({ id, type: 'failed', error: { name, message, stack, code } });
     },
   );
   void working.catch(() => undefined).finally(() => running.delete(id));

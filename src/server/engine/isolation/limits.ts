@@ -38,6 +38,11 @@ const count = (value: number) => value.toLocaleString('en-US');
 /** A document passed one of the limits; the message names the file and the limit. */
 export class DocumentLimitError extends ExtractionError {
   override name = 'DocumentLimitError';
+
+  constructor(message: string) {
+    // Whichever limit, the person's remedy is the same: a smaller or simpler file.
+    super(message, 'too_large');
+  }
 }
 
 export function memoryLimitError(fileName: string, limits: DocumentLimits): DocumentLimitError {

@@ -8,10 +8,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { renderTextImage } from '../testing/build-documents.js';
+import { buildEncryptedPdf, renderTextImage } from '../testing/build-documents.js';
 import { textContent } from '../testing/invoice-fixtures.js';
 import { storeSourceFile } from '../testing/source-files.js';
-import type { SourceFile } from '../types.js';
+import { ExtractionError, type SourceFile } from '../types.js';
 import { defaultDocumentLimits, type DocumentLimits } from './limits.js';
 import { DocumentPool, DocumentWorkerCrash } from './pool.js';
 import {
@@ -61,6 +61,8 @@ describe('hostile documents fail with their limit, named', () => {
     await expect(prepare(pool(), await store('bomb.docx', docx, bomb))).rejects.toMatchObject({
       message: 'bomb.docx unpacks to more than 64 MB; the limit for an office file is 64 MB',
       fileName: 'bomb.docx',
+      // The code crosses from the worker with the message.
+      code: 'too_large',
     });
   });
 
@@ -89,6 +91,21 @@ describe('hostile documents fail with their limit, named', () => {
   });
 });
 
+describe('a document the worker cannot read', () => {
+  it('fails with its reason and its code, as read in the worker', async () => {
+    const locked = buildEncryptedPdf(['Invoice number: SECRET-7'], 'hunter2');
+    const error = await prepare(pool(), await store('locked.pdf', 'application/pdf', locked)).catch(
+      (caught: unknown) => caught,
+    );
+    expect(error).toBeInstanceOf(ExtractionError);
+    expect(error).toMatchObject({
+      message: 'locked.pdf is protected by a password; upload it without one',
+      code: 'password_protected',
+      fileName: 'locked.pdf',
+    });
+  });
+});
+
 describe('limits kept from outside the worker', () => {
   it('ends a worker that passes its memory limit, names the file, and goes on with a new one', async () => {
     // With the characters limit out of the way, the XLSX reader itself runs out of memory.
@@ -98,6 +115,7 @@ describe('limits kept from outside the worker', () => {
       message:
         'memory.xlsx needed more than 300 MB of memory to read; the limit is 300 MB per document',
       fileName: 'memory.xlsx',
+      code: 'too_large',
     });
     const note = await store('note.txt', 'text/plain', Buffer.from('Invoice number: 7'));
     const chunks = await prepare(workers, note);
@@ -110,9 +128,12 @@ describe('limits kept from outside the worker', () => {
       height: 800,
     });
     const workers = pool({ timeMs: 1000 });
-    await expect(prepare(workers, await store('slow.png', 'image/png', image))).rejects.toThrow(
-      'slow.png took longer than 1 s to read; the limit is 1 s per document',
-    );
+    await expect(
+      prepare(workers, await store('slow.png', 'image/png', image)),
+    ).rejects.toMatchObject({
+      message: 'slow.png took longer than 1 s to read; the limit is 1 s per document',
+      code: 'too_large',
+    });
   });
 
   it('reports a worker that dies as a crash of the file it was reading', async () => {
@@ -126,6 +147,7 @@ describe('limits kept from outside the worker', () => {
     expect((error as Error).message).toBe(
       'crash.png stopped the document reader (it ended with SIGSEGV); the file may be damaged',
     );
+    expect((error as DocumentWorkerCrash).code).toBe('damaged_file');
   });
 
   it('stops a task within a second of its abort', async () => {

@@ -20,7 +20,7 @@ import { setPriority } from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ExtractionError, type Chunk, type PageProgress } from '../types.js';
 import { memoryLimitError, timeLimitError, type DocumentLimits } from './limits.js';
-import type { FromWorker, TaskResults, ToWorker, WorkerTask } from './protocol.js';
+import type { FailedTask, FromWorker, TaskResults, ToWorker, WorkerTask } from './protocol.js';
 
 /** A worker process ended while it worked on a file, for no limit we know of. */
 export class DocumentWorkerCrash extends ExtractionError {
@@ -34,6 +34,7 @@ export class DocumentWorkerCrash extends ExtractionError {
   ) {
     super(
       `${fileName} stopped the document reader${times > 1 ? ` ${times} times` : ''} (it ended with ${how}); the file may be damaged`,
+      'damaged_file',
     );
     this.fileName = fileName;
   }
@@ -341,16 +342,16 @@ export class DocumentPool {
 
 /**
  * An error from the worker as the service throws it: an `ExtractionError` for what a person
- * can act on, carrying the file the worker was working on.
+ * can act on (it came with its code), carrying the file the worker was working on.
  */
 function revive(
-  error: { name: string; message: string; stack?: string },
+  error: FailedTask['error'],
   signal: AbortSignal | undefined,
   fileName: string,
 ): unknown {
   if (error.name === 'AbortError' && signal?.aborted) return signal.reason;
-  if (['ExtractionError', 'DocumentLimitError'].includes(error.name)) {
-    const revived = new ExtractionError(error.message);
+  if (error.code) {
+    const revived = new ExtractionError(error.message, error.code);
     revived.name = error.name;
     revived.fileName = fileName;
     return revived;

@@ -4,6 +4,7 @@
  * chunks and extractions cross as they are.
  */
 import type { TargetSchema } from '../../../contract/json-schema.js';
+import type { DocumentErrorCode } from '../../../contract/resources.js';
 import type { PictureFormat } from '../pages.js';
 import type { Chunk, ChunkExtraction, ContentOptions, SourceFile, TextBox } from '../types.js';
 import type { DocumentLimits } from './limits.js';
@@ -81,4 +82,14 @@ export type FromWorker =
   /** Chunks of a prepare task, sent in batches so that no one message is large. */
   | { id: number; type: 'chunks'; chunks: Chunk[] }
   | { id: number; type: 'done'; value: unknown }
-  | { id: number; type: 'failed'; error: { name: string; message: string; stack?: string } };
+  | FailedTask;
+
+/**
+ * A task that threw. An `ExtractionError` (a limit passed, a damaged file) comes with its
+ * `code`, which the service's error takes again (pool.ts: revive); anything else without.
+ */
+export interface FailedTask {
+  id: number;
+  type: 'failed';
+  error: { name: string; message: string; stack?: string; code?: DocumentErrorCode };
+}

@@ -191,6 +191,7 @@ describe('llm strategy', () => {
     expect((error as Error).message).toBe(
       `The LLM provider at ${new URL(baseUrl).host} answered 503: The server is overloaded (3 attempts); try the run again later.`,
     );
+    expect((error as ExtractionError).code).toBe('model_unavailable');
     expect(received).toHaveLength(3);
   });
 
@@ -228,22 +229,63 @@ describe('llm strategy', () => {
     expect((error as Error).message).toBe(
       `The LLM provider at 127.0.0.1:${port} could not be reached (ECONNREFUSED) (2 attempts); check LLM_BASE_URL and that the provider is up.`,
     );
+    expect((error as ExtractionError).code).toBe('model_unavailable');
   });
 
   it('does not retry a refused request (wrong key or model)', async () => {
     replies.push(status(401, {}, 'Incorrect API key provided'));
-    await expect(createLlmStrategy(llm(), fast).extractChunk(chunk, context())).rejects.toThrow(
-      new ExtractionError(
+    await expect(
+      createLlmStrategy(llm(), fast).extractChunk(chunk, context()),
+    ).rejects.toMatchObject({
+      name: 'ExtractionError',
+      message:
         "The LLM provider refused the request (401: Incorrect API key provided); check LLM_API_KEY and the run's model.",
-      ),
-    );
+      code: 'misconfigured',
+    });
     expect(received).toHaveLength(1);
   });
 
   it('needs a provider to be configured', async () => {
     await expect(
       createLlmStrategy(llm({ baseUrl: undefined })).extractChunk(chunk, context()),
-    ).rejects.toThrow(/set LLM_BASE_URL/);
+    ).rejects.toMatchObject({
+      message: expect.stringMatching(/set LLM_BASE_URL/),
+      code: 'misconfigured',
+    });
+  });
+
+  it('tells a provider that asks to wait too long as unavailable, with its code', async () => {
+    replies.push(status(429, { 'retry-after': '3600' }, 'Rate limit reached'));
+    await expect(
+      createLlmStrategy(llm(), { ...fast, maxRetryAfterMs: 1000 }).extractChunk(chunk, context()),
+    ).rejects.toMatchObject({
+      message: expect.stringMatching(/asks to wait 3600 s; try the run again later\.$/),
+      code: 'model_unavailable',
+    });
+    expect(received).toHaveLength(1);
+  });
+
+  it('tells a model that declines the document from an answer cut off at its length', async () => {
+    const reply =
+      (choice: Record<string, unknown>): Reply =>
+      (response) => {
+        response.writeHead(200, { 'content-type': 'application/json' });
+        response.end(JSON.stringify({ choices: [choice] }));
+      };
+    replies.push(
+      reply({ message: { role: 'assistant', content: null, refusal: 'I cannot help with that.' } }),
+      reply({ message: { role: 'assistant', content: '{"invoice_nu' }, finish_reason: 'length' }),
+    );
+    const strategy = createLlmStrategy(llm(), fast);
+    await expect(strategy.extractChunk(chunk, context())).rejects.toMatchObject({
+      message: 'The model refused to extract this document: I cannot help with that.',
+      code: 'model_refused',
+    });
+    // Cut off is the extractor's chunk size or the model's output: settings, not the document.
+    await expect(strategy.extractChunk(chunk, context())).rejects.toMatchObject({
+      message: expect.stringMatching(/^The model's answer was cut off at its length limit/),
+      code: 'misconfigured',
+    });
   });
 
   it('stops at once when the run is paused or cancelled', async () => {

@@ -60,6 +60,7 @@ export function createLlmStrategy(
       if (!llm.baseUrl) {
         throw new ExtractionError(
           'The llm strategy needs a provider: set LLM_BASE_URL (and LLM_API_KEY) on the service, or use the local strategy.',
+          'misconfigured',
         );
       }
       const format = responseSchemaFor(context.schema);
@@ -158,6 +159,7 @@ async function complete(
     if (failure.retryAfterMs !== undefined && failure.retryAfterMs > options.maxRetryAfterMs) {
       throw new ExtractionError(
         `The LLM provider at ${where} ${failure.message} and asks to wait ${Math.ceil(failure.retryAfterMs / 1000)} s; try the run again later.`,
+        'model_unavailable',
       );
     }
     await sleep(failure.retryAfterMs ?? backoff(attempt, options), signal);
@@ -167,6 +169,7 @@ async function complete(
     : 'try the run again later';
   throw new ExtractionError(
     `The LLM provider at ${where} ${failure?.message ?? 'failed'} (${options.maxAttempts} attempts); ${advice}.`,
+    'model_unavailable',
   );
 }
 
@@ -210,6 +213,7 @@ async function attemptOnce(
   if (!response.ok) {
     throw new ExtractionError(
       `The LLM provider refused the request (${response.status}${providerMessage(text)}); check LLM_API_KEY and the run's model.`,
+      'misconfigured',
     );
   }
   return parseAnswer(text);
@@ -234,10 +238,12 @@ function parseAnswer(text: string): Answer {
   if (choice?.message?.refusal)
     throw new ExtractionError(
       `The model refused to extract this document: ${choice.message.refusal}`,
+      'model_refused',
     );
   if (choice?.finish_reason === 'length') {
     throw new ExtractionError(
       "The model's answer was cut off at its length limit; use a smaller chunk size or a model with a larger output.",
+      'misconfigured',
     );
   }
   const content = choice?.message?.content ?? '';

@@ -1,9 +1,10 @@
 /**
  * Builds small documents for the engine's tests, so that each test says in its own code
  * what the document holds: ZIP-based Office files written by hand (a DOCX is a handful of
- * XML parts), PDFs with a text layer, a picture, or only a picture (a "scan"), and images
- * of rendered text for OCR.
+ * XML parts), PDFs with a text layer, a picture, or only a picture (a "scan"), one locked
+ * by a password, and images of rendered text for OCR.
  */
+import { createHash } from 'node:crypto';
 import { crc32, deflateRawSync } from 'node:zlib';
 import { createCanvas } from '@napi-rs/canvas';
 
@@ -156,9 +157,9 @@ export interface PdfPage {
 
 /**
  * The bytes of a PDF of these objects, numbered from 1 (the first is the catalog), with
- * the cross-reference table a reader finds them by.
+ * the cross-reference table a reader finds them by; `trailer` adds entries to the trailer.
  */
-export function writePdf(objects: readonly (string | Buffer)[]): Buffer {
+export function writePdf(objects: readonly (string | Buffer)[], trailer = ''): Buffer {
   const parts: Buffer[] = [Buffer.from('%PDF-1.4\n%\xe2\xe3\xcf\xd3\n', 'latin1')];
   let length = parts[0]!.length;
   const offsets: number[] = [];
@@ -178,7 +179,7 @@ export function writePdf(objects: readonly (string | Buffer)[]): Buffer {
     '0000000000 65535 f ',
     ...offsets.map((offset) => `${String(offset).padStart(10, '0')} 00000 n `),
     'trailer',
-    `<< /Size ${objects.length + 1} /Root 1 0 R >>`,
+    `<< /Size ${objects.length + 1} /Root 1 0 R${trailer} >>`,
     'startxref',
     String(length),
     '%%EOF',
@@ -237,6 +238,70 @@ export function buildPdf(pages: PdfPage[]): Buffer {
     ...objects,
   ];
   return writePdf(all);
+}
+
+/**
+ * A one-page PDF whose text only opens with `password`: the standard security handler of
+ * PDF 1.4 at its plainest (revision 2: RC4 with a 40-bit key, ISO 32000-1 §7.6.3), the
+ * content stream encrypted with its object's key as a reader expects. A reader given no
+ * password finds that the empty one does not open it, and asks for one.
+ */
+export function buildEncryptedPdf(lines: string[], password: string): Buffer {
+  const padding = Buffer.from(
+    '28bf4e5e4e758a4164004e56fffa01082e2e00b6d0683e802f0ca9fe6453697a',
+    'hex',
+  );
+  const padded = (text: string) =>
+    Buffer.concat([Buffer.from(text, 'latin1'), padding]).subarray(0, 32);
+  const md5 = (...parts: Buffer[]) => createHash('md5').update(Buffer.concat(parts)).digest();
+  const id = md5(Buffer.from(`encrypted ${lines.join('\n')}`));
+  const permissions = -44; // print and copy allowed (bits 3 and 5), the rest not
+  const p = Buffer.alloc(4);
+  p.writeInt32LE(permissions);
+  // Algorithm 3: the owner entry, with the owner password the same as the user's.
+  const owner = rc4(md5(padded(password)).subarray(0, 5), padded(password));
+  // Algorithms 2 and 4: the file's key, and the user entry a reader checks a password by.
+  const key = md5(padded(password), owner, p, id).subarray(0, 5);
+  const user = rc4(key, padding);
+  const content = lines
+    .map((line, index) => `BT /F1 12 Tf 72 ${720 - index * 18} Td (${line}) Tj ET`)
+    .join('\n');
+  const contentId = 4;
+  // Algorithm 1: each object's key is the file's key with its number and generation.
+  const objectKey = md5(key, Buffer.from([contentId, 0, 0, 0, 0])).subarray(0, 10);
+  const encrypted = rc4(objectKey, Buffer.from(content, 'latin1'));
+  return writePdf(
+    [
+      '<< /Type /Catalog /Pages 2 0 R >>',
+      '<< /Type /Pages /Kids [5 0 R] /Count 1 >>',
+      '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>',
+      Buffer.concat([
+        Buffer.from(`<< /Length ${encrypted.length} >>\nstream\n`, 'latin1'),
+        encrypted,
+        Buffer.from('\nendstream', 'latin1'),
+      ]),
+      `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents ${contentId} 0 R >>`,
+      `<< /Filter /Standard /V 1 /R 2 /O <${owner.toString('hex')}> /U <${user.toString('hex')}> /P ${permissions} >>`,
+    ],
+    ` /Encrypt 6 0 R /ID [<${id.toString('hex')}> <${id.toString('hex')}>]`,
+  );
+}
+
+/** RC4, which the PDF's standard security handler encrypts with (OpenSSL 3 no longer offers it). */
+function rc4(key: Uint8Array, data: Uint8Array): Buffer {
+  const state = Array.from({ length: 256 }, (_, index) => index);
+  for (let i = 0, j = 0; i < 256; i++) {
+    j = (j + state[i]! + key[i % key.length]!) & 255;
+    [state[i], state[j]] = [state[j]!, state[i]!];
+  }
+  const out = Buffer.alloc(data.length);
+  for (let n = 0, i = 0, j = 0; n < data.length; n++) {
+    i = (i + 1) & 255;
+    j = (j + state[i]!) & 255;
+    [state[i], state[j]] = [state[j]!, state[i]!];
+    out[n] = data[n]! ^ state[(state[i]! + state[j]!) & 255]!;
+  }
+  return out;
 }
 
 /** A font object that draws Helvetica with its own ToUnicode map, or a Type 3 font of boxes. */
