@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
-import { checkProblems, checksSchema, evaluateChecks, type Check } from './checks.js';
+import {
+  checkProblems,
+  checksSchema,
+  englishWording,
+  evaluateChecks as evaluateChecksWorded,
+  type Check,
+} from './checks.js';
 import type { TargetSchema } from './json-schema.js';
 
 const invoice: TargetSchema = {
@@ -64,6 +70,11 @@ const results = (overrides: Record<string, unknown> = {}) => ({
 });
 
 describe('evaluateChecks', () => {
+  // Worded as the service words its messages; the results editor's own wording is tested
+  // with it (src/elements/results-view).
+  const evaluateChecks = (checks: Check[], data: unknown, schema?: TargetSchema) =>
+    evaluateChecksWorded(checks, data, schema, englishWording);
+
   it('passes results that hold, cents summed without a binary hair of difference', () => {
     const checks: Check[] = [
       sumOfLines,

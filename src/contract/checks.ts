@@ -249,7 +249,7 @@ interface Evaluated {
  * A field's name for people, from the titles in the schema (or the property names), an
  * item numbered from 1: "Total", "Line items 3 › Amount".
  */
-function nameOf(path: string, schema: TargetSchema | undefined): string {
+function nameOf(path: string, schema: TargetSchema | undefined, root: string): string {
   const names: string[] = [];
   let current = schema && resolveRef(schema, schema);
   for (const token of tokensOf(path)) {
@@ -263,16 +263,17 @@ function nameOf(path: string, schema: TargetSchema | undefined): string {
     current = child && schema && resolveRef(child, schema);
     names.push(child?.title?.trim() || token.replace(/_/g, ' '));
   }
-  return names.join(' › ') || 'the results';
+  return names.join(' › ') || root;
 }
 
 function evaluateTerm(
   operand: CheckOperand,
   data: unknown,
   schema: TargetSchema | undefined,
+  wording: FailureWording,
 ): Evaluated {
   if (typeof operand === 'number')
-    return { value: operand, pointers: [], name: formatValue(operand) };
+    return { value: operand, pointers: [], name: wording.value(operand) };
   if (typeof operand === 'string') {
     const [found] = valuesAt(data, operand);
     const value = found?.value;
@@ -282,11 +283,11 @@ function evaluateTerm(
           ? value
           : undefined,
       pointers: found ? [found.pointer] : [],
-      name: nameOf(found?.pointer ?? operand, schema),
+      name: nameOf(found?.pointer ?? operand, schema, wording.root),
     };
   }
   if ('value' in operand)
-    return { value: operand.value, pointers: [], name: formatValue(operand.value) };
+    return { value: operand.value, pointers: [], name: wording.value(operand.value) };
   if ('sum' in operand) {
     const found = valuesAt(data, operand.sum);
     const numbers = found.map(({ value }) => value);
@@ -294,7 +295,7 @@ function evaluateTerm(
     return {
       value: complete ? (numbers as number[]).reduce((sum, value) => sum + value, 0) : undefined,
       pointers: found.map(({ pointer }) => pointer),
-      name: `the sum of ${nameOf(operand.sum, schema)}`,
+      name: wording.sumOf(nameOf(operand.sum, schema, wording.root)),
     };
   }
   const [symbol, parts] =
@@ -303,7 +304,7 @@ function evaluateTerm(
       : 'subtract' in operand
         ? [' − ', operand.subtract]
         : [' × ', operand.multiply];
-  const evaluated = parts.map((part: Term) => evaluateTerm(part, data, schema));
+  const evaluated = parts.map((part: Term) => evaluateTerm(part, data, schema, wording));
   const numbers = evaluated.map(({ value }) => value);
   let value: number | undefined;
   if (numbers.every((part) => typeof part === 'number')) {
@@ -319,11 +320,6 @@ function evaluateTerm(
     pointers: evaluated.flatMap((part) => part.pointers),
     name: evaluated.map((part) => part.name).join(symbol),
   };
-}
-
-function formatValue(value: number | string | boolean): string {
-  if (typeof value === 'number') return value.toLocaleString('en-US', { maximumFractionDigits: 6 });
-  return typeof value === 'string' ? `"${value}"` : String(value);
 }
 
 const dayMs = 86_400_000;
@@ -371,36 +367,96 @@ function holds(op: CheckOperator, order: number): boolean | undefined {
   return order >= 0;
 }
 
-const phrases: Record<CheckOperator, { number: string; date: string }> = {
-  '=': { number: 'should equal', date: 'should be' },
-  '!=': { number: 'should differ from', date: 'should differ from' },
-  '<': { number: 'should be less than', date: 'should be before' },
-  '<=': { number: 'should be at most', date: 'should not be after' },
-  '>': { number: 'should be more than', date: 'should be after' },
-  '>=': { number: 'should be at least', date: 'should not be before' },
+/**
+ * How a failed check without a `message` of its own is worded: the service words it in
+ * English (`englishWording`, the message it stores), the results editor in the person's
+ * language. A check's wording is given, never defaulted, so the browser's bundle does not
+ * carry the English beside its own.
+ */
+export interface FailureWording {
+  /** The name of the results as a whole (a pointer to the root). */
+  readonly root: string;
+  /** "the sum of Amount in Line items". */
+  sumOf(name: string): string;
+  /** A value in the sentence: a number, a text, a date (an ISO 8601 text) or a boolean. */
+  value(value: number | string | boolean): string;
+  /** A field with the value it has: "Total (125)". */
+  operand(name: string, value: string): string;
+  /**
+   * The whole sentence. `kind` is `date` when dates are compared, `value` for numbers,
+   * texts and booleans; `tolerance` (days for dates) only for `=` and `!=`, when the
+   * check has one.
+   */
+  sentence(
+    op: CheckOperator,
+    kind: 'value' | 'date',
+    left: string,
+    right: string,
+    tolerance?: number,
+  ): string;
+}
+
+const phrases: Record<CheckOperator, { value: string; date: string }> = {
+  '=': { value: 'should equal', date: 'should be' },
+  '!=': { value: 'should differ from', date: 'should differ from' },
+  '<': { value: 'should be less than', date: 'should be before' },
+  '<=': { value: 'should be at most', date: 'should not be after' },
+  '>': { value: 'should be more than', date: 'should be after' },
+  '>=': { value: 'should be at least', date: 'should not be before' },
 };
 
-function describeFailure(check: Check, left: Evaluated, right: Evaluated, kind: Kind): string {
-  const phrase = phrases[check.op][kind === 'date' ? 'date' : 'number'];
+function formatEnglish(value: number | string | boolean): string {
+  if (typeof value === 'number') return value.toLocaleString('en-US', { maximumFractionDigits: 6 });
+  return typeof value === 'string' ? `"${value}"` : String(value);
+}
+
+/** The service's wording, in English: the `message` of each failure it stores. */
+export const englishWording: FailureWording = {
+  root: 'the results',
+  sumOf: (name) => `the sum of ${name}`,
+  value: formatEnglish,
+  operand: (name, value) => `${name} (${value})`,
+  sentence(op, kind, left, right, tolerance) {
+    const within =
+      tolerance === undefined
+        ? ''
+        : `, within ${formatEnglish(tolerance)}${kind === 'date' ? ' days' : ''}`;
+    const sentence = `${left} ${phrases[op][kind]} ${right}${within}.`;
+    return sentence.charAt(0).toUpperCase() + sentence.slice(1);
+  },
+};
+
+function describeFailure(
+  check: Check,
+  left: Evaluated,
+  right: Evaluated,
+  kind: Kind,
+  wording: FailureWording,
+): string {
   const shown = (side: Evaluated) =>
-    side.pointers.length === 0 ? side.name : `${side.name} (${formatValue(side.value!)})`;
-  const within =
-    check.tolerance && (check.op === '=' || check.op === '!=')
-      ? `, within ${formatValue(check.tolerance)}${kind === 'date' ? ' days' : ''}`
-      : '';
-  const sentence = `${shown(left)} ${phrase} ${shown(right)}${within}.`;
-  return sentence.charAt(0).toUpperCase() + sentence.slice(1);
+    side.pointers.length === 0 ? side.name : wording.operand(side.name, wording.value(side.value!));
+  const tolerance =
+    check.tolerance && (check.op === '=' || check.op === '!=') ? check.tolerance : undefined;
+  return wording.sentence(
+    check.op,
+    kind === 'date' ? 'date' : 'value',
+    shown(left),
+    shown(right),
+    tolerance,
+  );
 }
 
 /**
  * The checks that fail on `data` (a run's results), in the order of the checks, one
  * failure per item for a check that goes item by item. `schema` names the fields in the
- * messages; without it, their property names do.
+ * messages (without it, their property names do), and `wording` words those of checks
+ * without a `message` of their own.
  */
 export function evaluateChecks(
   checks: readonly Check[],
   data: unknown,
-  schema?: TargetSchema,
+  schema: TargetSchema | undefined,
+  wording: FailureWording,
 ): CheckFailure[] {
   const failures: CheckFailure[] = [];
   for (const [index, check] of checks.entries()) {
@@ -413,15 +469,16 @@ export function evaluateChecks(
       for (let row = 0; row < count; row++) rows.push((operand) => inRow(operand, list, row));
     }
     for (const operandsOf of rows) {
-      const left = evaluateTerm(operandsOf(check.left), data, schema);
-      const right = evaluateTerm(operandsOf(check.right), data, schema);
+      const left = evaluateTerm(operandsOf(check.left), data, schema, wording);
+      const right = evaluateTerm(operandsOf(check.right), data, schema, wording);
       if (left.value === undefined || right.value === undefined) continue;
       const compared = compare(left.value, right.value, check.tolerance ?? 0);
       if (!compared) continue;
       if (holds(check.op, compared.order) !== false) continue;
       failures.push({
         check: index,
-        message: check.message?.trim() || describeFailure(check, left, right, compared.kind),
+        message:
+          check.message?.trim() || describeFailure(check, left, right, compared.kind, wording),
         pointers: [...new Set([...left.pointers, ...right.pointers])],
       });
     }

@@ -4,10 +4,11 @@
  * highlights where it was found; choosing a highlight focuses its field; picking words on
  * the page fills the field being edited; the extractor's checks mark the values they involve.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { page, userEvent } from 'vitest/browser';
 import { completedRun } from '../../client/testing/fixtures.js';
 import type { Run } from '../../contract/resources.js';
+import { applyLocale, loadLaterTexts } from '../../locales/localization.js';
 import { $, $$, mountView, unmountAll } from '../testing/mount.js';
 import type { ExtractorDocumentPane } from './document-pane.js';
 
@@ -157,6 +158,50 @@ describe('review beside the document', () => {
     await element.updateComplete;
     expect(stateOf(element, '/total')).toBe('Edited by you');
     expect($(element, '.review-count').textContent?.trim()).toBe('No value needs review');
+  });
+
+  it("words a failing check without a message in the person's language, and one with a message as written", async () => {
+    await page.viewport(1280, 900);
+    try {
+      await applyLocale({ locale: 'de', tag: 'de' });
+      await loadLaterTexts();
+      // The invoice's total is 17.50, its date 2024-03-15, its number INV-2024-001.
+      const { element } = await mountInvoice({
+        checks: [
+          { left: '/total', op: '>=', right: 1234.56 },
+          { left: '/date', op: '=', right: { value: '2024-03-10' }, tolerance: 2 },
+          {
+            left: '/invoice_number',
+            op: '!=',
+            right: { value: 'INV-2024-001' },
+            message: 'Already paid.',
+          },
+        ],
+      });
+      expect(stateOf(element, '/total')).toBe(
+        'Prüfung nötig Total (17,5) sollte mindestens 1.234,56 sein.',
+      );
+      expect(stateOf(element, '/date')).toBe(
+        'Prüfung nötig Invoice date (15.03.2024) sollte höchstens um 2 Tage von 10.03.2024 abweichen.',
+      );
+      expect(stateOf(element, '/invoice_number')).toBe('Prüfung nötig Already paid.');
+
+      // Egypt's Arabic writes its numbers in Arabic-Indic digits.
+      await applyLocale({ locale: 'ar', tag: 'ar-EG' });
+      await element.updateComplete;
+      await vi.waitFor(() =>
+        expect(stateOf(element, '/total')).toBe(
+          'يحتاج إلى مراجعة ينبغي ألا يقل Total (١٧٫٥) عن ١٬٢٣٤٫٥٦.',
+        ),
+      );
+      // Dates as Egypt writes them, with the marks that keep their parts in order (U+200F).
+      expect(stateOf(element, '/date')).toBe(
+        'يحتاج إلى مراجعة ينبغي أن يكون Invoice date (١٥\u200f/٠٣\u200f/٢٠٢٤) مطابقًا لـ١٠\u200f/٠٣\u200f/٢٠٢٤، بفارق أقصاه يومان.',
+      );
+      expect(stateOf(element, '/invoice_number')).toBe('يحتاج إلى مراجعة Already paid.');
+    } finally {
+      await applyLocale({ locale: 'en', tag: 'en' });
+    }
   });
 
   it("marks every value a failing sum involves, the table's cells too, on each edit", async () => {

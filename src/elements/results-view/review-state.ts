@@ -16,6 +16,8 @@ import {
 } from '../../contract/review.js';
 import { deepEqual } from '../../contract/schema-validation.js';
 import { parseResults } from '../../client/run-documents.js';
+import { formattingLocale } from '../../locales/localization.js';
+import { checkWording } from './check-wording.js';
 import { fieldStateText } from './review-text.js';
 import { valueAtPointer } from './values.js';
 
@@ -75,6 +77,8 @@ export class DocumentReview {
   readonly #unsure = new Set<string>();
   readonly #picked = new Map<string, PickedSource>();
   #record: unknown;
+  /** The locale the failures were worded in: another words them again. */
+  #locale = '';
   #failures = new Map<string, string[]>();
 
   constructor(options: {
@@ -96,14 +100,19 @@ export class DocumentReview {
     return this.#metadata?.sources ?? {};
   }
 
-  /** Evaluates the checks on the record as it stands now; cheap when it has not changed. */
+  /**
+   * Evaluates the checks on the record as it stands now, in the person's language; cheap
+   * when neither has changed.
+   */
   update(record: unknown): void {
-    if (record === this.#record) return;
+    const locale = formattingLocale();
+    if (record === this.#record && locale === this.#locale) return;
     this.#record = record;
+    this.#locale = locale;
     const failures = new Map<string, string[]>();
     let failed: ReturnType<typeof evaluateChecks> = [];
     try {
-      failed = evaluateChecks(this.#checks, record, this.#schema);
+      failed = evaluateChecks(this.#checks, record, this.#schema, checkWording);
     } catch {
       // A check this browser cannot read marks nothing; the service's evaluation stands.
     }

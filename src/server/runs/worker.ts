@@ -20,7 +20,7 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
-import { evaluateChecks } from '../../contract/checks.js';
+import { englishWording, evaluateChecks } from '../../contract/checks.js';
 import type { RunEventType } from '../../contract/events.js';
 import { parseTargetSchema, type TargetSchema } from '../../contract/json-schema.js';
 import type { DocumentMetadata } from '../../contract/review.js';
@@ -651,7 +651,9 @@ export class RunWorker {
         .select('checks')
         .where('id', '=', run.extractor_id)
         .executeTakeFirst();
-      const checks = extractor ? evaluateChecks(checksOf(extractor), data, schema) : [];
+      const checks = extractor
+        ? evaluateChecks(checksOf(extractor), data, schema, englishWording)
+        : [];
       const metadata: DocumentMetadata = {
         sources: merged.sources,
         violations: validateAgainstSchema(schema, data),
