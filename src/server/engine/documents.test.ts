@@ -339,6 +339,16 @@ describe('a document that cannot be read', () => {
     );
   });
 
+  it('a picture cut off half way, without taking the process down with it', async () => {
+    // tesseract.js used to throw this one from its message listener, out of every reach.
+    const picture = await renderTextImage(['Invoice 42'], { width: 400, height: 300 });
+    await fails(
+      await store('cut.png', 'image/png', picture.subarray(0, Math.floor(picture.length / 2))),
+      'cut.png could not be read as an image; it may be damaged',
+      'damaged_file',
+    );
+  });
+
   it('a type the engine does not read', async () => {
     await fails(
       await store('archive.zip', 'application/zip', buildZip({ 'a.txt': 'a' })),

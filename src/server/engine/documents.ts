@@ -222,7 +222,14 @@ async function readImage(
   let text = '';
   let boxes: TextBox[] = [];
   if (options.includeText) {
-    ({ text, boxes } = await recognizeImage(bytes, signal));
+    ({ text, boxes } = await recognizeImage(bytes, signal).catch((error: unknown) => {
+      // tesseract.js rejects an image it cannot decode with its message, not an Error.
+      if (error instanceof Error) throw error;
+      throw new ExtractionError(
+        `${file.name} could not be read as an image; it may be damaged`,
+        'damaged_file',
+      );
+    }));
     if (text.trim() === '')
       throw new ExtractionError(`${file.name} is a picture and OCR found no text in it`, 'no_text');
   }

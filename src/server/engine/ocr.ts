@@ -73,6 +73,10 @@ async function startWorker(): Promise<Tesseract.Worker> {
     langPath: modelDir,
     gzip: true,
     cacheMethod: 'none',
+    // A job that fails (an image tesseract cannot decode) rejects its own promise; without
+    // a handler, tesseract.js also throws the reason from its message listener, where
+    // nothing can catch it and it ends the process.
+    errorHandler: () => {},
   });
   // Sparse-text segmentation finds words in boxes and scattered fields that the default
   // page segmentation drops; the lines are rebuilt from the word positions afterwards.
