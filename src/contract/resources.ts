@@ -179,7 +179,7 @@ export const extractorInputSchema = /* @__PURE__ */ (() => {
         'the pointer where), over 262,144 bytes of UTF-8 or over 10,000 JSON values, and a ' +
         '`pattern` RE2 cannot run in linear time (a backreference, a lookahead, a repeat over ' +
         '1,000, over 1,000 RE2 instructions), naming the pattern. A value over 1,000 ' +
-        'characters is not matched against a pattern: it breaks the schema as too long. ' +
+        'characters never matches a pattern. ' +
         'README: Fields beyond the specification.',
     ),
   );

@@ -117,6 +117,14 @@ export function patternsOf(schema: TargetSchema): { pointer: string; pattern: st
 }
 
 /**
+ * The longest text matched against a pattern, in UTF-16 code units; a longer one does not
+ * match. Patterns describe codes, numbers and addresses, and even a linear engine spends
+ * time in proportion to what it reads: in the worst case (a pattern that defeats RE2's DFA)
+ * some microseconds a character.
+ */
+export const maxPatternTextLength = 1000;
+
+/**
  * Compiled patterns by their text. A schema has a few; the bound keeps a service that has
  * seen many extractors from holding them all.
  */
@@ -125,6 +133,7 @@ const maxCompiled = 500;
 
 /** The service's PatternTest: RE2, linear in the text. Throws for a pattern RE2 cannot run. */
 export const testPatternLinearly: PatternTest = (pattern, text) => {
+  if (text.length > maxPatternTextLength) return false;
   let program = compiled.get(pattern);
   if (!program) {
     if (hasBackreference(pattern)) throw new Error('A backreference cannot be matched by RE2.');
