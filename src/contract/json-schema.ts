@@ -55,15 +55,39 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/**
+ * How large a target schema may be. Everything that reads a schema (the checks below, the
+ * validator, typedSchema, the engines) walks it, most of them recursively, so a schema nested
+ * a thousand deep overflowed their stacks: it failed each run and broke every list that
+ * showed it. 64 levels of objects and arrays is the bound of a request body too
+ * (src/server/http/body.ts); it leaves room for fields nested 31 objects deep, each field's
+ * schema sitting inside its parent's `properties`. Real schemas are a few kilobytes and a
+ * few hundred values.
+ */
+export const targetSchemaLimits = {
+  /** Levels of nested objects and arrays; the whole schema is the first. */
+  depth: 64,
+  /** UTF-8 bytes of the serialized schema. */
+  bytes: 256 * 1024,
+  /** JSON values in it: each object, array, string, number, boolean and null counts one. */
+  values: 10_000,
+} as const;
+
 /** Reads a target schema from its serialized form (the `jsonSchema` field). */
 export function parseTargetSchema(text: string): ParsedSchema {
+  const bytes = text.length > targetSchemaLimits.bytes ? text.length : utf8Length(text);
+  if (bytes > targetSchemaLimits.bytes)
+    return {
+      ok: false,
+      message: `is ${bytes} bytes long; the limit is ${targetSchemaLimits.bytes} bytes`,
+    };
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
     return { ok: false, message: 'is not valid JSON' };
   }
-  const problem = describeSchemaProblem(value, '');
+  const problem = describeSizeProblem(value) ?? describeSchemaProblem(value, '');
   if (problem) return { ok: false, message: problem };
   const schema = value as TargetSchema;
   if (typesOf(schema)[0] !== 'object' || !schema.properties) {
@@ -87,6 +111,58 @@ export function readTargetSchema(text: string): TargetSchema | undefined {
   } catch {
     return undefined;
   }
+}
+
+function utf8Length(text: string): number {
+  let bytes = 0;
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (code < 0x80) bytes += 1;
+    else if (code < 0x800) bytes += 2;
+    else if (code >= 0xd800 && code <= 0xdbff && index + 1 < text.length) {
+      bytes += 4; // a surrogate pair: one code point of four bytes
+      index++;
+    } else bytes += 3;
+  }
+  return bytes;
+}
+
+interface Visit {
+  value: unknown;
+  depth: number;
+  parent?: Visit;
+  key?: string;
+}
+
+/** The JSON pointer of a visited value, made only when a problem names it. */
+function pointerOf(visit: Visit): string {
+  const tokens: string[] = [];
+  for (let at: Visit | undefined = visit; at?.parent; at = at.parent)
+    tokens.push(encodePointerToken(at.key!));
+  return tokens
+    .reverse()
+    .map((token) => `/${token}`)
+    .join('');
+}
+
+/**
+ * Whether a parsed schema passes the depth or the count of targetSchemaLimits: one walk
+ * without recursion, which stops at the first value past a limit.
+ */
+function describeSizeProblem(root: unknown): string | undefined {
+  const pending: Visit[] = [{ value: root, depth: 1 }];
+  let values = 0;
+  while (pending.length > 0) {
+    const visit = pending.pop()!;
+    if (++values > targetSchemaLimits.values)
+      return `holds more than ${targetSchemaLimits.values} JSON values (objects, arrays, strings, numbers, booleans and nulls)`;
+    if (typeof visit.value !== 'object' || visit.value === null) continue;
+    if (visit.depth > targetSchemaLimits.depth)
+      return `nests objects and arrays deeper than ${targetSchemaLimits.depth} levels, at ${pointerOf(visit)}`;
+    for (const [key, value] of Object.entries(visit.value))
+      pending.push({ value, depth: visit.depth + 1, parent: visit, key });
+  }
+  return undefined;
 }
 
 function describeSchemaProblem(value: unknown, at: string): string | undefined {

@@ -173,6 +173,15 @@ export const extractorInputSchema = /* @__PURE__ */ (() => {
       if (!parsed.ok)
         ctx.addIssue({ code: 'custom', message: `jsonSchema ${parsed.message}`, input: value });
     }),
+    z.describe(
+      'JSON text of a JSON Schema (2020-12 subset) describing an object. A 422 at /jsonSchema ' +
+        'refuses one nested deeper than 64 levels of objects and arrays (the detail ends with ' +
+        'the pointer where), over 262,144 bytes of UTF-8 or over 10,000 JSON values, and a ' +
+        '`pattern` RE2 cannot run in linear time (a backreference, a lookahead, a repeat over ' +
+        '1,000, over 1,000 RE2 instructions), naming the pattern. A value over 1,000 ' +
+        'characters never matches a pattern. ' +
+        'README: Fields beyond the specification.',
+    ),
   );
   const labelFields = Object.fromEntries(labelNames.map((name) => [name, text(500)])) as Record<
     LabelName,

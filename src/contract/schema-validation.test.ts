@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import type { TargetSchema } from './json-schema.js';
-import { findSchemaProblems, validateAgainstSchema } from './schema-validation.js';
+import {
+  findSchemaProblems as findWith,
+  testPatternNatively,
+  validateAgainstSchema as validateWith,
+} from './schema-validation.js';
+
+const findSchemaProblems = (schema: TargetSchema, value: unknown) =>
+  findWith(schema, value, testPatternNatively);
+const validateAgainstSchema = (schema: TargetSchema, value: unknown) =>
+  validateWith(schema, value, testPatternNatively);
 
 const schema: TargetSchema = {
   type: 'object',

@@ -13,6 +13,18 @@ import {
   type TargetSchema,
 } from './json-schema.js';
 
+/**
+ * Whether a text matches a schema's `pattern`. The validator leaves it to its caller: the
+ * service runs patterns on a linear-time engine (src/server/extractors/patterns.ts), since a
+ * backtracking one held every request for seconds on a 34-character value; the results
+ * editor, which runs in the person's own page, uses the browser's RegExp and stays small.
+ */
+export type PatternTest = (pattern: string, text: string) => boolean;
+
+/** The browser's own engine, for the results editor. */
+export const testPatternNatively: PatternTest = (pattern, text) =>
+  new RegExp(pattern, 'u').test(text);
+
 export interface SchemaViolation {
   /** RFC 6901 JSON pointer to the offending value, `''` for the whole document. */
   pointer: string;
@@ -56,7 +68,9 @@ const formatChecks: Record<string, { test: (text: string) => boolean; message: s
   },
   time: { test: (text) => isoTime.test(text), message: 'must be a time (hh:mm:ss)' },
   email: {
-    test: (text) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(text),
+    // Something@domain.tld. The lookahead keeps it linear: /^[^\s@]+@[^\s@]+\.[^\s@]+$/
+    // backtracked over every dot of a long value that ends badly (a minute for 200 KB).
+    test: (text) => /^[^\s@]+@(?=[^\s@]+$)[^\s@]+\.[^\s@]/.test(text),
     message: 'must be an email address',
   },
   uri: {
@@ -114,17 +128,25 @@ export type SchemaProblem = {
  * Every way a value breaks a schema, each with a JSON pointer and a message a person can
  * act on. An empty list means the value is valid.
  */
-export function validateAgainstSchema(schema: TargetSchema, value: unknown): SchemaViolation[] {
-  return findSchemaProblems(schema, value).map((problem) => ({
+export function validateAgainstSchema(
+  schema: TargetSchema,
+  value: unknown,
+  testPattern: PatternTest,
+): SchemaViolation[] {
+  return findSchemaProblems(schema, value, testPattern).map((problem) => ({
     pointer: problem.pointer,
     message: describeProblem(problem),
   }));
 }
 
 /** The problems of a value under a schema, as data; empty when the value is valid. */
-export function findSchemaProblems(schema: TargetSchema, value: unknown): SchemaProblem[] {
+export function findSchemaProblems(
+  schema: TargetSchema,
+  value: unknown,
+  testPattern: PatternTest,
+): SchemaProblem[] {
   const problems: SchemaProblem[] = [];
-  visit(schema, value, '', schema, problems);
+  visit(schema, value, '', schema, problems, testPattern);
   return problems;
 }
 
@@ -171,12 +193,15 @@ function describeProblem(problem: SchemaProblem): string {
   }
 }
 
+// Plain parameters rather than an object of them: the results editor's bundle has no bytes
+// to spare, and a parameter's name, unlike a property's, is minified away.
 function visit(
   rawSchema: TargetSchema | boolean,
   value: unknown,
   pointer: string,
   root: TargetSchema,
   out: SchemaProblem[],
+  testPattern: PatternTest,
 ): void {
   if (rawSchema === true) return;
   if (rawSchema === false) {
@@ -197,7 +222,7 @@ function visit(
   }
   const limit = (keyword: LimitKeyword, limit: number) =>
     out.push({ pointer, schema, keyword, limit });
-  if (typeof value === 'string') checkString(schema, value, pointer, out, limit);
+  if (typeof value === 'string') checkString(schema, value, pointer, out, testPattern, limit);
   else if (typeof value === 'number') checkNumber(schema, value, limit);
   else if (Array.isArray(value)) {
     if (schema.minItems !== undefined && value.length < schema.minItems)
@@ -205,7 +230,9 @@ function visit(
     if (schema.maxItems !== undefined && value.length > schema.maxItems)
       limit('maxItems', schema.maxItems);
     if (schema.items !== undefined) {
-      value.forEach((item, index) => visit(schema.items!, item, `${pointer}/${index}`, root, out));
+      value.forEach((item, index) =>
+        visit(schema.items!, item, `${pointer}/${index}`, root, out, testPattern),
+      );
     }
   } else if (isPlainObject(value)) {
     for (const name of schema.required ?? []) {
@@ -221,11 +248,12 @@ function visit(
     for (const [name, child] of Object.entries(value)) {
       const childPointer = `${pointer}/${encodePointerToken(name)}`;
       const childSchema = schema.properties?.[name];
-      if (childSchema !== undefined) visit(childSchema, child, childPointer, root, out);
+      if (childSchema !== undefined)
+        visit(childSchema, child, childPointer, root, out, testPattern);
       else if (schema.additionalProperties === false) {
         out.push({ pointer: childPointer, schema: {}, keyword: 'additionalProperties' });
       } else if (isPlainObject(schema.additionalProperties)) {
-        visit(schema.additionalProperties, child, childPointer, root, out);
+        visit(schema.additionalProperties, child, childPointer, root, out, testPattern);
       }
     }
   }
@@ -236,6 +264,7 @@ function checkString(
   value: string,
   pointer: string,
   out: SchemaProblem[],
+  testPattern: PatternTest,
   limit: (keyword: LimitKeyword, limit: number) => void,
 ): void {
   const length = [...value].length;
@@ -246,9 +275,10 @@ function checkString(
   if (schema.pattern !== undefined) {
     let matches = true;
     try {
-      matches = new RegExp(schema.pattern, 'u').test(value);
+      matches = testPattern(schema.pattern, value);
     } catch {
-      // An invalid pattern is refused when the schema is saved; one that slips through is ignored.
+      // A pattern the engine cannot run is refused when the schema is saved; one that
+      // slipped through (saved before) is ignored, as an unknown keyword would be.
     }
     if (!matches) out.push({ pointer, schema, keyword: 'pattern' });
   }

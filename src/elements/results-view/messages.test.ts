@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { type TargetSchema } from '../../contract/json-schema.js';
-import { findSchemaProblems } from '../../contract/schema-validation.js';
+import { findSchemaProblems, testPatternNatively } from '../../contract/schema-validation.js';
 import { describePattern, describeSchemaProblem, titleAt } from './messages.js';
 import { valueAtPointer } from './values.js';
 
 /** The editor's messages for a value, by pointer. */
 function messages(schema: TargetSchema, value: unknown, locale = 'en-US'): Record<string, string> {
   return Object.fromEntries(
-    findSchemaProblems(schema, value).map((problem) => [
+    findSchemaProblems(schema, value, testPatternNatively).map((problem) => [
       problem.pointer,
       describeSchemaProblem(problem, {
         title: titleAt(problem.pointer, problem.schema),

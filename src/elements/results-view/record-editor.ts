@@ -13,7 +13,7 @@ import {
   resolveRef,
   type TargetSchema,
 } from '../../contract/json-schema.js';
-import { findSchemaProblems } from '../../contract/schema-validation.js';
+import { findSchemaProblems, testPatternNatively } from '../../contract/schema-validation.js';
 import { describeSchemaProblem, requiredNote, serviceRefusedMessage, titleAt } from './messages.js';
 import { RecordTable, renderRecordTable } from './record-table.js';
 import { controlId, hasFieldsToFill, renderObjectFields, type SchemaForm } from './schema-form.js';
@@ -263,7 +263,7 @@ export class RecordEditor {
 
   #validate(data: unknown): Violations {
     const grouped = new Map<string, string[]>();
-    for (const problem of findSchemaProblems(this.#schema, data)) {
+    for (const problem of findSchemaProblems(this.#schema, data, testPatternNatively)) {
       const { pointer } = problem;
       const message = describeSchemaProblem(problem, {
         title: titleAt(pointer, problem.schema),

@@ -17,6 +17,7 @@ import type { ExtractorRow } from '../store/schema.js';
 import { findLive, notDeleted, softDelete } from '../store/soft-delete.js';
 import { contentOptionsOf, runIris, runsOf, type RunScope } from '../runs/runs.js';
 import { webhookUrlProblem } from '../webhooks/address-policy.js';
+import { patternProblem, patternsOf } from './patterns.js';
 import { typeNameFor, typeScriptFromSchema } from './typed-schema.js';
 
 export type { ExtractorRow };
@@ -56,6 +57,11 @@ function checkExtractorInput(input: ExtractorInput, config: Config): void {
   // The checks must fit the schema they check (the contract has checked their shape).
   const schema = parseTargetSchema(input.jsonSchema);
   if (schema.ok) {
+    for (const { pointer, pattern } of patternsOf(schema.schema)) {
+      const problem = patternProblem(pattern);
+      if (problem)
+        errors.push({ pointer: '/jsonSchema', detail: `jsonSchema ${pointer}.pattern ${problem}` });
+    }
     for (const problem of checkProblems(input.checks, schema.schema))
       errors.push({
         pointer: `/checks${problem.pointer}`,

@@ -17,11 +17,24 @@ export function typeNameFor(label: string): string {
 
 const identifier = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
+/**
+ * Indentation grows with each nested object up to this many levels, then stays: a line's
+ * length does not depend on its depth, so the text is linear in the schema's size. (With
+ * indentation at every level, a schema nested 1,200 deep made 2.8 MB of text.) Schemas are
+ * held to targetSchemaLimits.depth, so the nested objects are few past this level.
+ */
+const maxIndentLevels = 8;
+
+function indentOf(level: number): string {
+  return '  '.repeat(Math.min(level, maxIndentLevels));
+}
+
 function propertyKey(name: string): string {
   return identifier.test(name) ? name : JSON.stringify(name);
 }
 
-function docComment(schema: TargetSchema, indent: string): string {
+function docComment(schema: TargetSchema, level: number): string {
+  const indent = indentOf(level);
   const lines = [schema.title, schema.description].filter((line): line is string => !!line?.trim());
   if (schema.format) lines.push(`Format: ${schema.format}`);
   if (lines.length === 0) return '';
@@ -40,7 +53,7 @@ function literal(value: unknown): string {
 
 function typeOf(
   schema: TargetSchema | boolean,
-  indent: string,
+  level: number,
   defsName: (ref: string) => string | undefined,
 ): string {
   if (schema === true) return 'unknown';
@@ -62,11 +75,11 @@ function typeOf(
       case 'null':
         return 'null';
       case 'array': {
-        const item = schema.items ? typeOf(schema.items, indent, defsName) : 'unknown';
+        const item = schema.items ? typeOf(schema.items, level, defsName) : 'unknown';
         return /[|&\s]/.test(item) && !item.startsWith('{') ? `Array<${item}>` : `${item}[]`;
       }
       case 'object':
-        return objectType(schema, indent, defsName);
+        return objectType(schema, level, defsName);
     }
   });
   return [...new Set(rendered)].join(' | ');
@@ -74,19 +87,19 @@ function typeOf(
 
 function objectType(
   schema: TargetSchema,
-  indent: string,
+  level: number,
   defsName: (ref: string) => string | undefined,
 ): string {
   const entries = Object.entries(schema.properties ?? {});
   if (entries.length === 0) return 'Record<string, unknown>';
-  const inner = `${indent}  `;
+  const inner = indentOf(level + 1);
   const required = new Set(schema.required ?? []);
   const lines = entries.map(([name, child]) => {
     const optional = required.has(name) ? '' : '?';
-    const comment = typeof child === 'object' ? docComment(child, inner) : '';
-    return `${comment}${inner}${propertyKey(name)}${optional}: ${typeOf(child, inner, defsName)};`;
+    const comment = typeof child === 'object' ? docComment(child, level + 1) : '';
+    return `${comment}${inner}${propertyKey(name)}${optional}: ${typeOf(child, level + 1, defsName)};`;
   });
-  return `{\n${lines.join('\n')}\n${indent}}`;
+  return `{\n${lines.join('\n')}\n${indentOf(level)}}`;
 }
 
 /** The declarations of a schema: its `$defs` as named types, then the root type. */
@@ -101,11 +114,11 @@ export function typeScriptFromSchema(schema: TargetSchema, typeName: string): st
   const defsName = (ref: string) => names.get(ref);
   const declarations = Object.entries(defs).map(
     ([key, child]) =>
-      `${docComment(child, '')}export type ${typeNameFor(key)} = ${typeOf(child, '', defsName)};`,
+      `${docComment(child, 0)}export type ${typeNameFor(key)} = ${typeOf(child, 0, defsName)};`,
   );
   const root =
     primaryType(schema) === 'object'
-      ? `${docComment(schema, '')}export interface ${typeName} ${objectType(schema, '', defsName)}`
-      : `${docComment(schema, '')}export type ${typeName} = ${typeOf(schema, '', defsName)};`;
+      ? `${docComment(schema, 0)}export interface ${typeName} ${objectType(schema, 0, defsName)}`
+      : `${docComment(schema, 0)}export type ${typeName} = ${typeOf(schema, 0, defsName)};`;
   return [...declarations, root].join('\n\n') + '\n';
 }

@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import { type TargetSchema } from '../../contract/json-schema.js';
-import { validateAgainstSchema } from '../../contract/schema-validation.js';
+import {
+  testPatternNatively,
+  validateAgainstSchema as validateWith,
+} from '../../contract/schema-validation.js';
 import {
   documentErrorCodes,
   extractorInputSchema,
@@ -30,6 +33,10 @@ import {
 } from './openapi/objects.js';
 import { problemTypes } from './problem.js';
 import { runFilterParameters } from './routes/runs.js';
+
+/** The contract's validator with the browser's patterns: these schemas are ours, not a session's. */
+const validateAgainstSchema = (schema: TargetSchema, value: unknown) =>
+  validateWith(schema, value, testPatternNatively);
 
 const document = await openApiDocument('http://extractor.test');
 

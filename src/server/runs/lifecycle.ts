@@ -10,6 +10,7 @@ import type { WebhookEventType } from '../../contract/events.js';
 import { fileIdFromReference, idFromReference, iriOf } from '../../contract/iri.js';
 import { parseTargetSchema } from '../../contract/json-schema.js';
 import { validateAgainstSchema } from '../../contract/schema-validation.js';
+import { testPatternLinearly } from '../extractors/patterns.js';
 import type { ResultsEdit, RunInput, Submission } from '../../contract/resources.js';
 import {
   reopenableRunStatuses,
@@ -467,10 +468,12 @@ export class RunLifecycle {
   #violations(run: RunRow, data: unknown, prefix: string): FieldError[] {
     const parsed = parseTargetSchema(run.target_schema);
     if (!parsed.ok) return [];
-    return validateAgainstSchema(parsed.schema, data).map(({ pointer, message }) => ({
-      pointer: `${prefix}${pointer}`,
-      detail: message,
-    }));
+    return validateAgainstSchema(parsed.schema, data, testPatternLinearly).map(
+      ({ pointer, message }) => ({
+        pointer: `${prefix}${pointer}`,
+        detail: message,
+      }),
+    );
   }
 
   #editedColumns(data: unknown): Partial<RunDocumentRow> {

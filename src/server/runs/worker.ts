@@ -39,6 +39,7 @@ import {
 import { DocumentPool, DocumentWorkerCrash } from '../engine/isolation/pool.js';
 import { mergeExtractionsInto } from '../engine/merge.js';
 import { checksOf } from '../extractors/extractors.js';
+import { testPatternLinearly } from '../extractors/patterns.js';
 import type { FileStore, LocalCopy } from '../files/storage.js';
 import { databaseTime, dialectOf } from '../store/clock.js';
 import type { Db } from '../store/database.js';
@@ -656,7 +657,7 @@ export class RunWorker {
         : [];
       const metadata: DocumentMetadata = {
         sources: merged.sources,
-        violations: validateAgainstSchema(schema, data),
+        violations: validateAgainstSchema(schema, data, testPatternLinearly),
         checks,
         review: valuesForReview(merged.sources, checks),
       };

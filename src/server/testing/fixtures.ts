@@ -30,6 +30,19 @@ export const invoiceJsonSchema = JSON.stringify({
   required: ['invoice_number'],
 });
 
+/**
+ * A target schema of objects nested `levels` deep (field `a` in field `a`…) down to a
+ * nullable string, written as text so that making it recurses nowhere. Its JSON nests
+ * 2 × levels + 4 deep: 30 levels is targetSchemaLimits.depth, 64.
+ */
+export function nestedSchema(levels: number): string {
+  return (
+    '{"type":"object","properties":{"a":'.repeat(levels) +
+    '{"type":"object","properties":{"leaf":{"type":["string","null"]}}}' +
+    '}}'.repeat(levels)
+  );
+}
+
 export function extractorInput(overrides: Partial<ExtractorInput> = {}): Partial<ExtractorInput> {
   return { label: 'Receipts', jsonSchema: invoiceJsonSchema, ...overrides };
 }
