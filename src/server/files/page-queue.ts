@@ -66,14 +66,13 @@ export class FairQueue {
           signal.removeEventListener('abort', entry.drop);
           this.#running++;
           known.running++;
-          work(signal)
-            .then(resolve, reject)
-            .finally(() => {
-              this.#running--;
-              known.running--;
-              this.#forgetIdle(name, known);
-              this.#startWaiting();
-            });
+          // A work that throws before its first await frees its slot all the same.
+          new Promise<T>((settle) => settle(work(signal))).then(resolve, reject).finally(() => {
+            this.#running--;
+            known.running--;
+            this.#forgetIdle(name, known);
+            this.#startWaiting();
+          });
         },
         drop: () => {
           known.waiting.splice(known.waiting.indexOf(entry), 1);
