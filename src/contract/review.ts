@@ -22,6 +22,19 @@ export const sourceBoxSchema = z.object({
 });
 export type SourceBox = z.infer<typeof sourceBoxSchema>;
 
+/**
+ * The widths (pixels) a page's picture is drawn at (`GET …/files/{fileId}/pages/{n}`): a
+ * width asked for is drawn at the first of these at least as wide (the widest past it), so
+ * a page has six pictures at most in each format, and clients that ask for these widths
+ * share what the service and the browsers keep.
+ */
+export const pagePictureWidths = [400, 800, 1200, 1600, 2400, 3000] as const;
+
+/** The width of `pagePictureWidths` a picture asked `asked` pixels wide is drawn at. */
+export function pictureWidthFor(asked: number): number {
+  return pagePictureWidths.find((width) => width >= asked) ?? pagePictureWidths.at(-1)!;
+}
+
 /** The answer to `GET …/files/{fileId}/pages/{n}/words`: the words printed on a page. */
 export const pageWordsSchema = z.object({
   page: z.int().check(z.describe('The page, from 1.')),

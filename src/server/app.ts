@@ -77,6 +77,9 @@ export function createApp(services: Services): App {
   });
 
   app.onError((error, c) => {
+    // The client left (a page it stopped waiting for): nobody reads the answer, and
+    // nothing went wrong here. 499 is what proxies log for it.
+    if (c.req.raw.signal.aborted) return new Response(null, { status: 499 });
     const problem = problemOf(error);
     if (problem) return problemResponse(problem, c.req.path);
     if (error instanceof URIError)

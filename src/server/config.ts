@@ -46,6 +46,8 @@ export interface Config {
   shutdownGraceMs: number;
   /** What one document may cost to read (the README's "Limits"). */
   documents: DocumentLimits;
+  /** The most DATA_DIR/cache/pages may hold, in bytes (PAGE_CACHE_MB). */
+  pageCacheBytes: number;
   llm: {
     baseUrl: string | undefined;
     apiKey: string | undefined;
@@ -169,6 +171,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       ),
       characters: integer(env, 'DOCUMENT_MAX_CHARACTERS', defaultDocumentLimits.characters, 1),
     },
+    pageCacheBytes: integer(env, 'PAGE_CACHE_MB', 1024, 1) * 1024 * 1024,
     llm: {
       baseUrl: env.LLM_BASE_URL?.replace(/\/+$/, '') || undefined,
       apiKey: env.LLM_API_KEY || undefined,

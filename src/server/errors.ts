@@ -84,6 +84,19 @@ export class UnsupportedInputError extends DomainError {
   }
 }
 
+/**
+ * The caller has as much under way as it may (page requests of one token, say); it may
+ * ask again after `retryAfterSeconds`.
+ */
+export class TooManyRequestsError extends DomainError {
+  constructor(
+    detail: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(detail);
+  }
+}
+
 export function describeFieldError(error: FieldError): string {
   const where =
     'parameter' in error ? `query parameter ${error.parameter}` : error.pointer || 'the body';

@@ -110,11 +110,19 @@ async function sweepOrphanFiles(store: Store, storage: FileStore, logger: Logger
  * Removes from this process's DATA_DIR/cache what was made from contents no file has any
  * more (files/content-cache.ts): page images and the engine's readings of deleted files.
  */
-async function sweepCache(store: Store, cacheDir: string, logger: Logger): Promise<void> {
+async function sweepCache(
+  store: Store,
+  cacheDir: string,
+  pages: FilePages,
+  logger: Logger,
+): Promise<void> {
   try {
     const known = await knownContents(store.db);
     const swept = await sweepContentCache(cacheDir, (sha256) => known.has(sha256), cacheGraceMs);
-    if (swept > 0) logger.info({ swept }, 'removed cached pages and readings of deleted files');
+    if (swept > 0) {
+      pages.cacheSwept();
+      logger.info({ swept }, 'removed cached pages and readings of deleted files');
+    }
   } catch (error) {
     logger.warn({ err: error }, 'could not sweep the cache');
   }
@@ -161,6 +169,7 @@ export async function createService(
     storage,
     dataDir: config.dataDir,
     limits: config.documents,
+    cacheBytes: config.pageCacheBytes,
   });
   const runs = new RunLifecycle({ db: store.db, config, signals, storage, pages });
   let worker: RunWorker | undefined;
@@ -168,7 +177,10 @@ export async function createService(
   const stopListening: (() => void)[] = [];
   // Every process caches pages it draws (api) or documents it reads (worker) on its own disk.
   const cacheDir = join(config.dataDir, 'cache');
-  const cacheSweeper = setInterval(() => void sweepCache(store, cacheDir, logger), sweepIntervalMs);
+  const cacheSweeper = setInterval(
+    () => void sweepCache(store, cacheDir, pages, logger),
+    sweepIntervalMs,
+  );
   cacheSweeper.unref();
   let sweeper: NodeJS.Timeout | undefined;
   if (worksRuns) {

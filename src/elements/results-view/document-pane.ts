@@ -4,7 +4,7 @@ import { describeError } from '../../client/api-error.js';
 import type { ExtractorClient } from '../../client/client.js';
 import { getFile, getPagePicture, getPageText, getPageWords } from '../../client/pages.js';
 import type { BucketFile } from '../../contract/resources.js';
-import type { PageWords, SourceBox } from '../../contract/review.js';
+import { pictureWidthFor, type PageWords, type SourceBox } from '../../contract/review.js';
 import { styleProperties } from '../style-properties.js';
 import { controlStyles, tokenStyles } from '../theme.styles.js';
 import { documentPaneStyles } from './document-pane.styles.js';
@@ -42,8 +42,6 @@ interface Word {
 }
 
 const zoomSteps = [1, 1.25, 1.5, 2, 3] as const;
-/** Pictures are asked for in a few widths only, so the service's cache is reused. */
-const pictureStep = 400;
 
 /**
  * @tagname extractor-document-pane
@@ -238,12 +236,14 @@ export class ExtractorDocumentPane extends LitElement {
     })();
   }
 
-  /** The picture's width in device pixels, rounded up to a step the cache keeps. */
+  /**
+   * The picture's width in device pixels, rounded up to one of the widths the service
+   * draws (so that what is asked for is what the service and the browser keep).
+   */
   #wantedWidth(): number {
     const scroller = this.renderRoot.querySelector<HTMLElement>('.scroller');
     const css = (scroller?.clientWidth || 800) * this.zoom;
-    const device = css * (window.devicePixelRatio || 1);
-    return Math.min(3000, Math.max(pictureStep, Math.ceil(device / pictureStep) * pictureStep));
+    return pictureWidthFor(css * (window.devicePixelRatio || 1));
   }
 
   /** A sharper picture when the page grew (a wider window, a zoom); never a smaller one. */

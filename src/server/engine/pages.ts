@@ -88,7 +88,9 @@ export type PictureFormat = 'png' | 'webp';
 /**
  * Page `page` (from 1) of a PDF or an image file as a picture `width` pixels wide (an
  * image is not enlarged past its own width), or no picture when the file has fewer pages.
- * Transparency is flattened onto white, as paper.
+ * Transparency is flattened onto white, as paper. A `signal` that aborts (nobody waits for
+ * the picture any more) stops it between its steps; a step under way (pdf.js drawing, an
+ * encoder) is not interruptible, which is why the pool ends a worker that does not stop.
  */
 export async function renderPage(
   file: SourceFile,
@@ -96,9 +98,10 @@ export async function renderPage(
   width: number,
   format: PictureFormat,
   limits: DocumentLimits = defaultDocumentLimits,
+  signal?: AbortSignal,
 ): Promise<{ pageCount: number; picture?: Buffer }> {
   const { default: sharp } = await import('sharp');
-  const bytes = await readFile(file.path);
+  const bytes = await readFile(file.path, { signal });
   if (file.mediaType !== 'application/pdf') {
     if (page !== 1) return { pageCount: 1 };
     checkImage(file.name, bytes, limits);
@@ -131,7 +134,9 @@ export async function renderPage(
       Math.ceil((width * viewport.height) / viewport.width),
       limits,
     );
+    signal?.throwIfAborted();
     const png = Buffer.from(await renderPageAsImage(pdf, page, { canvasImport, width }));
+    signal?.throwIfAborted();
     return {
       pageCount: pdf.numPages,
       picture: format === 'webp' ? await sharp(png).webp({ quality: 85 }).toBuffer() : png,

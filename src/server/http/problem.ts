@@ -12,6 +12,7 @@ import {
   InvalidInputError,
   NotAllowedError,
   NotFoundError,
+  TooManyRequestsError,
   UnreadableInputError,
   UnsupportedInputError,
   describeFieldError,
@@ -80,6 +81,7 @@ export const problemTypes = {
   'unsupported-media-type': { status: 415, title: 'Unsupported media type' },
   'validation-error': { status: 422, title: 'Validation error' },
   'unreadable-document': { status: 422, title: 'Document cannot be shown' },
+  'too-many-requests': { status: 429, title: 'Too many requests' },
   'internal-error': { status: 500, title: 'Internal server error' },
   'not-ready': { status: 503, title: 'Not ready' },
 } as const;
@@ -153,6 +155,12 @@ export const validationError = (errors: FieldError[], detail?: string) =>
     { errors },
   );
 
+/** More under way than the caller may have at once (RFC 6585); Retry-After says when to ask again. */
+export const tooManyRequests = (detail: string, retryAfterSeconds: number) =>
+  problem('too-many-requests', detail, {
+    headers: { 'Retry-After': String(retryAfterSeconds) },
+  });
+
 /** A file that cannot be read or drawn: damaged, or past one of the document limits. */
 export const unreadableDocument = (detail: string) => problem('unreadable-document', detail);
 
@@ -186,6 +194,8 @@ export function problemOf(error: unknown): ProblemError | undefined {
     return problem;
   }
   if (error instanceof InputTooSlowError) return requestTimeout(error.message);
+  if (error instanceof TooManyRequestsError)
+    return tooManyRequests(error.message, error.retryAfterSeconds);
   if (error instanceof UnsupportedInputError)
     return unsupportedMediaType(error.message, error.accepted);
   return undefined;

@@ -4,7 +4,6 @@
  * it (runs it out of memory, keeps it busy, crashes a native decoder) ends this process,
  * never the service. It exits when the service goes away (its IPC channel closes).
  */
-import { randomUUID } from 'node:crypto';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { TargetSchema } from '../../../contract/json-schema.js';
@@ -79,22 +78,22 @@ async function extract(id: number, task: ExtractTask, signal: AbortSignal): Prom
   });
 }
 
-async function render(task: RenderTask): Promise<TaskResults['render']> {
+async function render(task: RenderTask, signal: AbortSignal): Promise<TaskResults['render']> {
   const { pageCount, picture } = await renderPage(
     task.file,
     task.page,
     task.width,
     task.format,
     task.limits,
+    signal,
   );
   if (!picture) return { pageCount, written: false };
   await mkdir(dirname(task.output), { recursive: true });
-  const temporary = `${task.output}.${randomUUID()}.tmp`;
   try {
-    await writeFile(temporary, picture);
-    await rename(temporary, task.output);
+    await writeFile(task.temporary, picture, { signal });
+    await rename(task.temporary, task.output);
   } finally {
-    await rm(temporary, { force: true });
+    await rm(task.temporary, { force: true });
   }
   return { pageCount, written: true };
 }
@@ -108,7 +107,7 @@ function work(id: number, task: WorkerTask, signal: AbortSignal): Promise<unknow
     return countPages(task.file, { ...io, cacheDir: task.cacheDir }).then((pageCount) => ({
       pageCount,
     }));
-  if (task.kind === 'render') return render(task);
+  if (task.kind === 'render') return render(task, signal);
   return readPageText(task.file, task.page, task.options, { ...io, cacheDir: task.cacheDir });
 }
 

@@ -36,8 +36,9 @@ export interface CountTask {
 }
 
 /**
- * Draw a page of a PDF or an image and write the picture to `output` (through a
- * temporary file, so that a reader never sees half of it): pictures stay off the channel.
+ * Draw a page of a PDF or an image and write the picture to `output` (through the file
+ * `temporary`, so that a reader never sees half of it; the service names it, so that it
+ * can remove what a worker ended mid-write left): pictures stay off the channel.
  */
 export interface RenderTask {
   kind: 'render';
@@ -46,6 +47,7 @@ export interface RenderTask {
   width: number;
   format: PictureFormat;
   output: string;
+  temporary: string;
   limits: DocumentLimits;
 }
 

@@ -3,6 +3,7 @@
  * for each problem type of http/problem.ts, saying when the service answers with it.
  */
 import { bodyPace } from '../../body-pace.js';
+import { pageRequestsPerToken } from '../../files/pages.js';
 import { maxBodyBytes } from '../body.js';
 import { problemMediaType, problemTypes } from '../problem.js';
 import { schemaRef, type HeaderObject, type ResponseObject } from './objects.js';
@@ -90,6 +91,15 @@ const problemExplanations: Record<keyof typeof problemTypes, { when: string; exa
       'detail names the file and the limit, as a run that reads it would fail.',
     example: 'scan.pdf has 5,000 pages; the limit is 1,000 pages',
   },
+  'too-many-requests': {
+    when:
+      'The token has as much under way as it may: page requests (GET …/files/{fileId}/pages/' +
+      `{n} and …/words) past ${pageRequestsPerToken} at once. The answer carries ` +
+      '`Retry-After`; nothing was done for the request.',
+    example:
+      `This token has ${pageRequestsPerToken} page requests under way, the most it may; ask ` +
+      'again once one of them is answered.',
+  },
   'internal-error': {
     when:
       'Something failed on the server. The request was not completed; nothing about the failure ' +
@@ -105,6 +115,11 @@ const problemExplanations: Record<keyof typeof problemTypes, { when: string; exa
   },
 };
 
+const retryAfterHeader: HeaderObject = {
+  description: 'Seconds until it is worth asking again.',
+  schema: { type: 'string' },
+};
+
 const problemHeaders: Partial<Record<keyof typeof problemTypes, Record<string, HeaderObject>>> = {
   unauthorized: {
     'WWW-Authenticate': {
@@ -118,16 +133,12 @@ const problemHeaders: Partial<Record<keyof typeof problemTypes, Record<string, H
   'unsupported-media-type': {
     'Accept-Post': { description: 'The media types a body may have.', schema: { type: 'string' } },
   },
-  'not-ready': {
-    'Retry-After': {
-      description: 'Seconds until it is worth asking again.',
-      schema: { type: 'string' },
-    },
-  },
+  'too-many-requests': { 'Retry-After': retryAfterHeader },
+  'not-ready': { 'Retry-After': retryAfterHeader },
 };
 
 export type ProblemSlug = keyof typeof problemTypes;
-export type ProblemStatus = 400 | 403 | 404 | 406 | 408 | 409 | 413 | 415 | 422;
+export type ProblemStatus = 400 | 403 | 404 | 406 | 408 | 409 | 413 | 415 | 422 | 429;
 
 export function slugOfStatus(status: number): ProblemSlug {
   const slug = (Object.keys(problemTypes) as ProblemSlug[]).find(

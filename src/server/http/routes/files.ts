@@ -3,8 +3,6 @@
  * streamed to disk (files/uploads.ts); the bytes come back from `…/content`, and each page
  * as a reviewer sees it from `…/pages/{n}` (files/pages.ts).
  */
-import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { Hono, type Context } from 'hono';
 import * as z from 'zod/mini';
@@ -21,9 +19,11 @@ import {
 import {
   FilePages,
   pageKindOf,
+  pageRequestsPerToken,
   pictureWidths,
   textOnly,
   type PageAnswer,
+  type PageAsker,
 } from '../../files/pages.js';
 import { receiveUpload, type ReceivedFile } from '../../files/uploads.js';
 import { activeRunOfBucket, contentOptionsOf, findRun } from '../../runs/runs.js';
@@ -103,8 +103,10 @@ const pageQuery = z.object({
   }).check(
     z.describe(
       `The picture's width in pixels, ${pictureWidths.min} to ${pictureWidths.max} (default ` +
-        `${pictureWidths.default}), rounded up to a multiple of ${pictureWidths.step}; an image is ` +
-        'not drawn wider than it is. Pages that are text take no width.',
+        `${pictureWidths.default}). Pictures are drawn at ${pictureWidths.drawn.join(', ')} ` +
+        'pixels only: a width is drawn at the first of them at least as wide (ask for one ' +
+        'of them to get what you ask); an image is not drawn wider than it is. Pages that ' +
+        'are text take no width.',
     ),
   ),
   run: z
@@ -147,29 +149,32 @@ function settled(answer: PageAnswer, file: FileRow, page: number): PageAnswer {
   return answer;
 }
 
-async function pictureResponse(
-  c: Context<AppEnv>,
-  path: string,
-  mediaType: string,
-  etag: string,
-): Promise<Response> {
-  const headers = {
+/** Who asks for a page, for the page workers' turns and the limit per token. */
+function pageAsker(c: Context<AppEnv>): PageAsker {
+  return { tokenId: c.get('principal').tokenId, signal: c.req.raw.signal };
+}
+
+function pictureHeaders(mediaType: string, etag: string): Record<string, string> {
+  return {
     'Content-Type': mediaType,
     'Cache-Control': pictureCacheControl,
     ETag: etag,
     Vary: 'Accept',
     'X-Content-Type-Options': 'nosniff',
   };
-  if (
-    c.req
-      .header('if-none-match')
-      ?.split(/\s*,\s*/)
-      .includes(etag)
-  )
-    return new Response(null, { status: 304, headers });
-  const { size } = await stat(path);
-  const body = Readable.toWeb(createReadStream(path)) as ReadableStream<Uint8Array>;
-  return new Response(body, { headers: { ...headers, 'Content-Length': String(size) } });
+}
+
+function pictureResponse(
+  answer: Extract<PageAnswer, { kind: 'picture' }>,
+  mediaType: string,
+  etag: string,
+): Response {
+  const { handle, size } = answer.picture;
+  // The stream closes the file when it ends, or when the client goes away.
+  const body = Readable.toWeb(handle.createReadStream()) as ReadableStream<Uint8Array>;
+  return new Response(body, {
+    headers: { ...pictureHeaders(mediaType, etag), 'Content-Length': String(size) },
+  });
 }
 
 export const fileRoutes = new Hono<AppEnv>()
@@ -313,7 +318,11 @@ export const fileRoutes = new Hono<AppEnv>()
         'fractions of it. Other files (`pageKind` `text`) answer the text of the page as the ' +
         "service read it, where the sources' `offset` and `text` point; asking them for a " +
         'picture is a 406 naming text/plain. Embed session tokens see the pages of their ' +
-        'bucket; `access_token` may carry the token, for an `<img>`.',
+        'bucket; `access_token` may carry the token, for an `<img>`. Pages are drawn and read ' +
+        'only while someone waits (a request given up is dropped from the line), in turns ' +
+        `shared between tokens; one token may have ${pageRequestsPerToken} page requests under ` +
+        'way at once, and a 429 with Retry-After answers one more. Pictures are kept within ' +
+        'a disk budget, those used least recently going first.',
       query: pageQuery,
       answer: {
         status: 200,
@@ -332,7 +341,7 @@ export const fileRoutes = new Hono<AppEnv>()
           },
         },
       },
-      problems: [400, 404, 406, 'unreadable-document'],
+      problems: [400, 404, 406, 'unreadable-document', 429],
       access: 'bearer-or-query',
     }),
     async (c) => {
@@ -343,7 +352,7 @@ export const fileRoutes = new Hono<AppEnv>()
         const { run } = validateQuery(pageQuery, c.req.queries());
         const page = pageNumberOf(c.req.param('n'), file);
         const options = await textOptionsOf(c, file, run);
-        const answer = settled(await pages.text(file, page, options, c.req.raw.signal), file, page);
+        const answer = settled(await pages.text(file, page, options, pageAsker(c)), file, page);
         return new Response(answer.kind === 'text' ? answer.text : '', {
           headers: {
             'Content-Type': 'text/plain; charset=utf-8',
@@ -358,9 +367,22 @@ export const fileRoutes = new Hono<AppEnv>()
       const page = pageNumberOf(c.req.param('n'), file);
       const format = mediaType === 'image/png' ? 'png' : 'webp';
       const etag = `"${file.sha256.slice(0, 32)}-${page}-${FilePages.pictureWidth(width)}-${format}"`;
-      const answer = settled(await pages.picture(file, page, width, format), file, page);
+      // A client that has the picture needs nothing drawn: the tag names content, page,
+      // width and format, which never change for a file.
+      if (
+        c.req
+          .header('if-none-match')
+          ?.split(/\s*,\s*/)
+          .includes(etag)
+      )
+        return new Response(null, { status: 304, headers: pictureHeaders(mediaType, etag) });
+      const answer = settled(
+        await pages.picture(file, page, width, format, pageAsker(c)),
+        file,
+        page,
+      );
       if (answer.kind !== 'picture') throw new Error('A picture page answered otherwise.');
-      return pictureResponse(c, answer.path, mediaType, etag);
+      return pictureResponse(answer, mediaType, etag);
     },
   )
   .get(
@@ -373,13 +395,13 @@ export const fileRoutes = new Hono<AppEnv>()
         'limits of one document and kept for the next request. Pages that are text (the ' +
         "file's `pageKind` is `text`) have no boxes: their words are their text (…/pages/{n}), " +
         'and asking for them is a 406 naming text/plain. Embed session tokens see the pages ' +
-        'of their bucket.',
+        'of their bucket. They count among the page requests of the token (429 beyond them).',
       answer: {
         status: 200,
         description: 'The words, in reading order.',
         content: { 'application/json': { schema: schemaRef('PageWords') } },
       },
-      problems: [404, 406, 'unreadable-document'],
+      problems: [404, 406, 'unreadable-document', 429],
       access: 'bearer-or-query',
     }),
     async (c) => {
@@ -389,7 +411,7 @@ export const fileRoutes = new Hono<AppEnv>()
       negotiateOrThrow(c, jsonTypes);
       const page = pageNumberOf(c.req.param('n'), file);
       const answer = settled(
-        await c.get('services').pages.words(file, page, c.req.raw.signal),
+        await c.get('services').pages.words(file, page, pageAsker(c)),
         file,
         page,
       );
