@@ -79,6 +79,7 @@ export const problemTypes = {
   'payload-too-large': { status: 413, title: 'Payload too large' },
   'unsupported-media-type': { status: 415, title: 'Unsupported media type' },
   'validation-error': { status: 422, title: 'Validation error' },
+  'too-many-requests': { status: 429, title: 'Too many requests' },
   'unreadable-document': { status: 422, title: 'Document cannot be shown' },
   'internal-error': { status: 500, title: 'Internal server error' },
   'not-ready': { status: 503, title: 'Not ready' },
@@ -152,6 +153,12 @@ export const validationError = (errors: FieldError[], detail?: string) =>
         : `${errors.length} values are invalid: ${errors.map(describeFieldError).join('; ')}`),
     { errors },
   );
+
+/** The caller holds as much as it may at once; it may try again after `retryAfterSeconds`. */
+export const tooManyRequests = (detail: string, retryAfterSeconds: number) =>
+  problem('too-many-requests', detail, {
+    headers: { 'Retry-After': String(retryAfterSeconds) },
+  });
 
 /** A file that cannot be read or drawn: damaged, or past one of the document limits. */
 export const unreadableDocument = (detail: string) => problem('unreadable-document', detail);

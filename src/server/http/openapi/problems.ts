@@ -5,6 +5,7 @@
 import { bodyPace } from '../../body-pace.js';
 import { maxBodyBytes } from '../body.js';
 import { problemMediaType, problemTypes } from '../problem.js';
+import { eventStreamsPerToken } from '../stream-slots.js';
 import { schemaRef, type HeaderObject, type ResponseObject } from './objects.js';
 
 const problemExplanations: Record<keyof typeof problemTypes, { when: string; example: string }> = {
@@ -83,6 +84,14 @@ const problemExplanations: Record<keyof typeof problemTypes, { when: string; exa
       'the allowed values.',
     example: '/chunkSize: Too small: expected number to be >=200',
   },
+  'too-many-requests': {
+    when:
+      'The token holds as much as it may at once: an embed session token ' +
+      `${eventStreamsPerToken.session} open event streams, a personal access token ` +
+      `${eventStreamsPerToken.personal}, in one process. The answer carries \`Retry-After\`; ` +
+      'a stream the token closes frees its place.',
+    example: 'This token already has 4 event streams open, the most it may; close one first.',
+  },
   'unreadable-document': {
     when:
       'A file cannot be shown (GET …/files/{fileId}/pages/{n}): it is damaged, protected by a ' +
@@ -118,6 +127,12 @@ const problemHeaders: Partial<Record<keyof typeof problemTypes, Record<string, H
   'unsupported-media-type': {
     'Accept-Post': { description: 'The media types a body may have.', schema: { type: 'string' } },
   },
+  'too-many-requests': {
+    'Retry-After': {
+      description: 'Seconds until it is worth asking again.',
+      schema: { type: 'string' },
+    },
+  },
   'not-ready': {
     'Retry-After': {
       description: 'Seconds until it is worth asking again.',
@@ -127,7 +142,7 @@ const problemHeaders: Partial<Record<keyof typeof problemTypes, Record<string, H
 };
 
 export type ProblemSlug = keyof typeof problemTypes;
-export type ProblemStatus = 400 | 403 | 404 | 406 | 408 | 409 | 413 | 415 | 422;
+export type ProblemStatus = 400 | 403 | 404 | 406 | 408 | 409 | 413 | 415 | 422 | 429;
 
 export function slugOfStatus(status: number): ProblemSlug {
   const slug = (Object.keys(problemTypes) as ProblemSlug[]).find(
