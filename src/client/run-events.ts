@@ -13,7 +13,7 @@ import {
 
 export interface RunEventMessage {
   type: RunEventType | 'snapshot';
-  /** The event's id, for resuming after it; empty for the snapshot. */
+  /** The event's id, for resuming after it; empty for a snapshot sent on resuming. */
   id: string;
   data: RunEventData;
 }

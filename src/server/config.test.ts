@@ -48,6 +48,12 @@ describe('SERVICE_ROLE and the variables of several processes', () => {
     expect(config.databasePoolSize).toBe(10);
   });
 
+  it('keeps idle connections 65 s unless HTTP_KEEP_ALIVE_SECONDS says otherwise', () => {
+    expect(loadConfig({}).httpKeepAliveMs).toBe(65_000);
+    expect(loadConfig({ HTTP_KEEP_ALIVE_SECONDS: '620' }).httpKeepAliveMs).toBe(620_000);
+    expect(() => loadConfig({ HTTP_KEEP_ALIVE_SECONDS: '0' })).toThrow('HTTP_KEEP_ALIVE_SECONDS');
+  });
+
   it('takes api and worker on PostgreSQL, with their lease, grace and pool', () => {
     expect(loadConfig({ ...postgres, SERVICE_ROLE: 'api' }).role).toBe('api');
     const worker = loadConfig({

@@ -44,6 +44,12 @@ export interface Config {
   workerLeaseMs: number;
   /** How long SIGTERM lets the chunks in flight finish before their runs are handed back. */
   shutdownGraceMs: number;
+  /**
+   * How long an idle connection is kept open for the client's next request: longer than a
+   * load balancer keeps its own idle connections to us (60 s for the common ones), so the
+   * balancer, not the service, always closes them and no request crosses a closing socket.
+   */
+  httpKeepAliveMs: number;
   /** What one document may cost to read (the README's "Limits"). */
   documents: DocumentLimits;
   /** The most DATA_DIR/cache/pages may hold, in bytes (PAGE_CACHE_MB). */
@@ -157,6 +163,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     workerPollMs: integer(env, 'WORKER_POLL_MS', 1000, 10),
     workerLeaseMs: integer(env, 'WORKER_LEASE_SECONDS', 60, 1) * 1000,
     shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_SECONDS', 10, 0) * 1000,
+    httpKeepAliveMs: integer(env, 'HTTP_KEEP_ALIVE_SECONDS', 65, 1) * 1000,
     documents: {
       memoryMb: integer(env, 'DOCUMENT_MEMORY_MB', defaultDocumentLimits.memoryMb, 64),
       timeMs:

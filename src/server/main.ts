@@ -1,13 +1,40 @@
 /** Binds the service to its port. Everything else happens in service.ts. */
+import type { ServerOptions } from 'node:http';
 import { serve } from '@hono/node-server';
 import { ConfigError, loadConfig } from './config.js';
 import { answerAtEndOfTurn } from './http/answers-per-turn.js';
 import { createService } from './service.js';
 
+/** Node's default for the time a whole request may take (`requestTimeout`). */
+const nodeRequestTimeoutMs = 300_000;
+
+/**
+ * How long connections wait. Node closes an idle connection after 5 s by default, before a
+ * load balancer (60 s for the common ones) or a client pool stops reusing it: a request sent
+ * on it as it closes is lost (a 502 at the balancer; an upload the client cannot tell
+ * happened). Kept open longer than they keep it, the balancer always closes first.
+ * `headersTimeout` is above the idle time, as Node's documentation asks, so an idle socket
+ * is never taken for a slow request; Node refuses a `requestTimeout` below it.
+ */
+function connectionTimeouts(keepAliveMs: number): ServerOptions {
+  const headersTimeout = keepAliveMs + 1_000;
+  return {
+    keepAliveTimeout: keepAliveMs,
+    headersTimeout,
+    requestTimeout: Math.max(nodeRequestTimeoutMs, headersTimeout),
+  };
+}
+
 async function main(): Promise<void> {
   const config = loadConfig();
   const service = await createService(config);
-  const server = serve({ fetch: answerAtEndOfTurn(service.app.fetch), port: config.port }, () => {
+  const serverOptions = connectionTimeouts(config.httpKeepAliveMs);
+  const listening = {
+    fetch: answerAtEndOfTurn(service.app.fetch),
+    port: config.port,
+    serverOptions,
+  };
+  const server = serve(listening, () => {
     const lines =
       config.role === 'worker'
         ? [`Extractor worker is running (health: http://localhost:${config.port}/healthz)`]

@@ -342,11 +342,16 @@ function finalRun(api: Process, id: string): Promise<Run> {
 /** The run's events as the stream of `api` sends them, until the service ends it. */
 async function followEvents(api: Process, runId: string): Promise<StreamedEvent[]> {
   const response = await fetch(`${api.server.baseUrl}/api/extraction_runs/${runId}/events`, {
-    headers: { Authorization: `Bearer ${token}`, Accept: 'text/event-stream' },
+    // Every event from the run's first (Last-Event-ID 0), not a snapshot standing for them.
+    headers: {
+      Authorization: `Bearer ${token}`,
+      Accept: 'text/event-stream',
+      'Last-Event-ID': '0',
+    },
   });
   expect(response.status).toBe(200);
   // The snapshot that comes first is no event of the run's.
-  return (await readEvents(response)).filter((event) => event.id !== undefined);
+  return (await readEvents(response)).filter((event) => event.event !== 'snapshot');
 }
 
 interface WebhookReceiver {

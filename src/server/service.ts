@@ -20,6 +20,7 @@ import { createLogger } from './logging.js';
 import type { FileStore } from './files/storage.js';
 import { createFileStore } from './files/create-file-store.js';
 import type { Services } from './http/context.js';
+import { StreamSlots } from './http/stream-slots.js';
 import { openStore, type Db, type Store } from './store/database.js';
 import { RunSignals } from './runs/events.js';
 import { RunLifecycle } from './runs/lifecycle.js';
@@ -203,6 +204,7 @@ export async function createService(
     recordTokenUse: createUsageRecorder(store.db),
     runs,
     signals,
+    streamSlots: new StreamSlots(),
   };
   const app = answersRequests ? createApp(services) : createHealthApp(services);
   let stopping: Promise<void> | undefined;

@@ -37,6 +37,13 @@ function bearerToken(
   return { token: undefined, inQuery: false };
 }
 
+/** The token in the Authorization header, of a request `authentication` let through with it. */
+export function headerToken(c: Context<AppEnv>): string {
+  const { token } = bearerToken(c, false);
+  if (!token) throw unauthorized('This request needs "Authorization: Bearer <token>".');
+  return token;
+}
+
 /** The bearer middleware of the API whose routes are `routes`. */
 export function authentication(routes: readonly DescribedRoute[]): MiddlewareHandler<AppEnv> {
   const patterns = (access: DescribedRoute['access']) =>

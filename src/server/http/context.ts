@@ -7,6 +7,7 @@ import type { RunSignals } from '../runs/events.js';
 import type { RunLifecycle } from '../runs/lifecycle.js';
 import type { Principal } from '../tokens/tokens.js';
 import type { ResourceMediaType } from './negotiation.js';
+import type { StreamSlots } from './stream-slots.js';
 
 /** What the HTTP app needs from the rest of the service, built once by the server. */
 export interface Services {
@@ -19,6 +20,8 @@ export interface Services {
   recordTokenUse(tokenId: string): void;
   runs: RunLifecycle;
   signals: RunSignals;
+  /** The event streams each token holds open in this process. */
+  streamSlots: StreamSlots;
 }
 
 export interface AppEnv {

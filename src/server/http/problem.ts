@@ -80,8 +80,8 @@ export const problemTypes = {
   'payload-too-large': { status: 413, title: 'Payload too large' },
   'unsupported-media-type': { status: 415, title: 'Unsupported media type' },
   'validation-error': { status: 422, title: 'Validation error' },
-  'unreadable-document': { status: 422, title: 'Document cannot be shown' },
   'too-many-requests': { status: 429, title: 'Too many requests' },
+  'unreadable-document': { status: 422, title: 'Document cannot be shown' },
   'internal-error': { status: 500, title: 'Internal server error' },
   'not-ready': { status: 503, title: 'Not ready' },
 } as const;

@@ -289,9 +289,10 @@ describe('a bucket of three invoices and one unreadable file', () => {
     expect(end.data.error).toBe(run.error);
     expect(documentsOfResults(end.data.resultJson)).toEqual(machine.documents);
 
-    // The stream replays the same kinds and ends, the run being settled.
+    // The stream replays the same kinds from the first (Last-Event-ID 0) and ends, the run
+    // being settled.
     const stream = await service.request(`/api/extraction_runs/${run.id}/events`, {
-      headers: { Accept: 'text/event-stream' },
+      headers: { Accept: 'text/event-stream', 'Last-Event-ID': '0' },
     });
     const text = await stream.text();
     const events = [...text.matchAll(/^event: (.+)$/gm)].map((match) => match[1]);

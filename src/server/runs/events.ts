@@ -85,6 +85,18 @@ export async function runEventsAfter(
   }));
 }
 
+/** The id of the run's last event so far; 0 before its first. */
+export async function lastRunEventId(db: Db, runId: string): Promise<number> {
+  const row = await db
+    .selectFrom('run_events')
+    .select('id')
+    .where('run_id', '=', runId)
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return row ? Number(row.id) : 0;
+}
+
 /**
  * What one part of the service tells the others, once the change it is about has committed:
  * a run changed (its watchers look again), a run was queued (workers look for work), a run
@@ -157,6 +169,8 @@ export class RunSignals {
 
   /** Resolves on the next change of the run, or after `timeoutMs`, or when aborted. */
   waitForRun(runId: string, timeoutMs: number, signal: AbortSignal): Promise<void> {
+    // An abort listener added after the abort would never hear of it.
+    if (signal.aborted) return Promise.resolve();
     return new Promise((resolve) => {
       const name = `changed:${runId}`;
       const done = () => {

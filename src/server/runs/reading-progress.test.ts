@@ -54,9 +54,10 @@ describe('reading a scanned document', () => {
     expect(created.status).toBe(201);
     const run = runSchema.parse(await created.json());
 
-    // The stream ends when the run does.
+    // The stream ends when the run does; from its first event on (Last-Event-ID 0), however
+    // far the run has gone already.
     const stream = await service.request(`/api/extraction_runs/${run.id}/events`, {
-      headers: { Accept: 'text/event-stream' },
+      headers: { Accept: 'text/event-stream', 'Last-Event-ID': '0' },
     });
     const events = await readEvents(stream);
     const documents = events.map((event) => (event.data as RunEventData).documents[0]!);

@@ -15,10 +15,15 @@ import {
 } from '../../contract/session-language.js';
 import { createBucket, findBucket } from '../buckets/buckets.js';
 import type { Config } from '../config.js';
-import { ConflictError, InvalidInputError, type FieldError } from '../errors.js';
+import { InvalidInputError, type FieldError } from '../errors.js';
 import { findExtractor } from '../extractors/extractors.js';
 import type { Db } from '../store/database.js';
-import { createSessionToken, type Principal } from '../tokens/tokens.js';
+import {
+  createSessionToken,
+  renewSessionToken,
+  type IssuedSessionToken,
+  type Principal,
+} from '../tokens/tokens.js';
 
 /** An origin as browsers send it (`scheme://host[:port]`), or `undefined` when the text is not one. */
 export function normaliseOrigin(value: string): string | undefined {
@@ -113,38 +118,31 @@ export async function mintEmbedSession(
  * for the same extractor, bucket, origins, theme, language and scheme, living as long as the first
  * did but never past the session's `renewableUntil`, which was fixed when it was minted.
  * So a person working on the full page can go on, and a stolen token cannot be kept alive
- * forever. The token used keeps its own expiry: requests under way with it still finish.
- * A 409 once the session has no time left to give (less than a minute).
+ * forever. A token is renewed once; renewing it again answers the same renewal, and the
+ * session never has more than two live tokens (renewSessionToken). The token used keeps its
+ * own expiry: requests under way with it still finish. A 409 once the session has no time
+ * left to give (less than a minute).
  */
 export async function renewEmbedSession(
   db: Db,
   config: Pick<Config, 'publicBaseUrl'>,
   principal: Extract<Principal, { kind: 'session' }>,
+  token: string,
 ): Promise<EmbedSession> {
-  const row = await db
-    .selectFrom('tokens')
-    .select(['created_at', 'expires_at'])
-    .where('id', '=', principal.tokenId)
-    .executeTakeFirstOrThrow();
-  const ttlSeconds = Math.round((Date.parse(row.expires_at!) - Date.parse(row.created_at)) / 1000);
-  if (Date.parse(principal.renewableUntil) - Date.now() < 60_000)
-    throw new ConflictError(
-      `This session can no longer be renewed: it was allowed to last until ${principal.renewableUntil}. Mint a new session.`,
-    );
-  const settings = settingsOf(principal);
-  const session = await createSessionToken(db, {
-    extractorId: principal.extractorId,
-    bucketId: principal.bucketId,
-    ttlSeconds: Math.max(ttlSeconds, 60),
-    ...settings,
-    renewableUntil: principal.renewableUntil,
-  });
-  return describeSession(config, session, principal.bucketId, principal.extractorId, settings);
+  const { tokenId, sessionId } = principal;
+  const session = await renewSessionToken(db, { tokenId, sessionId, token });
+  return describeSession(
+    config,
+    session,
+    principal.bucketId,
+    principal.extractorId,
+    settingsOf(principal),
+  );
 }
 
 function describeSession(
   config: Pick<Config, 'publicBaseUrl'>,
-  session: { id: string; token: string; expiresAt: string; renewableUntil: string },
+  session: IssuedSessionToken,
   bucketId: string,
   extractorId: string,
   settings: SessionSettings,

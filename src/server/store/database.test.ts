@@ -18,7 +18,12 @@ import {
   testStoreLocation,
   type TestStoreLocation,
 } from '../testing/test-database.js';
-import { createPersonalToken, revokeToken, verifyToken } from '../tokens/tokens.js';
+import {
+  createPersonalToken,
+  createSessionToken,
+  revokeToken,
+  verifyToken,
+} from '../tokens/tokens.js';
 import type { Store } from './database.js';
 import { migrationProvider } from './migrations.js';
 import { newId, nowIso } from './ids.js';
@@ -289,5 +294,38 @@ describe(`the store on ${testDialect()}`, () => {
     expect(documentsOfRun(migrated)).toMatchObject([
       { name: 'scan.pdf', status: 'failed', error, errorCode: null },
     ]);
+  });
+
+  it('makes each session token from before sessions were recorded a session of its own', async () => {
+    const store = await open(await location());
+    const { bucketId, extractorId } = await bucketAndExtractor(store);
+    const grant = {
+      extractorId,
+      bucketId,
+      ttlSeconds: 600,
+      renewableUntil: new Date(Date.now() + 3_600_000).toISOString(),
+      allowedOrigins: [],
+      theme: null,
+      locale: null,
+      strings: {},
+      colorScheme: 'light' as const,
+    };
+    const sessions = [
+      await createSessionToken(store.db, grant),
+      await createSessionToken(store.db, grant),
+    ];
+    const personal = await createPersonalToken(store.db, 'partner');
+    const migrator = new Migrator({ db: store.db, provider: migrationProvider(store.dialect) });
+    expect((await migrator.migrateTo('0008_document_error_codes')).error).toBeUndefined();
+    expect((await migrator.migrateToLatest()).error).toBeUndefined();
+
+    const rows = await store.db.selectFrom('tokens').select(['id', 'session_id']).execute();
+    expect(rows.find((row) => row.id === personal.id)?.session_id).toBeNull();
+    for (const session of sessions)
+      expect(rows.find((row) => row.id === session.id)?.session_id).toBe(session.id);
+    expect(await revokeToken(store.db, sessions[0]!.id, 'session')).toBe(true);
+    expect((await verifyToken(store.db, sessions[0]!.token)).ok).toBe(false);
+    expect((await verifyToken(store.db, sessions[1]!.token)).ok).toBe(true);
+    expect((await verifyToken(store.db, personal.token)).ok).toBe(true);
   });
 });

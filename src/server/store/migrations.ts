@@ -328,6 +328,35 @@ const migrationsFor = (dialect: Dialect): Record<string, Migration> => ({
       await db.schema.alterTable('run_documents').dropColumn('error_code').execute();
     },
   },
+  '0009_session_renewals': {
+    // Issue 22: every token of an embed session knows its session (`session_id`, the id of
+    // the token the partner minted), so revoking any of them ends them all; a renewal knows
+    // the token it renewed (`renewal_of`, at most one renewal each) and keeps the salt its
+    // token is derived from (tokens.ts), so renewing that token again gives the same one.
+    // A session token from before is a session of its own: its earlier renewals were not
+    // recorded as such and cannot be told apart now.
+    async up(db: Kysely<unknown>) {
+      const { varchar } = columnTypes(dialect);
+      await db.schema.alterTable('tokens').addColumn('session_id', varchar(64)).execute();
+      await db.schema.alterTable('tokens').addColumn('renewal_of', varchar(64)).execute();
+      await db.schema.alterTable('tokens').addColumn('renewal_salt', varchar(64)).execute();
+      await sql`update tokens set session_id = id where kind = 'session'`.execute(db);
+      await db.schema.createIndex('tokens_session').on('tokens').column('session_id').execute();
+      await db.schema
+        .createIndex('tokens_renewal_of')
+        .on('tokens')
+        .column('renewal_of')
+        .unique()
+        .execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.dropIndex('tokens_renewal_of').execute();
+      await db.schema.dropIndex('tokens_session').execute();
+      await db.schema.alterTable('tokens').dropColumn('renewal_salt').execute();
+      await db.schema.alterTable('tokens').dropColumn('renewal_of').execute();
+      await db.schema.alterTable('tokens').dropColumn('session_id').execute();
+    },
+  },
 });
 
 /**

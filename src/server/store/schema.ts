@@ -170,6 +170,15 @@ export interface TokenTable {
   color_scheme: Nullable<string>;
   /** A session's maximum lifetime: renewals never take it past this moment. */
   renewable_until: Nullable<string>;
+  /**
+   * The session a session token belongs to: the id of the token the partner minted, which
+   * its renewals share. Revoking any token of a session revokes them all.
+   */
+  session_id: Nullable<string>;
+  /** The token this one renewed (null for the token minted): each is renewed at most once. */
+  renewal_of: Nullable<string>;
+  /** What a renewal's token is derived from, with the token renewed (tokens.ts). */
+  renewal_salt: Nullable<string>;
 }
 
 export interface WebhookDeliveryTable {

@@ -1,6 +1,9 @@
 /** Reading a run's event stream (`text/event-stream`) as a client does, for the tests. */
 
-/** One event as the stream sent it, its data parsed; the snapshot has no id. */
+/**
+ * One event as the stream sent it, its data parsed. A snapshot has an id when it stands for
+ * the events before it (a stream begun without Last-Event-ID), none when they follow it.
+ */
 export interface StreamedEvent {
   id?: string;
   event: string;

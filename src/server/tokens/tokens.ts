@@ -4,11 +4,14 @@
  * stored: the tokens carry 256 random bits, so a fast hash is enough and keeps every
  * request cheap.
  */
-import { hash, randomBytes } from 'node:crypto';
+import { createHmac, hash, randomBytes } from 'node:crypto';
+import { ConflictError } from '../errors.js';
+import { dialectOf } from '../store/clock.js';
 import type { Db } from '../store/database.js';
 import { newId, nowIso } from '../store/ids.js';
 import { preparedQuery } from '../store/prepared-query.js';
-import type { TokenRow, TokenTable } from '../store/schema.js';
+import type { Transaction } from 'kysely';
+import type { Database, TokenRow, TokenTable } from '../store/schema.js';
 import { oncePerStoredRow } from '../store/stored-rows.js';
 import { resolveColorScheme, type ColorScheme } from '../../contract/color-scheme.js';
 import type { Theme } from '../../contract/resources.js';
@@ -31,6 +34,8 @@ export type Principal =
   | {
       kind: 'session';
       tokenId: string;
+      /** The session the token belongs to: the id of the token minted, shared by its renewals. */
+      sessionId: string;
       extractorId: string;
       bucketId: string;
       allowedOrigins: string[];
@@ -118,10 +123,15 @@ export interface SessionGrant {
   colorScheme: ColorScheme;
 }
 
-export async function createSessionToken(
-  db: Db,
-  grant: SessionGrant,
-): Promise<{ id: string; token: string; expiresAt: string; renewableUntil: string }> {
+/** A session token as minted or renewed. The token itself is in no store: only here. */
+export interface IssuedSessionToken {
+  id: string;
+  token: string;
+  expiresAt: string;
+  renewableUntil: string;
+}
+
+export async function createSessionToken(db: Db, grant: SessionGrant): Promise<IssuedSessionToken> {
   const token = mintToken(sessionTokenPrefix);
   const id = newId();
   const ttlEnd = new Date(Date.now() + grant.ttlSeconds * 1000).toISOString();
@@ -143,9 +153,106 @@ export async function createSessionToken(
       strings: Object.keys(grant.strings).length > 0 ? JSON.stringify(grant.strings) : null,
       color_scheme: grant.colorScheme,
       renewable_until: grant.renewableUntil,
+      session_id: id,
     })
     .execute();
   return { id, token, expiresAt, renewableUntil: grant.renewableUntil };
+}
+
+/**
+ * The token of a renewal: derived from the token renewed and a random salt kept on the
+ * renewal's row. Neither token is stored, yet renewing the same token again gives the same
+ * renewal back; deriving it takes the token renewed, which only its holder has.
+ */
+function renewalToken(renewed: string, salt: string): string {
+  return sessionTokenPrefix + createHmac('sha256', renewed).update(salt).digest('base64url');
+}
+
+/** Less than this left of a session's lifetime is not worth a renewal. */
+const shortestRenewalMs = 60_000;
+
+/**
+ * On PostgreSQL, locks the row of the token that began the session. Renewal and revocation
+ * both take it first, so one crossing the other cannot leave a live token behind (a
+ * renewal committed while a revocation updates the session's rows would be missed by it).
+ * SQLite writes one transaction at a time.
+ */
+async function lockSession(trx: Transaction<Database>, sessionId: string): Promise<void> {
+  if (dialectOf(trx) !== 'postgres') return;
+  await trx.selectFrom('tokens').select('id').where('id', '=', sessionId).forUpdate().execute();
+}
+
+/**
+ * Renews the session token `token` (row `tokenId` of the session `sessionId`). A token is
+ * renewed once: asked again, it answers the same renewal (the same token, id and expiry),
+ * so a client that lost the answer, or two tabs renewing one token, end up with one token
+ * between them. A new renewal lives as long as the token renewed was given (at least a
+ * minute), never past the session's renewableUntil. The token renewed keeps its expiry, so
+ * requests under way with it finish; every older token of the session expires now, so a
+ * session has at most two live tokens however often it is renewed, and revoking any one of
+ * them ends all (revokeToken). A 409 once the session has no time left to give.
+ */
+export async function renewSessionToken(
+  db: Db,
+  renewed: { tokenId: string; sessionId: string; token: string },
+): Promise<IssuedSessionToken> {
+  return db.transaction().execute(async (trx) => {
+    await lockSession(trx, renewed.sessionId);
+    const row = await trx
+      .selectFrom('tokens')
+      .selectAll()
+      .where('id', '=', renewed.tokenId)
+      .executeTakeFirstOrThrow();
+    const now = nowIso();
+    // Revoked or retired by a renewal that crossed this one since the token was checked.
+    if (row.revoked_at || row.expires_at! <= now)
+      throw new ConflictError('This session has ended and cannot be renewed. Mint a new session.');
+    const renewableUntil = row.renewable_until ?? row.expires_at!;
+    const earlier = await trx
+      .selectFrom('tokens')
+      .selectAll()
+      .where('renewal_of', '=', row.id)
+      .executeTakeFirst();
+    if (earlier) return issuedToken(earlier, renewalToken(renewed.token, earlier.renewal_salt!));
+    if (Date.parse(renewableUntil) - Date.now() < shortestRenewalMs)
+      throw new ConflictError(
+        `This session can no longer be renewed: it was allowed to last until ${renewableUntil}. Mint a new session.`,
+      );
+    const lifetimeMs = Math.max(Date.parse(row.expires_at!) - Date.parse(row.created_at), 60_000);
+    const ttlEnd = new Date(Date.now() + lifetimeMs).toISOString();
+    const salt = randomBytes(32).toString('base64url');
+    const token = renewalToken(renewed.token, salt);
+    const renewal = await trx
+      .insertInto('tokens')
+      .values({
+        ...row,
+        id: newId(),
+        token_hash: hashToken(token),
+        created_at: now,
+        expires_at: ttlEnd < renewableUntil ? ttlEnd : renewableUntil,
+        last_used_at: null,
+        renewable_until: renewableUntil,
+        session_id: renewed.sessionId,
+        renewal_of: row.id,
+        renewal_salt: salt,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await trx
+      .updateTable('tokens')
+      .set({ expires_at: now })
+      .where('session_id', '=', renewed.sessionId)
+      .where('id', 'not in', [row.id, renewal.id])
+      .where('revoked_at', 'is', null)
+      .where('expires_at', '>', now)
+      .execute();
+    return issuedToken(renewal, token);
+  });
+}
+
+function issuedToken(row: TokenRow, token: string): IssuedSessionToken {
+  // A session token always has an expiry; renewable_until is set on every renewal.
+  return { id: row.id, token, expiresAt: row.expires_at!, renewableUntil: row.renewable_until! };
 }
 
 export type Verification = { ok: true; principal: Principal } | { ok: false; reason: string };
@@ -175,6 +282,8 @@ const principalOf = oncePerStoredRow((row: TokenRow): Principal => {
   return {
     kind: 'session',
     tokenId: row.id,
+    // Sessions minted before sessions were recorded are each a session of their own.
+    sessionId: row.session_id ?? row.id,
     extractorId: row.extractor_id!,
     bucketId: row.bucket_id!,
     allowedOrigins: row.allowed_origins ? (JSON.parse(row.allowed_origins) as string[]) : [],
@@ -225,16 +334,27 @@ export async function listTokens(db: Db, kind?: TokenTable['kind']): Promise<Tok
   }));
 }
 
-/** Revokes a token; `false` when there is no such live token. */
+/**
+ * Revokes a token; `false` when there is no such live token. Revoking any token of an embed
+ * session revokes the whole session: the token minted and every renewal.
+ */
 export async function revokeToken(db: Db, id: string, kind?: TokenTable['kind']): Promise<boolean> {
-  let query = db
-    .updateTable('tokens')
-    .set({ revoked_at: nowIso() })
-    .where('id', '=', id)
-    .where('revoked_at', 'is', null);
-  if (kind) query = query.where('kind', '=', kind);
-  const result = await query.executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
+  return db.transaction().execute(async (trx) => {
+    let query = trx.selectFrom('tokens').select('session_id').where('id', '=', id);
+    if (kind) query = query.where('kind', '=', kind);
+    const row = await query.executeTakeFirst();
+    if (!row) return false;
+    let revoke = trx
+      .updateTable('tokens')
+      .set({ revoked_at: nowIso() })
+      .where('revoked_at', 'is', null);
+    if (row.session_id) {
+      await lockSession(trx, row.session_id);
+      revoke = revoke.where('session_id', '=', row.session_id);
+    } else revoke = revoke.where('id', '=', id);
+    const result = await revoke.executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  });
 }
 
 const tokenLifeById = preparedQuery(

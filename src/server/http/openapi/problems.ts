@@ -6,6 +6,7 @@ import { bodyPace } from '../../body-pace.js';
 import { pageRequestsPerToken } from '../../files/pages.js';
 import { maxBodyBytes } from '../body.js';
 import { problemMediaType, problemTypes } from '../problem.js';
+import { eventStreamsPerToken } from '../stream-slots.js';
 import { schemaRef, type HeaderObject, type ResponseObject } from './objects.js';
 
 const problemExplanations: Record<keyof typeof problemTypes, { when: string; example: string }> = {
@@ -93,9 +94,12 @@ const problemExplanations: Record<keyof typeof problemTypes, { when: string; exa
   },
   'too-many-requests': {
     when:
-      'The token has as much under way as it may: page requests (GET …/files/{fileId}/pages/' +
-      `{n} and …/words) past ${pageRequestsPerToken} at once. The answer carries ` +
-      '`Retry-After`; nothing was done for the request.',
+      'The token has as much under way as it may, in one process: page requests (GET …/files/' +
+      `{fileId}/pages/{n} and …/words) past ${pageRequestsPerToken} at once, or event streams ` +
+      `past ${eventStreamsPerToken.session} for an embed session token and ` +
+      `${eventStreamsPerToken.personal} for a personal access token. The answer carries ` +
+      '`Retry-After`; nothing was done for the request, and a request or stream that ends frees ' +
+      'its place.',
     example:
       `This token has ${pageRequestsPerToken} page requests under way, the most it may; ask ` +
       'again once one of them is answered.',

@@ -18,7 +18,6 @@ import {
 } from '../../../contract/resources.js';
 import {
   finalRunStatuses,
-  isFinalRunStatus,
   reopenableRunStatuses,
   runCommandSources,
   runCommands,
@@ -27,7 +26,7 @@ import {
   type RunCommand,
 } from '../../../contract/run-status.js';
 import { ConflictError, NotFoundError } from '../../errors.js';
-import { runEventData, runEventsAfter } from '../../runs/events.js';
+import { runEventData } from '../../runs/events.js';
 import {
   formatResults,
   resultContentTypes,
@@ -44,7 +43,7 @@ import {
   type RunFilters,
   type RunRow,
 } from '../../runs/runs.js';
-import { watchRun } from '../../runs/watch.js';
+import { startWatch, watchRun } from '../../runs/watch.js';
 import { pageWindow, type PageWindow } from '../../store/paging.js';
 import { canSeeRun, checkDownloadAllowed } from '../../tokens/access.js';
 import { tokenEnd } from '../../tokens/tokens.js';
@@ -74,7 +73,7 @@ import {
   type TagObject,
 } from '../openapi.js';
 import { schemaRef, type JsonSchema } from '../openapi/objects.js';
-import { badRequest, unsupportedMediaType } from '../problem.js';
+import { badRequest, tooManyRequests, unsupportedMediaType } from '../problem.js';
 import {
   negotiated,
   pageNumber,
@@ -83,6 +82,7 @@ import {
   sendPage,
   sendResource,
 } from '../respond.js';
+import { eventStreamsPerToken } from '../stream-slots.js';
 
 /** The run state machine in words, from the tables of contract/run-status.ts. */
 export function runLifecycleText(): string {
@@ -227,6 +227,12 @@ const resultQuery = z.object({
     ),
   ),
 });
+
+/**
+ * When a token refused another stream may try again. A stream's place is free as soon as its
+ * client goes; a browser that reloads frees the old page's at once.
+ */
+const streamRetrySeconds = 5;
 
 /** An event id to resume after, as Last-Event-ID or `?lastEventId=` carries it. */
 const eventId = z
@@ -553,11 +559,18 @@ runRoutes
       description:
         'First a `snapshot` event with the run as it is, then the events ' +
         `${codeList(runEventTypes)} as they happen, each with a RunEvent as \`data\` ` +
-        'and an `id` to resume after with Last-Event-ID. The stream ends once the run is ' +
+        'and an `id` to resume after with Last-Event-ID. Without Last-Event-ID (or with one ' +
+        "past the run's last event, which no stream of it gave out) the snapshot stands for " +
+        "the run's history: it carries the id of the run's last event, and only later events " +
+        'follow (Last-Event-ID `0` replays them all). With Last-Event-ID the snapshot carries ' +
+        'no id and every event after that one follows. The stream ends once the run is ' +
         'final, and when the token is revoked or expires (within five seconds). Resuming ' +
         'after the last event of a final run answers 204, which tells EventSource to stop ' +
-        'reconnecting. An embed session token may come as `?access_token=` because ' +
-        'EventSource cannot send headers; a personal access token may not.',
+        `reconnecting. A token holds at most ${eventStreamsPerToken.session} open streams ` +
+        `(an embed session) or ${eventStreamsPerToken.personal} (a personal access token) ` +
+        'in one process; another answers 429 with Retry-After. An embed session token may ' +
+        'come as `?access_token=` because EventSource cannot send headers; a personal access ' +
+        'token may not.',
       query: eventStreamQuery,
       headers: eventStreamHeaders,
       answer: {
@@ -569,7 +582,7 @@ runRoutes
           },
         },
       },
-      problems: [400, 404, 406],
+      problems: [400, 404, 406, 429],
       otherResponses: {
         '204': {
           description:
@@ -583,35 +596,45 @@ runRoutes
       negotiateOrThrow(c, ['text/event-stream']);
       const run = await visibleRun(c);
       // The header, when there is one, is what EventSource sends on reconnecting.
-      const resumeAfter =
+      const lastSeen =
         validateHeaders(eventStreamHeaders, c.req.raw.headers)['Last-Event-ID'] ??
         validateQuery(eventStreamQuery, c.req.queries()).lastEventId;
-      const lastEventId = resumeAfter ?? '0';
-      const { db, signals, logger } = c.get('services');
+      const { db, signals, logger, streamSlots } = c.get('services');
+      const start = await startWatch(
+        db,
+        run,
+        lastSeen === undefined ? undefined : Number(lastSeen),
+      );
       // An EventSource reconnects whenever a stream ends: after the end of a run, this
       // answer is what stops it, rather than a new snapshot every few seconds forever.
-      if (
-        resumeAfter !== undefined &&
-        isFinalRunStatus(run.status) &&
-        (await runEventsAfter(db, run.id, Number(lastEventId), 1)).length === 0
-      )
-        return c.body(null, 204);
+      if (start.kind === 'settled') return c.body(null, 204);
+      const principal = c.get('principal');
+      const releaseSlot = streamSlots.take(principal);
+      if (!releaseSlot)
+        throw tooManyRequests(
+          `This token already has ${eventStreamsPerToken[principal.kind]} event streams open, ` +
+            'the most it may; close one first.',
+          streamRetrySeconds,
+        );
       const abort = new AbortController();
       c.req.raw.signal.addEventListener('abort', () => abort.abort(), { once: true });
       // A stream outlives no token: revoking it, or its expiry, ends the stream.
-      tokenEnd(db, c.get('principal').tokenId, abort.signal).addEventListener(
-        'abort',
-        () => abort.abort(),
-        { once: true },
-      );
+      tokenEnd(db, principal.tokenId, abort.signal).addEventListener('abort', () => abort.abort(), {
+        once: true,
+      });
       const response = streamSSE(c, async (stream) => {
         stream.onAbort(() => abort.abort());
-        const snapshot = JSON.stringify(runEventData(run));
-        await stream.writeSSE({ event: 'snapshot', data: snapshot, retry: 2000 });
         try {
-          const items = watchRun(db, signals, run.id, Number(lastEventId), {
-            signal: abort.signal,
+          // A snapshot that stands for the events so far carries the last one's id, so a
+          // client that reconnects resumes after it; one sent on resuming carries none.
+          const snapshot = start.kind === 'snapshot' ? start.run : run;
+          await stream.writeSSE({
+            event: 'snapshot',
+            data: JSON.stringify(runEventData(snapshot)),
+            ...(start.kind === 'snapshot' ? { id: String(start.after) } : {}),
+            retry: 2000,
           });
+          const items = watchRun(db, signals, run.id, start.after, { signal: abort.signal });
           for await (const item of items) {
             if (item.kind === 'idle') await stream.write(': keep-alive\n\n');
             else {
@@ -624,6 +647,7 @@ runRoutes
             logger.warn({ err: error, run: run.id }, 'event stream failed');
         } finally {
           abort.abort();
+          releaseSlot();
         }
       });
       // The stream's own headers: never stored by any cache, and not held back by a proxy.

@@ -4,6 +4,7 @@ import { embedSessionInputWithLanguageSchema } from '../../../contract/session-l
 import { NotFoundError } from '../../errors.js';
 import { currentSession, mintEmbedSession, renewEmbedSession } from '../../sessions/sessions.js';
 import { revokeToken } from '../../tokens/tokens.js';
+import { headerToken } from '../auth.js';
 import { readInput } from '../body.js';
 import type { AppEnv } from '../context.js';
 import { currentSessionKind, embedSessionKind } from '../kinds.js';
@@ -52,9 +53,13 @@ export const sessionRoutes = new Hono<AppEnv>()
       description:
         'With a session token that has not expired: a new token for the same extractor, ' +
         'bucket and settings, as long-lived as the first but never past the renewableUntil ' +
-        'fixed when the session was minted (maxLifetimeSeconds). The token used keeps its ' +
-        'own expiry. 409 when the session has less than a minute left to give; a personal ' +
-        'access token gets 404. The hosted full page renews itself before its token expires.',
+        'fixed when the session was minted (maxLifetimeSeconds). A token is renewed once: ' +
+        'renewing it again answers the same renewal (the same token, id and expiry), so a ' +
+        'retry after a lost answer, or two tabs renewing one token, end up with one token. ' +
+        'The token used keeps its own expiry; any older token of the session expires, so a ' +
+        'session has at most two live tokens. 409 when the session has less than a minute ' +
+        'left to give; a personal access token gets 404. The hosted full page renews itself ' +
+        'before its token expires.',
       answer: { status: 201, resource: 'session', description: 'The renewed session.' },
       problems: [404, 406, 409],
     }),
@@ -63,7 +68,7 @@ export const sessionRoutes = new Hono<AppEnv>()
       const principal = c.get('principal');
       if (principal.kind !== 'session') throw new NotFoundError();
       const { db, config } = c.get('services');
-      const session = await renewEmbedSession(db, config, principal);
+      const session = await renewEmbedSession(db, config, principal, headerToken(c));
       return sendCreated(c, embedSessionKind, session, { 'Cache-Control': 'no-store' });
     },
   )
@@ -82,8 +87,15 @@ export const sessionRoutes = new Hono<AppEnv>()
   )
   .delete(
     '/:id',
-    operation('revokeEmbedSession', 'Revoke an embed session token', {
-      answer: { status: 204, description: 'Revoked: the token answers 401 from now on.' },
+    operation('revokeEmbedSession', 'Revoke an embed session', {
+      description:
+        'By the id of the session as minted, or of any of its renewals: every token of the ' +
+        'session (the one minted and all its renewals) is revoked, and its open event ' +
+        'streams end. 404 when the session is revoked already.',
+      answer: {
+        status: 204,
+        description: 'Revoked: every token of the session answers 401 from now on.',
+      },
       problems: [404],
     }),
     personalOnly,
