@@ -271,6 +271,46 @@ describe('the OpenAPI document', () => {
     runTimeout,
   );
 
+  it('describes every representation, both ways, and the collections page by page', async () => {
+    // A bucket made in each media type the document takes, its example where it has one.
+    const content = (operationNamed('createBucket').requestBody as { content: object }).content;
+    const bodies: Record<string, string> = {
+      'text/csv': 'description\nFrom a CSV body',
+      'text/html': '<dl><dt>description</dt><dd>From an HTML body</dd></dl>',
+    };
+    for (const mediaType of Object.keys(content)) {
+      const example = requestExample('createBucket', mediaType);
+      const body = example === undefined ? bodies[mediaType] : JSON.stringify(example);
+      expect(body, `a body of ${mediaType}`).toBeDefined();
+      const created = await contract.call({
+        method: 'POST',
+        path: '/api/buckets',
+        headers: { 'Content-Type': mediaType, Accept: mediaType },
+        body,
+      });
+      expectStatus(created, 201);
+    }
+    // Every collection in every media type, a page past the first, and a page that is none.
+    for (const [operationId, path] of [
+      ['listBuckets', '/api/buckets'],
+      ['listExtractors', '/api/extractors'],
+      ['listRuns', '/api/runs'],
+    ] as const) {
+      for (const mediaType of answerMediaTypes(operationId, '200'))
+        expectStatus(await contract.call({ path, headers: { Accept: mediaType } }), 200);
+      expectStatus(await contract.call({ path: `${path}?page=2` }), 200);
+      const notAPage = await contract.call({ path: `${path}?page=abc`, breaksDocument: true });
+      expectStatus(notAPage, 400);
+    }
+    // The JSON-LD contexts and the documentation, which need no token.
+    const types = (operationNamed('getJsonLdContext').parameters as { schema: { enum: [] } }[])[0]!
+      .schema.enum as string[];
+    for (const type of types)
+      expectStatus(await contract.call({ path: `/api/contexts/${type}`, token: null }), 200);
+    expectStatus(await contract.call({ path: '/api/docs', token: null }), 200);
+    expect(contract.violations).toEqual([]);
+  });
+
   it(
     'describes a whole journey: extractor, webhooks, bucket, upload, run, results, session, deletion',
     async () => {

@@ -382,6 +382,11 @@ export function inputContent(key: InputResourceKey): Record<string, MediaTypeObj
   const examples: Partial<Record<ResourceMediaType, unknown>> = {
     'application/json': example,
     'application/vnd.api+json': jsonApiExample(kind, example),
+    'application/ld+json': {
+      '@context': `/api/contexts/${kind.type}`,
+      '@type': kind.type,
+      ...example,
+    },
   };
   const schemas: Record<ResourceMediaType, JsonSchema> = {
     'application/json': schemaRef(`${name}Input`),
