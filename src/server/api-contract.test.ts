@@ -17,6 +17,7 @@ import { webhookEventTypes } from '../contract/events.js';
 import type { BucketFile, EmbedSession, Extractor, Run } from '../contract/resources.js';
 import { isFinalRunStatus } from '../contract/run-status.js';
 import { OpenApiContract, essenceOf, type ContractAnswer } from './testing/openapi-contract.js';
+import { sampleFiles } from './testing/sample-files.js';
 import { startRealServer, type RealServer } from './testing/real-server.js';
 import { testStoreLocation, type TestStoreLocation } from './testing/test-database.js';
 
@@ -398,6 +399,19 @@ async function readEverything(run: Run, file: BucketFile): Promise<void> {
       await contract.call({ path: `/api/runs/${run.id}`, headers: { Accept: mediaType } }),
       200,
     );
+  // A picture's page, asked for in each media type the document lists for pages.
+  const form = new FormData();
+  form.append('file', new Blob([sampleFiles.png()], { type: 'image/png' }), 'dot.png');
+  const pictures = await contract.call({ method: 'POST', path: `${bucketPath}/files`, body: form });
+  expectStatus(pictures, 201);
+  const [picture] = pictures.json<BucketFile[]>();
+  for (const mediaType of answerMediaTypes('getFilePage', '200')) {
+    const page = await contract.call({
+      path: `${bucketPath}/files/${picture!.id}/pages/1`,
+      headers: { Accept: mediaType },
+    });
+    expect(page.status, `${mediaType}: ${page.text}`).toBeLessThan(500);
+  }
 }
 
 /** The results, in every media type and every format the document lists. */
