@@ -70,7 +70,8 @@ export type RunEventData = z.infer<typeof runEventDataSchema>;
 /** A webhook delivery's body (Standard Webhooks: `type`, `timestamp`, `data`). */
 export const webhookPayloadSchema = z.object({
   type: z.enum(webhookEventTypes),
-  timestamp: z.string(),
+  // A date-time for the OpenAPI document; the browser's build leaves the format out.
+  timestamp: z.string().check(z.meta({ format: 'date-time' })),
   data: z.object({
     ...runEventDataSchema.shape,
     bucket: z.string(),

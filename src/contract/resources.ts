@@ -25,7 +25,13 @@ export const defaultChunkSize = 4000;
 export const minChunkSize = 200;
 export const maxChunkSize = 200_000;
 
-const dateTime = z.string();
+/**
+ * A moment as the service writes it (`new Date().toISOString()`): RFC 3339 in UTC. Marked
+ * `date-time` for the OpenAPI document only (the browser's build leaves `z.meta` out, as it
+ * does descriptions), not checked with a pattern: a timestamp the interface could not
+ * parse is no reason to refuse a whole resource.
+ */
+const dateTime = z.string().check(z.meta({ format: 'date-time' }));
 const nullableDateTime = z.nullable(dateTime);
 const iri = z.string();
 
@@ -280,14 +286,12 @@ export const extractorSchema = z.object({
   deletedAt: nullableDateTime,
   createdAt: nullableDateTime,
   updatedAt: nullableDateTime,
-  lastRanAt: z
-    .nullable(z.string())
-    .check(
-      z.describe(
-        'When a run with this extractor last started (date-time); null when it never ran. For ' +
-          'an embed session token, the last of the runs over its bucket.',
-      ),
+  lastRanAt: nullableDateTime.check(
+    z.describe(
+      'When a run with this extractor last started; null when it never ran. For ' +
+        'an embed session token, the last of the runs over its bucket.',
     ),
+  ),
   typedSchema: z
     .string()
     .check(z.describe('A TypeScript type generated from jsonSchema: the shape of the results.')),
@@ -540,8 +544,11 @@ export const runSchema = z.object({
     .nullable(z.string())
     .check(
       z.describe(
-        resultsText('Results with the edits of a person (PUT …/results)') +
-          ' Each record is valid against targetSchema; null when nobody edited any.',
+        resultsText("The results with a person's edits") +
+          ' A document a person edited (PUT …/results or PUT …/documents/{fileId}/results) ' +
+          'carries their record, as saved: a draft is kept whether or not targetSchema accepts ' +
+          "it yet (submission checks it). The others carry the machine's record, as in " +
+          'resultJson. Null while nobody has edited any document.',
       ),
     ),
   resultMetadata: z
@@ -688,10 +695,15 @@ export type CurrentSession = z.infer<typeof currentSessionSchema>;
 // ---------------------------------------------------------------------------------------
 // Problems (RFC 9457)
 
-export const problemSchema = z.object({
+/**
+ * A problem document. RFC 9457 lets a problem type define extension members and tells
+ * clients to ignore those they do not know (section 3.2), so the object is open: `errors`,
+ * `currentStatus` and `allowed` are ours, and a problem type may add more.
+ */
+export const problemSchema = z.looseObject({
   type: z.string(),
   title: z.string(),
-  status: z.number(),
+  status: z.int(),
   detail: z.string(),
   instance: z.optional(z.string()),
   errors: z.optional(

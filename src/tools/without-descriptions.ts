@@ -4,21 +4,33 @@
  * OpenAPI document and GraphQL schema, which only the server writes; the browser checks
  * answers with the same schemas and never reads a description, yet would carry every one
  * (some 8 KB of prose, much of it in the first view) inside the budgets of build.ts.
- *
+ * `z.meta(…)` (a timestamp's `format: date-time`) is the document's alone too, and goes
+ * the same way.
  */
 import type { Plugin } from 'vite';
 import { closingAt } from './minify-templates.js';
 
+/** The checks that only annotate a schema for its JSON Schema: a description, a `format`. */
+const annotation = /z\.(?:describe|meta)\(/g;
+
+function nextAnnotation(code: string, from: number): RegExpExecArray | null {
+  annotation.lastIndex = from;
+  return annotation.exec(code);
+}
+
 /**
- * The module's code without the descriptions of its schemas: each `z.describe(…)` goes,
- * with the `.check(…)` around it when it was the check's one argument, else with a comma
- * beside it. What built a description (a helper of strings) is then unused, and goes too.
+ * The module's code without the annotations of its schemas: each `z.describe(…)` and
+ * `z.meta(…)` goes, with the `.check(…)` around it when it was the check's one argument,
+ * else with a comma beside it. What built a description (a helper of strings) is then
+ * unused, and goes too.
  */
 export function withoutDescriptions(code: string): string {
   let out = code;
-  for (let at = out.indexOf('z.describe('); at >= 0; at = out.indexOf('z.describe(', at)) {
-    let start = at;
-    let end = closingAt(out, at + 'z.describe('.length) + 1;
+  let found: RegExpExecArray | null;
+  let from = 0;
+  while ((found = nextAnnotation(out, from))) {
+    let start = found.index;
+    let end = closingAt(out, start + found[0].length) + 1;
     const before = /\.check\(\s*$/.exec(out.slice(Math.max(0, start - 200), start));
     const after = /^\s*,?\s*\)/.exec(out.slice(end));
     if (before && after) {
@@ -30,7 +42,7 @@ export function withoutDescriptions(code: string): string {
       else end += /^\s*,?\s*/.exec(out.slice(end))![0].length;
     }
     out = out.slice(0, start) + out.slice(end);
-    at = start;
+    from = start;
   }
   return out;
 }
@@ -40,7 +52,7 @@ export function withoutSchemaDescriptions(): Plugin {
     name: 'extractor-without-schema-descriptions',
     apply: 'build',
     transform(code, id) {
-      if (!/[\\/]src[\\/]contract[\\/][^?]*\.ts$/.test(id) || !code.includes('z.describe(')) {
+      if (!/[\\/]src[\\/]contract[\\/][^?]*\.ts$/.test(id) || !nextAnnotation(code, 0)) {
         return null;
       }
       return { code: withoutDescriptions(code), map: null };

@@ -12,6 +12,7 @@ import { readBodyText } from '../http/body.js';
 import type { AppEnv, Services } from '../http/context.js';
 import { essence, namesMediaRange, negotiateOrThrow } from '../http/negotiation.js';
 import { operationsOf, type Answer, type TagObject } from '../http/openapi.js';
+import { graphqlQueryExample } from '../http/openapi/examples.js';
 import { schemaRef, type ResponseObject } from '../http/openapi/objects.js';
 import { methodNotAllowed, unsupportedMediaType } from '../http/problem.js';
 import type { GraphqlContext } from './schema.js';
@@ -201,7 +202,12 @@ export const graphqlRoutes = new Hono<AppEnv>()
     operation('graphqlPost', 'Run a GraphQL query (POST)', {
       body: {
         description: 'The GraphQL request.',
-        content: { 'application/json': { schema: schemaRef('GraphqlRequest') } },
+        content: {
+          'application/json': {
+            schema: schemaRef('GraphqlRequest'),
+            example: { query: graphqlQueryExample },
+          },
+        },
       },
       answer: graphqlAnswer,
       problems: [406, 408, 413, 415],

@@ -36,6 +36,7 @@ import {
 } from '../kinds.js';
 import { resourceMediaTypes, type ResourceMediaType } from '../negotiation.js';
 import type { Relationship, ResourceKind } from '../representations.js';
+import { inputExamples } from './examples.js';
 import { schemaRef, type HeaderObject, type JsonSchema, type MediaTypeObject } from './objects.js';
 
 interface ResourceDoc {
@@ -152,7 +153,8 @@ function jsonApiResourceSchema(resource: ResourceDoc): z.ZodMiniObject {
 /**
  * A JSON:API request body as body.ts reads it: the attributes, and to-one relationships
  * whose `data.id` stands in for the attribute of the same name (so those may be left out
- * of the attributes).
+ * of the attributes). `attributes` itself may be left out when nothing in it is required,
+ * as a run's body that names its bucket and extractor as relationships needs none.
  */
 function jsonApiInputSchema(resource: ResourceDoc, input: z.ZodMiniObject): z.ZodMiniObject {
   const shape = input.shape as Record<string, z.ZodMiniType>;
@@ -162,6 +164,8 @@ function jsonApiInputSchema(resource: ResourceDoc, input: z.ZodMiniObject): z.Zo
       field in resource.kind.relationships ? z.optional(schema) : schema,
     ]),
   );
+  const attributes = z.object(relaxed);
+  const { required = [] } = z.toJSONSchema(attributes, { io: 'input' }) as { required?: string[] };
   const identifier = z.object({
     type: z.optional(z.string()),
     id: described(z.string(), 'An id or IRI reference.'),
@@ -169,7 +173,7 @@ function jsonApiInputSchema(resource: ResourceDoc, input: z.ZodMiniObject): z.Zo
   return z.object({
     data: z.object({
       type: z.optional(described(z.string(), `Ignored; ${resource.kind.type} when given.`)),
-      attributes: z.object(relaxed),
+      attributes: required.length > 0 ? attributes : z.optional(attributes),
       relationships: z.optional(z.record(z.string(), z.object({ data: identifier }))),
     }),
   });
@@ -349,9 +353,41 @@ export function collectionContent(key: ResourceKey): Record<string, MediaTypeObj
   return Object.fromEntries(resourceMediaTypes.map((type) => [type, { schema: schemas[type] }]));
 }
 
+/**
+ * An example body as a JSON:API document: references to other resources as relationships,
+ * the rest as attributes, and no attributes at all when nothing else is left.
+ */
+function jsonApiExample(kind: ResourceKind, example: Record<string, unknown>) {
+  const attributes = Object.fromEntries(
+    Object.entries(example).filter(([field]) => !(field in kind.relationships)),
+  );
+  const relationships = Object.fromEntries(
+    Object.entries(example)
+      .filter(([field]) => field in kind.relationships)
+      .map(([field, id]) => [field, { data: { type: kind.relationships[field]!.type, id } }]),
+  );
+  return {
+    data: {
+      type: kind.type,
+      ...(Object.keys(attributes).length > 0 ? { attributes } : {}),
+      ...(Object.keys(relationships).length > 0 ? { relationships } : {}),
+    },
+  };
+}
+
 export function inputContent(key: InputResourceKey): Record<string, MediaTypeObject> {
-  const { name, input } = resourceDocs[key];
+  const { name, input, kind } = resourceDocs[key];
   const fields = Object.keys(input.shape);
+  const example = inputExamples[key];
+  const examples: Partial<Record<ResourceMediaType, unknown>> = {
+    'application/json': example,
+    'application/vnd.api+json': jsonApiExample(kind, example),
+    'application/ld+json': {
+      '@context': `/api/contexts/${kind.type}`,
+      '@type': kind.type,
+      ...example,
+    },
+  };
   const schemas: Record<ResourceMediaType, JsonSchema> = {
     'application/json': schemaRef(`${name}Input`),
     'application/vnd.api+json': schemaRef(`${name}InputJsonApiDocument`),
@@ -366,7 +402,12 @@ export function inputContent(key: InputResourceKey): Record<string, MediaTypeObj
         'The fields as `<dt>name</dt><dd>value</dd>` pairs, the shape of the HTML representation.',
     },
   };
-  return Object.fromEntries(resourceMediaTypes.map((type) => [type, { schema: schemas[type] }]));
+  return Object.fromEntries(
+    resourceMediaTypes.map((type) => [
+      type,
+      { schema: schemas[type], ...(type in examples ? { example: examples[type] } : {}) },
+    ]),
+  );
 }
 
 export const collectionHeaders: Record<string, HeaderObject> = {

@@ -72,6 +72,7 @@ import {
   ignoredParameters,
   type TagObject,
 } from '../openapi.js';
+import { invoiceRecordExample, resultsEditExample } from '../openapi/examples.js';
 import { schemaRef, type JsonSchema } from '../openapi/objects.js';
 import { badRequest, tooManyRequests, unsupportedMediaType } from '../problem.js';
 import {
@@ -251,14 +252,21 @@ const eventStreamHeaders = z.object({
   'Last-Event-ID': z.optional(eventId).check(z.describe('Resume after this event id.')),
 });
 
+/**
+ * XML under its other name (RFC 7303 makes `text/xml` and `application/xml` one type):
+ * offered to Accept and documented, and answered under the name that was asked for.
+ */
+const textXml = 'text/xml';
+
 /** `?format=` wins over `Accept`; `text/xml` is read as XML too. */
-function chooseResultFormat(c: Context<AppEnv>): ResultFormat {
+function chooseResultFormat(c: Context<AppEnv>): { format: ResultFormat; contentType: string } {
   const { format } = validateQuery(z.pick(resultQuery, { format: true }), c.req.queries());
-  if (format) return format;
-  const offered = [...Object.values(resultMediaTypes), 'text/xml'] as const;
+  if (format) return { format, contentType: resultContentTypes[format] };
+  const offered = [...Object.values(resultMediaTypes), textXml] as const;
   const chosen = negotiateOrThrow(c, offered);
-  if (chosen === 'text/xml') return 'xml';
-  return resultFormats.find((format) => resultMediaTypes[format] === chosen)!;
+  if (chosen === textXml) return { format: 'xml', contentType: `${textXml}; charset=utf-8` };
+  const negotiated = resultFormats.find((candidate) => resultMediaTypes[candidate] === chosen)!;
+  return { format: negotiated, contentType: resultContentTypes[negotiated] };
 }
 
 const resultSchemas: Record<ResultFormat, JsonSchema> = {
@@ -376,18 +384,21 @@ runRoutes
       answer: {
         status: 200,
         description: 'The results, as a download.',
-        content: Object.fromEntries(
-          resultFormats.map((format) => [
-            resultMediaTypes[format],
-            { schema: resultSchemas[format] },
-          ]),
-        ),
+        content: {
+          ...Object.fromEntries(
+            resultFormats.map((format) => [
+              resultMediaTypes[format],
+              { schema: resultSchemas[format] },
+            ]),
+          ),
+          [textXml]: { schema: resultSchemas.xml },
+        },
         headers: { 'Content-Disposition': contentDispositionHeader },
       },
       problems: [400, 403, 404, 406, 409],
     }),
     async (c) => {
-      const format = chooseResultFormat(c);
+      const { format, contentType } = chooseResultFormat(c);
       const run = await visibleRun(c);
       const { version } = validateQuery(resultQuery, c.req.queries());
       const text = version === 'original' ? run.result_json : effectiveResultJson(run);
@@ -404,7 +415,7 @@ runRoutes
       const { name, asciiName } = resultsDownloadName(label, run.id, format);
       return new Response(formatResults(JSON.parse(text) as RunResults, format), {
         headers: {
-          'Content-Type': resultContentTypes[format],
+          'Content-Type': contentType,
           'Content-Disposition': contentDisposition(name, { asciiName }),
           Vary: 'Accept',
         },
@@ -422,7 +433,9 @@ runRoutes
         '409 unless the run is completed or partially_completed, or after submission.',
       body: {
         description: 'The edited records, by document.',
-        content: { 'application/json': { schema: schemaRef('ResultsEdit') } },
+        content: {
+          'application/json': { schema: schemaRef('ResultsEdit'), example: resultsEditExample },
+        },
       },
       answer: {
         status: 200,
@@ -455,6 +468,7 @@ runRoutes
         content: {
           'application/json': {
             schema: { description: 'Any JSON value valid against targetSchema.' },
+            example: invoiceRecordExample,
           },
         },
       },
