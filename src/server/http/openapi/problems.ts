@@ -103,6 +103,16 @@ const problemExplanations: Record<keyof typeof problemTypes, { when: string; exa
       'carries `Retry-After`.',
     example: 'This process cannot serve requests now: the database cannot be reached.',
   },
+  'insufficient-storage': {
+    when:
+      'A write found no room: the disk of the service is full (or its quota used up, or it ' +
+      'was mounted read-only). The request was not done and nothing of it was kept, an ' +
+      'upload included; send it again once there is room. `GET /readyz` says not ready ' +
+      'meanwhile.',
+    example:
+      'The service has no room left to store this: its disk is full. Nothing was kept; try ' +
+      'again later.',
+  },
 };
 
 const problemHeaders: Partial<Record<keyof typeof problemTypes, Record<string, HeaderObject>>> = {
@@ -127,7 +137,7 @@ const problemHeaders: Partial<Record<keyof typeof problemTypes, Record<string, H
 };
 
 export type ProblemSlug = keyof typeof problemTypes;
-export type ProblemStatus = 400 | 403 | 404 | 406 | 408 | 409 | 413 | 415 | 422;
+export type ProblemStatus = 400 | 403 | 404 | 406 | 408 | 409 | 413 | 415 | 422 | 507;
 
 export function slugOfStatus(status: number): ProblemSlug {
   const slug = (Object.keys(problemTypes) as ProblemSlug[]).find(

@@ -332,7 +332,8 @@ export const fileRoutes = new Hono<AppEnv>()
           },
         },
       },
-      problems: [400, 404, 406, 'unreadable-document'],
+      // A picture drawn for the first time is kept on disk: it can find the disk full.
+      problems: [400, 404, 406, 'unreadable-document', 507],
       access: 'bearer-or-query',
     }),
     async (c) => {
@@ -379,7 +380,7 @@ export const fileRoutes = new Hono<AppEnv>()
         description: 'The words, in reading order.',
         content: { 'application/json': { schema: schemaRef('PageWords') } },
       },
-      problems: [404, 406, 'unreadable-document'],
+      problems: [404, 406, 'unreadable-document', 507],
       access: 'bearer-or-query',
     }),
     async (c) => {

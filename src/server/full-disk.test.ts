@@ -1,0 +1,112 @@
+/**
+ * A full disk under the data directory, for real: the real server runs with DATA_DIR (its
+ * SQLite database, files, temporary files and cache) on a small tmpfs, which the test fills
+ * until the kernel answers ENOSPC. A write then answers 507 with a problem document at once
+ * and keeps nothing of itself; the process lives on, starts again on the full disk, and
+ * `/readyz` says not ready until there is room.
+ */
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Bucket, BucketFile } from '../contract/resources.js';
+import { expectProblem, uploadForm } from './testing/fixtures.js';
+import { requestServer, startRealServer, type RealServer } from './testing/real-server.js';
+import { mountSmallDisk, type SmallDisk } from './testing/small-disk.js';
+
+const token = 'xpat_full-disk-test-token-0123456789';
+
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+/** A small disk, unmounted after the test. */
+function smallDisk(megabytes = 16): SmallDisk {
+  const disk = mountSmallDisk(megabytes);
+  cleanups.push(() => disk.unmount());
+  return disk;
+}
+
+/** The real server on `disk`, stopped after the test (before the disk is unmounted). */
+async function serverOn(disk: SmallDisk, env: Record<string, string> = {}): Promise<RealServer> {
+  const server = await startRealServer({
+    dataDir: disk.path,
+    env: { EXTRACTOR_ADMIN_TOKEN: token, LOG_LEVEL: 'warn', ...env },
+  });
+  cleanups.push(() => server.stop());
+  return server;
+}
+
+const call = (server: RealServer, method: string, path: string, body?: unknown) =>
+  requestServer(server, token, method, path, body);
+
+async function created<T>(response: Response): Promise<T> {
+  expect(response.status, await response.clone().text()).toBe(201);
+  return (await response.json()) as T;
+}
+
+const upload = (server: RealServer, bucketId: string, name: string, bytes: string) =>
+  call(server, 'POST', `/api/buckets/${bucketId}/files`, uploadForm([{ name, bytes }]));
+
+/** A 507 problem document that says the disk is full, and that the process still answers. */
+async function expectNoRoom(server: RealServer, response: Response): Promise<void> {
+  const problem = await expectProblem(response, 507);
+  expect(problem).toMatchObject({
+    type: '/api/docs#problem-insufficient-storage',
+    title: 'Insufficient storage',
+  });
+  expect(problem.detail).toMatch(/disk is full/);
+  expect((await fetch(`${server.baseUrl}/healthz`)).status).toBe(200);
+}
+
+describe('a full disk under DATA_DIR', () => {
+  it('answers an upload 507 at once, and keeps no temporary file and no row of it', async () => {
+    const disk = smallDisk();
+    const server = await serverOn(disk);
+    const bucket = await created<Bucket>(await call(server, 'POST', '/api/buckets', {}));
+    const [kept] = await created<BucketFile[]>(
+      await upload(server, bucket.id, 'kept.txt', 'Invoice INV-1\n'),
+    );
+    disk.fill();
+
+    await expectNoRoom(
+      server,
+      await upload(server, bucket.id, 'lost.txt', 'Invoice INV-2\n'.repeat(20_000)),
+    );
+    expect(readdirSync(join(disk.path, 'tmp'))).toEqual([]);
+    expect(readdirSync(join(disk.path, 'files', bucket.id))).toEqual([kept!.id]);
+
+    disk.free();
+    const files = (await (
+      await call(server, 'GET', `/api/buckets/${bucket.id}/files`)
+    ).json()) as BucketFile[];
+    expect(files.map((file) => file.name)).toEqual(['kept.txt']);
+    await created(await upload(server, bucket.id, 'later.txt', 'Invoice INV-3\n'));
+  });
+
+  it('answers a write to the database 507, not 500, a transaction included', async () => {
+    const disk = smallDisk();
+    const server = await serverOn(disk);
+    const bucket = await created<Bucket>(await call(server, 'POST', '/api/buckets', {}));
+    await created(await upload(server, bucket.id, 'a.txt', 'Invoice INV-1\n'));
+    const [extractor] = (await (await call(server, 'GET', '/api/extractors')).json()) as {
+      id: string;
+    }[];
+    disk.fill();
+
+    await expectNoRoom(server, await call(server, 'POST', '/api/buckets', {}));
+    // Created in one transaction with its documents and its first event.
+    await expectNoRoom(
+      server,
+      await call(server, 'POST', '/api/extraction_runs', {
+        bucket: bucket.id,
+        savedExtractor: extractor!.id,
+      }),
+    );
+    // Reading goes on.
+    expect((await call(server, 'GET', `/api/buckets/${bucket.id}`)).status).toBe(200);
+
+    disk.free();
+    await created(await call(server, 'POST', '/api/buckets', {}));
+  });
+});
