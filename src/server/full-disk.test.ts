@@ -31,7 +31,8 @@ function smallDisk(megabytes = 16): SmallDisk {
 async function serverOn(disk: SmallDisk, env: Record<string, string> = {}): Promise<RealServer> {
   const server = await startRealServer({
     dataDir: disk.path,
-    env: { EXTRACTOR_ADMIN_TOKEN: token, LOG_LEVEL: 'warn', ...env },
+    // A reserve of 1 MB, enough for SQLite to open and to delete a row on the full disk.
+    env: { EXTRACTOR_ADMIN_TOKEN: token, LOG_LEVEL: 'warn', DATA_DIR_RESERVE_MB: '1', ...env },
   });
   cleanups.push(() => server.stop());
   return server;
@@ -108,5 +109,54 @@ describe('a full disk under DATA_DIR', () => {
 
     disk.free();
     await created(await call(server, 'POST', '/api/buckets', {}));
+  });
+
+  it('makes /readyz say not ready, and why, until there is room again', async () => {
+    const disk = smallDisk();
+    const server = await serverOn(disk);
+    expect((await fetch(`${server.baseUrl}/readyz`)).status).toBe(200);
+    disk.fill();
+
+    const problem = await expectProblem(await fetch(`${server.baseUrl}/readyz`), 503);
+    expect(problem.checks).toEqual({ database: 'ok', files: 'ok', disk: 'failing' });
+    expect(problem.detail).toMatch(/the data directory cannot be written \(its disk is full\)/);
+    expect(problem.detail).not.toContain(disk.path);
+    expect((await fetch(`${server.baseUrl}/healthz`)).status).toBe(200);
+
+    disk.free();
+    const ready = await fetch(`${server.baseUrl}/readyz`);
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toMatchObject({ checks: { disk: 'ok' } });
+  });
+
+  it('starts again on a full disk, answers reads, and is ready once there is room', async () => {
+    const disk = smallDisk();
+    const first = await serverOn(disk);
+    const bucket = await created<Bucket>(await call(first, 'POST', '/api/buckets', {}));
+    await first.stop();
+    disk.fill();
+
+    const server = await serverOn(disk);
+    expect((await call(server, 'GET', `/api/buckets/${bucket.id}`)).status).toBe(200);
+    expect((await fetch(`${server.baseUrl}/readyz`)).status).toBe(503);
+
+    disk.free();
+    expect((await fetch(`${server.baseUrl}/readyz`)).status).toBe(200);
+    await created(await call(server, 'POST', '/api/buckets', {}));
+  });
+
+  it('deletes a file on a full disk, its bytes with it', async () => {
+    const disk = smallDisk();
+    const server = await serverOn(disk);
+    const bucket = await created<Bucket>(await call(server, 'POST', '/api/buckets', {}));
+    const [file] = await created<BucketFile[]>(
+      await upload(server, bucket.id, 'big.txt', 'Invoice INV-1\n'.repeat(50_000)),
+    );
+    disk.fill();
+
+    const path = `/api/buckets/${bucket.id}/files/${file!.id}`;
+    expect((await call(server, 'DELETE', path)).status).toBe(204);
+    expect((await call(server, 'GET', path)).status).toBe(404);
+    expect(readdirSync(join(disk.path, 'files', bucket.id))).toEqual([]);
   });
 });

@@ -11,6 +11,7 @@ import type { Logger } from 'pino';
 import { createApp, createHealthApp, type App } from './app.js';
 import type { Config } from './config.js';
 import { terminateOcr } from './engine/index.js';
+import { DataDirectory } from './data-directory.js';
 import { createExtractor } from './extractors/extractors.js';
 import { demoExtractor } from './extractors/demo.js';
 import { sweepContentCache } from './files/content-cache.js';
@@ -128,9 +129,18 @@ export async function createService(
   const answersRequests = config.role !== 'worker';
   const worksRuns = config.role !== 'api';
   const storage = await createFileStore(config);
-  const store = await openStore(config, {
-    onError: (error) => logger.error({ err: error }, 'a database connection failed'),
+  const dataDirectory = new DataDirectory(config.dataDir, config.dataDirReserveBytes, logger);
+  await dataDirectory.keepReserve().catch((error: unknown) => {
+    // A full disk must not keep the service from starting: GET /readyz says not ready.
+    logger.warn({ err: error }, 'could not keep a reserve of room on the disk under DATA_DIR');
   });
+  // On a full disk SQLite cannot open its database (it needs room for its shared-memory
+  // index) and a restart would die at every try: the reserve makes that room.
+  const store = await dataDirectory.withReserve('open the database', () =>
+    openStore(config, {
+      onError: (error) => logger.error({ err: error }, 'a database connection failed'),
+    }),
+  );
   await storage.init();
 
   let firstToken: string | undefined;
@@ -186,6 +196,7 @@ export async function createService(
     config,
     db: store.db,
     storage,
+    dataDirectory,
     pages,
     logger,
     recordTokenUse: createUsageRecorder(store.db),

@@ -203,7 +203,11 @@ export class RunWorker {
   async start(): Promise<void> {
     const { config, signals } = this.#deps;
     // On SQLite this process is the only one: whatever is running belongs to one that died.
-    await this.requeueAbandoned(dialectOf(this.#deps.db) === 'sqlite');
+    // A store that cannot be written now (a full disk) must not keep the process from
+    // starting: the reaper puts those runs back once their leases have run out.
+    await this.requeueAbandoned(dialectOf(this.#deps.db) === 'sqlite').catch((error: unknown) =>
+      this.#deps.logger.error({ err: error }, 'putting back abandoned runs failed'),
+    );
     if (config.workerConcurrency === 0) return;
     this.#stopped = false;
     this.#unsubscribe.push(

@@ -269,7 +269,10 @@ export const fileRoutes = new Hono<AppEnv>()
           active.status,
         );
       }
-      await deleteFile(db, storage, file);
+      // A deletion frees room: on a full disk it is the one write that must still happen.
+      await c
+        .get('services')
+        .dataDirectory.withReserve('delete a file', () => deleteFile(db, storage, file));
       return c.body(null, 204);
     },
   )
