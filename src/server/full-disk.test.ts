@@ -8,8 +8,11 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Bucket, BucketFile } from '../contract/resources.js';
+import { runSchema, type Bucket, type BucketFile, type Run } from '../contract/resources.js';
+import { isFinalRunStatus } from '../contract/run-status.js';
+import { answer, held, startChatCompletionsServer } from './testing/chat-completions-server.js';
 import { expectProblem, uploadForm } from './testing/fixtures.js';
+import { sampleFiles } from './testing/sample-files.js';
 import { requestServer, startRealServer, type RealServer } from './testing/real-server.js';
 import { mountSmallDisk, type SmallDisk } from './testing/small-disk.js';
 
@@ -46,7 +49,7 @@ async function created<T>(response: Response): Promise<T> {
   return (await response.json()) as T;
 }
 
-const upload = (server: RealServer, bucketId: string, name: string, bytes: string) =>
+const upload = (server: RealServer, bucketId: string, name: string, bytes: string | Buffer) =>
   call(server, 'POST', `/api/buckets/${bucketId}/files`, uploadForm([{ name, bytes }]));
 
 /** A 507 problem document that says the disk is full, and that the process still answers. */
@@ -111,6 +114,28 @@ describe('a full disk under DATA_DIR', () => {
     await created(await call(server, 'POST', '/api/buckets', {}));
   });
 
+  it('answers a page picture it has no room to keep 507, and keeps nothing of it', async () => {
+    const disk = smallDisk();
+    const server = await serverOn(disk);
+    const bucket = await created<Bucket>(await call(server, 'POST', '/api/buckets', {}));
+    const [file] = await created<BucketFile[]>(
+      await upload(server, bucket.id, 'scan.png', sampleFiles.png()),
+    );
+    disk.fill();
+
+    const page = () =>
+      fetch(`${server.baseUrl}/api/buckets/${bucket.id}/files/${file!.id}/pages/1?width=400`, {
+        headers: { Authorization: `Bearer ${token}`, Accept: 'image/png' },
+      });
+    await expectNoRoom(server, await page());
+    expect(readdirSync(join(disk.path, 'cache', 'pages'))).toEqual([]);
+
+    disk.free();
+    const drawn = await page();
+    expect(drawn.status).toBe(200);
+    expect(drawn.headers.get('content-type')).toBe('image/png');
+  });
+
   it('makes /readyz say not ready, and why, until there is room again', async () => {
     const disk = smallDisk();
     const server = await serverOn(disk);
@@ -158,5 +183,69 @@ describe('a full disk under DATA_DIR', () => {
     expect((await call(server, 'DELETE', path)).status).toBe(204);
     expect((await call(server, 'GET', path)).status).toBe(404);
     expect(readdirSync(join(disk.path, 'files', bucket.id))).toEqual([]);
+  });
+
+  it('fails the document whose write found no room, says why, and lives on', async () => {
+    const stand = await startChatCompletionsServer();
+    cleanups.push(() => stand.close());
+    const disk = smallDisk();
+    const server = await serverOn(disk, {
+      WORKER_CONCURRENCY: '1',
+      WORKER_POLL_MS: '50',
+      LLM_BASE_URL: stand.baseUrl,
+      LLM_API_KEY: 'sk-test',
+    });
+    const extractor = await created<{ id: string }>(
+      await call(server, 'POST', '/api/extractors', {
+        label: 'Invoices',
+        jsonSchema: JSON.stringify({
+          type: 'object',
+          properties: { invoice_number: { type: ['string', 'null'] } },
+        }),
+        strategy: 'llm',
+        model: 'gpt-4o-mini',
+      }),
+    );
+    const bucket = await created<Bucket>(await call(server, 'POST', '/api/buckets', {}));
+    await created(await upload(server, bucket.id, 'first.txt', 'Invoice INV-1\n'));
+    await created(await upload(server, bucket.id, 'second.txt', 'Invoice INV-2\n'));
+    // The model holds the first document's answer while the disk fills.
+    const first = held();
+    stand.enqueue(first.reply);
+    stand.fallback = answer({ invoice_number: 'INV-2' });
+    const run = await created<Run>(
+      await call(server, 'POST', '/api/extraction_runs', {
+        bucket: bucket.id,
+        savedExtractor: extractor.id,
+      }),
+    );
+    await first.arrived;
+    disk.fill();
+    first.release(answer({ invoice_number: 'INV-1' }));
+
+    let current: Run;
+    do {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(server.child.exitCode, `The server exited:\n${server.output()}`).toBeNull();
+      current = runSchema.parse(
+        await (await call(server, 'GET', `/api/extraction_runs/${run.id}`)).json(),
+      );
+    } while (!isFinalRunStatus(current.status));
+    expect(server.child.exitCode).toBeNull();
+    // Storing the first document's record found no room; why it failed is recorded (the
+    // reserve made room for it), and the second document, which had room, completed.
+    expect(current.status).toBe('partially_completed');
+    expect(current.documents).toEqual([
+      expect.objectContaining({
+        name: 'first.txt',
+        status: 'failed',
+        errorCode: 'extraction_failed',
+        error: expect.stringMatching(
+          /first\.txt could not be extracted: the service's disk is full/,
+        ),
+      }),
+      expect.objectContaining({ name: 'second.txt', status: 'completed' }),
+    ]);
+    expect((await fetch(`${server.baseUrl}/healthz`)).status).toBe(200);
   });
 });

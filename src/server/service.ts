@@ -185,7 +185,15 @@ export async function createService(
     await sweepOrphanFiles(store, storage, logger);
     sweeper = setInterval(() => void sweepOrphanFiles(store, storage, logger), sweepIntervalMs);
     sweeper.unref();
-    worker = new RunWorker({ db: store.db, config, logger, storage, signals, lifecycle: runs });
+    worker = new RunWorker({
+      db: store.db,
+      config,
+      logger,
+      storage,
+      dataDirectory,
+      signals,
+      lifecycle: runs,
+    });
     await worker.start();
     const started = startWebhookDispatcher({ db: store.db, config, logger });
     stopListening.push(signals.onWebhooksQueued(() => started.kick()));

@@ -17,7 +17,7 @@
  * a page, and a run's long read must not keep a page waiting.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DocumentPool } from '../engine/isolation/pool.js';
 import { type DocumentLimits } from '../engine/isolation/limits.js';
@@ -187,8 +187,14 @@ export class FilePages {
       const words = wordsOfPage(text, boxes ?? []);
       await mkdir(join(this.#cacheDir, 'pages'), { recursive: true });
       const temporary = `${path}.${randomUUID()}.tmp`;
-      await writeFile(temporary, JSON.stringify(words));
-      await rename(temporary, path);
+      try {
+        await writeFile(temporary, JSON.stringify(words));
+        await rename(temporary, path);
+      } catch (error) {
+        // Cut short (a full disk): nothing half-written stays in the cache.
+        await rm(temporary, { force: true });
+        throw error;
+      }
       return { kind: 'words', words };
     });
   }

@@ -27,6 +27,8 @@ import type { DocumentMetadata } from '../../contract/review.js';
 import { validateAgainstSchema } from '../../contract/schema-validation.js';
 import type { RunStatus } from '../../contract/run-status.js';
 import type { Config } from '../config.js';
+import type { DataDirectory } from '../data-directory.js';
+import { isInsufficientStorage } from '../errors.js';
 import {
   createStrategy,
   ExtractionError,
@@ -60,6 +62,8 @@ export interface WorkerDeps {
   config: Config;
   logger: Logger;
   storage: FileStore;
+  /** Its reserve of room lets a document's failure be recorded on a full disk. */
+  dataDirectory: DataDirectory;
   signals: RunSignals;
   lifecycle: RunLifecycle;
 }
@@ -173,6 +177,19 @@ interface InFlight {
   done: Promise<void>;
 }
 
+/**
+ * What a document or run that failed with `error` says: its own words for a failure a person
+ * can act on; `noRoom` for a full disk (no fault of the document, and it passes); else
+ * `onOurSide`.
+ */
+function failureOf(error: unknown, words: { noRoom: string; onOurSide: string }): ExtractionError {
+  if (error instanceof ExtractionError) return error;
+  return new ExtractionError(
+    isInsufficientStorage(error) ? words.noRoom : words.onOurSide,
+    'extraction_failed',
+  );
+}
+
 /** A file missing from the store fails its run with its name, not with an error on our side. */
 function isMissingFile(error: unknown): boolean {
   const { code, name } = error as { code?: string; name?: string };
@@ -240,12 +257,15 @@ export class RunWorker {
       .updateTable('runs')
       .set({ status: 'queued', lease_owner: null, lease_expires_at: null, updated_at: nowIso() })
       .where('status', '=', 'running');
-    if (!all)
-      requeue = requeue
-        .where('lease_expires_at', '<', databaseTime(db))
-        // Not its own: they are alive, and renewed unless the database is out of reach, in
-        // which case this statement fails as well. A slow renewal must not requeue them.
-        .where((eb) => eb.or([eb('lease_owner', 'is', null), eb('lease_owner', '!=', this.id)]));
+    if (!all) {
+      requeue = requeue.where('lease_expires_at', '<', databaseTime(db));
+      // Not those it works on: they are alive, and renewed unless the database is out of
+      // reach, in which case this statement fails as well. A slow renewal must not requeue
+      // them. Its own that it no longer works on are abandoned too: their failure could not
+      // be recorded (a full disk).
+      const working = [...this.#inFlight.keys()];
+      if (working.length > 0) requeue = requeue.where('id', 'not in', working);
+    }
     const result = await requeue.executeTakeFirst();
     const requeued = Number(result.numUpdatedRows);
     if (requeued > 0) {
@@ -332,17 +352,24 @@ export class RunWorker {
     } catch (error) {
       // Cancelled, the lease lost, or the process stopping: what is stored stands.
       if (signal.aborted) return;
-      if (!(error instanceof ExtractionError))
+      if (!(error instanceof ExtractionError) && !isInsufficientStorage(error))
         logger.error({ err: error, run: run.id }, 'run failed unexpectedly');
-      await this.#failRun(
-        run,
-        error instanceof ExtractionError
-          ? error
-          : new ExtractionError(
+      try {
+        await this.#failRun(
+          run,
+          failureOf(error, {
+            noRoom:
+              "The extraction stopped: the service's disk is full. Start the run again once there is room.",
+            onOurSide:
               'The extraction stopped because of an error on our side. Start the run again; if it keeps failing, contact support.',
-              'extraction_failed',
-            ),
-      );
+          }),
+        );
+      } catch (unrecorded) {
+        // The store cannot be written (a full disk, the database gone): this run alone is
+        // affected. It stays claimed until its lease runs out, and the reaper then puts it
+        // back in the queue, to be worked again once it can be.
+        logger.error({ err: unrecorded, run: run.id }, "could not record a run's failure");
+      }
     } finally {
       stopRenewing();
     }
@@ -678,26 +705,27 @@ export class RunWorker {
       );
     } catch (error) {
       if (signal.aborted) throw error;
-      if (!(error instanceof ExtractionError))
+      if (!(error instanceof ExtractionError) && !isInsufficientStorage(error))
         logger.error({ err: error, run: run.id, file: fileId }, 'document failed unexpectedly');
-      const failure =
-        error instanceof ExtractionError
-          ? error
-          : new ExtractionError(
-              `${document.name} could not be extracted because of an error on our side. Extract it again; if it keeps failing, contact support.`,
-              'extraction_failed',
-            );
-      return Boolean(
-        await store(
-          {
-            status: 'failed',
-            error: documentError(document, names, failure.message),
-            error_code: failure.code,
-            finished_at: nowIso(),
-          },
-          'extraction_run.document_failed',
-        ),
+      const failure = failureOf(error, {
+        noRoom: `${document.name} could not be extracted: the service's disk is full. Extract it again once there is room.`,
+        onOurSide: `${document.name} could not be extracted because of an error on our side. Extract it again; if it keeps failing, contact support.`,
+      });
+      // Why it failed is recorded even on a full disk (where it most likely failed).
+      const stored = await this.#deps.dataDirectory.withReserve(
+        "record why a run's document failed",
+        () =>
+          store(
+            {
+              status: 'failed',
+              error: documentError(document, names, failure.message),
+              error_code: failure.code,
+              finished_at: nowIso(),
+            },
+            'extraction_run.document_failed',
+          ),
       );
+      return Boolean(stored);
     }
   }
 
@@ -716,30 +744,32 @@ export class RunWorker {
     );
     const outcome = settledOutcome(failed);
     const now = nowIso();
-    await this.#deps.lifecycle.change(
-      run.id,
-      ['running'],
-      {
-        status: outcome.status,
-        error: outcome.status === 'failed' ? message : outcome.error,
-        finished_at: now,
-        updated_at: now,
-        lease_owner: null,
-        lease_expires_at: null,
-      },
-      settledEvents[outcome.status],
-      {
-        leaseOwner: this.id,
-        documents: open.map((document) => ({
-          fileId: document.file_id,
-          patch: {
-            status: 'failed',
-            error: documentError(document, [], message),
-            error_code: code,
-            finished_at: now,
-          },
-        })),
-      },
+    await this.#deps.dataDirectory.withReserve('record why a run failed', () =>
+      this.#deps.lifecycle.change(
+        run.id,
+        ['running'],
+        {
+          status: outcome.status,
+          error: outcome.status === 'failed' ? message : outcome.error,
+          finished_at: now,
+          updated_at: now,
+          lease_owner: null,
+          lease_expires_at: null,
+        },
+        settledEvents[outcome.status],
+        {
+          leaseOwner: this.id,
+          documents: open.map((document) => ({
+            fileId: document.file_id,
+            patch: {
+              status: 'failed',
+              error: documentError(document, [], message),
+              error_code: code,
+              finished_at: now,
+            },
+          })),
+        },
+      ),
     );
     await this.#release(run.id);
   }
