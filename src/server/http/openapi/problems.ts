@@ -99,8 +99,9 @@ const problemExplanations: Record<keyof typeof problemTypes, { when: string; exa
   'not-ready': {
     when:
       'Only from `GET /readyz`, outside the API: the process cannot reach the database or the ' +
-      'file store now. `checks` says which part is `ok` and which is `failing`; the answer ' +
-      'carries `Retry-After`.',
+      'file store now, or cannot write to its data directory (`disk`: full, over quota or ' +
+      'read-only, which `detail` says). `checks` says which part is `ok` and which is ' +
+      '`failing`; the answer carries `Retry-After`.',
     example: 'This process cannot serve requests now: the database cannot be reached.',
   },
   'insufficient-storage': {
