@@ -23,6 +23,8 @@ export interface Config {
   role: ServiceRole;
   port: number;
   dataDir: string;
+  /** Room kept free on DATA_DIR's disk for when it is full (data-directory.ts); 0 for none. */
+  dataDirReserveBytes: number;
   /** PostgreSQL's address (`postgres://…`); without it the store is SQLite under dataDir. */
   databaseUrl: string | undefined;
   /** Connections this process keeps open to PostgreSQL, besides the one that listens. */
@@ -152,6 +154,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     role,
     port,
     dataDir,
+    dataDirReserveBytes: integer(env, 'DATA_DIR_RESERVE_MB', 16, 0) * 1024 * 1024,
     databaseUrl: database,
     databasePoolSize: integer(env, 'DATABASE_POOL_SIZE', 10, 1),
     files: filesLocation(env, dataDir),

@@ -97,8 +97,55 @@ export class TooManyRequestsError extends DomainError {
   }
 }
 
+/**
+ * What the request would store finds no room (see isInsufficientStorage): nothing of it was
+ * kept. `abandoned`: the rest of its body was not read, so its connection is closed.
+ */
+export class InsufficientStorageError extends DomainError {
+  constructor(
+    detail: string,
+    readonly abandoned = false,
+  ) {
+    super(detail);
+  }
+}
+
 export function describeFieldError(error: FieldError): string {
   const where =
     'parameter' in error ? `query parameter ${error.parameter}` : error.pointer || 'the body';
   return `${where}: ${error.detail}`;
+}
+
+/**
+ * Error codes that mean a write found no room, or nowhere it may write: the system's (a full
+ * disk, a used-up quota, a read-only mount), SQLite's (`SQLITE_FULL` is what it makes of
+ * ENOSPC; a quota's EDQUOT reaches it as a failed write, and a full disk on the first open
+ * as a shared-memory index it cannot size) and PostgreSQL's `disk_full` (53100).
+ */
+const insufficientStorageCodes = new Set([
+  'ENOSPC',
+  'EDQUOT',
+  'EROFS',
+  'SQLITE_FULL',
+  'SQLITE_IOERR_WRITE',
+  'SQLITE_IOERR_SHMSIZE',
+  '53100',
+]);
+
+/**
+ * Whether `error` (or an error it was caused by) is a write that found no room: the request
+ * or the work that made it cannot be done now, but the service is not broken, and it can
+ * be done again once there is room (http/problem.ts answers 507).
+ */
+export function isInsufficientStorage(error: unknown): boolean {
+  for (let cause = error, depth = 0; cause && depth < 5; depth++) {
+    const code = (cause as { code?: unknown }).code;
+    if (
+      typeof code === 'string' &&
+      (insufficientStorageCodes.has(code) || /^SQLITE_READONLY/.test(code))
+    )
+      return true;
+    cause = (cause as { cause?: unknown }).cause;
+  }
+  return false;
 }

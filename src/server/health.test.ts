@@ -49,7 +49,7 @@ describe('GET /healthz and /readyz', () => {
     expect(ready.headers.get('cache-control')).toBe('no-store');
     expect(await ready.json()).toEqual({
       status: 'ready',
-      checks: { database: 'ok', files: 'ok' },
+      checks: { database: 'ok', files: 'ok', disk: 'ok' },
     });
   });
 
@@ -59,7 +59,7 @@ describe('GET /healthz and /readyz', () => {
 
     const problem = await expectProblem(await running.request('/readyz', { token: null }), 503);
     expect(problem.detail).toMatch(/the file store cannot be reached/);
-    expect(problem.checks).toEqual({ database: 'ok', files: 'failing' });
+    expect(problem.checks).toEqual({ database: 'ok', files: 'failing', disk: 'ok' });
     expect(problem.detail).not.toContain(running.dataDir);
     expect((await running.request('/healthz', { token: null })).status).toBe(200);
   });
@@ -98,9 +98,14 @@ describe('GET /healthz and /readyz', () => {
     const readiness = await checkReadiness({
       db: gone.db,
       storage: running.services.storage,
+      dataDirectory: running.services.dataDirectory,
       logger: pino({ level: 'silent' }),
     });
-    expect(readiness).toEqual({ ready: false, checks: { database: 'failing', files: 'ok' } });
+    expect(readiness).toEqual({
+      ready: false,
+      checks: { database: 'failing', files: 'ok', disk: 'ok' },
+      reasons: {},
+    });
     const problem = await expectProblem(readinessResponse(readiness, '/readyz'), 503);
     expect(problem.detail).toMatch(/the database cannot be reached/);
     expect(problem.instance).toBe('/readyz');
@@ -124,10 +129,19 @@ describe('GET /healthz and /readyz', () => {
 
     const started = Date.now();
     const readiness = await checkReadiness(
-      { db: running.services.db, storage: hung, logger: pino({ level: 'silent' }) },
+      {
+        db: running.services.db,
+        storage: hung,
+        dataDirectory: running.services.dataDirectory,
+        logger: pino({ level: 'silent' }),
+      },
       300,
     );
-    expect(readiness).toEqual({ ready: false, checks: { database: 'ok', files: 'failing' } });
+    expect(readiness).toEqual({
+      ready: false,
+      checks: { database: 'ok', files: 'failing', disk: 'ok' },
+      reasons: {},
+    });
     expect(Date.now() - started).toBeLessThan(5_000);
   });
 });

@@ -11,6 +11,7 @@ import type { Logger } from 'pino';
 import { createApp, createHealthApp, type App } from './app.js';
 import type { Config } from './config.js';
 import { terminateOcr } from './engine/index.js';
+import { DataDirectory } from './data-directory.js';
 import { createExtractor } from './extractors/extractors.js';
 import { demoExtractor } from './extractors/demo.js';
 import { sweepContentCache } from './files/content-cache.js';
@@ -137,9 +138,18 @@ export async function createService(
   const answersRequests = config.role !== 'worker';
   const worksRuns = config.role !== 'api';
   const storage = await createFileStore(config);
-  const store = await openStore(config, {
-    onError: (error) => logger.error({ err: error }, 'a database connection failed'),
+  const dataDirectory = new DataDirectory(config.dataDir, config.dataDirReserveBytes, logger);
+  await dataDirectory.keepReserve().catch((error: unknown) => {
+    // A full disk must not keep the service from starting: GET /readyz says not ready.
+    logger.warn({ err: error }, 'could not keep a reserve of room on the disk under DATA_DIR');
   });
+  // On a full disk SQLite cannot open its database (it needs room for its shared-memory
+  // index) and a restart would die at every try: the reserve makes that room.
+  const store = await dataDirectory.withReserve('open the database', () =>
+    openStore(config, {
+      onError: (error) => logger.error({ err: error }, 'a database connection failed'),
+    }),
+  );
   await storage.init();
 
   let firstToken: string | undefined;
@@ -188,7 +198,15 @@ export async function createService(
     await sweepOrphanFiles(store, storage, logger);
     sweeper = setInterval(() => void sweepOrphanFiles(store, storage, logger), sweepIntervalMs);
     sweeper.unref();
-    worker = new RunWorker({ db: store.db, config, logger, storage, signals, lifecycle: runs });
+    worker = new RunWorker({
+      db: store.db,
+      config,
+      logger,
+      storage,
+      dataDirectory,
+      signals,
+      lifecycle: runs,
+    });
     await worker.start();
     const started = startWebhookDispatcher({ db: store.db, config, logger });
     stopListening.push(signals.onWebhooksQueued(() => started.kick()));
@@ -199,6 +217,7 @@ export async function createService(
     config,
     db: store.db,
     storage,
+    dataDirectory,
     pages,
     logger,
     recordTokenUse: createUsageRecorder(store.db),

@@ -4,7 +4,7 @@
  * that a resumed or repeated run does not render and OCR the same scan again.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   checkCharacters,
@@ -113,11 +113,17 @@ async function readCached(
   // Unique per write: runs reading the same new file at once each write their own
   // temporary file, and the last rename wins with the same content.
   const temporary = `${path}.${randomUUID()}.tmp`;
-  await writeFile(
-    temporary,
-    JSON.stringify(pages.map(({ fileId: _id, fileName: _name, ...page }) => page)),
-  );
-  await rename(temporary, path);
+  try {
+    await writeFile(
+      temporary,
+      JSON.stringify(pages.map(({ fileId: _id, fileName: _name, ...page }) => page)),
+    );
+    await rename(temporary, path);
+  } catch (error) {
+    // Cut short (a full disk): nothing half-written stays in the cache.
+    await rm(temporary, { force: true });
+    throw error;
+  }
   return pages;
 }
 

@@ -29,6 +29,8 @@ export function fileToWire(row: FileRow): BucketFile {
 /**
  * Moves received files into the bucket and records them, each with its pages counted (from
  * the received copy, before it goes to the store); the rows exist only once the bytes do.
+ * When any of it fails (a full disk, say) nothing is kept: neither the received files nor
+ * the bytes already moved, which no row would ever point at.
  */
 export async function addFiles(
   db: Db,
@@ -38,29 +40,37 @@ export async function addFiles(
   files: ReceivedFile[],
 ): Promise<FileRow[]> {
   const rows: FileRow[] = [];
-  for (const file of files) {
-    const id = newId();
-    const pageCount = await pages.countAtUpload(file);
-    await storage.commit(file.tempPath, bucketId, id);
-    rows.push({
-      id,
-      bucket_id: bucketId,
-      name: file.name,
-      size: file.size,
-      media_type: file.mediaType,
-      sha256: file.sha256,
-      created_at: nowIso(),
-      page_count: pageCount,
+  try {
+    for (const file of files) {
+      const id = newId();
+      const pageCount = await pages.countAtUpload(file);
+      await storage.commit(file.tempPath, bucketId, id);
+      rows.push({
+        id,
+        bucket_id: bucketId,
+        name: file.name,
+        size: file.size,
+        media_type: file.mediaType,
+        sha256: file.sha256,
+        created_at: nowIso(),
+        page_count: pageCount,
+      });
+    }
+    await db.transaction().execute(async (trx) => {
+      await trx.insertInto('files').values(rows).execute();
+      await trx
+        .updateTable('buckets')
+        .set({ updated_at: nowIso() })
+        .where('id', '=', bucketId)
+        .execute();
     });
+  } catch (error) {
+    await Promise.allSettled([
+      ...files.map((file) => storage.discard(file.tempPath)),
+      ...rows.map((row) => storage.remove(bucketId, row.id)),
+    ]);
+    throw error;
   }
-  await db.transaction().execute(async (trx) => {
-    await trx.insertInto('files').values(rows).execute();
-    await trx
-      .updateTable('buckets')
-      .set({ updated_at: nowIso() })
-      .where('id', '=', bucketId)
-      .execute();
-  });
   return rows;
 }
 

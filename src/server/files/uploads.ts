@@ -14,7 +14,9 @@ import { acceptedMediaTypes, type AcceptedMediaType } from '../../contract/resou
 import { watchBodyPace } from '../body-pace.js';
 import {
   InputTooLargeError,
+  InsufficientStorageError,
   UnreadableInputError,
+  isInsufficientStorage,
   UnsupportedInputError,
   type InputTooSlowError,
 } from '../errors.js';
@@ -87,6 +89,14 @@ function tooLarge(maxBytes: number) {
   // The rest of the body is not read: `abandoned`, so the connection is closed instead.
   return new InputTooLargeError(
     `The upload is larger than the limit of ${maxBytes} bytes (${(maxBytes / 1024 / 1024).toFixed(0)} MB). Nothing was kept.`,
+    true,
+  );
+}
+
+function noRoom() {
+  // The rest of the body is not read: `abandoned`, so the connection is closed instead.
+  return new InsufficientStorageError(
+    'The service has no room left to store the upload: its disk is full. Nothing was kept; try again later.',
     true,
   );
 }
@@ -199,9 +209,11 @@ export async function receiveUpload(
         mediaType: 'text/plain', // set once sniffed, below
       });
     });
-    // A file over the limit stops the whole upload at once: there is no reason to read on.
+    // A file over the limit, or one the disk has no room for, stops the whole upload at
+    // once: there is no reason to read on (busboy would wait for the failed part's stream).
     write.catch((error: unknown) => {
-      if (error instanceof SizeLimitError) stopReading(error);
+      if (error instanceof SizeLimitError || isInsufficientStorage(error))
+        stopReading(error as Error);
     });
     writes.push(write);
   });
@@ -229,10 +241,13 @@ export async function receiveUpload(
     // Busboy reports some faults (a malformed part header) without stopping, and may go on
     // to open another part whose stream would then never end: stop it here.
     stopReading(error as Error);
-    await Promise.allSettled(writes);
+    const failures = (await Promise.allSettled(writes)).flatMap((outcome) =>
+      outcome.status === 'rejected' ? [outcome.reason as unknown] : [],
+    );
     await cleanUp();
     if (tooSlow) throw tooSlow;
     if (error instanceof SizeLimitError || budget.remaining < 0) throw tooLarge(maxBytes);
+    if ([error, ...failures].some(isInsufficientStorage)) throw noRoom();
     // A form the parser gave up on: the connection stays open, past the rest of the body.
     if (!source.destroyed) discardRest(source, maxBytes + framingAllowance - bodyBytes);
     throw new UnreadableInputError(

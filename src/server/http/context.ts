@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
+import type { DataDirectory } from '../data-directory.js';
 import type { FilePages } from '../files/pages.js';
 import type { FileStore } from '../files/storage.js';
 import type { Db } from '../store/database.js';
@@ -14,6 +15,8 @@ export interface Services {
   config: Config;
   db: Db;
   storage: FileStore;
+  /** DATA_DIR's disk: can it be written, and its reserve of room (data-directory.ts). */
+  dataDirectory: DataDirectory;
   /** The files' pages for review: counts, pictures, texts (files/pages.ts). */
   pages: FilePages;
   logger: Logger;

@@ -249,8 +249,19 @@ describe('the OpenAPI document', () => {
       '413',
       '415',
       '422',
+      '507',
     ]);
     expect(findOperation('getDocsPage').responses['401']).toBeUndefined();
+  });
+
+  it('lists 507 on every operation that writes, and on the pages it keeps on disk', () => {
+    const keepsPages = ['getFilePage', 'getFilePageWords'];
+    for (const { method, path, operation } of operationsOf(document)) {
+      const writes =
+        (method !== 'get' && !path.startsWith('/api/graphql')) ||
+        keepsPages.includes(operation.operationId.replace(/_\w+$/, ''));
+      expect('507' in operation.responses, `${method} ${path}`).toBe(writes);
+    }
   });
 
   it('lists the answers to a slow or too large body on every upload', () => {

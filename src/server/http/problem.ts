@@ -9,6 +9,7 @@ import {
   ForbiddenInputError,
   InputTooLargeError,
   InputTooSlowError,
+  InsufficientStorageError,
   InvalidInputError,
   NotAllowedError,
   NotFoundError,
@@ -16,6 +17,7 @@ import {
   UnreadableInputError,
   UnsupportedInputError,
   describeFieldError,
+  isInsufficientStorage,
   type FieldError,
 } from '../errors.js';
 
@@ -84,6 +86,7 @@ export const problemTypes = {
   'unreadable-document': { status: 422, title: 'Document cannot be shown' },
   'internal-error': { status: 500, title: 'Internal server error' },
   'not-ready': { status: 503, title: 'Not ready' },
+  'insufficient-storage': { status: 507, title: 'Insufficient storage' },
 } as const;
 
 type ProblemSlug = keyof typeof problemTypes;
@@ -171,6 +174,14 @@ export const notReady = (detail: string, checks: Record<string, string>) =>
     extensions: { checks },
   });
 
+/**
+ * A write found no room (a full disk, a used-up quota, a read-only mount): the request
+ * is not done and nothing of it is kept; it can be sent again once there is room.
+ */
+export const insufficientStorage = (
+  detail = 'The service has no room left to store this: its disk is full. Nothing was kept; try again later.',
+) => problem('insufficient-storage', detail);
+
 export const internalError = () =>
   problem('internal-error', 'Something went wrong on our side. The request was not completed.');
 
@@ -198,6 +209,13 @@ export function problemOf(error: unknown): ProblemError | undefined {
     return tooManyRequests(error.message, error.retryAfterSeconds);
   if (error instanceof UnsupportedInputError)
     return unsupportedMediaType(error.message, error.accepted);
+  if (error instanceof InsufficientStorageError) {
+    const problem = insufficientStorage(error.message);
+    if (error.abandoned) problem.headers.Connection = 'close';
+    return problem;
+  }
+  // Not a domain error: the store or the disk said so, wherever the write was made.
+  if (isInsufficientStorage(error)) return insufficientStorage();
   return undefined;
 }
 

@@ -27,6 +27,8 @@ import type { DocumentMetadata } from '../../contract/review.js';
 import { validateAgainstSchema } from '../../contract/schema-validation.js';
 import type { RunStatus } from '../../contract/run-status.js';
 import type { Config } from '../config.js';
+import type { DataDirectory } from '../data-directory.js';
+import { isInsufficientStorage } from '../errors.js';
 import {
   createStrategy,
   ExtractionError,
@@ -54,6 +56,7 @@ import {
 } from './documents.js';
 import type { RunLifecycle, RunPatch } from './lifecycle.js';
 import type { RunSignals } from './events.js';
+import { ProgressWriter } from './progress-writer.js';
 import type { RunRow } from './runs.js';
 
 export interface WorkerDeps {
@@ -61,6 +64,8 @@ export interface WorkerDeps {
   config: Config;
   logger: Logger;
   storage: FileStore;
+  /** Its reserve of room lets a document's failure be recorded on a full disk. */
+  dataDirectory: DataDirectory;
   signals: RunSignals;
   lifecycle: RunLifecycle;
 }
@@ -80,67 +85,6 @@ const settledEvents: Partial<Record<RunStatus, RunEventType>> = {
   partially_completed: 'extraction_run.partially_completed',
   failed: 'extraction_run.failed',
 };
-
-/**
- * Progress is stored (and announced) as chunks complete, but not more often than this: a
- * run of ten thousand quick chunks would otherwise write its whole growing partial result
- * ten thousand times, which costs the square of its length.
- */
-const progressIntervalMs = 200;
-
-/**
- * Stores a run's progress after a chunk (or a page read): at once when the last store is
- * long enough ago, else a little later (while the next one works), so no step waits long to
- * be seen. Stores happen one after another, each a snapshot taken when it starts.
- */
-class ProgressWriter {
-  readonly #store: () => Promise<boolean>;
-  #lastStoredAt = -Infinity;
-  #timer: NodeJS.Timeout | undefined;
-  #writing: Promise<void> = Promise.resolve();
-  #dirty = false;
-  #running = true;
-
-  /** `store` writes the current progress; false when the run is no longer running. */
-  constructor(store: () => Promise<boolean>) {
-    this.#store = store;
-  }
-
-  /** Notes a completed step; false once a store found the run paused or cancelled. */
-  async stepDone(last: boolean): Promise<boolean> {
-    this.#dirty = true;
-    const wait = this.#lastStoredAt + progressIntervalMs - performance.now();
-    if (last || wait <= 0) await this.#write();
-    else this.#timer ??= setTimeout(() => void this.#write(), wait);
-    return this.#running;
-  }
-
-  /** Stores what is not stored yet, now (before the run is handed back). */
-  async flush(): Promise<void> {
-    await this.#write();
-  }
-
-  stop(): void {
-    clearTimeout(this.#timer);
-  }
-
-  /** Waits for the store under way, if any (after `stop`, none follows it). */
-  settled(): Promise<void> {
-    return this.#writing;
-  }
-
-  #write(): Promise<void> {
-    clearTimeout(this.#timer);
-    this.#timer = undefined;
-    this.#writing = this.#writing.then(async () => {
-      if (!this.#dirty || !this.#running) return;
-      this.#dirty = false;
-      this.#lastStoredAt = performance.now();
-      if (!(await this.#store())) this.#running = false;
-    });
-    return this.#writing;
-  }
-}
 
 /**
  * A worker process may die of something other than the document (the system's OOM killer
@@ -174,6 +118,19 @@ interface InFlight {
   done: Promise<void>;
 }
 
+/**
+ * What a document or run that failed with `error` says: its own words for a failure a person
+ * can act on; `noRoom` for a full disk (no fault of the document, and it passes); else
+ * `onOurSide`.
+ */
+function failureOf(error: unknown, words: { noRoom: string; onOurSide: string }): ExtractionError {
+  if (error instanceof ExtractionError) return error;
+  return new ExtractionError(
+    isInsufficientStorage(error) ? words.noRoom : words.onOurSide,
+    'extraction_failed',
+  );
+}
+
 /** A file missing from the store fails its run with its name, not with an error on our side. */
 function isMissingFile(error: unknown): boolean {
   const { code, name } = error as { code?: string; name?: string };
@@ -204,7 +161,11 @@ export class RunWorker {
   async start(): Promise<void> {
     const { config, signals } = this.#deps;
     // On SQLite this process is the only one: whatever is running belongs to one that died.
-    await this.requeueAbandoned(dialectOf(this.#deps.db) === 'sqlite');
+    // A store that cannot be written now (a full disk) must not keep the process from
+    // starting: the reaper puts those runs back once their leases have run out.
+    await this.requeueAbandoned(dialectOf(this.#deps.db) === 'sqlite').catch((error: unknown) =>
+      this.#deps.logger.error({ err: error }, 'putting back abandoned runs failed'),
+    );
     if (config.workerConcurrency === 0) return;
     this.#stopped = false;
     this.#unsubscribe.push(
@@ -237,12 +198,15 @@ export class RunWorker {
       .updateTable('runs')
       .set({ status: 'queued', lease_owner: null, lease_expires_at: null, updated_at: nowIso() })
       .where('status', '=', 'running');
-    if (!all)
-      requeue = requeue
-        .where('lease_expires_at', '<', databaseTime(db))
-        // Not its own: they are alive, and renewed unless the database is out of reach, in
-        // which case this statement fails as well. A slow renewal must not requeue them.
-        .where((eb) => eb.or([eb('lease_owner', 'is', null), eb('lease_owner', '!=', this.id)]));
+    if (!all) {
+      requeue = requeue.where('lease_expires_at', '<', databaseTime(db));
+      // Not those it works on: they are alive, and renewed unless the database is out of
+      // reach, in which case this statement fails as well. A slow renewal must not requeue
+      // them. Its own that it no longer works on are abandoned too: their failure could not
+      // be recorded (a full disk).
+      const working = [...this.#inFlight.keys()];
+      if (working.length > 0) requeue = requeue.where('id', 'not in', working);
+    }
     const result = await requeue.executeTakeFirst();
     const requeued = Number(result.numUpdatedRows);
     if (requeued > 0) {
@@ -329,17 +293,24 @@ export class RunWorker {
     } catch (error) {
       // Cancelled, the lease lost, or the process stopping: what is stored stands.
       if (signal.aborted) return;
-      if (!(error instanceof ExtractionError))
+      if (!(error instanceof ExtractionError) && !isInsufficientStorage(error))
         logger.error({ err: error, run: run.id }, 'run failed unexpectedly');
-      await this.#failRun(
-        run,
-        error instanceof ExtractionError
-          ? error
-          : new ExtractionError(
+      try {
+        await this.#failRun(
+          run,
+          failureOf(error, {
+            noRoom:
+              "The extraction stopped: the service's disk is full. Start the run again once there is room.",
+            onOurSide:
               'The extraction stopped because of an error on our side. Start the run again; if it keeps failing, contact support.',
-              'extraction_failed',
-            ),
-      );
+          }),
+        );
+      } catch (unrecorded) {
+        // The store cannot be written (a full disk, the database gone): this run alone is
+        // affected. It stays claimed until its lease runs out, and the reaper then puts it
+        // back in the queue, to be worked again once it can be.
+        logger.error({ err: unrecorded, run: run.id }, "could not record a run's failure");
+      }
     } finally {
       stopRenewing();
     }
@@ -675,26 +646,27 @@ export class RunWorker {
       );
     } catch (error) {
       if (signal.aborted) throw error;
-      if (!(error instanceof ExtractionError))
+      if (!(error instanceof ExtractionError) && !isInsufficientStorage(error))
         logger.error({ err: error, run: run.id, file: fileId }, 'document failed unexpectedly');
-      const failure =
-        error instanceof ExtractionError
-          ? error
-          : new ExtractionError(
-              `${document.name} could not be extracted because of an error on our side. Extract it again; if it keeps failing, contact support.`,
-              'extraction_failed',
-            );
-      return Boolean(
-        await store(
-          {
-            status: 'failed',
-            error: documentError(document, names, failure.message),
-            error_code: failure.code,
-            finished_at: nowIso(),
-          },
-          'extraction_run.document_failed',
-        ),
+      const failure = failureOf(error, {
+        noRoom: `${document.name} could not be extracted: the service's disk is full. Extract it again once there is room.`,
+        onOurSide: `${document.name} could not be extracted because of an error on our side. Extract it again; if it keeps failing, contact support.`,
+      });
+      // Why it failed is recorded even on a full disk (where it most likely failed).
+      const stored = await this.#deps.dataDirectory.withReserve(
+        "record why a run's document failed",
+        () =>
+          store(
+            {
+              status: 'failed',
+              error: documentError(document, names, failure.message),
+              error_code: failure.code,
+              finished_at: nowIso(),
+            },
+            'extraction_run.document_failed',
+          ),
       );
+      return Boolean(stored);
     }
   }
 
@@ -713,30 +685,32 @@ export class RunWorker {
     );
     const outcome = settledOutcome(failed);
     const now = nowIso();
-    await this.#deps.lifecycle.change(
-      run.id,
-      ['running'],
-      {
-        status: outcome.status,
-        error: outcome.status === 'failed' ? message : outcome.error,
-        finished_at: now,
-        updated_at: now,
-        lease_owner: null,
-        lease_expires_at: null,
-      },
-      settledEvents[outcome.status],
-      {
-        leaseOwner: this.id,
-        documents: open.map((document) => ({
-          fileId: document.file_id,
-          patch: {
-            status: 'failed',
-            error: documentError(document, [], message),
-            error_code: code,
-            finished_at: now,
-          },
-        })),
-      },
+    await this.#deps.dataDirectory.withReserve('record why a run failed', () =>
+      this.#deps.lifecycle.change(
+        run.id,
+        ['running'],
+        {
+          status: outcome.status,
+          error: outcome.status === 'failed' ? message : outcome.error,
+          finished_at: now,
+          updated_at: now,
+          lease_owner: null,
+          lease_expires_at: null,
+        },
+        settledEvents[outcome.status],
+        {
+          leaseOwner: this.id,
+          documents: open.map((document) => ({
+            fileId: document.file_id,
+            patch: {
+              status: 'failed',
+              error: documentError(document, [], message),
+              error_code: code,
+              finished_at: now,
+            },
+          })),
+        },
+      ),
     );
     await this.#release(run.id);
   }

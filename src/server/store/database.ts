@@ -68,13 +68,20 @@ export function openStore(
 export async function openSqliteStore(file: string): Promise<Store> {
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
   const sqlite = new SQLite(file);
-  sqlite.pragma('journal_mode = WAL');
-  sqlite.pragma('synchronous = FULL');
-  sqlite.pragma('foreign_keys = ON');
-  // Writers from the worker and the HTTP side wait for each other instead of failing.
-  sqlite.pragma('busy_timeout = 5000');
-  const db = new SqliteDb(cachedConnection(sqlite));
-  await migrate(db, 'sqlite');
+  let db: SqliteDb;
+  try {
+    sqlite.pragma('journal_mode = WAL');
+    sqlite.pragma('synchronous = FULL');
+    sqlite.pragma('foreign_keys = ON');
+    // Writers from the worker and the HTTP side wait for each other instead of failing.
+    sqlite.pragma('busy_timeout = 5000');
+    db = new SqliteDb(cachedConnection(sqlite));
+    await migrate(db, 'sqlite');
+  } catch (error) {
+    // A full disk fails the first pragma; the caller may make room and open it again.
+    sqlite.close();
+    throw error;
+  }
   return { db, dialect: 'sqlite', close: () => db.destroy() };
 }
 

@@ -60,6 +60,24 @@ export function cachedConnection(
 
   const wrap = (sql: string, statement: Statement): KyselySqliteStatement => {
     const cacheable = statement.reader && statement.readonly;
+    // SQLite ends a transaction by itself on some errors (SQLITE_FULL, SQLITE_IOERR:
+    // https://www.sqlite.org/lang_transaction.html, "Response To Errors Within A
+    // Transaction"). Kysely then sends its ROLLBACK anyway, SQLite answers "cannot rollback
+    // - no transaction is active", and that error replaces the one that mattered (a full
+    // disk would become a 500). There is nothing left to roll back: it is done.
+    if (/^rollback$/i.test(sql.trim())) {
+      return {
+        reader: false,
+        all: () => [],
+        run(parameters) {
+          pointReads.clear();
+          return sqlite.inTransaction
+            ? statement.run(parameters)
+            : { changes: 0, lastInsertRowid: 0 };
+        },
+        iterate: (parameters) => statement.iterate(parameters),
+      };
+    }
     return {
       reader: statement.reader,
       all(parameters) {

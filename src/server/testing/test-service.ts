@@ -44,6 +44,8 @@ export async function startTestService(
     WORKER_CONCURRENCY: '0',
     // Disposing stops the work in flight at once; SIGTERM's grace is main.ts's concern.
     SHUTDOWN_GRACE_SECONDS: '0',
+    // A reserve as small as will do: every test's service writes it at start.
+    DATA_DIR_RESERVE_MB: '1',
     ...env,
   });
   writeStandInBuild(config.distDir);

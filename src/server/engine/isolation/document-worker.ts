@@ -126,7 +126,18 @@ process.on('message', (message: ToWorker) => {
       const { name, message, stack } =
         error instanceof Error ? error : new Error(String(error), { cause: error });
       const code = error instanceof ExtractionError ? error.code : undefined;
-      send({ id, type: 'failed', error: { name, message, stack, code } });
+      const systemCode = (error as { code?: unknown } | undefined)?.code;
+      send({
+        id,
+        type: 'failed',
+        error: {
+          name,
+          message,
+          stack,
+          code,
+          ...(!code && typeof systemCode === 'string' ? { systemCode } : {}),
+        },
+      });
     },
   );
   void working.catch(() => undefined).finally(() => running.delete(id));

@@ -356,5 +356,10 @@ function revive(
     revived.fileName = fileName;
     return revived;
   }
-  return Object.assign(new Error(error.message), { name: error.name, stack: error.stack });
+  return Object.assign(new Error(error.message), {
+    name: error.name,
+    stack: error.stack,
+    // A full disk in the worker is told as one in the service (errors.ts: isInsufficientStorage).
+    ...(error.systemCode ? { code: error.systemCode } : {}),
+  });
 }

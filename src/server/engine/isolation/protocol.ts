@@ -88,10 +88,18 @@ export type FromWorker =
 
 /**
  * A task that threw. An `ExtractionError` (a limit passed, a damaged file) comes with its
- * `code`, which the service's error takes again (pool.ts: revive); anything else without.
+ * `code`, which the service's error takes again (pool.ts: revive); anything else without,
+ * but with the system's code where it has one.
  */
 export interface FailedTask {
   id: number;
   type: 'failed';
-  error: { name: string; message: string; stack?: string; code?: DocumentErrorCode };
+  error: {
+    name: string;
+    message: string;
+    stack?: string;
+    code?: DocumentErrorCode;
+    /** The system's code of an error that had one (ENOSPC: the disk is full). */
+    systemCode?: string;
+  };
 }

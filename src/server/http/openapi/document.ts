@@ -14,12 +14,16 @@ import { resourceMediaTypes } from '../negotiation.js';
 import { codeList, type TagObject } from '../openapi.js';
 import { runLifecycleText } from '../routes/runs.js';
 import { componentSchemas } from './components.js';
-import type {
-  HttpMethod,
-  JsonSchema,
-  OpenApiDocument,
-  ParameterObject,
-  PathItem,
+import { graphqlTag } from '../../graphql/endpoint.js';
+import { problemTypes } from '../problem.js';
+import {
+  responseRef,
+  type HttpMethod,
+  type JsonSchema,
+  type OpenApiDocument,
+  type OperationObject,
+  type ParameterObject,
+  type PathItem,
 } from './objects.js';
 import { problemListText, problemResponses } from './problems.js';
 import { webhookOperations } from './webhooks.js';
@@ -86,6 +90,24 @@ function infoDescription(): string {
   ].join('\n\n');
 }
 
+/** Whether an operation stores something: every method but GET, and GraphQL never does. */
+function writes(method: string, tags: readonly string[] | undefined): boolean {
+  return method !== 'get' && !tags?.includes(graphqlTag.name);
+}
+
+/**
+ * A write can find the disk full, whatever it writes (a row, a file, an event): 507 is in
+ * every writing operation's responses, rather than in each route's list of problems.
+ */
+function withNoRoom(responses: OperationObject['responses']): OperationObject['responses'] {
+  const status = String(problemTypes['insufficient-storage'].status);
+  return Object.fromEntries(
+    Object.entries({ ...responses, [status]: responseRef('insufficient-storage') }).sort(
+      ([a], [b]) => a.localeCompare(b),
+    ),
+  );
+}
+
 const documents = new Map<string, Promise<OpenApiDocument>>();
 
 /**
@@ -139,7 +161,7 @@ async function assembleDocument(
           ...pathParameters(path),
           ...parameters.filter((parameter) => parameter.in !== 'path'),
         ],
-        responses,
+        responses: writes(method, tags) ? withNoRoom(responses) : responses,
         ...(canonical === undefined ? {} : { 'x-same-as': operationId }),
         ...rest,
       };

@@ -113,9 +113,20 @@ const problemExplanations: Record<keyof typeof problemTypes, { when: string; exa
   'not-ready': {
     when:
       'Only from `GET /readyz`, outside the API: the process cannot reach the database or the ' +
-      'file store now. `checks` says which part is `ok` and which is `failing`; the answer ' +
-      'carries `Retry-After`.',
+      'file store now, or cannot write to its data directory (`disk`: full, over quota or ' +
+      'read-only, which `detail` says). `checks` says which part is `ok` and which is ' +
+      '`failing`; the answer carries `Retry-After`.',
     example: 'This process cannot serve requests now: the database cannot be reached.',
+  },
+  'insufficient-storage': {
+    when:
+      'A write found no room: the disk of the service is full (or its quota used up, or it ' +
+      'was mounted read-only). The request was not done and nothing of it was kept, an ' +
+      'upload included; send it again once there is room. `GET /readyz` says not ready ' +
+      'meanwhile.',
+    example:
+      'The service has no room left to store this: its disk is full. Nothing was kept; try ' +
+      'again later.',
   },
 };
 
@@ -142,7 +153,7 @@ const problemHeaders: Partial<Record<keyof typeof problemTypes, Record<string, H
 };
 
 export type ProblemSlug = keyof typeof problemTypes;
-export type ProblemStatus = 400 | 403 | 404 | 406 | 408 | 409 | 413 | 415 | 422 | 429;
+export type ProblemStatus = 400 | 403 | 404 | 406 | 408 | 409 | 413 | 415 | 422 | 429 | 507;
 
 export function slugOfStatus(status: number): ProblemSlug {
   const slug = (Object.keys(problemTypes) as ProblemSlug[]).find(

@@ -274,7 +274,10 @@ export const fileRoutes = new Hono<AppEnv>()
           active.status,
         );
       }
-      await deleteFile(db, storage, file);
+      // A deletion frees room: on a full disk it is the one write that must still happen.
+      await c
+        .get('services')
+        .dataDirectory.withReserve('delete a file', () => deleteFile(db, storage, file));
       return c.body(null, 204);
     },
   )
@@ -341,7 +344,7 @@ export const fileRoutes = new Hono<AppEnv>()
           },
         },
       },
-      problems: [400, 404, 406, 'unreadable-document', 429],
+      problems: [400, 404, 406, 'unreadable-document', 429, 507],
       access: 'bearer-or-query',
     }),
     async (c) => {
@@ -401,7 +404,7 @@ export const fileRoutes = new Hono<AppEnv>()
         description: 'The words, in reading order.',
         content: { 'application/json': { schema: schemaRef('PageWords') } },
       },
-      problems: [404, 406, 'unreadable-document', 429],
+      problems: [404, 406, 'unreadable-document', 429, 507],
       access: 'bearer-or-query',
     }),
     async (c) => {

@@ -17,12 +17,17 @@ export function readinessResponse(readiness: Readiness, instance: string): Respo
   const failing = (Object.keys(readiness.checks) as ReadinessCheck[]).filter(
     (name) => readiness.checks[name] === 'failing',
   );
-  const parts = { database: 'the database', files: 'the file store' } as const;
+  const parts = {
+    database: 'the database cannot be reached',
+    files: 'the file store cannot be reached',
+    disk: 'the data directory cannot be written',
+  } as const;
+  const said = failing.map((name) => {
+    const reason = readiness.reasons[name];
+    return reason ? `${parts[name]} (${reason})` : parts[name];
+  });
   return problemResponse(
-    notReady(
-      `This process cannot serve requests now: ${failing.map((name) => parts[name]).join(' and ')} cannot be reached.`,
-      readiness.checks,
-    ),
+    notReady(`This process cannot serve requests now: ${said.join(' and ')}.`, readiness.checks),
     instance,
   );
 }
