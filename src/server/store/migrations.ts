@@ -328,6 +328,26 @@ const migrationsFor = (dialect: Dialect): Record<string, Migration> => ({
       await db.schema.alterTable('run_documents').dropColumn('error_code').execute();
     },
   },
+  '0009_previous_webhook_secret': {
+    // Issue 22: a rotated webhook secret keeps signing beside the new one until
+    // `previous_webhook_secret_until`, so receivers can move to the new one without losing
+    // deliveries (extractors.ts: rotateWebhookSecret).
+    async up(db: Kysely<unknown>) {
+      const { text, varchar } = columnTypes(dialect);
+      await db.schema.alterTable('extractors').addColumn('previous_webhook_secret', text).execute();
+      await db.schema
+        .alterTable('extractors')
+        .addColumn('previous_webhook_secret_until', varchar(32))
+        .execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema
+        .alterTable('extractors')
+        .dropColumn('previous_webhook_secret_until')
+        .execute();
+      await db.schema.alterTable('extractors').dropColumn('previous_webhook_secret').execute();
+    },
+  },
 });
 
 /**

@@ -41,6 +41,9 @@ export interface ExtractorTable extends ContentOptionColumns {
   enable_webhook: number;
   webhook_url: string;
   webhook_secret: string;
+  /** The secret before the last rotation, which still signs beside it until the time below. */
+  previous_webhook_secret: Nullable<string>;
+  previous_webhook_secret_until: Nullable<string>;
   redirect_url: string;
   /** JSON list of the checks over the results (src/contract/checks.ts); `[]` by default. */
   checks: Generated<string>;
