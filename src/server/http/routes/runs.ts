@@ -260,14 +260,19 @@ const resultSchemas: Record<ResultFormat, JsonSchema> = {
   xml: {
     type: 'string',
     description:
-      'The documents as XML: `<results>` holding a `<document file="…" name="…" status="…">` ' +
-      'per document with its `<data>` and `<error>`.',
+      'The documents as XML 1.0: `<results>` holding a `<document file="…" name="…" ' +
+      'status="…">` per document with its `<data>` and `<error>`. Lists repeat their ' +
+      'element, an empty list is one element with `items="0"`, null is `xsi:nil="true"`; ' +
+      'text XML 1.0 cannot carry is its JSON string literal, marked `escaped="content"` ' +
+      '(or, for an attribute, `escaped` naming it). README: Results.',
   },
   csv: {
     type: 'string',
     description:
       'The documents as CSV with a header row: `file`, `name`, `status`, `error`, then the ' +
-      'fields; a row per document (per item of its list of objects).',
+      'fields; a row per document (per item of its list of objects, numbered in ' +
+      '`<list>.#`, 0 when the list is empty). Null is an empty field, empty text `""`; ' +
+      'other lists are JSON array text. README: Results.',
   },
 };
 
@@ -360,10 +365,14 @@ runRoutes
       description:
         'One entry per document, in the order of the bucket (a one-file bucket gives one): ' +
         '`{"documents": [{file, name, status, data, error}]}`. As JSON, XML (element names ' +
-        'made valid, arrays as repeated elements) or CSV (RFC 4180; a `file` column first; ' +
-        'nested objects as dotted columns; one row per document, or per item of its array ' +
-        'of objects; cells that a spreadsheet would read as a formula, after leading blanks ' +
-        'and in full-width forms too, are neutralised). Chosen by `format`, else by Accept. ' +
+        'made valid, arrays as repeated elements, an empty one as `items="0"`, text XML ' +
+        'cannot carry as a JSON literal marked `escaped`) or CSV (RFC 4180; a `file` column ' +
+        'first; nested objects as dotted columns; lists as JSON array text; null an empty ' +
+        'field, empty text `""`; one row per document, or per item of its array of objects, ' +
+        'numbered in `<list>.#`; cells that a spreadsheet would read as a formula, after ' +
+        'leading blanks and in full-width forms too, are neutralised). Read with the types ' +
+        'of targetSchema, XML and CSV give back the JSON exactly. ' +
+        'Chosen by `format`, else by Accept. ' +
         '409 until a document has completed; 403 to an embed session token when the ' +
         "extractor's allowDownload is off.",
       query: resultQuery,
