@@ -499,7 +499,8 @@ export const runSchema = z.object({
     .nullable(z.string())
     .check(
       z.describe(
-        'The results as JSON text (documents): editedResultJson when edited, else resultJson.',
+        'The results as JSON text (documents): editedResultJson when edited, else ' +
+          'resultJson; each record valid against targetSchema (drafts: draftResultJson).',
       ),
     ),
   partialData: z
@@ -532,7 +533,18 @@ export const runSchema = z.object({
     .check(
       z.describe(
         resultsText('Results with the edits of a person (PUT …/results)') +
-          ' Each record is valid against targetSchema; null when nobody edited any.',
+          ' Each record is valid against targetSchema: the last one the schema accepted, a ' +
+          'draft it does not accept staying in draftResultJson. Null when nobody edited any.',
+      ),
+    ),
+  draftResultJson: z
+    .nullable(z.string())
+    .check(
+      z.describe(
+        "A person's drafts that targetSchema does not accept yet (PUT …/documents/{fileId}/" +
+          'results), as JSON text: {"documents": [{file, data}, ...]}, the shape PUT …/results ' +
+          'takes, in the order of the bucket. Null when there is none. Submission refuses a ' +
+          "run with a draft; a record the schema accepts replaces its document's draft.",
       ),
     ),
   resultMetadata: z

@@ -6,6 +6,7 @@
  */
 import { Migrator } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { RunResults } from '../../contract/resources.js';
 import { createBucket } from '../buckets/buckets.js';
 import { loadConfig } from '../config.js';
 import { demoExtractor } from '../extractors/demo.js';
@@ -171,6 +172,45 @@ describe(`the store on ${testDialect()}`, () => {
     const winners = claims.filter((claim) => claim !== undefined);
     expect(winners).toHaveLength(1);
     expect((await findRun(stores[1]!.db, run.id))?.lease_owner).toBe(winners[0]!.lease_owner);
+  });
+
+  it('moves an edit saved before drafts were kept apart, that the schema refuses, into the drafts', async () => {
+    const where = await location();
+    const store = await open(where);
+    const { bucketId, extractorId } = await bucketAndExtractor(store);
+    const edits = [{ invoice_number: 'fine', total: 1 }, { invoice_number: 7 }];
+    const run = await insertRunRow(store.db, {
+      bucketId,
+      extractorId,
+      status: 'completed',
+      documents: edits.map((edited) => ({ data: { invoice_number: 'A', total: 2 }, edited })),
+    });
+    const submitted = await insertRunRow(store.db, {
+      bucketId,
+      extractorId,
+      status: 'completed',
+      submitted_at: nowIso(),
+      documents: [{ data: { invoice_number: 'A', total: 2 }, edited: { invoice_number: 7 } }],
+    });
+    // Back to before drafts: edits were stored as records, valid or not.
+    const migrator = new Migrator({ db: store.db, provider: migrationProvider(store.dialect) });
+    expect((await migrator.migrateTo('0009_previous_webhook_secret')).error).toBeUndefined();
+    expect((await migrator.migrateToLatest()).error).toBeUndefined();
+
+    const migrated = (await findRun((await open(where)).db, run.id))!;
+    const files = JSON.parse(migrated.documents) as { file: string }[];
+    const records = JSON.parse(migrated.edited_result_json!) as RunResults;
+    expect(records.documents.map((document) => document.data)).toEqual([
+      edits[0],
+      { invoice_number: 'A', total: 2 },
+    ]);
+    expect(JSON.parse(migrated.draft_result_json!)).toEqual({
+      documents: [{ file: files[1]!.file, data: edits[1] }],
+    });
+    // What was submitted was checked then, and stays.
+    const kept = (await findRun(store.db, submitted.id))!;
+    expect(kept.draft_result_json).toBeNull();
+    expect(kept.edited_result_json).toBe(submitted.edited_result_json);
   });
 
   it('turns the runs made before documents into runs of one document holding all their files', async () => {

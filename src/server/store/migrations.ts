@@ -11,7 +11,9 @@ import {
   type Migration,
   type MigrationProvider,
 } from 'kysely';
-import { newDocumentRows, runColumnsOf } from '../runs/documents.js';
+import { parseTargetSchema } from '../../contract/json-schema.js';
+import { validateAgainstSchema } from '../../contract/schema-validation.js';
+import { draftsAfter, listDocuments, newDocumentRows, runColumnsOf } from '../runs/documents.js';
 import type { Database, RunDocumentRow } from './schema.js';
 import type { RunStatus } from '../../contract/run-status.js';
 
@@ -347,6 +349,62 @@ const migrationsFor = (dialect: Dialect): Record<string, Migration> => ({
         .execute();
       await db.schema.alterTable('extractors').dropColumn('previous_webhook_secret').execute();
     },
+  },
+  '0010_result_drafts': draftsMigration(dialect),
+});
+
+/**
+ * Issue 22: a person's draft that targetSchema does not accept is kept apart from the
+ * records (`runs.draft_result_json`), which hold only records the schema accepts. An edit
+ * saved before, not yet submitted, that the schema refuses moves into the drafts, and its
+ * document shows the machine's record again (submission checked the submitted ones).
+ */
+const draftsMigration = (dialect: Dialect): Migration => ({
+  async up(untyped: Kysely<unknown>) {
+    const { text } = columnTypes(dialect);
+    await untyped.schema.alterTable('runs').addColumn('draft_result_json', text).execute();
+    const db = untyped as Kysely<Database>;
+    const runs = await db
+      .selectFrom('runs')
+      .select(['id', 'bucket_id', 'target_schema'])
+      .where('edited_result_json', 'is not', null)
+      .where('submitted_at', 'is', null)
+      .execute();
+    for (const run of runs) {
+      const parsed = parseTargetSchema(run.target_schema);
+      if (!parsed.ok) continue;
+      const documents = await listDocuments(db, run.id);
+      const refused = documents.filter(
+        (document) =>
+          document.edited_result_json !== null &&
+          validateAgainstSchema(parsed.schema, JSON.parse(document.edited_result_json)).length > 0,
+      );
+      if (refused.length === 0) continue;
+      const drafts = refused.map((document) => ({
+        fileId: document.file_id,
+        draft: JSON.parse(document.edited_result_json!) as unknown,
+      }));
+      for (const document of refused) {
+        document.edited_result_json = null;
+        await db
+          .updateTable('run_documents')
+          .set({ edited_result_json: null })
+          .where('run_id', '=', run.id)
+          .where('file_id', '=', document.file_id)
+          .execute();
+      }
+      await db
+        .updateTable('runs')
+        .set({
+          edited_result_json: runColumnsOf(run.bucket_id, documents).edited_result_json,
+          draft_result_json: draftsAfter(run.bucket_id, documents, null, drafts),
+        })
+        .where('id', '=', run.id)
+        .execute();
+    }
+  },
+  async down(db: Kysely<unknown>) {
+    await db.schema.alterTable('runs').dropColumn('draft_result_json').execute();
   },
 });
 

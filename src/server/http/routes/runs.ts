@@ -420,7 +420,8 @@ runRoutes
       description:
         '`{"documents": [{file, data}]}`: each record replaces the record of the completed ' +
         'document whose `file` (IRI or id) it names; a document left out keeps its record. ' +
-        'Each is validated against targetSchema (422 with a JSON pointer for each violation). ' +
+        'Each is validated against targetSchema (422 with a JSON pointer for each violation) ' +
+        "and replaces its document's draft, if any. " +
         "The machine's original stays readable as resultJson and with `?version=original`. " +
         '409 unless the run is completed or partially_completed, or after submission.',
       body: {
@@ -447,9 +448,12 @@ runRoutes
     `${documentPath}/results`,
     operation('saveDocumentResults', "Save one document's record edited by a person", {
       description:
-        "A person's draft of the record of the completed document of this file, stored " +
-        'whether or not targetSchema accepts it yet (so work in progress survives a reload); ' +
-        'submission checks it (422 with a JSON pointer for each violation). The other ' +
+        'The record of the completed document of this file as a person edited it, saved ' +
+        'whether or not targetSchema accepts it yet (so work in progress survives a reload). ' +
+        "One the schema accepts becomes the document's record (editedResultJson, data, " +
+        "results) and ends its draft; one it does not accept yet is kept as the person's " +
+        'draft in draftResultJson, the records keeping the last one the schema accepted, and ' +
+        'submission answers 422 with a JSON pointer for each violation. The other ' +
         'documents keep theirs. 404 ' +
         'for a file that is not a document of the run; 409 unless the run is completed or ' +
         'partially_completed and the document completed, or after submission.',
@@ -461,7 +465,11 @@ runRoutes
           },
         },
       },
-      answer: { status: 200, resource: 'run', description: 'The run with the edit.' },
+      answer: {
+        status: 200,
+        resource: 'run',
+        description: 'The run with the edit (a record, or a draft in draftResultJson).',
+      },
       problems: [400, 404, 406, 409, 413, 415],
     }),
     negotiated,
@@ -542,8 +550,8 @@ runRoutes
     operation('submitResults', 'Submit the results', {
       description:
         'Once per run (again answers 409), and once per bucket unless the extractor sets ' +
-        '`allowResubmission` (another run over a submitted bucket answers 409). A document ' +
-        'record a person edited (their draft) that targetSchema does not accept answers 422 ' +
+        '`allowResubmission` (another run over a submitted bucket answers 409). A run with a ' +
+        "person's draft (draftResultJson: a record targetSchema does not accept) answers 422 " +
         'with a pointer into it (`/documents/{i}/data/...`). Fires `extraction_run.submitted` ' +
         "and answers with the extractor's redirectUrl.",
       answer: { status: 200, resource: 'submission' },
