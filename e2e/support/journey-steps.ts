@@ -168,6 +168,8 @@ export interface RunOnServer {
   status: string;
   /** `{"documents": [{file, name, status, data, error}]}` as JSON text. */
   data: string | null;
+  /** A person's drafts the schema does not accept yet: `{"documents": [{file, data}]}`. */
+  draftResultJson: string | null;
   documents: {
     file: string;
     name: string;

@@ -5,6 +5,7 @@
  * are joined here, once, so that no view reads the results text itself.
  */
 import {
+  resultsEditSchema,
   runResultsSchema,
   type DocumentErrorCode,
   type DocumentResult,
@@ -32,8 +33,8 @@ export interface RunDocumentState {
   chunksCompleted: number;
   chunksTotal: number | null;
   /**
-   * The record: as edited (else as read) once the run has settled, the values found so far
-   * while it works; `undefined` when there is none yet.
+   * The record: the person's draft, else as edited (else as read) once the run has settled;
+   * the values found so far while it works; `undefined` when there is none yet.
    */
   data: unknown;
 }
@@ -81,6 +82,19 @@ export function parseResults(text: string | null | undefined): DocumentResult[] 
   return parsed.success ? parsed.data.documents : [];
 }
 
+/** A person's drafts by file IRI (the run's `draftResultJson`); empty when it is not one. */
+function draftsOfRun(run: Run): Map<string, unknown> {
+  if (!run.draftResultJson) return new Map();
+  try {
+    const parsed = resultsEditSchema.safeParse(JSON.parse(run.draftResultJson));
+    if (parsed.success)
+      return new Map(parsed.data.documents.map((document) => [document.file, document.data]));
+  } catch {
+    // Not JSON: no drafts to show.
+  }
+  return new Map();
+}
+
 /** The id of the file a document's IRI names (its last segment). */
 export function fileIdOf(file: string): string {
   const id = file.slice(file.lastIndexOf('/') + 1);
@@ -95,8 +109,12 @@ function joinDocuments(run: Run): RunDocumentState[] {
   const working = run.status === 'queued' || run.status === 'running' || run.status === 'paused';
   const results = parseResults(working ? (run.partialResultJson ?? run.partialData) : run.data);
   const byFile = new Map(results.map((document) => [document.file, document]));
+  // A draft the schema does not accept yet is kept apart from the records: the person
+  // goes on from it.
+  const drafts = working ? new Map<string, unknown>() : draftsOfRun(run);
   return (run.documents ?? []).map((document) => {
     const result = byFile.get(document.file);
+    const draft = drafts.get(document.file);
     return {
       file: document.file,
       fileId: fileIdOf(document.file),
@@ -109,7 +127,7 @@ function joinDocuments(run: Run): RunDocumentState[] {
       pagesTotal: document.pagesTotal,
       chunksCompleted: document.chunksCompleted,
       chunksTotal: document.chunksTotal,
-      data: result?.data ?? undefined,
+      data: draft !== undefined ? draft : (result?.data ?? undefined),
     };
   });
 }

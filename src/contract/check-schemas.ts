@@ -94,6 +94,7 @@ export const savedCheckSchema = z.object({
   tolerance: z.optional(z.number()),
   message: z.optional(z.string()),
 });
+export type SavedCheck = z.infer<typeof savedCheckSchema>;
 
 /** A check that failed on the results: which, the values it involves, and why. */
 export const checkFailureSchema = /* @__PURE__ */ z.object({

@@ -512,7 +512,8 @@ export const runSchema = z.object({
     .nullable(z.string())
     .check(
       z.describe(
-        'The results as JSON text (documents): editedResultJson when edited, else resultJson.',
+        'The results as JSON text (documents): editedResultJson when edited, else ' +
+          'resultJson; each record valid against targetSchema (drafts: draftResultJson).',
       ),
     ),
   partialData: z
@@ -544,11 +545,19 @@ export const runSchema = z.object({
     .nullable(z.string())
     .check(
       z.describe(
-        resultsText("The results with a person's edits") +
-          ' A document a person edited (PUT …/results or PUT …/documents/{fileId}/results) ' +
-          'carries their record, as saved: a draft is kept whether or not targetSchema accepts ' +
-          "it yet (submission checks it). The others carry the machine's record, as in " +
-          'resultJson. Null while nobody has edited any document.',
+        resultsText('Results with the edits of a person (PUT …/results)') +
+          ' Each record is valid against targetSchema: the last one the schema accepted, a ' +
+          'draft it does not accept staying in draftResultJson. Null when nobody edited any.',
+      ),
+    ),
+  draftResultJson: z
+    .nullable(z.string())
+    .check(
+      z.describe(
+        "A person's drafts that targetSchema does not accept yet (PUT …/documents/{fileId}/" +
+          'results), as JSON text: {"documents": [{file, data}, ...]}, the shape PUT …/results ' +
+          'takes, in the order of the bucket. Null when there is none. Submission refuses a ' +
+          "run with a draft; a record the schema accepts replaces its document's draft.",
       ),
     ),
   resultMetadata: z

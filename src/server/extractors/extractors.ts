@@ -127,6 +127,8 @@ export async function createExtractor(
     id: newId(),
     ...columnsFrom(input),
     webhook_secret: webhookSecret,
+    previous_webhook_secret: null,
+    previous_webhook_secret_until: null,
     created_at: now,
     updated_at: now,
     deleted_at: null,
@@ -152,11 +154,32 @@ export async function replaceExtractor(
     .executeTakeFirst();
 }
 
+/**
+ * How long a rotated webhook secret keeps signing beside the new one (README: Webhooks): a
+ * day to deploy the new secret at the receiver, during which every delivery carries both
+ * signatures, as Standard Webhooks allows, so none fails verification on either side.
+ */
+export const webhookSecretOverlapHours = 24;
+
+/**
+ * A new signing secret; the one it replaces keeps signing for `webhookSecretOverlapHours`.
+ * A second rotation within the window replaces that one: only the secret just replaced
+ * overlaps.
+ */
 export async function rotateWebhookSecret(db: Db, id: string): Promise<string | undefined> {
   const secret = newWebhookSecret();
+  const now = Date.now();
   const result = await db
     .updateTable('extractors')
-    .set({ webhook_secret: secret, updated_at: nowIso() })
+    // On both SQLite and PostgreSQL the right-hand side of SET reads the row as it was.
+    .set((eb) => ({
+      previous_webhook_secret: eb.ref('webhook_secret'),
+      previous_webhook_secret_until: new Date(
+        now + webhookSecretOverlapHours * 3_600_000,
+      ).toISOString(),
+      webhook_secret: secret,
+      updated_at: new Date(now).toISOString(),
+    }))
     .where('id', '=', id)
     .where(notDeleted)
     .executeTakeFirst();

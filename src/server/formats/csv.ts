@@ -1,6 +1,6 @@
 /**
  * CSV as RFC 4180 says: CRLF between records, fields quoted when they hold a comma, a
- * quote or a line break, quotes doubled inside.
+ * quote or a line break (or are empty text, to tell it from null), quotes doubled inside.
  *
  * Cells are neutralised against formula injection (OWASP, "CSV injection"): a cell a
  * spreadsheet could take for a formula is written with an apostrophe before it, which
@@ -29,8 +29,14 @@ export function restoreCell(cell: string): string {
   return cell.startsWith("'") ? cell.slice(1) : cell;
 }
 
+/**
+ * A cell as RFC 4180 writes it. Null (and undefined) is an empty field, empty text a quoted
+ * empty field (`""`): RFC 4180 readers that report quoting (csv-parse's `cast` context has
+ * `quoting`) tell them apart, and the others read both as empty.
+ */
 export function formatCsvCell(value: unknown): string {
   if (value === null || value === undefined) return '';
+  if (value === '') return '""';
   // A JSON number is never a formula: -12.5 stays a number a spreadsheet can add up.
   if (typeof value === 'number') return String(value);
   const text = neutraliseCell(

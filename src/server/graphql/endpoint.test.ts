@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Check } from '../../contract/check-schemas.js';
 import type { GraphqlResponse } from '../../contract/graphql.js';
 import {
   documentSummarySchema,
@@ -108,25 +109,49 @@ describe('GraphQL at /api/graphql', () => {
   });
 
   it('selects every field of an extractor, the same as REST shows it', async () => {
+    const checks: Check[] = [
+      { left: { sum: '/lines/*/amount' }, op: '=', right: '/total', tolerance: 0.01 },
+      { left: '/total', op: '>=', right: 0, message: 'A total is never negative.' },
+      { left: { subtract: ['/total', 5] }, op: '!=', right: { value: 7 } },
+    ];
     const extractor = await createExtractor(service, {
       label: 'Every field',
+      jsonSchema: JSON.stringify({
+        type: 'object',
+        properties: {
+          total: { type: 'number' },
+          lines: {
+            type: 'array',
+            items: { type: 'object', properties: { amount: { type: 'number' } } },
+          },
+        },
+      }),
       outputInstructions: 'Dates as ISO',
+      checks,
     });
-    // Not the signing secret, and not the checks (structured: REST shows them).
-    const fields = Object.keys(extractorSchema.shape).filter(
-      (field) => field !== 'webhookSecret' && field !== 'checks',
-    );
+    // Every field but the signing secret; the checks with each of theirs.
+    const fields = Object.keys(extractorSchema.shape)
+      .filter((field) => field !== 'webhookSecret' && field !== 'checks')
+      .concat('checks { left op right tolerance message }');
     const { body } = await graphql(
       `query One($id: ID!) { savedExtractor(id: $id) { ${fields.join(' ')} } }`,
       { id: extractor.id },
     );
     expect(body.errors).toBeUndefined();
-    const {
-      webhookSecret: _secret,
-      checks: _checks,
-      ...shown
-    } = await rest<Extractor>(`/api/saved_extractors/${extractor.id}`);
-    expect(body.data!.savedExtractor).toEqual(shown);
+    const { webhookSecret: _secret, ...shown } = await rest<Extractor>(
+      `/api/saved_extractors/${extractor.id}`,
+    );
+    const answered = body.data!.savedExtractor as unknown as Extractor;
+    // Operands come as JSON text; a field a check does not have is null.
+    expect({
+      ...answered,
+      checks: answered.checks.map((check) => ({
+        ...Object.fromEntries(Object.entries(check).filter(([, value]) => value !== null)),
+        left: JSON.parse(check.left as string) as unknown,
+        right: JSON.parse(check.right as string) as unknown,
+      })),
+    }).toEqual(shown);
+    expect(shown.checks).toEqual(checks);
 
     const missing = await graphql('{ savedExtractor(id: "no-such-id") { id } }');
     expect(missing.body).toEqual({ data: { savedExtractor: null } });
@@ -438,10 +463,10 @@ describe('GraphQL at /api/graphql', () => {
     expect(atLimits.status).toBe(200);
     expect(atLimits.body.errors).toBeUndefined();
     expect(atLimits.body.data!.a14).toEqual(atLimits.body.data!.a0);
-    // Every field GraphQL offers: not the secret, nor the checks (their format is REST's).
-    const everything = Object.keys(extractorSchema.shape).filter(
-      (field) => field !== 'webhookSecret' && field !== 'checks',
-    );
+    // Every field GraphQL offers: all but the secret.
+    const everything = Object.keys(extractorSchema.shape)
+      .filter((field) => field !== 'webhookSecret' && field !== 'checks')
+      .concat('checks { left op right tolerance message }');
     const wide = await graphql(
       `{ ${many(15, (i) => `a${i}: savedExtractors { totalItems items { ${everything.join(' ')} } }`)} }`,
     );
@@ -459,5 +484,42 @@ describe('GraphQL at /api/graphql', () => {
     expect(await response.json()).toEqual({
       data: { savedExtractor: { id: extractor.id, label: 'Asked with GET' } },
     });
+  });
+
+  it('answers application/json to a wildcard, and the newer type to a client that names it', async () => {
+    const asked = async (accept: string, body = '{ __typename }') => {
+      const response = await service.request('/api/graphql', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Accept: accept },
+        body: JSON.stringify({ query: body }),
+      });
+      return { status: response.status, type: response.headers.get('content-type') };
+    };
+    // GraphQL over HTTP: a legacy client's */* gets application/json, errors with a 200.
+    for (const accept of [
+      '*/*',
+      'application/*',
+      'application/json',
+      '*/*;q=0.5, text/html;q=0.1',
+    ]) {
+      expect((await asked(accept)).type, accept).toMatch(/^application\/json/);
+    }
+    expect(await asked('*/*', '{ nothing }')).toMatchObject({ status: 200 });
+    for (const accept of [
+      'application/graphql-response+json',
+      'application/graphql-response+json, application/json',
+      'application/json, application/graphql-response+json',
+      'application/json;q=0.5, application/graphql-response+json',
+      'application/graphql-response+json, */*',
+    ]) {
+      expect((await asked(accept)).type, accept).toMatch(/^application\/graphql-response\+json/);
+    }
+    expect(await asked('application/graphql-response+json', '{ nothing }')).toMatchObject({
+      status: 400,
+    });
+    // Named with q=0, the newer type is refused, and JSON answers.
+    expect((await asked('application/graphql-response+json;q=0, */*')).type).toMatch(
+      /^application\/json/,
+    );
   });
 });

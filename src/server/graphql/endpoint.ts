@@ -10,7 +10,7 @@ import type { YogaServerInstance } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import { readBodyText } from '../http/body.js';
 import type { AppEnv, Services } from '../http/context.js';
-import { essence, namesMediaRange, negotiateOrThrow } from '../http/negotiation.js';
+import { essence, namesMediaRange, namesMediaType, negotiateOrThrow } from '../http/negotiation.js';
 import { operationsOf, type Answer, type TagObject } from '../http/openapi.js';
 import { graphqlQueryExample } from '../http/openapi/examples.js';
 import { schemaRef, type ResponseObject } from '../http/openapi/objects.js';
@@ -20,8 +20,18 @@ import { graphqlTypeDefs } from './type-defs.js';
 
 export const graphqlPath = '/api/graphql';
 
-/** What GraphQL over HTTP answers with: the newer type first, plain JSON for older clients. */
-const graphqlMediaTypes = ['application/graphql-response+json', 'application/json'] as const;
+/**
+ * What GraphQL over HTTP answers with: the newer type to a client that names it, plain JSON
+ * to one that does not. A wildcard (`*\/*`, `application/*`) is how older clients and plain
+ * HTTP tools ask, and for them the spec (and graphql-http's audit) wants application/json,
+ * whose errors come with a 200 those clients expect.
+ */
+function graphqlMediaTypes(c: Context<AppEnv>) {
+  const newer = 'application/graphql-response+json';
+  return namesMediaType(c, newer)
+    ? ([newer, 'application/json'] as const)
+    : (['application/json', newer] as const);
+}
 
 type Yoga = YogaServerInstance<GraphqlContext, object>;
 
@@ -132,7 +142,9 @@ const operation = operationsOf(graphqlTag);
 
 const graphqlAnswer: Answer = {
   status: 200,
-  description: 'The data; errors inside resolvers (a bad page, say) come in `errors` beside it.',
+  description:
+    'The data; errors inside resolvers (a bad page, say) come in `errors` beside it. ' +
+    'application/graphql-response+json when Accept names it, else application/json.',
   content: {
     'application/graphql-response+json': { schema: schemaRef('GraphqlResponse') },
     'application/json': { schema: schemaRef('GraphqlResponse') },
@@ -145,8 +157,9 @@ const graphqlErrors: Record<string, ResponseObject> = {
       'The query cannot be parsed, does not fit the schema, or passes a limit (' +
       `${graphqlLimits.tokens} tokens, depth ${graphqlLimits.depth}, ${graphqlLimits.aliases} ` +
       `aliases, ${graphqlLimits.directives} directives, cost ${graphqlLimits.cost}; code ` +
-      'LIMIT_EXCEEDED): `errors` says which. Clients that accept only application/json get ' +
-      'these errors with a 200, as GraphQL over HTTP says for that type.',
+      'LIMIT_EXCEEDED): `errors` says which. Answered to a client whose Accept names ' +
+      'application/graphql-response+json; the others (`*/*`, `application/json`, no Accept) ' +
+      'get application/json and these errors with a 200, as GraphQL over HTTP says for that type.',
     content: { 'application/graphql-response+json': { schema: schemaRef('GraphqlResponse') } },
   },
 };
@@ -166,7 +179,7 @@ async function answerGraphql(c: Context<AppEnv>): Promise<Response> {
   // HEAD comes here as GET does; GraphQL over HTTP answers GET and POST alone.
   if (method !== 'GET' && method !== 'POST') throw methodNotAllowed(['GET', 'POST']);
   // Yoga answers these two with an empty body; the API's errors are problem documents.
-  const accept = negotiateOrThrow(c, graphqlMediaTypes);
+  const accept = negotiateOrThrow(c, graphqlMediaTypes(c));
   if (method === 'POST' && essence(c.req.header('content-type')) !== 'application/json') {
     throw unsupportedMediaType('Send the GraphQL request as application/json.', [
       'application/json',

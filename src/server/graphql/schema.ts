@@ -11,6 +11,7 @@
  * realms. Going through Yoga keeps a single copy.
  */
 import { createGraphQLError, createSchema } from 'graphql-yoga';
+import type { SavedCheck } from '../../contract/check-schemas.js';
 import { idFromReference } from '../../contract/iri.js';
 import type { DocumentSummary, Run, RunResults } from '../../contract/resources.js';
 import type { RunStatus } from '../../contract/run-status.js';
@@ -167,7 +168,17 @@ function runDocuments(run: Run): (DocumentSummary & { data: string | null })[] {
   });
 }
 
+/** A check's operands as JSON text (type-defs.ts says why). */
+const checkResolvers = {
+  left: (check: SavedCheck) => JSON.stringify(check.left),
+  right: (check: SavedCheck) => JSON.stringify(check.right),
+};
+
 export const graphqlSchema = createSchema<GraphqlContext>({
   typeDefs: graphqlTypeDefs,
-  resolvers: { Query: queryResolvers, ExtractionRun: { documents: runDocuments } },
+  resolvers: {
+    Query: queryResolvers,
+    ExtractionRun: { documents: runDocuments },
+    Check: checkResolvers,
+  },
 });

@@ -4,6 +4,7 @@
  * have it without loading graphql-yoga: that is loaded at the first GraphQL request.
  */
 import * as z from 'zod/mini';
+import { savedCheckSchema } from '../../contract/check-schemas.js';
 import {
   bucketSchema,
   documentSummarySchema,
@@ -81,6 +82,13 @@ function objectTypeSdl(
   return `${sdlDescription(description)}type ${name} {\n${fields.join('\n')}\n}`;
 }
 
+function operandDescription(side: 'left' | 'right'): string {
+  return (
+    `The ${side} operand as JSON text: a JSON pointer as a JSON string ("/total" in quotes), ` +
+    'a number, or an object with one of value, sum, add, subtract, multiply.'
+  );
+}
+
 function pageTypeSdl(itemType: string): string {
   return `${sdlDescription(`One page of ${itemType} items (${itemsPerPage} per page), newest first.`)}type ${itemType}Page {
   items: [${itemType}!]!
@@ -99,9 +107,21 @@ export const graphqlTypeDefs = [
     'SavedExtractor',
     'A stored extraction configuration (REST: /api/saved_extractors/{id}).',
     extractorSchema,
-    // The signing secret is shown once, in the REST answer that creates or rotates it. The
-    // checks are structured (operands of several shapes): REST and the interface read them.
+    // The signing secret is shown once, in the REST answer that creates or rotates it.
     ['webhookSecret', 'checks'],
+    [
+      `${sdlDescription(z.toJSONSchema(extractorSchema.shape.checks).description, '  ')}  checks: [Check!]!`,
+    ],
+  ),
+  objectTypeSdl(
+    'Check',
+    'A check on the results, as REST shows it; its operands as JSON text.',
+    // An operand is a pointer, a number or an object of several shapes, which no GraphQL
+    // type holds: it is written as JSON text, as a document's `data` is.
+    z.extend(savedCheckSchema, {
+      left: z.string().check(z.describe(operandDescription('left'))),
+      right: z.string().check(z.describe(operandDescription('right'))),
+    }),
   ),
   objectTypeSdl(
     'ExtractionBucket',

@@ -98,6 +98,14 @@ export function namesMediaRange(c: Context): boolean {
   return parseAccept(c.req.header('accept') ?? '').some((entry) => mediaRangeOf(entry));
 }
 
+/** Whether the request's Accept names this media type itself (not by a wildcard) with q > 0. */
+export function namesMediaType(c: Context, mediaType: string): boolean {
+  return parseAccept(c.req.header('accept') ?? '').some((entry) => {
+    const range = mediaRangeOf(entry);
+    return range !== undefined && `${range.type}/${range.subtype}` === mediaType && range.q > 0;
+  });
+}
+
 /** The bare media type of a Content-Type header: lower case, without parameters. */
 export function essence(contentType: string | null | undefined): string {
   return (contentType ?? '').split(';')[0]!.trim().toLowerCase();

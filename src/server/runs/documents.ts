@@ -190,6 +190,44 @@ function resultsJson(
   return `{"documents":[${entries.join(',')}]}`;
 }
 
+/** A change to a person's draft of a document: the draft now, or none (`draft` absent). */
+export interface DraftChange {
+  fileId: string;
+  draft?: unknown;
+}
+
+/** A run's drafts by file IRI (`draft_result_json` read back). */
+export function draftsOf(run: Pick<RunRow, 'draft_result_json'>): Map<string, unknown> {
+  const drafts = parsedOr<{ documents: { file: string; data: unknown }[] }>(run.draft_result_json, {
+    documents: [],
+  });
+  return new Map(drafts.documents.map((document) => [document.file, document.data]));
+}
+
+/**
+ * The run's drafts (`draft_result_json`) after `changes`: `{"documents": [{file, data}]}`,
+ * the shape `PUT …/results` takes, in the order of the documents, for each document with a
+ * draft; null when none has one.
+ */
+export function draftsAfter(
+  bucketId: string,
+  rows: readonly Pick<RunDocumentRow, 'file_id'>[],
+  current: string | null,
+  changes: readonly DraftChange[],
+): string | null {
+  const drafts = draftsOf({ draft_result_json: current });
+  for (const { fileId, draft } of changes) {
+    const file = fileIriOf(bucketId, fileId);
+    if (draft === undefined) drafts.delete(file);
+    else drafts.set(file, draft);
+  }
+  const documents = rows
+    .map((row) => fileIriOf(bucketId, row.file_id))
+    .filter((file) => drafts.has(file))
+    .map((file) => ({ file, data: drafts.get(file) }));
+  return documents.length === 0 ? null : JSON.stringify({ documents });
+}
+
 /** The results as a value: what GET …/results, webhooks and GraphQL give. */
 export function documentResults(
   bucketId: string,

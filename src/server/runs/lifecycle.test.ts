@@ -350,21 +350,43 @@ describe('results and submission', () => {
     expect(notJson.status).toBe(415);
   });
 
-  it("keeps a person's invalid draft of a document, and refuses to submit it", async () => {
+  it("keeps a person's draft the schema refuses apart from the records, and refuses to submit it", async () => {
     const run = await completedRun();
-    const fileId = run.documents[0]!.file.split('/').pop()!;
-    const documentPath = `/api/extraction_runs/${run.id}/documents/${fileId}/results`;
+    const file = run.documents[0]!.file;
+    const documentPath = `/api/extraction_runs/${run.id}/documents/${file.split('/').pop()!}/results`;
+    const runPath = `/api/extraction_runs/${run.id}`;
+    // A record the schema accepts becomes the document's record.
+    const valid = { invoice_number: 'F 7', total: 300 };
+    expect((await service.json('PUT', documentPath, valid)).status).toBe(200);
     // Half typed: the schema does not accept it yet, but the work must survive a reload.
     const draft = { invoice_number: 7, total: 'three hundred' };
     const saved = await service.json('PUT', documentPath, draft);
     expect(saved.status).toBe(200);
-    expect(JSON.parse(runSchema.parse(await saved.json()).data!)).toEqual(oneDocument(run, draft));
-    const reloaded = runSchema.parse(
-      await (await service.json('GET', `/api/extraction_runs/${run.id}`)).json(),
-    );
-    expect(JSON.parse(reloaded.data!)).toEqual(oneDocument(run, draft));
+    const reloaded = await service.json('GET', runPath);
+    for (const wire of [await saved.json(), await reloaded.json()].map((body) =>
+      runSchema.parse(body),
+    )) {
+      // The records stay the last the schema accepted, as the OpenAPI document promises…
+      expect(JSON.parse(wire.data!)).toEqual(oneDocument(run, valid));
+      expect(JSON.parse(wire.editedResultJson!)).toEqual(oneDocument(run, valid));
+      // …and the draft is readable apart, in the shape PUT …/results takes.
+      expect(JSON.parse(wire.draftResultJson!)).toEqual({ documents: [{ file, data: draft }] });
+    }
+    const results = await service.request(`${runPath}/results?format=json`);
+    expect(await results.json()).toEqual(oneDocument(run, valid));
+    const graphql = await service.json('POST', '/api/graphql', {
+      query: `{ run(id: "${run.id}") { documents { data } draftResultJson } }`,
+    });
+    expect(await graphql.json()).toEqual({
+      data: {
+        run: {
+          documents: [{ data: JSON.stringify(valid) }],
+          draftResultJson: JSON.stringify({ documents: [{ file, data: draft }] }),
+        },
+      },
+    });
 
-    const refused = await service.json('POST', `/api/extraction_runs/${run.id}/submit`);
+    const refused = await service.json('POST', `${runPath}/submit`);
     const problem = await expectProblem(refused, 422);
     expect(problem.errors!.map((error) => error.pointer).sort()).toEqual([
       '/documents/0/data/invoice_number',
@@ -372,9 +394,19 @@ describe('results and submission', () => {
     ]);
     expect(problem.errors![0]!.detail).toContain('orlen.txt');
 
-    const fixed = await service.json('PUT', documentPath, { invoice_number: 'F 7', total: 300 });
-    expect(fixed.status).toBe(200);
-    expect((await service.json('POST', `/api/extraction_runs/${run.id}/submit`)).status).toBe(200);
+    // A record the schema accepts, through either address, replaces the draft.
+    const fixed = await service.json('PUT', `${runPath}/results`, {
+      documents: [{ file, data: { invoice_number: 'F 8', total: 301 } }],
+    });
+    const fixedRun = runSchema.parse(await fixed.json());
+    expect(fixedRun.draftResultJson).toBeNull();
+    expect(JSON.parse(fixedRun.data!)).toEqual(
+      oneDocument(run, { invoice_number: 'F 8', total: 301 }),
+    );
+    await service.json('PUT', documentPath, draft);
+    const again = await service.json('PUT', documentPath, { invoice_number: 'F 9', total: 1 });
+    expect(runSchema.parse(await again.json()).draftResultJson).toBeNull();
+    expect((await service.json('POST', `${runPath}/submit`)).status).toBe(200);
   });
 
   it('submits one run per bucket unless the extractor allows more', async () => {

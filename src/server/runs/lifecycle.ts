@@ -7,7 +7,7 @@
  */
 import type { Kysely, RawBuilder, Transaction } from 'kysely';
 import type { WebhookEventType } from '../../contract/events.js';
-import { fileIdFromReference, idFromReference, iriOf } from '../../contract/iri.js';
+import { fileIdFromReference, fileIriOf, idFromReference, iriOf } from '../../contract/iri.js';
 import { parseTargetSchema } from '../../contract/json-schema.js';
 import { validateAgainstSchema } from '../../contract/schema-validation.js';
 import { testPatternLinearly } from '../extractors/patterns.js';
@@ -44,10 +44,13 @@ import type { Principal } from '../tokens/tokens.js';
 import { enqueueWebhook } from '../webhooks/index.js';
 import {
   documentFileIds,
+  draftsAfter,
+  draftsOf,
   listDocuments,
   newDocumentRows,
   runColumnsOf,
   untouchedDocumentColumns,
+  type DraftChange,
 } from './documents.js';
 import { appendRunEvent, type RunSignals } from './events.js';
 import { untouchedRunColumns, type RunRow } from './runs.js';
@@ -124,6 +127,8 @@ export interface ChangeOptions {
   unsubmitted?: boolean;
   /** A change to every document in one of `from` statuses, whichever they are. */
   documentsIn?: { from: readonly DocumentStatus[]; patch: Partial<RunDocumentRow> };
+  /** Changes to a person's drafts (with `documents`, which checks the documents' statuses). */
+  drafts?: readonly DraftChange[];
 }
 
 const commandVerbs: Record<RunCommand, string> = {
@@ -356,9 +361,18 @@ export class RunLifecycle {
       }
       const documents = await listDocuments(trx, runId);
       subject = documents.find((document) => document.file_id === options.document);
+      // The run row is locked by the update above, so its drafts are read as they are.
+      const drafts = options.drafts && {
+        draft_result_json: draftsAfter(
+          row.bucket_id,
+          documents,
+          row.draft_result_json,
+          options.drafts,
+        ),
+      };
       row = await trx
         .updateTable('runs')
-        .set(runColumnsOf(row.bucket_id, documents))
+        .set({ ...runColumnsOf(row.bucket_id, documents), ...drafts })
         .where('id', '=', runId)
         .returningAll()
         .executeTakeFirstOrThrow();
@@ -441,13 +455,20 @@ export class RunLifecycle {
       });
     }
     if (errors.length > 0) throw new InvalidInputError(errors);
-    return this.#saveEditChanges(run, changes);
+    // A record the schema accepts replaces any draft of its document.
+    return this.#saveEditChanges(
+      run,
+      changes,
+      changes.map(({ fileId }) => ({ fileId })),
+    );
   }
 
   /**
-   * Saves the record of one document a person edited (`PUT …/documents/{fileId}/results`)
-   * as their draft, valid or not: work in progress must survive a reload even while a value
-   * is half typed. The schema is enforced where it matters, at submission.
+   * Saves the record of one document a person edited (`PUT …/documents/{fileId}/results`).
+   * A record the schema accepts becomes the document's record; one it does not accept yet
+   * (a value half typed) is kept as the person's draft, apart from the records, so that
+   * work in progress survives a reload while results, `data` and `editedResultJson` keep
+   * the last record the schema accepts. Submission refuses a run with a draft.
    */
   async saveDocumentEdit(run: RunRow, fileId: string, data: unknown): Promise<RunRow> {
     const document = (await listDocuments(this.deps.db, run.id)).find(
@@ -460,9 +481,13 @@ export class RunLifecycle {
         `${document.name} is ${document.status}; only a completed document's record can be edited.`,
         run.status,
       );
-    return this.#saveEditChanges(run, [
-      { fileId, patch: this.#editedColumns(data), onlyIf: ['completed'] },
-    ]);
+    const accepted = this.#violations(run, data, '').length === 0;
+    const patch = accepted ? this.#editedColumns(data) : { updated_at: nowIso() };
+    return this.#saveEditChanges(
+      run,
+      [{ fileId, patch, onlyIf: ['completed'] }],
+      [accepted ? { fileId } : { fileId, draft: data }],
+    );
   }
 
   #violations(run: RunRow, data: unknown, prefix: string): FieldError[] {
@@ -480,14 +505,18 @@ export class RunLifecycle {
     return { edited_result_json: JSON.stringify(data), updated_at: nowIso() };
   }
 
-  async #saveEditChanges(run: RunRow, changes: DocumentChange[]): Promise<RunRow> {
+  async #saveEditChanges(
+    run: RunRow,
+    changes: DocumentChange[],
+    drafts: DraftChange[],
+  ): Promise<RunRow> {
     // The submission check is part of the update: a submit that lands first wins.
     const updated = await this.change(
       run.id,
       runStatusesWithResults,
       { updated_at: nowIso() },
       'extraction_run.results_changed',
-      { documents: changes, unsubmitted: true },
+      { documents: changes, drafts, unsubmitted: true },
     );
     if (!updated)
       throw new ConflictError(
@@ -611,15 +640,16 @@ export class RunLifecycle {
       );
     }
     const documents = await listDocuments(this.deps.db, run.id);
-    const errors = documents.flatMap((document, index) =>
-      document.status === 'completed' && document.edited_result_json !== null
-        ? this.#violations(
-            run,
-            JSON.parse(document.edited_result_json),
-            `/documents/${index}/data`,
-          ).map((error) => ({ ...error, detail: `${document.name}: ${error.detail}` }))
-        : [],
-    );
+    const drafts = draftsOf(run);
+    const errors = documents.flatMap((document, index) => {
+      const file = fileIriOf(run.bucket_id, document.file_id);
+      return document.status === 'completed' && drafts.has(file)
+        ? this.#violations(run, drafts.get(file), `/documents/${index}/data`).map((error) => ({
+            ...error,
+            detail: `${document.name}: ${error.detail}`,
+          }))
+        : [];
+    });
     if (errors.length > 0) throw new InvalidInputError(errors);
     const extractor = await this.deps.db
       .selectFrom('extractors')

@@ -1,9 +1,11 @@
 import fc from 'fast-check';
 // saxes is a strict, non-validating XML 1.0 parser (with namespaces); it comes with exceljs.
+import { parse } from 'csv-parse/sync';
 import { SaxesParser } from 'saxes';
 import { describe, expect, it } from 'vitest';
 import type { DocumentResult, RunResults } from '../../contract/resources.js';
 import { parseCsv } from '../formats/csv.js';
+import { readCsvResults, readXmlResults, type FieldSchema } from '../testing/results-readers.js';
 import {
   formatResults,
   resultContentTypes,
@@ -60,21 +62,6 @@ const isNil = (node: XmlNode) =>
   node.attributes['xsi:nil']?.value === 'true' && node.attributes['xsi:nil'].uri === xsi;
 /** The property name an element stands for: its `key` attribute when it had to be renamed. */
 const keyOf = (node: XmlNode) => node.attributes.key?.value ?? node.name;
-
-/** A string with every character outside XML 1.0's `Char` production turned into U+FFFD. */
-function asXmlCarriesIt(text: string): string {
-  return Array.from(text, (char) => {
-    const code = char.codePointAt(0)!;
-    const allowed =
-      code === 0x9 ||
-      code === 0xa ||
-      code === 0xd ||
-      (code >= 0x20 && code <= 0xd7ff) ||
-      (code >= 0xe000 && code <= 0xfffd) ||
-      code >= 0x10000;
-    return allowed ? char : '\uFFFD';
-  }).join('');
-}
 
 function csvRecords(csv: string): Record<string, string>[] {
   const rows = parseCsv(csv);
@@ -207,9 +194,15 @@ describe('results as XML', () => {
     expect(named['xmlData']!.name).toBe('_xmlData');
     expect(named['a:b']!.name).toBe('a_b');
     expect(xmlElementName('<x>')).toBe('_x_');
+    // Names a JavaScript parser would refuse or rename (fast-xml-parser throws on these).
+    expect(['constructor', '__proto__', 'valueOf'].map(xmlElementName)).toEqual([
+      '_constructor',
+      '___proto__',
+      '_valueOf',
+    ]);
   });
 
-  it('escape text and replace the characters XML 1.0 forbids', () => {
+  it('escape text, and write text XML 1.0 cannot hold as a JSON literal marked escaped', () => {
     const text = 'a & b < c > d ]]> "e" \'f\'';
     const root = dataElement(
       resultsToXml(
@@ -218,24 +211,57 @@ describe('results as XML', () => {
           lines: 'one\r\ntwo\nthree',
           control: 'bell\u0007 nul\u0000 tab\t',
           surrogates: 'lone \uD800 pair 😀',
+          noncharacter: 'end\uFFFF',
           markup: '<script>alert(1)</script>',
+          'key\u0001': 'x',
         }),
       ),
     );
 
-    expect(child(root, 'text')[0]!.text).toBe(text);
-    expect(child(root, 'lines')[0]!.text).toBe('one\r\ntwo\nthree');
-    expect(child(root, 'control')[0]!.text).toBe('bell\uFFFD nul\uFFFD tab\t');
-    expect(child(root, 'surrogates')[0]!.text).toBe('lone \uFFFD pair 😀');
-    expect(child(root, 'markup')[0]!.text).toBe('<script>alert(1)</script>');
-    expect(child(root, 'markup')[0]!.children).toEqual([]);
+    const [plain, lines, control, surrogates, noncharacter, markup, oddKey] = root.children;
+    expect(plain!.text).toBe(text);
+    expect(lines!.text).toBe('one\r\ntwo\nthree');
+    for (const node of [plain!, lines!, markup!]) expect(node.attributes.escaped).toBeUndefined();
+    expect(control!.attributes.escaped!.value).toBe('content');
+    expect(control!.text).toBe('"bell\\u0007 nul\\u0000 tab\\t"');
+    expect(JSON.parse(control!.text)).toBe('bell\u0007 nul\u0000 tab\t');
+    expect(JSON.parse(surrogates!.text)).toBe('lone \uD800 pair 😀');
+    expect(noncharacter!.text).toBe('"end\\uffff"');
+    expect(markup!.text).toBe('<script>alert(1)</script>');
+    expect(markup!.children).toEqual([]);
+    expect(oddKey!.attributes.escaped!.value).toBe('key');
+    expect(JSON.parse(oddKey!.attributes.key!.value)).toBe('key\u0001');
+    // A file name is an attribute and is carried the same way.
+    const document = child(
+      parseXml(
+        resultsToXml({
+          documents: [
+            { file: fileIri, name: 'bad\u001Fname.pdf', status: 'completed', data: 1, error: null },
+          ],
+        }),
+      ),
+      'document',
+    )[0]!;
+    expect(document.attributes.escaped!.value).toBe('name');
+    expect(JSON.parse(document.attributes.name!.value)).toBe('bad\u001Fname.pdf');
   });
 
-  it('handle lists of lists, a list at the top, a lone value and no value', () => {
+  it('handle lists of lists, empty lists, a list at the top, a lone value and no value', () => {
     const nested = dataElement(resultsToXml(oneDocument({ matrix: [[1, 2], [3], []] })));
     expect(
       child(nested, 'matrix').map((row) => child(row, 'item').map((cell) => cell.text)),
     ).toEqual([['1', '2'], ['3'], []]);
+    // An empty list is one element that stands for no item; an empty list in a list is an
+    // item without <item>s.
+    const empty = dataElement(resultsToXml(oneDocument({ tags: [], matrix: [[]] })));
+    expect(child(empty, 'tags').map((node) => node.attributes.items?.value)).toEqual(['0']);
+    const [inner] = child(empty, 'matrix');
+    expect([inner!.attributes.items, inner!.children]).toEqual([undefined, []]);
+    // A list in a list in a list keeps its levels.
+    const deeper = child(dataElement(resultsToXml(oneDocument({ cube: [[[1, 2]]] }))), 'cube');
+    expect(
+      deeper.map((node) => child(node, 'item').map((item) => child(item, 'item').length)),
+    ).toEqual([[2]]);
     // A list as the whole record repeats <data>, as any list repeats its property's element.
     const list = dataElements(resultsToXml(oneDocument([{ a: 1 }, { a: 2 }])));
     expect(list.map((item) => child(item, 'a')[0]!.text)).toEqual(['1', '2']);
@@ -258,20 +284,27 @@ describe('results as XML', () => {
     }
   });
 
-  it('are well-formed for any JSON value, and every property name can be read back', () => {
+  it('are well-formed for any JSON value, and fast-xml-parser reads back exactly that value', () => {
     fc.assert(
       fc.property(
         fc.dictionary(fc.string({ unit: 'binary' }), fc.jsonValue({ stringUnit: 'binary' })),
-        (value) => {
-          const root = dataElement(resultsToXml(oneDocument(value)));
-          const keys = Object.keys(value).filter(
-            (key) => !(Array.isArray(value[key]) && (value[key] as unknown[]).length === 0),
-          );
-          const readBack = [...new Set(root.children.map(keyOf))];
-          expect(readBack).toEqual([...new Set(keys.map(asXmlCarriesIt))]);
+        fc.string({ unit: 'binary' }),
+        (value, name) => {
+          // Results are stored as JSON text, which has no -0: read as the service holds them.
+          const results = JSON.parse(
+            JSON.stringify({
+              documents: [
+                { file: fileIri, name, status: 'completed', data: value, error: null },
+                { file: fileIri, name: 'b.pdf', status: 'failed', data: null, error: name },
+              ],
+            }),
+          ) as RunResults;
+          const xml = resultsToXml(results);
+          parseXml(xml);
+          expect(readXmlResults(xml, results)).toEqual(results);
         },
       ),
-      { numRuns: 200 },
+      { numRuns: 300 },
     );
   });
 });
@@ -284,6 +317,7 @@ describe('results as CSV', () => {
       'date',
       'vendor.name',
       'vendor.address.city',
+      'line_items.#',
       'line_items.description',
       'line_items.quantity',
       'line_items.amount',
@@ -298,10 +332,11 @@ describe('results as CSV', () => {
         date: '2024-03-01',
         'vendor.name': 'Müller & Söhne GmbH',
         'vendor.address.city': 'Köln',
+        'line_items.#': '1',
         'line_items.description': 'Widget, large',
         'line_items.quantity': '2',
         'line_items.amount': '19.5',
-        'line_items.tags': 'blue; boxed',
+        'line_items.tags': '["blue","boxed"]',
         total: '44',
         paid: 'false',
         notes: '',
@@ -311,6 +346,7 @@ describe('results as CSV', () => {
         date: '2024-03-01',
         'vendor.name': 'Müller & Söhne GmbH',
         'vendor.address.city': 'Köln',
+        'line_items.#': '2',
         'line_items.description': 'Delivery "express"',
         'line_items.quantity': '1',
         'line_items.amount': '5',
@@ -323,16 +359,26 @@ describe('results as CSV', () => {
     expect(csv.endsWith('\r\n')).toBe(true);
   });
 
-  it('give one row when there are no items', () => {
+  it('give one row when there are no items, and lists as JSON array text', () => {
     expect(
       fieldRecords(resultsToCsv(oneDocument({ invoice_number: 'A-1', line_items: [] }))),
-    ).toEqual([{ invoice_number: 'A-1', line_items: '' }]);
+    ).toEqual([{ invoice_number: 'A-1', line_items: '[]' }]);
     expect(
-      fieldRecords(resultsToCsv(oneDocument({ invoice_number: 'A-1', tags: ['x', 'y'] }))),
-    ).toEqual([{ invoice_number: 'A-1', tags: 'x; y' }]);
+      fieldRecords(resultsToCsv(oneDocument({ invoice_number: 'A-1', tags: ['x', 'y; z'] }))),
+    ).toEqual([{ invoice_number: 'A-1', tags: '["x","y; z"]' }]);
   });
 
-  it('split rows on the shallowest list of objects and number the items of the others', () => {
+  it('write null as an empty field and empty text as a quoted one', () => {
+    const csv = resultsToCsv(oneDocument({ a: null, b: '', c: 'x' }));
+    expect(csv.split('\r\n')[1]).toBe(`${fileIri},invoice.pdf,completed,,,"",x`);
+    const [record] = parse(csv, {
+      columns: true,
+      cast: (value, context) => (context.quoting || value !== '' ? value : null),
+    }) as Record<string, unknown>[];
+    expect(record).toMatchObject({ error: null, a: null, b: '', c: 'x' });
+  });
+
+  it('split rows on the shallowest list of objects, numbered, and write the other lists as JSON', () => {
     const csv = resultsToCsv(
       oneDocument({
         id: 7,
@@ -341,23 +387,24 @@ describe('results as CSV', () => {
         matrix: [[1, 2], [3]],
       }),
     );
-    const shared = {
-      'meta.taxes.1.rate': '19',
-      'meta.taxes.2.rate': '7',
-      'matrix.1': '1; 2',
-      'matrix.2': '3',
-    };
-    expect(fieldHeader(csv)).toEqual(['id', 'lines.sku', 'lines.note', ...Object.keys(shared)]);
+    const shared = { 'meta.taxes': '[{"rate":19},{"rate":7}]', matrix: '[[1,2],[3]]' };
+    expect(fieldHeader(csv)).toEqual([
+      'id',
+      'lines.#',
+      'lines.sku',
+      'lines.note',
+      ...Object.keys(shared),
+    ]);
     expect(fieldRecords(csv)).toEqual([
-      { id: '7', 'lines.sku': 'a', 'lines.note': '', ...shared },
-      { id: '7', 'lines.sku': 'b', 'lines.note': 'late', ...shared },
+      { id: '7', 'lines.#': '1', 'lines.sku': 'a', 'lines.note': '', ...shared },
+      { id: '7', 'lines.#': '2', 'lines.sku': 'b', 'lines.note': 'late', ...shared },
     ]);
     // Looked for level by level: a list that comes first but sits deeper loses.
     const records = fieldRecords(
       resultsToCsv(oneDocument({ a: { deep: [{ x: 1 }] }, top: [{ y: 1 }, { y: 2 }] })),
     );
     expect(records.map((record) => record['top.y'])).toEqual(['1', '2']);
-    expect(records[0]!['a.deep.1.x']).toBe('1');
+    expect(records[0]!['a.deep']).toBe('[{"x":1}]');
   });
 
   it('neutralise cells that a spreadsheet would run as formulas', () => {
@@ -406,8 +453,8 @@ describe('results as CSV', () => {
 
   it('handle lists at the top, lone values and deep nesting', () => {
     expect(fieldRecords(resultsToCsv(oneDocument([{ a: 1 }, { b: 2 }])))).toEqual([
-      { a: '1', b: '' },
-      { a: '', b: '2' },
+      { '#': '1', a: '1', b: '' },
+      { '#': '2', a: '', b: '2' },
     ]);
     expect(fieldRecords(resultsToCsv(oneDocument('text')))).toEqual([{ value: 'text' }]);
     for (const levels of [1000, 20_000]) {
@@ -430,6 +477,112 @@ describe('results as CSV', () => {
       }),
       { numRuns: 200 },
     );
+  });
+});
+
+describe('results read back by other parsers', () => {
+  const schema: FieldSchema = {
+    type: 'object',
+    properties: {
+      number: { type: 'string' },
+      note: { type: ['string', 'null'] },
+      total: { type: ['number', 'null'] },
+      paid: { type: 'boolean' },
+      tags: { type: ['array', 'null'], items: { type: 'string' } },
+      vendor: {
+        type: 'object',
+        properties: {
+          name: { type: 'string' },
+          extra: {
+            type: 'object',
+            properties: {
+              deep: { type: 'object', properties: { er: { type: 'array', items: {} } } },
+            },
+          },
+        },
+      },
+      line_items: {
+        type: ['array', 'null'],
+        items: {
+          type: 'object',
+          properties: {
+            description: { type: ['string', 'null'] },
+            amount: { type: 'number' },
+            codes: { type: 'array', items: { type: 'string' } },
+          },
+        },
+      },
+      taxes: { type: 'array', items: { type: 'object' } },
+    },
+  };
+  const record = (fields: Record<string, unknown>) => ({
+    number: 'A-1',
+    note: null,
+    total: 10,
+    paid: false,
+    tags: [],
+    vendor: { name: 'Müller', extra: {} },
+    line_items: [],
+    taxes: [],
+    ...fields,
+  });
+  const results: RunResults = {
+    documents: [
+      {
+        file: '/api/buckets/b1/files/f1',
+        name: 'one.pdf',
+        status: 'completed',
+        error: null,
+        data: record({
+          note: '',
+          tags: ['a; b', 'c'],
+          line_items: [
+            { description: 'bell\u0007 and \u0000', amount: -2.5, codes: [] },
+            { description: '', amount: 0, codes: ['x'] },
+            { description: null, amount: 1e21, codes: ['', '"q"'] },
+          ],
+          taxes: [{ rate: 19 }, {}],
+        }),
+      },
+      {
+        file: '/api/buckets/b1/files/f2',
+        name: 'two.pdf',
+        status: 'completed',
+        error: null,
+        data: record({
+          number: '=SUM(A1)',
+          note: "'quoted",
+          tags: ['a', 'b', 'c'],
+          vendor: { name: '["not","a list"]', extra: { deep: { er: [1, [2]] } } },
+          total: null,
+        }),
+      },
+      {
+        file: '/api/buckets/b1/files/f3',
+        name: 'three.pdf',
+        status: 'completed',
+        error: null,
+        data: record({ tags: null, line_items: null, paid: true, note: 'end\uFFFE\u001F' }),
+      },
+      {
+        file: '/api/buckets/b1/files/f4',
+        name: 'scan.png',
+        status: 'failed',
+        data: null,
+        error: '',
+      },
+    ],
+  };
+
+  it('as CSV, through csv-parse and the targetSchema, give back exactly the results', () => {
+    const csv = resultsToCsv(results);
+    expect(readCsvResults(csv, schema)).toEqual(results);
+  });
+
+  it('as XML, through fast-xml-parser, give back exactly the results', () => {
+    const xml = resultsToXml(results);
+    parseXml(xml);
+    expect(readXmlResults(xml, results)).toEqual(results);
   });
 });
 
@@ -498,9 +651,18 @@ describe('results of several documents', () => {
   it('as CSV give a row per document (per item of its list), the file first, the columns lined up', () => {
     // Read back as a table: the header, then each row lined up under it.
     expect(parseCsv(resultsToCsv(results))).toEqual([
-      ['file', 'name', 'status', 'error', 'invoice_number', 'total', 'line_items.description'],
-      ['/api/buckets/b1/files/f1', 'coolblue.pdf', 'completed', '', 'C-1', '10', 'cable'],
-      ['/api/buckets/b1/files/f1', 'coolblue.pdf', 'completed', '', 'C-1', '10', 'plug'],
+      [
+        'file',
+        'name',
+        'status',
+        'error',
+        'invoice_number',
+        'total',
+        'line_items.#',
+        'line_items.description',
+      ],
+      ['/api/buckets/b1/files/f1', 'coolblue.pdf', 'completed', '', 'C-1', '10', '1', 'cable'],
+      ['/api/buckets/b1/files/f1', 'coolblue.pdf', 'completed', '', 'C-1', '10', '2', 'plug'],
       [
         '/api/buckets/b1/files/f2',
         'scan.png',
@@ -509,9 +671,10 @@ describe('results of several documents', () => {
         '',
         '',
         '',
+        '',
       ],
-      // No items: one row, and its empty list lines up under the first document's columns.
-      ['/api/buckets/b1/files/f3', 'amazon.pdf', 'completed', '', 'A-9', '4.11', ''],
+      // No items: one row numbered 0, lined up under the first document's columns.
+      ['/api/buckets/b1/files/f3', 'amazon.pdf', 'completed', '', 'A-9', '4.11', '0', ''],
     ]);
   });
 });

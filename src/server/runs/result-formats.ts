@@ -9,19 +9,20 @@
  * - XML is well-formed XML 1.0 in UTF-8: `<results>` holds a `<document file name status>`
  *   per document (`files` too when several files make one), with its `<data>` and `<error>`.
  *   Property names become element names, made valid where they are not (the original kept
- *   in a `key` attribute), arrays become the property's element repeated, null becomes
- *   `xsi:nil="true"`.
- * - CSV follows RFC 4180 through formats/csv.ts, formula injection neutralised there. The
- *   columns `file`, `name`, `status` and `error` come first, then the fields: one row per
- *   document. Nested objects become dotted columns (`vendor.name`). The first array of
- *   objects, looked for level by level from the top (so `line_items` before
- *   `vendor.contacts`) in the first document that has one, gives each document one row per
- *   item, with its other fields repeated on each row; when there are several such arrays, the
- *   others are spread over numbered columns (`taxes.1.rate`, `taxes.2.rate`). Arrays of plain
- *   values are joined with "; " in one cell. No such array, or an empty one: one row.
+ *   in a `key` attribute), arrays become the property's element repeated (an empty one, one
+ *   element with `items="0"`), null becomes `xsi:nil="true"`, and text XML 1.0 cannot carry
+ *   becomes its JSON string literal, marked by `escaped`.
+ * - CSV follows RFC 4180 through formats/csv.ts (null an empty field, empty text `""`),
+ *   formula injection neutralised there. The columns `file`, `name`, `status` and `error`
+ *   come first, then the fields: one row per document. Nested objects become dotted columns
+ *   (`vendor.name`); lists are JSON array text in one cell. The first array of objects,
+ *   looked for level by level from the top (so `line_items` before `vendor.contacts`) in
+ *   the first document that has one, gives each document one row per item, numbered in
+ *   `line_items.#` (0 on the one row of an empty list), with its other fields repeated.
  *
- * Empty arrays leave no element in XML and an empty cell in CSV: neither format has a
- * faithful spelling of "an empty list", and the JSON download keeps it.
+ * Read with the types of the run's targetSchema, both give back exactly the JSON (README:
+ * Results; testing/results-readers.ts reads them so with fast-xml-parser and csv-parse),
+ * but for half a surrogate pair in CSV, which UTF-8 cannot hold.
  */
 import type { DocumentResult, RunResults } from '../../contract/resources.js';
 import { formatCsv } from '../formats/csv.js';
@@ -92,14 +93,30 @@ const xsiNamespace = 'http://www.w3.org/2001/XMLSchema-instance';
 /**
  * Characters XML 1.0 does not allow anywhere, not even as character references: C0 controls
  * other than tab, line feed and carriage return, U+FFFE, U+FFFF and unpaired surrogates.
- * They become U+FFFD, the replacement character, so the document stays well-formed.
+ * A value that holds one is written as a JSON string literal instead and marked (`escaped`),
+ * so that it reads back exactly. (XML 1.1 would take most as character references, but
+ * not NUL, and few parsers read it.)
  */
-const forbiddenXmlChars =
-  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+const forbiddenXmlChar =
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
+/**
+ * A string as XML 1.0 can carry it: itself, or (`escaped`) its JSON string literal, quotes
+ * included. JSON.stringify escapes controls and lone surrogates; U+FFFE and U+FFFF, which it
+ * leaves as they are, are escaped here.
+ */
+function xmlCarried(value: string): { text: string; escaped: boolean } {
+  if (!forbiddenXmlChar.test(value)) return { text: value, escaped: false };
+  const literal = JSON.stringify(value).replace(
+    /[\uFFFE\uFFFF]/g,
+    (char) => `\\u${char.charCodeAt(0).toString(16)}`,
+  );
+  return { text: literal, escaped: true };
+}
+
+/** Escapes markup; the caller has made sure every character is one XML 1.0 allows. */
 function xmlText(value: string): string {
   return value
-    .replace(forbiddenXmlChars, '\uFFFD')
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;')
@@ -111,6 +128,24 @@ function xmlAttribute(value: string): string {
   return xmlText(value).replace(/"/g, '&quot;').replace(/\t/g, '&#x9;').replace(/\n/g, '&#xA;');
 }
 
+/**
+ * Attributes as `name="value"`, each value carried as `xmlCarried` says; the names of those
+ * written as JSON literals are listed in `escaped`, with `content` for the element's text.
+ */
+function xmlAttributes(
+  attributes: readonly (readonly [string, string])[],
+  escapedContent = false,
+): string {
+  const escaped: string[] = [];
+  const written = attributes.map(([name, value]) => {
+    const carried = xmlCarried(value);
+    if (carried.escaped) escaped.push(name);
+    return ` ${name}="${xmlAttribute(carried.text)}"`;
+  });
+  if (escapedContent) escaped.push('content');
+  return written.join('') + (escaped.length > 0 ? ` escaped="${escaped.join(' ')}"` : '');
+}
+
 // NameStartChar and NameChar of XML 1.0 (fifth edition), without the colon: a colon would
 // make a name a namespace prefix.
 // The ranges are the specification's, code point by code point, combining marks included.
@@ -120,15 +155,39 @@ const nameStartChar =
 // eslint-disable-next-line no-misleading-character-class
 const nameChar = /[-.0-9\u00B7\u0300-\u036F\u203F\u2040]/u;
 
+/**
+ * Names that JavaScript XML parsers refuse or rename because an object property of that name
+ * could reach the prototype: fast-xml-parser throws on the first three and writes the rest
+ * as `__valueOf`. They are renamed here, so such a property reads back by its `key`.
+ */
+const prototypeNames = new Set([
+  '__proto__',
+  'constructor',
+  'prototype',
+  'hasOwnProperty',
+  'isPrototypeOf',
+  'propertyIsEnumerable',
+  'toLocaleString',
+  'toString',
+  'valueOf',
+  '__defineGetter__',
+  '__defineSetter__',
+  '__lookupGetter__',
+  '__lookupSetter__',
+]);
+
 /** A valid element name for a property name: invalid characters become `_`, and a name that
- * cannot start an element (a digit, punctuation, the reserved `xml…`, or nothing) gets a
- * leading `_`. */
+ * cannot start an element (a digit, punctuation, the reserved `xml…`, or nothing) or that
+ * names a prototype's member gets a leading `_`. */
 export function xmlElementName(key: string): string {
   const name = Array.from(key, (char) =>
     nameStartChar.test(char) || nameChar.test(char) ? char : '_',
   ).join('');
   const first = Array.from(name)[0];
-  return first === undefined || !nameStartChar.test(first) || /^xml/i.test(name)
+  return first === undefined ||
+    !nameStartChar.test(first) ||
+    /^xml/i.test(name) ||
+    prototypeNames.has(name)
     ? `_${name}`
     : name;
 }
@@ -137,6 +196,17 @@ function scalarText(value: unknown): string {
   return typeof value === 'string' ? value : String(value);
 }
 
+/** The element's name for a property, and its start tag's attributes (`key` when renamed). */
+function xmlStart(key: string, more: readonly (readonly [string, string])[] = []) {
+  const name = xmlElementName(key);
+  const attributes: (readonly [string, string])[] = name === key ? [] : [['key', key]];
+  return { name, attributes: [...attributes, ...more] };
+}
+
+/**
+ * A property: one element, or for a list one element per item (an empty list: one element
+ * with `items="0"`, which stands for no item).
+ */
 function writeXmlElement(
   lines: string[],
   indent: string,
@@ -144,50 +214,65 @@ function writeXmlElement(
   value: unknown,
   depth: number,
 ): void {
-  const name = xmlElementName(key);
-  const open = name === key ? name : `${name} key="${xmlAttribute(key)}"`;
-  if (typeof value === 'object' && value !== null && depth >= maxDepth) {
-    lines.push(`${indent}<${open}>${xmlText(nestedJson(value))}</${name}>`);
-  } else if (Array.isArray(value)) {
-    // Repeated elements of the property's name; a list inside a list has no name of its
-    // own, so each inner list is one element holding `<item>`s.
-    for (const item of value) {
-      if (Array.isArray(item)) {
-        writeXmlContainer(
-          lines,
-          indent,
-          open,
-          name,
-          item.map((inner) => ['item', inner] as const),
-          depth + 1,
-        );
-      } else {
-        writeXmlElement(lines, indent, key, item, depth + 1);
-      }
-    }
-  } else if (value === null || value === undefined) {
-    lines.push(`${indent}<${open} xsi:nil="true"/>`);
-  } else if (typeof value === 'object') {
-    writeXmlContainer(lines, indent, open, name, Object.entries(value), depth + 1);
+  if (!Array.isArray(value) || depth >= maxDepth) {
+    writeXmlItem(lines, indent, key, value, depth);
+  } else if (value.length === 0) {
+    const { name, attributes } = xmlStart(key, [['items', '0']]);
+    lines.push(`${indent}<${name}${xmlAttributes(attributes)}/>`);
   } else {
-    lines.push(`${indent}<${open}>${xmlText(scalarText(value))}</${name}>`);
+    for (const item of value) writeXmlItem(lines, indent, key, item, depth + 1);
+  }
+}
+
+/**
+ * Exactly one element for a value. A list inside a list has no name of its own, so it is
+ * one element holding an `<item>` per item (none when it is empty).
+ */
+function writeXmlItem(
+  lines: string[],
+  indent: string,
+  key: string,
+  value: unknown,
+  depth: number,
+): void {
+  const { name, attributes } = xmlStart(key);
+  if (typeof value === 'object' && value !== null && depth >= maxDepth) {
+    const carried = xmlCarried(nestedJson(value));
+    lines.push(
+      `${indent}<${name}${xmlAttributes(attributes, carried.escaped)}>${xmlText(carried.text)}</${name}>`,
+    );
+  } else if (value === null || value === undefined) {
+    lines.push(`${indent}<${name}${xmlAttributes(attributes)} xsi:nil="true"/>`);
+  } else if (Array.isArray(value)) {
+    const items = value.map((item) => ['item', item] as const);
+    writeXmlContainer(lines, indent, name, attributes, items, depth + 1, writeXmlItem);
+  } else if (typeof value === 'object') {
+    const entries = Object.entries(value);
+    writeXmlContainer(lines, indent, name, attributes, entries, depth + 1, writeXmlElement);
+  } else {
+    const carried = xmlCarried(scalarText(value));
+    lines.push(
+      `${indent}<${name}${xmlAttributes(attributes, carried.escaped)}>${xmlText(carried.text)}</${name}>`,
+    );
   }
 }
 
 function writeXmlContainer(
   lines: string[],
   indent: string,
-  open: string,
   name: string,
+  attributes: readonly (readonly [string, string])[],
   children: readonly (readonly [string, unknown])[],
   depth: number,
+  writeChild: typeof writeXmlElement,
 ): void {
+  const start = `${indent}<${name}${xmlAttributes(attributes)}`;
   if (children.length === 0) {
-    lines.push(`${indent}<${open}/>`);
+    lines.push(`${start}/>`);
     return;
   }
-  lines.push(`${indent}<${open}>`);
-  for (const [key, child] of children) writeXmlElement(lines, `${indent}  `, key, child, depth);
+  lines.push(`${start}>`);
+  for (const [key, child] of children) writeChild(lines, `${indent}  `, key, child, depth);
   lines.push(`${indent}</${name}>`);
 }
 
@@ -205,15 +290,13 @@ export function resultsToXml(results: RunResults): string {
 
 /** `<document file name status [files]>` with the record in `<data>` and the `<error>`. */
 function writeXmlDocument(lines: string[], document: DocumentResult): void {
-  const attributes = [
+  const attributes = xmlAttributes([
     ['file', document.file],
-    ...(document.files ? [['files', document.files.join(' ')]] : []),
+    ...(document.files ? [['files', document.files.join(' ')] as const] : []),
     ['name', document.name],
     ['status', document.status],
-  ]
-    .map(([name, value]) => `${name}="${xmlAttribute(value!)}"`)
-    .join(' ');
-  lines.push(`  <document ${attributes}>`);
+  ]);
+  lines.push(`  <document${attributes}>`);
   writeXmlElement(lines, '    ', 'data', document.data, 2);
   writeXmlElement(lines, '    ', 'error', document.error, 2);
   lines.push('  </document>');
@@ -238,9 +321,10 @@ function isScalar(value: unknown): boolean {
 }
 
 /**
- * Cells of a value: objects open into dotted paths, lists of plain values join into one
- * cell, other lists number their items from 1 (as a spreadsheet counts). `rowArray`, when
- * met, is left to the caller and marked by a cell whose value is `rowArrayMark`.
+ * Cells of a value: objects open into dotted paths; a list is one cell of JSON array text, so
+ * that an empty list, a list of one and text holding a separator all read back as they were;
+ * an object without properties is `{}`. `rowArray`, when met, is left to the caller and
+ * marked by a cell whose value is `rowArrayMark`.
  */
 function flatten(
   value: unknown,
@@ -253,24 +337,11 @@ function flatten(
     cells.push({ path, value: rowArrayMark });
   } else if (isScalar(value)) {
     cells.push({ path, value });
-  } else if (depth >= maxDepth) {
+  } else if (depth >= maxDepth || Array.isArray(value)) {
     cells.push({ path, value: nestedJson(value) });
-  } else if (Array.isArray(value)) {
-    if (value.every(isScalar)) {
-      cells.push({
-        path,
-        value: value
-          .map((item) => (item === null || item === undefined ? '' : scalarText(item)))
-          .join('; '),
-      });
-    } else {
-      value.forEach((item, index) =>
-        flatten(item, [...path, String(index + 1)], cells, depth + 1, rowArray),
-      );
-    }
   } else {
     const entries = Object.entries(value as JsonObject);
-    if (entries.length === 0) cells.push({ path, value: null });
+    if (entries.length === 0) cells.push({ path, value: '{}' });
     for (const [key, child] of entries) flatten(child, [...path, key], cells, depth + 1, rowArray);
   }
 }
@@ -308,14 +379,25 @@ function columnLabel(path: Path): string {
 
 /** The columns of one record, in the order a reader expects, and its rows by column key. */
 interface RecordTable {
-  columns: Map<string, Path>;
+  columns: Map<string, string>;
   rows: Map<string, unknown>[];
 }
 
 /**
+ * The column of the row array's item numbers: `line_items.#`. Its key cannot be a path's
+ * (a path's key is a JSON array), so a property named `#` keeps a column of its own.
+ */
+const itemNumberColumn = (rowArray: Path) => ({
+  key: `${pathKey(rowArray)}#`,
+  label: columnLabel([...rowArray, '#']),
+});
+
+/**
  * One record's rows. Columns come in the order a reader expects: the fields before the
- * list, the list's fields (every item's, in the order they first appear), then the fields
- * after it. `rowArray` is where the run's rows split, if this record has a list there.
+ * list, the list's item number and its fields (every item's, in the order they first
+ * appear), then the fields after it. `rowArray` is where the run's rows split, if this
+ * record has a list of objects there: a row per item, numbered from 1, or one row numbered
+ * 0 when the list is empty.
  */
 function recordTable(value: unknown, rowArray: Path | undefined): RecordTable {
   if (value === null || value === undefined) return { columns: new Map(), rows: [new Map()] };
@@ -327,18 +409,21 @@ function recordTable(value: unknown, rowArray: Path | undefined): RecordTable {
     split && items && items.length > 0
       ? items.map((item) => {
           const cells: Cell[] = [];
-          flatten(item, split, cells, split.length);
+          // An item without fields is a row of nulls (a record's missing field reads as null).
+          if (Object.keys(item).length > 0) flatten(item, split, cells, split.length);
           return cells;
         })
       : [[]];
 
-  const columns = new Map<string, Path>();
+  const columns = new Map<string, string>();
+  const numbers = split ? itemNumberColumn(split) : undefined;
   for (const cell of base) {
     if (cell.value === rowArrayMark) {
+      columns.set(numbers!.key, numbers!.label);
       for (const cells of itemRows)
-        for (const item of cells) columns.set(pathKey(item.path), item.path);
+        for (const item of cells) columns.set(pathKey(item.path), columnLabel(item.path));
     } else {
-      columns.set(pathKey(cell.path), cell.path);
+      columns.set(pathKey(cell.path), columnLabel(cell.path));
     }
   }
   const baseValues = new Map(
@@ -346,8 +431,9 @@ function recordTable(value: unknown, rowArray: Path | undefined): RecordTable {
       .filter((cell) => cell.value !== rowArrayMark)
       .map((cell) => [pathKey(cell.path), cell.value]),
   );
-  const rows = itemRows.map((cells) => {
+  const rows = itemRows.map((cells, index) => {
     const values = new Map(baseValues);
+    if (numbers) values.set(numbers.key, items!.length === 0 ? 0 : index + 1);
     for (const cell of cells) values.set(pathKey(cell.path), cell.value);
     return values;
   });
@@ -373,8 +459,7 @@ export function resultsToCsv(results: RunResults): string {
   for (const document of results.documents) {
     const table = recordTable(document.data, rowArray);
     // A column first seen in a later document goes after the earlier documents' columns.
-    for (const [key, path] of table.columns)
-      if (!columns.has(key)) columns.set(key, columnLabel(path));
+    for (const [key, label] of table.columns) if (!columns.has(key)) columns.set(key, label);
     for (const row of table.rows) {
       for (const name of documentColumns) row.set(documentColumnKey(name), document[name]);
       rows.push(row);

@@ -22,6 +22,7 @@ export function untouchedRunColumns(now: string) {
   return {
     result_json: null,
     edited_result_json: null,
+    draft_result_json: null,
     partial_result_json: null,
     result_metadata: null,
     token_stats: null,
@@ -125,6 +126,7 @@ export const runToWire = oncePerStoredRow((row: RunRow): Run => {
     chunksCompleted: row.chunks_completed,
     chunksTotal: row.chunks_total,
     editedResultJson: row.edited_result_json,
+    draftResultJson: row.draft_result_json,
     resultMetadata: row.result_metadata,
     combineFiles: row.combine_files === 1,
     documents: documentsOfRun(row),

@@ -178,6 +178,26 @@ describe(`the store on ${testDialect()}`, () => {
     expect((await findRun(stores[1]!.db, run.id))?.lease_owner).toBe(winners[0]!.lease_owner);
   });
 
+  it('adds the drafts column without touching edits saved before it (a migration reads no domain code)', async () => {
+    const where = await location();
+    const store = await open(where);
+    const { bucketId, extractorId } = await bucketAndExtractor(store);
+    const run = await insertRunRow(store.db, {
+      bucketId,
+      extractorId,
+      status: 'completed',
+      documents: [{ data: { invoice_number: 'A', total: 2 }, edited: { invoice_number: 7 } }],
+    });
+    // Back to before drafts (an edit then was a record, valid or not), and up again.
+    const migrator = new Migrator({ db: store.db, provider: migrationProvider(store.dialect) });
+    expect((await migrator.migrateTo('0010_previous_webhook_secret')).error).toBeUndefined();
+    expect((await migrator.migrateToLatest()).error).toBeUndefined();
+
+    const migrated = (await findRun((await open(where)).db, run.id))!;
+    expect(migrated.draft_result_json).toBeNull();
+    expect(migrated.edited_result_json).toBe(run.edited_result_json);
+  });
+
   it('turns the runs made before documents into runs of one document holding all their files', async () => {
     const where = await location();
     const store = await open(where);

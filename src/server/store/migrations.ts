@@ -357,6 +357,39 @@ const migrationsFor = (dialect: Dialect): Record<string, Migration> => ({
       await db.schema.alterTable('tokens').dropColumn('session_id').execute();
     },
   },
+  '0010_previous_webhook_secret': {
+    // Issue 22: a rotated webhook secret keeps signing beside the new one until
+    // `previous_webhook_secret_until`, so receivers can move to the new one without losing
+    // deliveries (extractors.ts: rotateWebhookSecret).
+    async up(db: Kysely<unknown>) {
+      const { text, varchar } = columnTypes(dialect);
+      await db.schema.alterTable('extractors').addColumn('previous_webhook_secret', text).execute();
+      await db.schema
+        .alterTable('extractors')
+        .addColumn('previous_webhook_secret_until', varchar(32))
+        .execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema
+        .alterTable('extractors')
+        .dropColumn('previous_webhook_secret_until')
+        .execute();
+      await db.schema.alterTable('extractors').dropColumn('previous_webhook_secret').execute();
+    },
+  },
+  '0011_result_drafts': {
+    // Issue 22: a person's draft that targetSchema does not accept is kept apart from the
+    // records (`runs.draft_result_json`), which hold only records the schema accepts. Like
+    // every migration, this one reads no domain code: an edit saved before it, not yet
+    // submitted, stays where it was until that document is saved again.
+    async up(db: Kysely<unknown>) {
+      const { text } = columnTypes(dialect);
+      await db.schema.alterTable('runs').addColumn('draft_result_json', text).execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.alterTable('runs').dropColumn('draft_result_json').execute();
+    },
+  },
 });
 
 /**

@@ -41,6 +41,9 @@ export interface ExtractorTable extends ContentOptionColumns {
   enable_webhook: number;
   webhook_url: string;
   webhook_secret: string;
+  /** The secret before the last rotation, which still signs beside it until the time below. */
+  previous_webhook_secret: Nullable<string>;
+  previous_webhook_secret_until: Nullable<string>;
   redirect_url: string;
   /** JSON list of the checks over the results (src/contract/checks.ts); `[]` by default. */
   checks: Generated<string>;
@@ -116,6 +119,12 @@ export interface RunTable extends ContentOptionColumns, ExtractionColumns {
    */
   documents: string;
   evaluation_type: Nullable<string>;
+  /**
+   * JSON `{"documents": [{file, data}]}`: a person's drafts that targetSchema does not accept
+   * yet, by document; null when there are none (runs/documents.ts: draftsAfter). The records
+   * (`edited_result_json` of the run and its documents) hold only what the schema accepts.
+   */
+  draft_result_json: Nullable<string>;
   submitted_at: Nullable<string>;
   /** Which worker holds the run while it is `running`, and until when (see runs/worker.ts). */
   lease_owner: Nullable<string>;

@@ -114,7 +114,7 @@ describe('a signed POST to loopback written as IPv4-mapped IPv6', () => {
     const body = '{"type":"extraction_run.completed"}';
     const headers = {
       'content-type': 'application/json',
-      ...webhookHeaders('whsec_dGVzdA==', 'msg_1', body),
+      ...webhookHeaders(['whsec_dGVzdA=='], 'msg_1', body),
     };
     for (const address of ['::ffff:7f00:1', '127.0.0.1']) {
       const target = {

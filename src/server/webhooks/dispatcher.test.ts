@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { pino } from 'pino';
+import { Webhook, WebhookVerificationError } from 'standardwebhooks';
 import { afterEach, describe, expect, it } from 'vitest';
 import { webhookPayloadSchema, type WebhookEventType } from '../../contract/events.js';
 import { createBucket } from '../buckets/buckets.js';
@@ -13,6 +14,7 @@ import { demoExtractor } from '../extractors/demo.js';
 import {
   createExtractor,
   rotateWebhookSecret,
+  webhookSecretOverlapHours,
   type ExtractorRow,
 } from '../extractors/extractors.js';
 import type { RunRow } from '../runs/runs.js';
@@ -211,6 +213,16 @@ async function currentSecret(db: Db, extractorId: string): Promise<string> {
   return row.webhook_secret;
 }
 
+/** The Standard Webhooks headers of a request, as the standardwebhooks package reads them. */
+function standardHeaders(entry: Received): Record<string, string> {
+  return Object.fromEntries(
+    ['webhook-id', 'webhook-timestamp', 'webhook-signature'].map((name) => [
+      name,
+      String(entry.headers[name]),
+    ]),
+  );
+}
+
 function deliveries(db: Db) {
   return db.selectFrom('webhook_deliveries').selectAll().orderBy('id').execute();
 }
@@ -275,9 +287,6 @@ describe('webhook dispatcher', () => {
     const [document] = JSON.parse(run.documents) as { file: string }[];
     await enqueueWebhook(store.db, { type: 'extraction_run.completed', extractor, run });
     await enqueueWebhook(store.db, { type: 'extraction_run.submitted', extractor, run });
-    // Rotated after the events were made: the deliveries must use the secret of their time.
-    const oldSecret = await currentSecret(store.db, extractor.id);
-    await rotateWebhookSecret(store.db, extractor.id);
     const secret = await currentSecret(store.db, extractor.id);
 
     startDispatcher(store.db, config);
@@ -286,7 +295,7 @@ describe('webhook dispatcher', () => {
     const [completed, submitted] = receiver.received as [Received, Received];
     for (const entry of [completed, submitted]) {
       expect(verifiesAsStandardWebhook(secret, entry.headers, entry.body)).toBe(true);
-      expect(verifiesAsStandardWebhook(oldSecret, entry.headers, entry.body)).toBe(false);
+      expect(entry.headers['webhook-signature']).not.toContain(' ');
       expect(
         verifiesAsStandardWebhook(secret, entry.headers, entry.body.replace('A-1', 'A-2')),
       ).toBe(false);
@@ -341,6 +350,68 @@ describe('webhook dispatcher', () => {
     await until(
       async () => (await deliveries(store.db)).every((row) => row.status === 'delivered'),
       'rows marked delivered',
+    );
+  });
+
+  it('signs with the old secret beside the new one for a day after a rotation, including deliveries queued before it', async () => {
+    const { config, store, receiver, extractor } = await receivingFixture();
+    const run = await insertRun(store.db, extractor, { status: 'completed' });
+    const oldSecret = await currentSecret(store.db, extractor.id);
+    // Queued before the rotation, sent after it: signed at send time, with both secrets.
+    await enqueueWebhook(store.db, { type: 'extraction_run.completed', extractor, run });
+    const rotatedAt = Date.now();
+    const newSecret = await rotateWebhookSecret(store.db, extractor.id);
+    expect(newSecret).toBe(await currentSecret(store.db, extractor.id));
+    const dispatcher = startDispatcher(store.db, config);
+    await until(() => receiver.received.length >= 1, 'a delivery during the overlap');
+
+    // A receiver still on the old secret and one already on the new both accept it.
+    const during = receiver.received[0]!;
+    const signatures = String(during.headers['webhook-signature']).split(' ');
+    expect(signatures).toHaveLength(2);
+    for (const secret of [oldSecret, newSecret!]) {
+      expect(new Webhook(secret).verify(during.body, standardHeaders(during))).toMatchObject({
+        type: 'extraction_run.completed',
+      });
+    }
+    const { previous_webhook_secret_until: overlapEnds } = await store.db
+      .selectFrom('extractors')
+      .select('previous_webhook_secret_until')
+      .where('id', '=', extractor.id)
+      .executeTakeFirstOrThrow();
+    const overlapMs = Date.parse(overlapEnds!) - rotatedAt;
+    expect(overlapMs).toBeGreaterThan(webhookSecretOverlapHours * 3_600_000 - 60_000);
+    expect(overlapMs).toBeLessThanOrEqual(webhookSecretOverlapHours * 3_600_000 + 60_000);
+
+    // Once the overlap has passed (moved into the past here), only the new secret signs.
+    await store.db
+      .updateTable('extractors')
+      .set({ previous_webhook_secret_until: new Date(Date.now() - 1000).toISOString() })
+      .where('id', '=', extractor.id)
+      .execute();
+    await enqueueWebhook(store.db, { type: 'extraction_run.submitted', extractor, run });
+    dispatcher.kick();
+    await until(() => receiver.received.length >= 2, 'a delivery after the overlap');
+    const after = receiver.received[1]!;
+    expect(String(after.headers['webhook-signature']).split(' ')).toHaveLength(1);
+    expect(new Webhook(newSecret!).verify(after.body, standardHeaders(after))).toMatchObject({
+      type: 'extraction_run.submitted',
+    });
+    expect(() => new Webhook(oldSecret).verify(after.body, standardHeaders(after))).toThrow(
+      WebhookVerificationError,
+    );
+
+    // A second rotation overlaps only the secret it replaces.
+    const third = await rotateWebhookSecret(store.db, extractor.id);
+    await enqueueWebhook(store.db, { type: 'extraction_run.submitted', extractor, run });
+    dispatcher.kick();
+    await until(() => receiver.received.length >= 3, 'a delivery after a second rotation');
+    const last = receiver.received[2]!;
+    for (const secret of [third!, newSecret!]) {
+      expect(() => new Webhook(secret).verify(last.body, standardHeaders(last))).not.toThrow();
+    }
+    expect(() => new Webhook(oldSecret).verify(last.body, standardHeaders(last))).toThrow(
+      WebhookVerificationError,
     );
   });
 

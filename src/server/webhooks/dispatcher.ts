@@ -16,6 +16,7 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import { databaseTime, dialectOf } from '../store/clock.js';
+import { nowIso } from '../store/ids.js';
 import type { Db } from '../store/database.js';
 import { within } from '../time-limit.js';
 import { resolveWebhookTarget } from './address-policy.js';
@@ -45,6 +46,18 @@ interface ClaimedDelivery {
   payload: string;
   /** Counting this one. */
   attempts: number;
+}
+
+/** The current secret, and the one it replaced while that still overlaps it. */
+function signingSecrets(extractor: {
+  webhook_secret: string;
+  previous_webhook_secret: string | null;
+  previous_webhook_secret_until: string | null;
+}): [string, ...string[]] {
+  const { previous_webhook_secret: previous, previous_webhook_secret_until: until } = extractor;
+  return previous && until && until > nowIso()
+    ? [extractor.webhook_secret, previous]
+    : [extractor.webhook_secret];
 }
 
 export function startWebhookDispatcher(deps: {
@@ -164,10 +177,17 @@ export function startWebhookDispatcher(deps: {
   }
 
   async function attempt(delivery: ClaimedDelivery): Promise<void> {
-    // The extractor as it is now: its current secret signs, its current address receives.
+    // The extractor as it is now: its current secrets sign, its current address receives.
     const extractor = await db
       .selectFrom('extractors')
-      .select(['enable_webhook', 'webhook_url', 'webhook_secret', 'deleted_at'])
+      .select([
+        'enable_webhook',
+        'webhook_url',
+        'webhook_secret',
+        'previous_webhook_secret',
+        'previous_webhook_secret_until',
+        'deleted_at',
+      ])
       .where('id', '=', delivery.extractor_id)
       .executeTakeFirst();
     if (
@@ -192,7 +212,7 @@ export function startWebhookDispatcher(deps: {
         `the address did not resolve within ${timeoutMs} ms`,
       );
       const headers = {
-        ...webhookHeaders(extractor.webhook_secret, delivery.id, delivery.payload),
+        ...webhookHeaders(signingSecrets(extractor), delivery.id, delivery.payload),
         'content-type': 'application/json',
         'user-agent': userAgent,
       };

@@ -2,7 +2,8 @@
  * Webhook signatures as the Standard Webhooks specification defines them
  * (https://www.standardwebhooks.com/): the signed content is `{webhook-id}.{webhook-timestamp}.{body}`,
  * signed with HMAC-SHA256 under the base64-decoded part of the `whsec_…` secret, and sent as
- * `webhook-signature: v1,<base64 signature>`. Receivers verify with any Standard Webhooks
+ * `webhook-signature: v1,<base64 signature>` (several, space-separated, while a rotated
+ * secret overlaps the new one). Receivers verify with any Standard Webhooks
  * library and reject timestamps too far from their clock, which stops replays.
  */
 import { createHmac } from 'node:crypto';
@@ -28,9 +29,13 @@ export function signWebhook(
   return `v1,${signature}`;
 }
 
-/** The three Standard Webhooks headers of one attempt; the timestamp is the attempt's own. */
+/**
+ * The three Standard Webhooks headers of one attempt; the timestamp is the attempt's own.
+ * Each secret signs: while a rotated secret still overlaps the new one, the signature
+ * header holds both, space-separated, and a receiver that knows either accepts it.
+ */
 export function webhookHeaders(
-  secret: string,
+  secrets: readonly [string, ...string[]],
   id: string,
   body: string,
   now = Date.now(),
@@ -39,6 +44,8 @@ export function webhookHeaders(
   return {
     'webhook-id': id,
     'webhook-timestamp': String(timestamp),
-    'webhook-signature': signWebhook(secret, id, timestamp, body),
+    'webhook-signature': secrets
+      .map((secret) => signWebhook(secret, id, timestamp, body))
+      .join(' '),
   };
 }

@@ -16,6 +16,7 @@ import {
   listExtractors,
   replaceExtractor,
   rotateWebhookSecret,
+  webhookSecretOverlapHours,
   type ExtractorRow,
 } from '../../extractors/extractors.js';
 import { pageWindow } from '../../store/paging.js';
@@ -177,7 +178,10 @@ export const extractorRoutes = new Hono<AppEnv>()
     '/:id/webhook_secret',
     operation('rotateWebhookSecret', 'Rotate the webhook signing secret', {
       description:
-        'The old secret stops working at once; the answer carries the new `webhookSecret`, once.',
+        'The answer carries the new `webhookSecret`, once. The secret it replaces keeps ' +
+        `signing beside it for ${webhookSecretOverlapHours} hours: each delivery sent in that ` +
+        'time carries both signatures, space-separated in `webhook-signature`, so a receiver ' +
+        'on either secret verifies it. Rotating again within that time ends the older overlap.',
       ...readingOf('extractor'),
     }),
     personalOnly,

@@ -274,14 +274,19 @@ const resultSchemas: Record<ResultFormat, JsonSchema> = {
   xml: {
     type: 'string',
     description:
-      'The documents as XML: `<results>` holding a `<document file="…" name="…" status="…">` ' +
-      'per document with its `<data>` and `<error>`.',
+      'The documents as XML 1.0: `<results>` holding a `<document file="…" name="…" ' +
+      'status="…">` per document with its `<data>` and `<error>`. Lists repeat their ' +
+      'element, an empty list is one element with `items="0"`, null is `xsi:nil="true"`; ' +
+      'text XML 1.0 cannot carry is its JSON string literal, marked `escaped="content"` ' +
+      '(or, for an attribute, `escaped` naming it). README: Results.',
   },
   csv: {
     type: 'string',
     description:
       'The documents as CSV with a header row: `file`, `name`, `status`, `error`, then the ' +
-      'fields; a row per document (per item of its list of objects).',
+      'fields; a row per document (per item of its list of objects, numbered in ' +
+      '`<list>.#`, 0 when the list is empty). Null is an empty field, empty text `""`; ' +
+      'other lists are JSON array text. README: Results.',
   },
 };
 
@@ -374,10 +379,14 @@ runRoutes
       description:
         'One entry per document, in the order of the bucket (a one-file bucket gives one): ' +
         '`{"documents": [{file, name, status, data, error}]}`. As JSON, XML (element names ' +
-        'made valid, arrays as repeated elements) or CSV (RFC 4180; a `file` column first; ' +
-        'nested objects as dotted columns; one row per document, or per item of its array ' +
-        'of objects; cells that a spreadsheet would read as a formula, after leading blanks ' +
-        'and in full-width forms too, are neutralised). Chosen by `format`, else by Accept. ' +
+        'made valid, arrays as repeated elements, an empty one as `items="0"`, text XML ' +
+        'cannot carry as a JSON literal marked `escaped`) or CSV (RFC 4180; a `file` column ' +
+        'first; nested objects as dotted columns; lists as JSON array text; null an empty ' +
+        'field, empty text `""`; one row per document, or per item of its array of objects, ' +
+        'numbered in `<list>.#`; cells that a spreadsheet would read as a formula, after ' +
+        'leading blanks and in full-width forms too, are neutralised). Read with the types ' +
+        'of targetSchema, XML and CSV give back the JSON exactly. ' +
+        'Chosen by `format`, else by Accept. ' +
         '409 until a document has completed; 403 to an embed session token when the ' +
         "extractor's allowDownload is off.",
       query: resultQuery,
@@ -428,7 +437,8 @@ runRoutes
       description:
         '`{"documents": [{file, data}]}`: each record replaces the record of the completed ' +
         'document whose `file` (IRI or id) it names; a document left out keeps its record. ' +
-        'Each is validated against targetSchema (422 with a JSON pointer for each violation). ' +
+        'Each is validated against targetSchema (422 with a JSON pointer for each violation) ' +
+        "and replaces its document's draft, if any. " +
         "The machine's original stays readable as resultJson and with `?version=original`. " +
         '409 unless the run is completed or partially_completed, or after submission.',
       body: {
@@ -457,9 +467,12 @@ runRoutes
     `${documentPath}/results`,
     operation('saveDocumentResults', "Save one document's record edited by a person", {
       description:
-        "A person's draft of the record of the completed document of this file, stored " +
-        'whether or not targetSchema accepts it yet (so work in progress survives a reload); ' +
-        'submission checks it (422 with a JSON pointer for each violation). The other ' +
+        'The record of the completed document of this file as a person edited it, saved ' +
+        'whether or not targetSchema accepts it yet (so work in progress survives a reload). ' +
+        "One the schema accepts becomes the document's record (editedResultJson, data, " +
+        "results) and ends its draft; one it does not accept yet is kept as the person's " +
+        'draft in draftResultJson, the records keeping the last one the schema accepted, and ' +
+        'submission answers 422 with a JSON pointer for each violation. The other ' +
         'documents keep theirs. 404 ' +
         'for a file that is not a document of the run; 409 unless the run is completed or ' +
         'partially_completed and the document completed, or after submission.',
@@ -472,7 +485,11 @@ runRoutes
           },
         },
       },
-      answer: { status: 200, resource: 'run', description: 'The run with the edit.' },
+      answer: {
+        status: 200,
+        resource: 'run',
+        description: 'The run with the edit (a record, or a draft in draftResultJson).',
+      },
       problems: [400, 404, 406, 409, 413, 415],
     }),
     negotiated,
@@ -553,8 +570,8 @@ runRoutes
     operation('submitResults', 'Submit the results', {
       description:
         'Once per run (again answers 409), and once per bucket unless the extractor sets ' +
-        '`allowResubmission` (another run over a submitted bucket answers 409). A document ' +
-        'record a person edited (their draft) that targetSchema does not accept answers 422 ' +
+        '`allowResubmission` (another run over a submitted bucket answers 409). A run with a ' +
+        "person's draft (draftResultJson: a record targetSchema does not accept) answers 422 " +
         'with a pointer into it (`/documents/{i}/data/...`). Fires `extraction_run.submitted` ' +
         "and answers with the extractor's redirectUrl.",
       answer: { status: 200, resource: 'submission' },
