@@ -5,11 +5,11 @@
  * are joined here, once, so that no view reads the results text itself.
  */
 import {
-  resultsEditSchema,
   runResultsSchema,
   type DocumentErrorCode,
   type DocumentResult,
   type DocumentStage,
+  type ResultsEdit,
   type Run,
 } from '../contract/resources.js';
 import type { DocumentStatus } from '../contract/run-status.js';
@@ -82,17 +82,17 @@ export function parseResults(text: string | null | undefined): DocumentResult[] 
   return parsed.success ? parsed.data.documents : [];
 }
 
-/** A person's drafts by file IRI (the run's `draftResultJson`); empty when it is not one. */
+/**
+ * A person's drafts by file IRI (the run's `draftResultJson`, `{"documents": [{file, data}]}`,
+ * as the service writes it); empty when there are none or it is not that.
+ */
 function draftsOfRun(run: Run): Map<string, unknown> {
-  if (!run.draftResultJson) return new Map();
   try {
-    const parsed = resultsEditSchema.safeParse(JSON.parse(run.draftResultJson));
-    if (parsed.success)
-      return new Map(parsed.data.documents.map((document) => [document.file, document.data]));
+    const { documents } = JSON.parse(run.draftResultJson!) as ResultsEdit;
+    return new Map(documents.map((document) => [document.file, document.data]));
   } catch {
-    // Not JSON: no drafts to show.
+    return new Map();
   }
-  return new Map();
 }
 
 /** The id of the file a document's IRI names (its last segment). */
