@@ -17,6 +17,11 @@ export interface ResourceKind {
   type: string;
   /** Field order of CSV columns and HTML rows; the wire object's keys in the spec's order. */
   fields: readonly string[];
+  /**
+   * Fields only some answers carry, beyond `fields` (the webhook secret of a create or a
+   * rotation): a client may send them back with the rest, and they are ignored as `fields` are.
+   */
+  answerOnlyFields?: readonly string[];
   /** Fields holding IRI references, which JSON:API moves to `relationships`. */
   relationships: Readonly<Record<string, Relationship>>;
   iri(resource: WireObject): string;

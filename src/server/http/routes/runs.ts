@@ -9,8 +9,10 @@ import { Hono, type Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import * as z from 'zod/mini';
 import { runEventTypes } from '../../../contract/events.js';
-import { idFromReference } from '../../../contract/iri.js';
+import { idFromReference, localReference } from '../../../contract/iri.js';
+import { isPlainObject } from '../../../contract/json-schema.js';
 import {
+  documentEditSchema,
   resultsEditSchema,
   runInputSchema,
   strategies,
@@ -51,9 +53,11 @@ import { tokenEnd } from '../../tokens/tokens.js';
 import { accessTokenQuery } from '../auth.js';
 import {
   absentWhenEmpty,
+  ignoreServiceFields,
   parseJsonBody,
   readBodyText,
   readInput,
+  serviceOrigins,
   validateHeaders,
   validateInput,
   validateQuery,
@@ -209,6 +213,34 @@ async function readJsonBody(c: Context<AppEnv>, what: string): Promise<unknown> 
   return parseJsonBody(await readBodyText(c.req.raw));
 }
 
+/** What GET …/results writes in each document beside `file` and `data`. */
+const serviceResultFields = ['files', 'name', 'status', 'error'] as const;
+
+/**
+ * Edited results without what the service writes in them: a client may send back
+ * GET …/results as it read it, with only the records changed (`ignoreServiceFields`), and
+ * its files' IRIs made paths.
+ */
+function withoutServiceResultFields(c: Context<AppEnv>, body: unknown): unknown {
+  if (!isPlainObject(body) || !Array.isArray(body.documents)) return body;
+  const origins = serviceOrigins(c);
+  const documents = body.documents.map((document: unknown, index) => {
+    if (!isPlainObject(document)) return document;
+    const edit = ignoreServiceFields(
+      c,
+      document,
+      documentEditSchema,
+      serviceResultFields,
+      (field) => `/documents/${index}/${field}`,
+    );
+    // A file's IRI may come absolute, as a JSON-LD client holds it.
+    if (typeof edit.file === 'string')
+      edit.file = localReference(edit.file, c.req.url, origins) ?? edit.file;
+    return edit;
+  });
+  return { ...body, documents };
+}
+
 const resultQuery = z.object({
   format: absentWhenEmpty(z.optional(z.enum(resultFormats, oneOf(resultFormats)))).check(
     z.describe('The format; overrides Accept (where `text/xml` counts as XML).'),
@@ -317,7 +349,7 @@ export const runRoutes = new Hono<AppEnv>()
     }),
     negotiated,
     async (c) => {
-      const input = await readInput(c.req.raw, runInputSchema);
+      const input = await readInput(c, runInputSchema, { kind: runKind });
       const run = await c.get('services').runs.create(input, c.get('principal'));
       const wire = runToWire(run);
       return sendCreated(c, runKind, wire);
@@ -429,7 +461,7 @@ runRoutes
     async (c) => {
       const run = await visibleRun(c);
       const body = await readJsonBody(c, 'the edited results');
-      const edit = validateInput(resultsEditSchema, body);
+      const edit = validateInput(resultsEditSchema, withoutServiceResultFields(c, body));
       const updated = await c.get('services').runs.saveEdits(run, edit);
       return sendResource(c, runKind, runToWire(updated));
     },
