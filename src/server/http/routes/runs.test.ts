@@ -284,3 +284,43 @@ describe('references as a JSON-LD client sends them back', () => {
     expect(await storedState(service)).toEqual(before);
   });
 });
+
+describe('the JSON-LD vocabulary', () => {
+  it('describes every term and type a context expands to, as JSON-LD and as a page', async () => {
+    const run = await insertRunOfNew(service, { documents: [{ data: {} }] });
+    const context = (await (
+      await service.request('/api/contexts/ExtractionRun', { token: null })
+    ).json()) as { '@context': Record<string, unknown> };
+    const vocabulary = context['@context']['@vocab'] as string;
+    const typeIri = context['@context'].ExtractionRun as string;
+    expect(typeIri).toBe('/api/vocab#ExtractionRun');
+    const resource = (await (
+      await service.request(`/api/runs/${run.run.id}`, {
+        headers: { Accept: 'application/ld+json' },
+      })
+    ).json()) as Record<string, unknown>;
+    // Every field and every name within the run's documents expands to an IRI that resolves.
+    const documents = resource.documents as Record<string, unknown>[];
+    const terms = [...Object.keys(resource), ...Object.keys(documents[0] ?? { file: '' })]
+      .filter((term) => !term.startsWith('@') && !(term in context['@context']))
+      .map((term) => `${vocabulary}${term}`);
+    expect(terms).toContain('/api/vocab#ExtractionRun.resultJson');
+
+    const asJsonLd = await service.request('/api/vocab', { token: null });
+    expect(asJsonLd.status).toBe(200);
+    expect(asJsonLd.headers.get('content-type')).toMatch(/^application\/ld\+json/);
+    const { '@graph': graph } = (await asJsonLd.json()) as { '@graph': { '@id': string }[] };
+    const described = new Set(graph.map((node) => node['@id']));
+    expect(described).toContain(typeIri);
+    for (const term of terms) expect(described, term).toContain(term);
+
+    const page = await service.request('/api/vocab', {
+      token: null,
+      headers: { Accept: 'text/html' },
+    });
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    const html = await page.text();
+    for (const term of [typeIri, ...terms])
+      expect(html, term).toContain(`id="${term.slice('/api/vocab#'.length)}"`);
+  });
+});
