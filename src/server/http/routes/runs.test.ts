@@ -270,6 +270,36 @@ describe('references as a JSON-LD client sends them back', () => {
     }
   });
 
+  it('mints a session and saves edited results over absolute IRIs', async () => {
+    const { bucket, extractor } = await runnable();
+    const session = await service.request('/api/embed_sessions', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/ld+json', Accept: 'application/json' },
+      body: JSON.stringify({
+        savedExtractor: `http://extractor.test/api/saved_extractors/${extractor.id}`,
+        bucket: `http://extractor.test/api/buckets/${bucket.id.toUpperCase()}`,
+      }),
+    });
+    expect(session.status, await session.clone().text()).toBe(201);
+    expect(((await session.json()) as { bucket: string }).bucket).toBe(`/api/buckets/${bucket.id}`);
+
+    const { run } = await insertRunOfNew(service, {
+      status: 'completed',
+      documents: [{ data: { invoice_number: 'A-1', total: 1 } }],
+    });
+    const [fileId] = JSON.parse(run.file_ids) as string[];
+    const saved = await service.json('PUT', `/api/runs/${run.id}/results`, {
+      documents: [
+        {
+          file: `http://extractor.test/api/buckets/${run.bucket_id}/files/${fileId}`,
+          data: { invoice_number: 'A-2', total: 2 },
+        },
+      ],
+    });
+    expect(saved.status, await saved.clone().text()).toBe(200);
+    expect(((await saved.json()) as Run).editedResultJson).toContain('A-2');
+  });
+
   it('refuses a reference to another host with a 422 naming the field, and stores nothing', async () => {
     const { bucket, extractor } = await runnable();
     const before = await storedState(service);
