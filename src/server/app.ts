@@ -5,12 +5,12 @@
 import { Hono } from 'hono';
 import { getPath } from 'hono/utils/url';
 import { randomUUID } from 'node:crypto';
-import { lowerCaseIds } from '../contract/iri.js';
 import { api, apiRoutes } from './http/api.js';
 import { authentication } from './http/auth.js';
 import type { AppEnv, Services } from './http/context.js';
 import { cors } from './http/cors.js';
 import { answerProblem } from './http/error-answers.js';
+import { lowerCaseIds } from './http/references.js';
 import {
   badRequest,
   internalError,

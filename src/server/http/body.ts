@@ -6,13 +6,14 @@
 import type { Context } from 'hono';
 import * as z from 'zod/mini';
 import { en } from 'zod/locales';
-import { iriOf, localReference, lowerCaseIds, resourceOfIri } from '../../contract/iri.js';
+import { iriOf } from '../../contract/iri.js';
 import { watchBodyPace } from '../body-pace.js';
 import type { InputTooSlowError } from '../errors.js';
 import { parseCsv, restoreCell } from '../formats/csv.js';
 import { readDefinitions } from '../formats/html.js';
 import type { AppEnv } from './context.js';
 import { locateBodyFields } from './error-answers.js';
+import { localReference, lowerCaseIds, resourceOfIri } from './references.js';
 import { checkJsonApiContentType, jsonApiMediaType, readJsonApiDocument } from './json-api.js';
 import { essence, resourceMediaTypes, type ResourceMediaType } from './negotiation.js';
 import {

@@ -9,7 +9,7 @@ import { Hono, type Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import * as z from 'zod/mini';
 import { runEventTypes } from '../../../contract/events.js';
-import { idFromReference, localReference } from '../../../contract/iri.js';
+import { idFromReference } from '../../../contract/iri.js';
 import { isPlainObject } from '../../../contract/json-schema.js';
 import {
   documentEditSchema,
@@ -65,6 +65,7 @@ import {
 import { contentDisposition } from '../content-disposition.js';
 import type { AppEnv } from '../context.js';
 import { runKind, submissionKind } from '../kinds.js';
+import { localReference, lowerCaseIds } from '../references.js';
 import { receivedFiles } from './files.js';
 import { essence, negotiateOrThrow } from '../negotiation.js';
 import {
@@ -159,7 +160,7 @@ const runFilters = z.object({
       z.pipe(
         z.string(),
         z.transform((reference, context) => {
-          const id = idFromReference('extractor', reference);
+          const id = idFromReference('extractor', lowerCaseIds(reference));
           if (id) return id;
           context.issues.push({
             code: 'custom',
