@@ -53,7 +53,7 @@ export const checkOperandSchema = /* @__PURE__ */ z.union(
 export type CheckOperand = z.infer<typeof checkOperandSchema>;
 export type Term = z.infer<typeof term>;
 
-export const checkSchema = /* @__PURE__ */ z.object({
+export const checkSchema = /* @__PURE__ */ z.strictObject({
   left: checkOperandSchema,
   op: z.enum(checkOperators),
   right: checkOperandSchema,

@@ -72,7 +72,7 @@ export const bucketSchema = z.object({
 export type Bucket = z.infer<typeof bucketSchema>;
 
 export const bucketInputSchema = /* @__PURE__ */ (() =>
-  z.object({
+  z.strictObject({
     description: z.optional(z.nullable(z.string().check(z.maxLength(2000)))),
     createdUsing: z.optional(z.enum(bucketOrigins)),
   }))();
@@ -165,7 +165,9 @@ const flag = (value: boolean) => z._default(z.boolean(), value);
 
 /**
  * The writable fields of a saved extractor. POST creates with them and PUT replaces them:
- * a field left out takes its default. `label` and `jsonSchema` are required.
+ * a field left out takes its default. `label` and `jsonSchema` are required. Like every
+ * body's schema it is strict: a field it does not know (`allowdownload`) is refused, not
+ * dropped, so a misspelling cannot quietly leave a setting at its default.
  *
  * Like every body only the service reads (bucketInputSchema, runInputSchema, …), it is
  * built in a function called as pure: a browser build, which never reads one, leaves the
@@ -193,7 +195,7 @@ export const extractorInputSchema = /* @__PURE__ */ (() => {
     LabelName,
     ReturnType<typeof text>
   >;
-  return z.object({
+  return z.strictObject({
     label: z.string().check(z.trim(), z.minLength(1, 'label must not be empty'), z.maxLength(200)),
     jsonSchema: jsonSchemaText,
     strategy: z._default(z.enum(strategies), 'local'),
@@ -435,15 +437,17 @@ export function documentsOfResults(text: string | null | undefined): DocumentRes
   }
 }
 
+/** One edited record of `PUT …/results`: the document's `file` (IRI or id) and its data. */
+export const documentEditSchema = /* @__PURE__ */ (() =>
+  z.strictObject({
+    file: z.string().check(z.minLength(1)),
+    data: z.unknown(),
+  }))();
+
 /** The body of `PUT …/results`: edited records, matched to documents by `file`. */
 export const resultsEditSchema = /* @__PURE__ */ (() =>
-  z.object({
-    documents: z.array(
-      z.object({
-        file: z.string().check(z.minLength(1)),
-        data: z.unknown(),
-      }),
-    ),
+  z.strictObject({
+    documents: z.array(documentEditSchema),
   }))();
 export type ResultsEdit = z.infer<typeof resultsEditSchema>;
 
@@ -586,7 +590,7 @@ export type Run = z.infer<typeof runSchema>;
 /** The body of `POST /api/extraction_runs` (read by the service only: see extractorInputSchema). */
 export const runInputSchema = /* @__PURE__ */ (() => {
   const optionalFlag = z.optional(z.boolean());
-  return z.object({
+  return z.strictObject({
     bucket: z.string().check(z.minLength(1)),
     savedExtractor: z.string().check(z.minLength(1)),
     strategy: z.optional(z.enum(strategies)),
@@ -628,7 +632,7 @@ export const defaultSessionSeconds = 3600;
 export const defaultSessionLifetimeSeconds = 4 * 3600;
 
 export const embedSessionInputSchema = /* @__PURE__ */ (() =>
-  z.object({
+  z.strictObject({
     savedExtractor: z.string().check(z.minLength(1)),
     bucket: z.optional(z.string().check(z.minLength(1))),
     ttlSeconds: z._default(
@@ -728,3 +732,31 @@ export const problemSchema = z.looseObject({
   allowed: z.optional(z.array(z.string())),
 });
 export type Problem = z.infer<typeof problemSchema>;
+
+/**
+ * A problem as a JSON:API client is answered (JSON:API 1.1 §11): an error object for each
+ * field error, or one for the whole problem. `code` is the problem type's slug and
+ * `links.type` its explanation; the problem's other members are in `meta`.
+ */
+export const jsonApiErrorsSchema = /* @__PURE__ */ (() =>
+  z.object({
+    jsonapi: z.object({ version: z.literal('1.1') }),
+    errors: z.array(
+      z.object({
+        status: z.string().check(z.describe('The HTTP status, as text.')),
+        code: z.string().check(z.describe('The problem type: `validation-error`, `conflict`, …')),
+        title: z.string(),
+        detail: z.string(),
+        source: z.optional(
+          z.object({
+            pointer: z.optional(
+              z.string().check(z.describe('A JSON pointer into the request document.')),
+            ),
+            parameter: z.optional(z.string().check(z.describe('A query parameter.'))),
+          }),
+        ),
+        links: z.object({ type: z.string() }),
+        meta: z.record(z.string(), z.unknown()),
+      }),
+    ),
+  }))();

@@ -3,11 +3,14 @@
  * in-process; main.ts binds it to a port.
  */
 import { Hono } from 'hono';
+import { getPath } from 'hono/utils/url';
 import { randomUUID } from 'node:crypto';
 import { api, apiRoutes } from './http/api.js';
 import { authentication } from './http/auth.js';
 import type { AppEnv, Services } from './http/context.js';
 import { cors } from './http/cors.js';
+import { answerProblem } from './http/error-answers.js';
+import { lowerCaseIds } from './http/references.js';
 import {
   badRequest,
   internalError,
@@ -30,8 +33,17 @@ export type App = Hono<AppEnv>;
 const resourceRoutes = apiRoutes.filter((route) => route.access !== 'public');
 const authenticate = authentication(apiRoutes);
 
+/**
+ * The path routes see: the request's, with its ids in lower case. Ids are UUIDs, and RFC
+ * 9562 (§4) has them compared without regard to case, so `/api/buckets/0190A…` is the
+ * bucket `/api/buckets/0190a…`, not a 404.
+ */
+function routedPath(request: Request): string {
+  return lowerCaseIds(getPath(request));
+}
+
 export function createApp(services: Services): App {
-  const app = new Hono<AppEnv>();
+  const app = new Hono<AppEnv>({ getPath: routedPath });
 
   app.use('*', async (c, next) => {
     const started = performance.now();
@@ -73,7 +85,7 @@ export function createApp(services: Services): App {
     const allowed = allowedMethods(resourceRoutes, c.req.path);
     const error =
       allowed && !allowed.includes(c.req.method) ? methodNotAllowed(allowed) : notFound();
-    return problemResponse(error, c.req.path);
+    return answerProblem(error, c.req.raw, c.req.path);
   });
 
   app.onError((error, c) => {
@@ -81,14 +93,18 @@ export function createApp(services: Services): App {
     // nothing went wrong here. 499 is what proxies log for it.
     if (c.req.raw.signal.aborted) return new Response(null, { status: 499 });
     const problem = problemOf(error);
-    if (problem) return problemResponse(problem, c.req.path);
+    if (problem) return answerProblem(problem, c.req.raw, c.req.path);
     if (error instanceof URIError)
-      return problemResponse(badRequest('The address is not correctly encoded.'), c.req.path);
+      return answerProblem(
+        badRequest('The address is not correctly encoded.'),
+        c.req.raw,
+        c.req.path,
+      );
     services.logger.error(
       { err: error, requestId: c.get('requestId'), path: c.req.path },
       'unhandled error',
     );
-    return problemResponse(internalError(), c.req.path);
+    return answerProblem(internalError(), c.req.raw, c.req.path);
   });
 
   return app;

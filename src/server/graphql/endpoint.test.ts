@@ -408,7 +408,7 @@ describe('GraphQL at /api/graphql', () => {
     await expectProblem(plainText, 415);
 
     const put = await service.request('/api/graphql', { method: 'PUT', body: '{}' });
-    expect(put.headers.get('allow')).toBe('GET, POST');
+    expect(put.headers.get('allow')).toBe('GET, HEAD, POST');
     await expectProblem(put, 405);
 
     const huge = await service.request('/api/graphql', {

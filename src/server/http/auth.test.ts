@@ -70,6 +70,21 @@ describe('bearer authentication', () => {
     },
   );
 
+  it('says in its challenge whether the token was missing or is no longer valid (RFC 6750)', async () => {
+    const missing = await service.request('/api/buckets', { token: null });
+    expect(missing.headers.get('www-authenticate')).toBe('Bearer realm="extractor"');
+    await missing.body?.cancel();
+    const { id, token } = await createPersonalToken(service.services.db, 'challenged');
+    await revokeToken(service.services.db, id);
+    for (const bad of [token, 'xpat_not-a-token-we-ever-made']) {
+      const response = await service.request('/api/buckets', { token: bad });
+      await expectUnauthorized(response);
+      expect(response.headers.get('www-authenticate')).toMatch(
+        /^Bearer realm="extractor", error="invalid_token", error_description="The access token (has been revoked|is not valid)\."$/,
+      );
+    }
+  });
+
   it('answers 401, not 404, for unknown addresses under /api, so nothing can be probed without a token', async () => {
     await expectUnauthorized(await service.request('/api/nothing-here', { token: null }));
     await expectUnauthorized(await service.request('/api/buckets/unknown', { token: null }));

@@ -68,7 +68,7 @@ export function authentication(routes: readonly DescribedRoute[]): MiddlewareHan
     }
     const { db } = c.get('services');
     const verification = await verifyToken(db, token);
-    if (!verification.ok) throw unauthorized(verification.reason);
+    if (!verification.ok) throw unauthorized(verification.reason, 'invalid_token');
     // An address ends up in logs, histories and Referer headers: a session token expires
     // within hours, a personal access token does not, so it is never taken from one.
     if (inQuery && verification.principal.kind !== 'session')

@@ -4,8 +4,10 @@ import { documentsOfResults } from '../../contract/resources.js';
 import {
   createBucket,
   createExtractor,
+  expectErrorAnswer,
   expectProblem,
   insertRunOfNew,
+  invoiceJsonSchema,
   storedState,
   upload,
 } from '../testing/fixtures.js';
@@ -171,7 +173,7 @@ describe('the nesting of a JSON body', () => {
         headers: { 'Content-Type': type },
         body,
       });
-      await expectProblem(response, 400);
+      await expectErrorAnswer(response, 400, type);
     },
   );
 });
@@ -246,5 +248,167 @@ describe('validateHeaders', () => {
     expect(() => validateHeaders(headers, new Headers({ 'Last-Event-ID': 'x' }))).toThrow(
       'Last-Event-ID must be digits.',
     );
+  });
+});
+
+describe('fields a body does not know', () => {
+  const post = (path: string, body: unknown, type = 'application/json') =>
+    service.request(path, {
+      method: 'POST',
+      headers: { 'Content-Type': type, Accept: 'application/json' },
+      body: typeof body === 'string' ? body : JSON.stringify(body),
+    });
+
+  it('refuses a misspelt field with a 422 naming it and the field meant, and stores nothing', async () => {
+    const before = await storedState(service);
+    const problem = await expectProblem(
+      await post('/api/extractors', {
+        label: 'Receipts',
+        jsonSchema: invoiceJsonSchema,
+        allowdownload: false,
+        redirectURL: 'https://partner.example/done',
+        colour: 'blue',
+      }),
+      422,
+    );
+    expect(problem.errors).toEqual([
+      { pointer: '/allowdownload', detail: expect.stringContaining('did you mean allowDownload?') },
+      { pointer: '/redirectURL', detail: expect.stringContaining('did you mean redirectUrl?') },
+      { pointer: '/colour', detail: 'not a field of this request' },
+    ]);
+    expect(problem.detail).toContain('/allowdownload');
+    expect(await storedState(service)).toEqual(before);
+  });
+
+  it('refuses unknown fields within fields, and in every writable resource', async () => {
+    const bucket = await createBucket(service);
+    const extractor = await createExtractor(service);
+    const check = { left: '/total', op: '>=', right: 0, tolerence: 0.01 };
+    const cases: [string, unknown, string][] = [
+      [
+        '/api/extractors',
+        { label: 'x', jsonSchema: invoiceJsonSchema, checks: [check] },
+        '/checks/0/tolerence',
+      ],
+      ['/api/buckets', { descripton: 'typo' }, '/descripton'],
+      [
+        '/api/extraction_runs',
+        { bucket: bucket.id, savedExtractor: extractor.id, chunksize: 500 },
+        '/chunksize',
+      ],
+      ['/api/embed_sessions', { savedExtractor: extractor.id, ttl: 60 }, '/ttl'],
+    ];
+    for (const [path, body, pointer] of cases) {
+      const problem = await expectProblem(await post(path, body), 422);
+      expect(problem.errors, path).toEqual([{ pointer, detail: expect.any(String) }]);
+    }
+  });
+
+  it('ignores the fields the service sets, naming them in Extractor-Ignored-Fields', async () => {
+    const created = await createExtractor(service);
+    const response = await post('/api/extractors', {
+      ...created,
+      label: 'A copy',
+      allowDownload: false,
+    });
+    expect(response.status, await response.clone().text()).toBe(201);
+    const copy = (await response.json()) as { id: string; label: string; allowDownload: boolean };
+    expect(copy).toMatchObject({ label: 'A copy', allowDownload: false });
+    expect(copy.id).not.toBe(created.id);
+    const ignored = response.headers.get('extractor-ignored-fields')!.split(', ');
+    expect(ignored).toEqual(
+      expect.arrayContaining(['"/id"', '"/createdAt"', '"/typedSchema"', '"/webhookSecret"']),
+    );
+    expect(ignored).not.toContain('"/label"');
+    // A body with nothing to ignore has no such header.
+    const plain = await post('/api/buckets', { description: 'plain' });
+    expect(plain.status).toBe(201);
+    expect(plain.headers.get('extractor-ignored-fields')).toBeNull();
+  });
+
+  it('takes the JSON-LD keywords it writes and no other', async () => {
+    const withKeywords = await post(
+      '/api/buckets',
+      { '@context': '/api/contexts/ExtractionBucket', '@id': '/x', '@type': 'ExtractionBucket' },
+      'application/ld+json',
+    );
+    expect(withKeywords.status).toBe(201);
+    expect(withKeywords.headers.get('extractor-ignored-fields')).toBeNull();
+    const problem = await expectProblem(
+      await post('/api/buckets', { '@graph': [] }, 'application/ld+json'),
+      422,
+    );
+    expect(problem.errors).toEqual([{ pointer: '/@graph', detail: expect.any(String) }]);
+  });
+
+  it('points into a JSON:API body at the attribute it does not know, and takes meta', async () => {
+    const problem = await expectProblem(
+      await post(
+        '/api/buckets',
+        { data: { type: 'ExtractionBucket', attributes: { descripton: 'typo' } } },
+        'application/vnd.api+json',
+      ),
+      422,
+    );
+    expect(problem.errors).toEqual([
+      {
+        pointer: '/data/attributes/descripton',
+        detail: 'not a field of this request; did you mean description?',
+      },
+    ]);
+    const withMeta = await post(
+      '/api/buckets',
+      { meta: { by: 'a client' }, data: { meta: { x: 1 }, attributes: { description: 'm' } } },
+      'application/vnd.api+json',
+    );
+    expect(withMeta.status, await withMeta.clone().text()).toBe(201);
+  });
+
+  it('takes results back as GET …/results wrote them, naming what it ignored', async () => {
+    const { run } = await insertRunOfNew(service, {
+      status: 'completed',
+      documents: [{ data: { invoice_number: 'A-1', total: 3 } }],
+    });
+    const read = (await (await service.json('GET', `/api/runs/${run.id}/results`)).json()) as {
+      documents: { data: Record<string, unknown> }[];
+    };
+    read.documents[0]!.data.total = 4;
+    const put = (body: unknown) => service.json('PUT', `/api/runs/${run.id}/results`, body);
+    const saved = await put(read);
+    expect(saved.status, await saved.clone().text()).toBe(200);
+    expect(saved.headers.get('extractor-ignored-fields')).toBe(
+      '"/documents/0/name", "/documents/0/status", "/documents/0/error"',
+    );
+    const [document] = read.documents as Record<string, unknown>[];
+    const problem = await expectProblem(
+      await put({ documents: [{ file: document!.file, data: {}, comment: 'checked' }] }),
+      422,
+    );
+    expect(problem.errors).toEqual([
+      { pointer: '/documents/0/comment', detail: 'not a field of this request' },
+    ]);
+  });
+});
+
+describe('a request without a body', () => {
+  it('says the body is missing (400) where one is needed, rather than that it has no type', async () => {
+    const before = await storedState(service);
+    for (const path of ['/api/buckets', '/api/extractors', '/api/runs', '/api/embed_sessions']) {
+      const response = await service.request(path, { method: 'POST' });
+      const problem = await expectProblem(response, 400);
+      expect(problem.detail, path).toMatch(/^The request has no body: send the \w+'s fields/);
+    }
+    const declaredEmpty = await service.request('/api/buckets', {
+      method: 'POST',
+      headers: { 'Content-Length': '0' },
+    });
+    expect((await expectProblem(declaredEmpty, 400)).detail).toMatch(/has no body/);
+    expect(await storedState(service)).toEqual(before);
+  });
+
+  it('takes an empty POST where the route reads no body', async () => {
+    const { run } = await insertRunOfNew(service, { status: 'running' });
+    const paused = await service.request(`/api/runs/${run.id}/pause`, { method: 'POST' });
+    expect(paused.status, await paused.clone().text()).toBe(200);
   });
 });

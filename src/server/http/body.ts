@@ -3,12 +3,18 @@
  * with a contract schema. Syntax problems are 400s; values that break the schema are 422s
  * with a JSON pointer for each.
  */
+import type { Context } from 'hono';
 import * as z from 'zod/mini';
 import { en } from 'zod/locales';
+import { iriOf } from '../../contract/iri.js';
 import { watchBodyPace } from '../body-pace.js';
 import type { InputTooSlowError } from '../errors.js';
 import { parseCsv, restoreCell } from '../formats/csv.js';
 import { readDefinitions } from '../formats/html.js';
+import type { AppEnv } from './context.js';
+import { locateBodyFields } from './error-answers.js';
+import { localReference, lowerCaseIds, resourceOfIri } from './references.js';
+import { checkJsonApiContentType, jsonApiMediaType, readJsonApiDocument } from './json-api.js';
 import { essence, resourceMediaTypes, type ResourceMediaType } from './negotiation.js';
 import {
   badQuery,
@@ -18,6 +24,8 @@ import {
   validationError,
   type FieldError,
 } from './problem.js';
+import type { ResourceKind } from './representations.js';
+import { suggestedName } from './suggestions.js';
 
 // zod/mini ships without messages ("Invalid input") to keep the browser bundle small; the
 // server loads the English ones so each 422 says what was expected, e.g. the allowed
@@ -119,28 +127,6 @@ export function parseJsonBody(text: string): unknown {
   }
 }
 
-/** The attributes of a JSON:API document, with to-one relationships folded in as ids. */
-function fromJsonApi(document: unknown): Record<string, unknown> {
-  if (!isRecord(document) || !isRecord(document.data)) {
-    throw badRequest('A JSON:API body must be an object with a "data" object.');
-  }
-  const { attributes = {}, relationships = {} } = document.data;
-  if (!isRecord(attributes) || !isRecord(relationships)) {
-    throw badRequest('"data.attributes" and "data.relationships" must be objects.');
-  }
-  const record: Record<string, unknown> = { ...attributes };
-  for (const [name, relationship] of Object.entries(relationships)) {
-    if (
-      isRecord(relationship) &&
-      isRecord(relationship.data) &&
-      typeof relationship.data.id === 'string'
-    ) {
-      record[name] = relationship.data.id;
-    }
-  }
-  return record;
-}
-
 /** The `<dt>name</dt><dd>value</dd>` pairs of an HTML body, the shape the service writes. */
 function fromHtml(text: string): Record<string, unknown> {
   const record = readDefinitions(text);
@@ -169,23 +155,64 @@ function fromCsv(text: string): Record<string, unknown> {
   );
 }
 
+/** The resource a body describes. */
+export interface BodyTarget {
+  /**
+   * Its kind: the JSON:API `type` a JSON:API body must name, and the resource's fields, which
+   * a body may carry back as the client read them. Those the input schema does not take are
+   * the service's to set: they are ignored, and the answer names them (`ignoreServiceFields`).
+   */
+  kind: ResourceKind;
+  /** The id of the resource a PUT replaces; undefined for a create. */
+  id?: string;
+}
+
 export interface DecodedBody {
   record: Record<string, unknown>;
   /** Whether values arrived as text (CSV, HTML) and need reading as the schema's types. */
   textual: boolean;
+  /** Where a field of `record` is in the body, when that is not `/<field>` (JSON:API). */
+  pointerOf?: (field: string) => string;
 }
 
-/** Reads a body in one of the five media types into a record of fields. */
-export async function decodeBody(request: Request): Promise<DecodedBody> {
-  const type = essence(request.headers.get('content-type'));
-  if (!resourceMediaTypes.includes(type as ResourceMediaType)) {
-    throw unsupportedMediaType(
-      type
-        ? `Bodies of type ${type} are not accepted.`
-        : 'The request has a body but no Content-Type.',
-      resourceMediaTypes,
-    );
+/**
+ * The JSON-LD keywords a body may carry beside the fields, as the service writes them; a
+ * client sends back what it read. Other `@` keys are not fields of any resource.
+ */
+const jsonLdKeywords = new Set(['@context', '@id', '@type']);
+
+/** A request without a body where one is needed: 400, naming what to send. */
+function missingBody(target: BodyTarget): never {
+  throw badRequest(
+    `The request has no body: send the ${target.kind.type}'s fields as JSON ` +
+      `(or as ${resourceMediaTypes.slice(1).join(', ')}).`,
+  );
+}
+
+/**
+ * Reads a body in one of the five media types into a record of fields. `origins` are the
+ * service's, for a JSON:API `data.id` written as an absolute IRI.
+ */
+export async function decodeBody(
+  request: Request,
+  target: BodyTarget,
+  origins: readonly string[] = [new URL(request.url).origin],
+): Promise<DecodedBody> {
+  const contentType = request.headers.get('content-type');
+  const type = essence(contentType);
+  if (!type) {
+    // Without a Content-Type, a request may simply have no body (curl -X POST): that is a
+    // body missing, not one of a type refused.
+    const declared = request.headers.get('content-length');
+    if (declared === null || declared.trim() === '0') {
+      if ((await readBodyText(request)) === '') missingBody(target);
+    }
+    throw unsupportedMediaType('The request has a body but no Content-Type.', resourceMediaTypes);
   }
+  if (!resourceMediaTypes.includes(type as ResourceMediaType)) {
+    throw unsupportedMediaType(`Bodies of type ${type} are not accepted.`, resourceMediaTypes);
+  }
+  if (type === jsonApiMediaType) checkJsonApiContentType(contentType!);
   const text = await readBodyText(request, maxBodyBytes[type as ResourceMediaType]);
   if (!text.trim()) throw badRequest('A request body is required.');
   switch (type as ResourceMediaType) {
@@ -194,17 +221,41 @@ export async function decodeBody(request: Request): Promise<DecodedBody> {
       const value = parseJsonBody(text);
       if (!isRecord(value)) throw badRequest('The body must be a JSON object.');
       const record = Object.fromEntries(
-        Object.entries(value).filter(([key]) => !key.startsWith('@')),
+        Object.entries(value).filter(([key]) => !jsonLdKeywords.has(key)),
       );
       return { record, textual: false };
     }
     case 'application/vnd.api+json':
-      return { record: fromJsonApi(parseJsonBody(text)), textual: false };
+      return {
+        ...readJsonApiDocument(parseJsonBody(text), {
+          type: target.kind.type,
+          id: target.id,
+          names: (reference) => referenceNames(reference, target, request.url, origins),
+          relationships: target.kind.relationships,
+        }),
+        textual: false,
+      };
     case 'text/csv':
       return { record: fromCsv(text), textual: true };
     case 'text/html':
       return { record: fromHtml(text), textual: true };
   }
+}
+
+/** Whether a JSON:API `data.id` (a bare id, or the IRI the service gave) names the target. */
+function referenceNames(
+  reference: string,
+  target: BodyTarget,
+  address: string,
+  origins: readonly string[],
+): boolean {
+  if (target.id === undefined) return false;
+  const id = lowerCaseIds(target.id);
+  const local = localReference(reference, address, origins);
+  if (local === undefined) return false;
+  if (!local.includes('/')) return lowerCaseIds(local) === id;
+  const named = resourceOfIri(local);
+  return named !== undefined && iriOf(named.resource, named.id) === target.kind.iri({ id });
 }
 
 type FieldKind = 'string' | 'boolean' | 'integer' | 'number' | 'array' | 'object' | 'unknown';
@@ -277,24 +328,168 @@ export function pointerOf(path: readonly PropertyKey[]): string {
     .join('');
 }
 
+/**
+ * The errors of a failed validation, one for each violation. Zod reports a body's unknown
+ * fields as one issue per object; each is an error of its own here, naming the field (and
+ * the field meant, when the name is one a client could have misspelt).
+ */
+function fieldErrorsOf(schema: z.ZodMiniType, issues: readonly z.core.$ZodIssue[]): FieldError[] {
+  return issues.flatMap((issue): FieldError[] => {
+    const known = issue.code === 'unrecognized_keys' ? fieldNamesAt(schema, issue.path) : [];
+    // Unknown keys of a record with named keys (a theme's tokens) are its own message's.
+    if (issue.code !== 'unrecognized_keys' || known.length === 0)
+      return [{ pointer: pointerOf(issue.path), detail: issue.message }];
+    return issue.keys.map((key) => {
+      const meant = suggestedName(key, known);
+      return {
+        pointer: pointerOf([...issue.path, key]),
+        detail: `not a field of this request${meant ? `; did you mean ${meant}?` : ''}`,
+      };
+    });
+  });
+}
+
+/** The object schema within `schema` at `path`, through lists, optional values and defaults. */
+function fieldNamesAt(schema: z.ZodMiniType, path: readonly PropertyKey[]): string[] {
+  const unwrapped = (type: z.core.$ZodType | undefined): z.core.$ZodType | undefined => {
+    let current = type;
+    while (current && 'innerType' in current._zod.def)
+      current = (current._zod.def as { innerType: z.core.$ZodType }).innerType;
+    return current;
+  };
+  let current = unwrapped(schema);
+  for (const segment of path) {
+    const def = current?._zod.def;
+    if (def?.type === 'object')
+      current = (def as z.core.$ZodObjectDef).shape[String(segment)] as z.core.$ZodType;
+    else if (def?.type === 'array') current = (def as z.core.$ZodArrayDef).element;
+    else return [];
+    current = unwrapped(current);
+  }
+  const def = current?._zod.def;
+  return def?.type === 'object' ? Object.keys((def as z.core.$ZodObjectDef).shape) : [];
+}
+
 /** Validates a record with a contract schema: the parsed value, or a 422 naming each violation. */
 export function validateInput<T extends z.ZodMiniType>(schema: T, record: unknown): z.infer<T> {
   const result = schema.safeParse(record);
   if (result.success) return result.data as z.infer<T>;
-  const errors: FieldError[] = result.error.issues.map((issue) => ({
-    pointer: pointerOf(issue.path),
-    detail: issue.message,
-  }));
-  throw validationError(errors);
+  throw validationError(fieldErrorsOf(schema, result.error.issues));
 }
 
-/** Reads and validates a body in one step: the usual path of a POST or PUT. */
-export async function readInput<T extends z.ZodMiniType>(
-  request: Request,
+/** The header that names the fields of a body the service ignored (README: Media types). */
+export const ignoredFieldsHeader = 'Extractor-Ignored-Fields';
+
+/**
+ * `record` without the fields the service sets itself (`serviceFields`) that `schema` does
+ * not take. The specification has read-only fields ignored on input, so a client may send
+ * back what it read; the answer names each field so ignored in `Extractor-Ignored-Fields`,
+ * as JSON pointers into the body (RFC 9651 strings), so a client still learns that its
+ * request was not wholly taken. Any other field the schema does not know stays, and the
+ * schema refuses it.
+ */
+export function ignoreServiceFields(
+  c: Context<AppEnv>,
+  record: Record<string, unknown>,
+  schema: z.ZodMiniObject,
+  serviceFields: Iterable<string>,
+  pointerOf: (field: string) => string,
+): Record<string, unknown> {
+  const ignored: string[] = [];
+  const kept = { ...record };
+  for (const field of serviceFields) {
+    if (field in kept && !(field in schema.shape)) {
+      delete kept[field];
+      ignored.push(pointerOf(field));
+    }
+  }
+  if (ignored.length > 0) {
+    // The answer's headers, errors' too: what was ignored was ignored either way.
+    const headers = c.get('answerHeaders');
+    const names = ignored.map((pointer) => `"${pointer.replace(/[\\"]/g, '\\$&')}"`);
+    const earlier = headers[ignoredFieldsHeader];
+    headers[ignoredFieldsHeader] = [...(earlier ? [earlier] : []), ...names].join(', ');
+  }
+  return kept;
+}
+
+/** The origins this service is reached at: the request's, and the public base URL's. */
+export function serviceOrigins(c: Context<AppEnv>): string[] {
+  return [new URL(c.req.url).origin, new URL(c.get('services').config.publicBaseUrl).origin];
+}
+
+/**
+ * `record` with its references (the kind's to-one relationships) as this service reads
+ * them: an absolute IRI of this service, or one relative to the resource the body
+ * describes, becomes its path (`localReference`); an IRI of another host is a 422. The
+ * resource a create describes is a member of the collection it is sent to, so relative
+ * references resolve against that collection's address with a slash after it.
+ */
+function withLocalReferences(
+  c: Context<AppEnv>,
+  record: Record<string, unknown>,
+  target: BodyTarget,
+): Record<string, unknown> {
+  const address = new URL(c.req.url);
+  address.search = '';
+  const base = target.id === undefined ? `${address.href.replace(/\/$/, '')}/` : address.href;
+  const origins = serviceOrigins(c);
+  const errors: FieldError[] = [];
+  const result = { ...record };
+  for (const [field, relationship] of Object.entries(target.kind.relationships)) {
+    const value = record[field];
+    if (relationship.many || typeof value !== 'string') continue;
+    const local = localReference(value, base, origins);
+    if (local !== undefined) result[field] = local;
+    else
+      errors.push({
+        pointer: pointerOf([field]),
+        detail: `must be an id or an IRI of this service; ${JSON.stringify(value.slice(0, 200))} is not`,
+      });
+  }
+  if (errors.length > 0) throw validationError(errors);
+  return result;
+}
+
+/** The fields a resource of `kind` has: what a client may send back of what it read. */
+function resourceFieldsOf(kind: ResourceKind): string[] {
+  // `_id` is where JSON:API attributes carry the identifier.
+  return [...kind.fields, ...(kind.answerOnlyFields ?? []), '_id'];
+}
+
+/**
+ * Reads and validates a body in one step: the usual path of a POST or PUT. The body may
+ * be any of the five media types; its errors point into it as it was sent (a JSON:API
+ * body's at `/data/attributes/…`).
+ */
+export async function readInput<T extends z.ZodMiniObject>(
+  c: Context<AppEnv>,
   schema: T,
+  target: BodyTarget,
 ): Promise<z.infer<T>> {
-  const { record, textual } = await decodeBody(request);
-  return validateInput(schema, textual ? coerceTextValues(record, schema) : record);
+  const request = c.req.raw;
+  const {
+    record,
+    textual,
+    pointerOf: locate,
+  } = await decodeBody(request, target, serviceOrigins(c));
+  if (locate) {
+    locateBodyFields(request, (pointer) => {
+      const field = /^\/([^/]*)/.exec(pointer);
+      if (!field) return pointer;
+      const name = field[1]!.replace(/~1/g, '/').replace(/~0/g, '~');
+      return locate(name) + pointer.slice(field[0].length);
+    });
+  }
+  const fields = ignoreServiceFields(
+    c,
+    record,
+    schema,
+    resourceFieldsOf(target.kind),
+    (field) => locate?.(field) ?? pointerOf([field]),
+  );
+  const values = withLocalReferences(c, fields, target);
+  return validateInput(schema, textual ? coerceTextValues(values, schema) : values);
 }
 
 /**

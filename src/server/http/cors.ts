@@ -10,7 +10,8 @@ import type { Context, MiddlewareHandler, Next } from 'hono';
 import type { AppEnv } from './context.js';
 
 const allowedHeaders = 'Authorization, Content-Type, Accept, Last-Event-ID, X-Request-Id';
-const exposedHeaders = 'Content-Disposition, Location, Link, X-Total-Count, X-Request-Id';
+const exposedHeaders =
+  'Content-Disposition, Location, Link, X-Total-Count, X-Request-Id, Extractor-Ignored-Fields';
 
 export const cors: MiddlewareHandler<AppEnv> = (c, next) => {
   const origin = c.req.header('origin');

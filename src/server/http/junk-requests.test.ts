@@ -19,6 +19,7 @@ import {
 import { encodeBody } from '../testing/representations.js';
 import { adminToken, startTestService, type TestService } from '../testing/test-service.js';
 import { problemMediaType } from './problem.js';
+import { jsonApiMediaType as jsonApiType } from './json-api.js';
 import { resourceMediaTypes } from './negotiation.js';
 
 /** More runs search deeper (e.g. JUNK_RUNS=20000 before a release); the default keeps CI quick. */
@@ -378,6 +379,20 @@ async function expectWellBehaved(request: Request): Promise<void> {
   if (response.status >= 400 && isGraphqlError(request, response)) {
     // GraphQL over HTTP has its own error document for mistakes in a query.
     expect(JSON.parse(text), label).toMatchObject({ errors: [{ message: expect.any(String) }] });
+    expect(
+      await storedState(service),
+      `${label} answered ${response.status} but stored something`,
+    ).toEqual(before);
+  } else if (response.status >= 400 && response.headers.get('content-type') === jsonApiType) {
+    // A JSON:API client is answered with a JSON:API error document.
+    if (request.method !== 'HEAD') {
+      const document = JSON.parse(text) as { errors: Record<string, unknown>[] };
+      expect(document.errors[0], label).toMatchObject({
+        status: String(response.status),
+        title: expect.any(String),
+        detail: expect.any(String),
+      });
+    }
     expect(
       await storedState(service),
       `${label} answered ${response.status} but stored something`,

@@ -63,6 +63,7 @@ export const extractorKind: ResourceKind = {
     'embeddedUrl',
     'fullPageUrl',
   ],
+  answerOnlyFields: ['webhookSecret'],
   relationships: { runs: { type: 'ExtractionRun', many: true } },
   iri: (resource: WireObject) => iriOf('extractor', resource.id),
 };

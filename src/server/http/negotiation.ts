@@ -10,6 +10,7 @@ import type { Context } from 'hono';
 import { accepts } from 'hono/accepts';
 import type { Accept } from 'hono/utils/accept';
 import { parseAccept } from 'hono/utils/accept';
+import { isPlainJsonApi, jsonApiMediaType as jsonApiType } from './json-api.js';
 import { notAcceptable } from './problem.js';
 
 export const resourceMediaTypes = [
@@ -51,9 +52,26 @@ function specificity(range: MediaRange, type: string, subtype: string): number {
   return 0;
 }
 
-/** `accepts`' match: the best of `supports`, '' when none is acceptable. */
+/**
+ * Whether an Accept entry is the JSON:API media type with a parameter JSON:API 1.1 does not
+ * allow there (anything but `ext` and `profile`), or with an extension (none is supported).
+ */
+function isForeignJsonApi(entry: Accept): boolean {
+  return entry.type.toLowerCase() === jsonApiType && !isPlainJsonApi(Object.keys(entry.params));
+}
+
+/**
+ * `accepts`' match: the best of `supports`, '' when none is acceptable. JSON:API 1.1 has a
+ * request whose Accept names its media type only with parameters it does not know
+ * answered with a 406, whatever else the Accept allows; such an entry never matches.
+ */
 function bestOffer(entries: Accept[], { supports }: { supports: string[] }): string {
-  const ranges = entries.map(mediaRangeOf).filter((range) => range !== undefined);
+  const jsonApi = entries.filter((entry) => entry.type.toLowerCase() === jsonApiType);
+  if (jsonApi.length > 0 && jsonApi.every(isForeignJsonApi)) return '';
+  const ranges = entries
+    .filter((entry) => !isForeignJsonApi(entry))
+    .map(mediaRangeOf)
+    .filter((range) => range !== undefined);
   if (ranges.length === 0) return supports[0]!;
   let best = '';
   let bestQ = 0;

@@ -227,7 +227,7 @@ describe('the OpenAPI document', () => {
     expect(runs).toContain('`POST …/{id}/pause`: `running` → `paused`');
   });
 
-  it('documents every problem type with its anchor, and errors as application/problem+json', () => {
+  it('documents every problem type with its anchor, as application/problem+json and JSON:API errors', () => {
     expect(Object.keys(document.components.responses).sort()).toEqual(
       Object.keys(problemTypes).sort(),
     );
@@ -238,19 +238,28 @@ describe('the OpenAPI document', () => {
         type: `/api/docs#problem-${slug}`,
         status: problemTypes[slug as keyof typeof problemTypes].status,
       });
+      expect(response.content!['application/vnd.api+json']!.schema).toEqual({
+        $ref: '#/components/schemas/JsonApiErrors',
+      });
     }
-    expect(Object.keys(findOperation('createExtractor').responses)).toEqual([
+    const create = findOperation('createExtractor');
+    expect(Object.keys(create.responses)).toEqual([
       '201',
       '400',
       '401',
+      '403',
       '404',
       '406',
       '408',
+      '409',
       '413',
       '415',
       '422',
       '507',
     ]);
+    expect(
+      (create.responses['201'] as { headers: Record<string, unknown> }).headers,
+    ).toHaveProperty('Extractor-Ignored-Fields');
     expect(findOperation('getDocsPage').responses['401']).toBeUndefined();
   });
 

@@ -8,7 +8,7 @@
 import type { MiddlewareHandler } from 'hono';
 import { describeRoute, uniqueSymbol, type DescribeRouteOptions } from 'hono-openapi';
 import * as z from 'zod/mini';
-import { maxJsonDepth } from './body.js';
+import { ignoredFieldsHeader, maxJsonDepth } from './body.js';
 import {
   collectionContent,
   collectionHeaders,
@@ -146,8 +146,18 @@ export const creationOf = (resource: InputResourceKey) =>
   ({
     body: { input: resource },
     answer: { status: 201, resource },
-    problems: [400, 404, 406, 408, 413, 415, 422],
+    // 403 and 409: a JSON:API body with an id of its own, or of another type.
+    problems: [400, 403, 404, 406, 408, 409, 413, 415, 422],
   }) as const;
+
+/** The header of an answer that names the fields of the body the service ignored. */
+export const ignoredFieldsHeaderObject: HeaderObject = {
+  description:
+    "The fields of the body that are the service's to set (read-only, such as `id` or " +
+    '`createdAt`) and were ignored: an RFC 9651 list of strings, each a JSON pointer into the ' +
+    'body (`"/createdAt", "/id"`). Absent when nothing was ignored.',
+  schema: { type: 'string' },
+};
 
 /** A download's file name header (RFC 6266), as results and file contents send it. */
 export const contentDispositionHeader: HeaderObject = {
@@ -192,8 +202,10 @@ function requestBody(body: Body): RequestBodyObject {
     return {
       description:
         body.description ??
-        `The writable fields; read-only fields are ignored. At most ${mediaTypeLimits()}; ` +
-          `JSON nested at most ${maxJsonDepth} levels deep.`,
+        "The writable fields. The resource's other fields may be sent back as they were read: " +
+          'they are ignored, and the answer names them in Extractor-Ignored-Fields. Any other ' +
+          `field answers 422. At most ${mediaTypeLimits()}; JSON nested at most ` +
+          `${maxJsonDepth} levels deep.`,
       required: true,
       content: inputContent(body.input),
     };
@@ -219,8 +231,11 @@ function operationObject(spec: OperationSpec): OperationObject {
   if (spec.access === 'bearer-or-query')
     operation.security = [{ bearerAuth: [] }, { accessTokenQuery: [] }];
 
+  const answer = answerResponse(spec.answer);
+  if (spec.body && 'input' in spec.body)
+    answer.headers = { ...answer.headers, [ignoredFieldsHeader]: ignoredFieldsHeaderObject };
   const responses: Record<string, ResponseObject | Reference> = {
-    [String(spec.answer.status)]: answerResponse(spec.answer),
+    [String(spec.answer.status)]: answer,
   };
   const problems = [...spec.problems, ...(spec.access === 'public' ? [] : [401])];
   for (const problem of problems) {

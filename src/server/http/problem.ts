@@ -108,10 +108,24 @@ export const badQuery = (parameter: string, detail: string) =>
     errors: [{ parameter, detail }],
   });
 
-export const unauthorized = (detail: string) =>
+/**
+ * A 401 with its RFC 6750 challenge. A request that brought no bearer token gets the bare
+ * challenge (§3.1: no error code then); one whose token is unknown, expired or revoked gets
+ * `error="invalid_token"`, which tells a client to get a new token rather than retry.
+ */
+export const unauthorized = (detail: string, error?: 'invalid_token') =>
   problem('unauthorized', detail, {
-    headers: { 'WWW-Authenticate': 'Bearer realm="extractor"' },
+    headers: {
+      'WWW-Authenticate': error
+        ? `Bearer realm="extractor", error="${error}", error_description="${challengeText(detail)}"`
+        : 'Bearer realm="extractor"',
+    },
   });
+
+/** Text as an RFC 6750 `error_description` may hold it: printable ASCII without `"` and `\`. */
+function challengeText(text: string): string {
+  return text.replace(/[^\x20-\x7e]|["\\]/g, "'");
+}
 
 export const forbidden = (detail: string, errors?: FieldError[]) =>
   problem('forbidden', detail, { errors });
@@ -119,10 +133,15 @@ export const forbidden = (detail: string, errors?: FieldError[]) =>
 export const notFound = (detail = 'There is nothing at this address.') =>
   problem('not-found', detail);
 
-export const methodNotAllowed = (allowed: string[]) =>
-  problem('method-not-allowed', `This address answers ${allowed.join(', ')}.`, {
+/** A 405; HEAD is listed after GET, since every GET route answers HEAD too (RFC 9110 §9.3.2). */
+export const methodNotAllowed = (methods: readonly string[]) => {
+  const allowed = methods.flatMap((method) =>
+    method === 'GET' && !methods.includes('HEAD') ? ['GET', 'HEAD'] : [method],
+  );
+  return problem('method-not-allowed', `This address answers ${allowed.join(', ')}.`, {
     headers: { Allow: allowed.join(', ') },
   });
+};
 
 export const notAcceptable = (offered: readonly string[]) =>
   problem(

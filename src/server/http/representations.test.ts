@@ -3,6 +3,7 @@ import type { Bucket, Extractor } from '../../contract/resources.js';
 import {
   createBucket,
   createExtractor,
+  expectErrorAnswer,
   expectProblem,
   everyRoute,
   insertRunOfNew,
@@ -94,11 +95,16 @@ describe('Accept negotiation', () => {
     }
   });
 
-  it('answers errors as problem documents whatever was asked for', async () => {
-    for (const accept of [...resourceMediaTypes, 'application/json, application/problem+json']) {
-      await expectProblem(
+  it('answers errors as problem documents, and as JSON:API error documents to JSON:API clients', async () => {
+    for (const accept of [
+      ...resourceMediaTypes,
+      'application/json, application/problem+json',
+      'application/vnd.api+json, application/problem+json;q=0.5',
+    ]) {
+      await expectErrorAnswer(
         await service.request('/api/buckets/missing', { headers: { Accept: accept } }),
         404,
+        accept,
       );
     }
   });
@@ -259,9 +265,14 @@ describe('both ways: what the service writes, it reads back', () => {
     'POST of a bucket as GET wrote it in %s makes a new bucket like it',
     async (mediaType) => {
       const original = await createBucket(service, { description: 'Copy me, "please" <now>' });
-      const written = await (
+      let written = await (
         await service.request(`/api/buckets/${original.id}`, { headers: { Accept: mediaType } })
       ).text();
+      if (mediaType === 'application/vnd.api+json') {
+        // A JSON:API client leaves the id out of a resource it creates (JSON:API 1.1 §7.1).
+        const { data } = JSON.parse(written) as { data: Record<string, unknown> };
+        written = JSON.stringify({ data: { ...data, id: undefined } });
+      }
       const response = await service.request('/api/buckets', {
         method: 'POST',
         headers: { 'Content-Type': mediaType },

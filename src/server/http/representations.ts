@@ -17,6 +17,11 @@ export interface ResourceKind {
   type: string;
   /** Field order of CSV columns and HTML rows; the wire object's keys in the spec's order. */
   fields: readonly string[];
+  /**
+   * Fields only some answers carry, beyond `fields` (the webhook secret of a create or a
+   * rotation): a client may send them back with the rest, and they are ignored as `fields` are.
+   */
+  answerOnlyFields?: readonly string[];
   /** Fields holding IRI references, which JSON:API moves to `relationships`. */
   relationships: Readonly<Record<string, Relationship>>;
   iri(resource: WireObject): string;
@@ -265,11 +270,25 @@ export function representCollection(
   }
 }
 
+/** The path of the JSON-LD vocabulary (vocabulary.ts), and the base of its IRIs. */
+export const vocabularyPath = '/api/vocab';
+
+/** The IRI of a type of the vocabulary: `/api/vocab#SavedExtractor`. */
+export function typeIri(type: string): string {
+  return `${vocabularyPath}#${type}`;
+}
+
+/** What a type's terms expand to: its IRI and a dot, then the term (`…#SavedExtractor.label`). */
+export function termPrefix(type: string): string {
+  return `${typeIri(type)}.`;
+}
+
 /** The JSON-LD context of a resource type, served at `/api/contexts/{type}`. */
 export function jsonLdContext(kind: ResourceKind): Record<string, unknown> {
   const context: Record<string, unknown> = {
-    // Terms resolve to the schema of the type on the docs page, which explains each field.
-    '@vocab': `/api/docs#schema-${kind.type}.`,
+    // Each term and the type resolve to where /api/vocab describes them.
+    '@vocab': termPrefix(kind.type),
+    [kind.type]: typeIri(kind.type),
     hydra: 'http://www.w3.org/ns/hydra/core#',
     Collection: 'hydra:Collection',
     PartialCollectionView: 'hydra:PartialCollectionView',

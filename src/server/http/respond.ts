@@ -8,6 +8,7 @@ import * as z from 'zod/mini';
 import { requirePersonal } from '../tokens/access.js';
 import { absentWhenEmpty, validateQuery, wholeNumberParameter } from './body.js';
 import type { AppEnv } from './context.js';
+import { refuseJsonApiQueryFamilies } from './json-api.js';
 import { negotiateOrThrow, resourceMediaTypes, type ResourceMediaType } from './negotiation.js';
 import { itemsPerPage, pageWindow, type PageWindow } from '../store/paging.js';
 import { oncePerStoredRow } from '../store/stored-rows.js';
@@ -27,10 +28,14 @@ export function chooseRepresentation(c: Context<AppEnv>): ResourceMediaType {
 
 /**
  * The representation, chosen before anything else is read: a 406 comes before any other
- * problem of the request. The route finds it in `c.get('mediaType')`.
+ * problem of the request. The route finds it in `c.get('mediaType')`. A JSON:API query
+ * parameter family (`include`, `sort`, `fields`, `page[…]`) is refused here too, for the
+ * service supports none of them and would otherwise ignore them.
  */
 export const negotiated: MiddlewareHandler<AppEnv> = createMiddleware<AppEnv>((c, next) => {
   c.set('mediaType', chooseRepresentation(c));
+  // Most requests have no query at all: no URL is parsed for them.
+  if (c.req.url.includes('?')) refuseJsonApiQueryFamilies(new URL(c.req.url).searchParams);
   // Not async: a layer that only passes on is no reason for another promise per request.
   return next();
 });

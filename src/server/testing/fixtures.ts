@@ -255,6 +255,54 @@ export async function expectProblem(response: Response, status: number): Promise
   return problem;
 }
 
+/** A JSON:API error document (JSON:API 1.1 §11), as a JSON:API client is answered. */
+export interface JsonApiErrors {
+  jsonapi: { version: string };
+  errors: {
+    status: string;
+    code: string;
+    title: string;
+    detail: string;
+    source?: { pointer?: string; parameter?: string };
+    links: { type: string };
+    meta: Record<string, unknown>;
+  }[];
+}
+
+/** Asserts a JSON:API error document with the given status and returns it. */
+export async function expectJsonApiErrors(
+  response: Response,
+  status: number,
+): Promise<JsonApiErrors> {
+  const text = await response.text();
+  expect(response.status, text).toBe(status);
+  expect(response.headers.get('content-type')).toBe('application/vnd.api+json');
+  const document = JSON.parse(text) as JsonApiErrors;
+  expect(document.errors.length).toBeGreaterThan(0);
+  for (const error of document.errors) {
+    expect(error).toMatchObject({
+      status: String(status),
+      title: expect.any(String),
+      detail: expect.any(String),
+      links: { type: expect.stringMatching(/^\/api\/docs#problem-/) },
+    });
+  }
+  return document;
+}
+
+/**
+ * Asserts the error answer a client that accepts `accept` reads: a JSON:API error document
+ * for a JSON:API client, a problem document for any other.
+ */
+export async function expectErrorAnswer(
+  response: Response,
+  status: number,
+  accept: string,
+): Promise<void> {
+  if (accept.startsWith('application/vnd.api+json')) await expectJsonApiErrors(response, status);
+  else await expectProblem(response, status);
+}
+
 /** A 401 as RFC 6750 has it: a problem document and a Bearer challenge. */
 export async function expectUnauthorized(response: Response): Promise<ProblemDocument> {
   expect(response.headers.get('www-authenticate')).toMatch(/^Bearer\b/);

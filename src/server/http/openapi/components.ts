@@ -16,6 +16,7 @@ import {
   embedSessionSchema,
   extractorInputSchema,
   extractorSchema,
+  jsonApiErrorsSchema,
   problemSchema,
   resultsEditSchema,
   runResultsSchema,
@@ -168,11 +169,26 @@ function jsonApiInputSchema(resource: ResourceDoc, input: z.ZodMiniObject): z.Zo
   const { required = [] } = z.toJSONSchema(attributes, { io: 'input' }) as { required?: string[] };
   const identifier = z.object({
     type: z.optional(z.string()),
-    id: described(z.string(), 'An id or IRI reference.'),
+    id: described(
+      z.string(),
+      'An id, or an IRI of this service (absolute, or relative to the resource).',
+    ),
   });
   return z.object({
     data: z.object({
-      type: z.optional(described(z.string(), `Ignored; ${resource.kind.type} when given.`)),
+      type: z.optional(
+        described(
+          z.string(),
+          `${resource.kind.type} when given; another type answers 409 (JSON:API 1.1).`,
+        ),
+      ),
+      id: z.optional(
+        described(
+          z.string(),
+          'Left out on a create (a client-generated id answers 403); on a replace, the id or ' +
+            'IRI of the resource replaced (another answers 409).',
+        ),
+      ),
       attributes: required.length > 0 ? attributes : z.optional(attributes),
       relationships: z.optional(z.record(z.string(), z.object({ data: identifier }))),
     }),
@@ -285,6 +301,7 @@ export function componentSchemas(): GeneratedComponents {
     }
   }
   add(outputs, 'Problem', problemSchema);
+  add(outputs, 'JsonApiErrors', jsonApiErrorsSchema);
   add(outputs, 'ResultMetadata', resultMetadataSchema);
   add(outputs, 'RunResults', runResultsSchema);
   add(outputs, 'PageWords', pageWordsSchema);

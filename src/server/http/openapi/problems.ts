@@ -5,6 +5,7 @@
 import { bodyPace } from '../../body-pace.js';
 import { pageRequestsPerToken } from '../../files/pages.js';
 import { maxBodyBytes } from '../body.js';
+import { jsonApiMediaType } from '../json-api.js';
 import { problemMediaType, problemTypes } from '../problem.js';
 import { eventStreamsPerToken } from '../stream-slots.js';
 import { schemaRef, type HeaderObject, type ResponseObject } from './objects.js';
@@ -12,22 +13,26 @@ import { schemaRef, type HeaderObject, type ResponseObject } from './objects.js'
 const problemExplanations: Record<keyof typeof problemTypes, { when: string; example: string }> = {
   'bad-request': {
     when:
-      'The request cannot be read: a body that is not valid JSON, CSV or HTML, a query value ' +
-      'that is not a whole number where one is needed, an unknown filter value. `errors` names ' +
-      'each parameter or pointer.',
+      'The request cannot be read: no body where one is needed, a body that is not valid JSON, ' +
+      'CSV or HTML, a query value that is not a whole number where one is needed, an unknown ' +
+      'filter value, a JSON:API query parameter family (`include`, `sort`, `fields`, ' +
+      '`page[…]`, `filter[…]`), none of which the service supports. `errors` names each ' +
+      'parameter or pointer.',
     example: 'Query parameter page must be a whole number of 1 or more, not "abc".',
   },
   unauthorized: {
     when:
       'The Authorization header is missing, malformed, or carries a token that is unknown, ' +
-      'expired or revoked. The answer carries `WWW-Authenticate: Bearer`.',
+      'expired or revoked. The answer carries `WWW-Authenticate: Bearer`, with ' +
+      '`error="invalid_token"` for a token that is no longer valid (RFC 6750).',
     example: 'This request needs an access token: send "Authorization: Bearer <token>".',
   },
   forbidden: {
     when:
       'The token may not do this: an embed session token starting a run with settings of its ' +
-      "own, where the extractor's apply (`errors` names each field), or downloading the " +
-      'results of an extractor whose allowDownload is off.',
+      "own, where the extractor's apply (`errors` names each field), downloading the " +
+      'results of an extractor whose allowDownload is off, or a JSON:API body that gives the ' +
+      'id of a resource to create (the service makes ids).',
     example:
       "An embed session runs with the extractor's settings; it may not set strategy, chunkSize.",
   },
@@ -45,8 +50,9 @@ const problemExplanations: Record<keyof typeof problemTypes, { when: string; exa
   },
   'not-acceptable': {
     when:
-      'The Accept header names none of the media types the operation can produce. `allowed` ' +
-      'lists them.',
+      'The Accept header names none of the media types the operation can produce, or names ' +
+      'the JSON:API media type only with parameters other than `profile` (JSON:API 1.1). ' +
+      '`allowed` lists them.',
     example:
       'None of the requested media types can be produced. Available: application/json, text/csv.',
   },
@@ -63,7 +69,8 @@ const problemExplanations: Record<keyof typeof problemTypes, { when: string; exa
     when:
       'The resource is in a state that does not allow the request: a run command its status does ' +
       'not allow (`currentStatus` names the status), results asked for before there are any, ' +
-      'results submitted twice, a file removed while a run works over its bucket.',
+      'results submitted twice, a file removed while a run works over its bucket, a JSON:API ' +
+      "body whose `data.type` names another resource or whose `data.id` is not the resource's.",
     example: 'The run is completed; it cannot be paused.',
   },
   'payload-too-large': {
@@ -74,15 +81,17 @@ const problemExplanations: Record<keyof typeof problemTypes, { when: string; exa
   },
   'unsupported-media-type': {
     when:
-      "The body's Content-Type is not one the operation reads, or an uploaded file is not of an " +
-      'accepted type (judged from its bytes, not its name). `allowed` lists the accepted types.',
+      "The body's Content-Type is not one the operation reads (a JSON:API one with a parameter " +
+      'other than `profile` included), or an uploaded file is not of an accepted type (judged ' +
+      'from its bytes, not its name). `allowed` lists the accepted types.',
     example: 'Bodies of type application/xml are not accepted.',
   },
   'validation-error': {
     when:
       'The body can be read but its values are invalid. `errors` holds one entry per violation ' +
       'with a JSON pointer into the body and a message; an unknown strategy or model also lists ' +
-      'the allowed values.',
+      'the allowed values. A field the body does not know is one (with the field meant, for a ' +
+      'misspelling), as is a reference to a resource on another host.',
     example: '/chunkSize: Too small: expected number to be >=200',
   },
   'unreadable-document': {
@@ -138,12 +147,17 @@ const retryAfterHeader: HeaderObject = {
 const problemHeaders: Partial<Record<keyof typeof problemTypes, Record<string, HeaderObject>>> = {
   unauthorized: {
     'WWW-Authenticate': {
-      description: 'Always `Bearer realm="extractor"`.',
+      description:
+        '`Bearer realm="extractor"`; for an unknown, expired or revoked token also ' +
+        '`error="invalid_token"` and an `error_description`.',
       schema: { type: 'string' },
     },
   },
   'method-not-allowed': {
-    Allow: { description: 'The methods the address answers.', schema: { type: 'string' } },
+    Allow: {
+      description: 'The methods the address answers (HEAD wherever GET).',
+      schema: { type: 'string' },
+    },
   },
   'unsupported-media-type': {
     'Accept-Post': { description: 'The media types a body may have.', schema: { type: 'string' } },
@@ -179,6 +193,8 @@ export function problemResponses(): Record<string, ResponseObject> {
               detail: problemExplanations[slug].example,
             },
           },
+          // To a JSON:API client: one whose Accept prefers it, or that sent JSON:API.
+          [jsonApiMediaType]: { schema: schemaRef('JsonApiErrors') },
         },
       };
       if (problemHeaders[slug]) response.headers = problemHeaders[slug];

@@ -3,6 +3,7 @@ import type { Bucket } from '../../../contract/resources.js';
 import {
   createBucket,
   createExtractor,
+  expectErrorAnswer,
   expectProblem,
   insertRun,
   storedState,
@@ -64,6 +65,9 @@ describe('POST /api/buckets', () => {
       artifacts: '[{"id":"x"}]',
       runs: ['/api/runs/x'],
     });
+    expect(response.headers.get('extractor-ignored-fields')).toBe(
+      '"/id", "/deletedAt", "/createdAt", "/updatedAt", "/artifacts", "/runs"',
+    );
     const bucket = (await response.json()) as Bucket;
     expect(bucket.id).toMatch(
       /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
@@ -98,13 +102,15 @@ describe('POST /api/buckets', () => {
       ['text/html', '<p>no definition list</p>'],
     ];
     for (const [type, body] of bodies) {
-      await expectProblem(
+      // A client that sends JSON:API is answered in JSON:API.
+      await expectErrorAnswer(
         await service.request('/api/buckets', {
           method: 'POST',
           headers: { 'Content-Type': type },
           body,
         }),
         400,
+        type,
       );
     }
     expect(await storedState(service)).toEqual(before);
@@ -177,12 +183,12 @@ describe('GET /api/buckets/{id}', () => {
   );
 
   it.each(resourceMediaTypes)(
-    'answers 404 as a problem document for an unknown id, asked for %s',
+    'answers 404 as an error document for an unknown id, asked for %s',
     async (mediaType) => {
       const response = await service.request('/api/buckets/01900000-0000-7000-8000-000000000000', {
         headers: { Accept: mediaType },
       });
-      await expectProblem(response, 404);
+      await expectErrorAnswer(response, 404, mediaType);
     },
   );
 
@@ -244,10 +250,23 @@ describe('DELETE /api/buckets/{id}', () => {
     );
   });
 
+  it('takes an id in upper case as the same id (UUIDs are case-insensitive)', async () => {
+    const bucket = await createBucket(service, { description: 'shouting' });
+    const upper = bucket.id.toUpperCase();
+    const read = await service.json('GET', `/api/buckets/${upper}`);
+    expect(read.status).toBe(200);
+    expect(((await read.json()) as Bucket).id).toBe(bucket.id);
+    const listed = await service.json('GET', `/api/buckets/${upper}/files`);
+    expect(listed.status).toBe(200);
+    await listed.body?.cancel();
+    expect((await service.request(`/api/buckets/${upper}`, { method: 'DELETE' })).status).toBe(204);
+    await expectProblem(await service.json('GET', `/api/buckets/${bucket.id}`), 404);
+  });
+
   it('answers 405 with Allow for a method the address does not answer', async () => {
     const bucket = await createBucket(service);
     const response = await service.json('PUT', `/api/buckets/${bucket.id}`, {});
-    expect(response.headers.get('allow')).toBe('GET, DELETE');
+    expect(response.headers.get('allow')).toBe('GET, HEAD, DELETE');
     await expectProblem(response, 405);
   });
 });

@@ -89,7 +89,7 @@ export const bucketRoutes = new Hono<AppEnv>()
     personalOnly,
     negotiated,
     async (c) => {
-      const input = await readInput(c.req.raw, bucketInputSchema);
+      const input = await readInput(c, bucketInputSchema, { kind: bucketKind });
       const bucket = await createBucket(c.get('services').db, input, 'api');
       const wire = bucketToWire(bucket, [], []);
       return sendCreated(c, bucketKind, wire);

@@ -29,8 +29,10 @@ import {
 } from '../openapi/objects.js';
 import { notFound } from '../problem.js';
 import { jsonLdContext } from '../representations.js';
+import { vocabularyDocument, vocabularyPage, vocabularyPageCsp } from '../vocabulary.js';
 
 const documentMediaTypes = ['application/json', 'application/openapi+json'] as const;
+const vocabularyMediaTypes = ['application/ld+json', 'application/json', 'text/html'] as const;
 
 // ---------------------------------------------------------------------------------------
 // Markup
@@ -409,13 +411,13 @@ const pages = new WeakMap<OpenApiDocument, string>();
 
 export const aboutTag: TagObject = {
   name: 'About the API',
-  description: 'This documentation and the JSON-LD contexts. They need no token.',
+  description: 'This documentation, and the JSON-LD contexts and vocabulary. They need no token.',
 };
 
 const operation = operationsOf(aboutTag);
 
 /**
- * The routes about the API: `/docs.json`, `/docs` and `/contexts/{type}`, to be mounted
+ * The routes about the API: `/docs.json`, `/docs`, `/contexts/{type}` and `/vocab`, to be mounted
  * at `/api`. `document` gives the OpenAPI document of the app that serves them.
  */
 export function docsRoutes(
@@ -441,6 +443,40 @@ export function docsRoutes(
         if (!kind) throw notFound();
         return c.body(JSON.stringify(jsonLdContext(kind)), 200, {
           'Content-Type': 'application/ld+json',
+        });
+      },
+    )
+    .get(
+      '/vocab',
+      operation('getVocabulary', 'The vocabulary of the JSON-LD representations', {
+        description:
+          'Each type (`/api/vocab#SavedExtractor`) and each term of a type ' +
+          '(`/api/vocab#SavedExtractor.label`) that the contexts expand to, described: as ' +
+          'JSON-LD (RDF Schema classes and properties) or as a page whose fragments are the terms.',
+        answer: {
+          status: 200,
+          description: 'The vocabulary.',
+          content: {
+            'application/ld+json': { schema: { type: 'object', required: ['@graph'] } },
+            'application/json': { schema: { type: 'object', required: ['@graph'] } },
+            'text/html': { schema: { type: 'string' } },
+          },
+        },
+        problems: [406],
+        access: 'public',
+      }),
+      (c) => {
+        const mediaType = negotiateOrThrow(c, vocabularyMediaTypes);
+        const headers = { Vary: 'Accept', 'Cache-Control': 'no-cache' };
+        if (mediaType === 'text/html')
+          return c.body(vocabularyPage(), 200, {
+            ...headers,
+            'Content-Type': 'text/html; charset=utf-8',
+            'Content-Security-Policy': vocabularyPageCsp,
+          });
+        return c.body(JSON.stringify(vocabularyDocument()), 200, {
+          ...headers,
+          'Content-Type': `${mediaType}; charset=utf-8`,
         });
       },
     )

@@ -3,6 +3,7 @@ import { labelNames } from '../../../contract/labels.js';
 import type { Extractor } from '../../../contract/resources.js';
 import {
   createExtractor,
+  expectErrorAnswer,
   expectProblem,
   extractorInput,
   insertRun,
@@ -302,9 +303,10 @@ describe.each(collections)('GET %s/{id}', (base) => {
   });
 
   it.each(resourceMediaTypes)('answers 404 for an unknown id, asked for %s', async (mediaType) => {
-    await expectProblem(
+    await expectErrorAnswer(
       await service.request(`${base}/nothing-here`, { headers: { Accept: mediaType } }),
       404,
+      mediaType,
     );
   });
 });

@@ -119,7 +119,7 @@ export const extractorRoutes = new Hono<AppEnv>()
     personalOnly,
     negotiated,
     async (c) => {
-      const input = await readInput(c.req.raw, extractorInputSchema);
+      const input = await readInput(c, extractorInputSchema, { kind: extractorKind });
       const { db, config } = c.get('services');
       const { row, webhookSecret } = await createExtractor(db, input, config);
       const wire = { ...extractorToWire(row, [], config), webhookSecret };
@@ -150,7 +150,7 @@ export const extractorRoutes = new Hono<AppEnv>()
         'schema they copied.',
       body: { input: 'extractor' },
       answer: { status: 200, resource: 'extractor' },
-      problems: [400, 404, 406, 408, 413, 415, 422],
+      problems: [400, 404, 406, 408, 409, 413, 415, 422],
     }),
     personalOnly,
     negotiated,
@@ -158,7 +158,7 @@ export const extractorRoutes = new Hono<AppEnv>()
       const { db, config } = c.get('services');
       const id = c.req.param('id');
       if (!(await findExtractor(db, id))) throw new NotFoundError();
-      const input = await readInput(c.req.raw, extractorInputSchema);
+      const input = await readInput(c, extractorInputSchema, { kind: extractorKind, id });
       const row = await replaceExtractor(db, id, input, config);
       if (!row) throw new NotFoundError();
       return sendResource(c, extractorKind, await view(c, row));

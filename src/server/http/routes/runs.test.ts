@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import type { Run } from '../../../contract/resources.js';
-import { createBucket, createExtractor, expectProblem, insertRun } from '../../testing/fixtures.js';
+import {
+  createBucket,
+  createExtractor,
+  expectErrorAnswer,
+  expectProblem,
+  insertRun,
+  insertRunOfNew,
+  storedState,
+  uploaded,
+} from '../../testing/fixtures.js';
 import { expectCollection, expectResource } from '../../testing/representations.js';
 import { useTestService } from '../../testing/test-service.js';
 import { resourceMediaTypes } from '../negotiation.js';
@@ -84,11 +93,12 @@ describe.each(collections)('GET %s/{id}', (base) => {
   });
 
   it.each(resourceMediaTypes)('answers 404 for an unknown run, asked for %s', async (mediaType) => {
-    await expectProblem(
+    await expectErrorAnswer(
       await service.request(`${base}/01900000-0000-7000-8000-000000000000`, {
         headers: { Accept: mediaType },
       }),
       404,
+      mediaType,
     );
   });
 });
@@ -219,5 +229,128 @@ describe.each(collections)('GET %s', (base) => {
   ])('answers 400 for %s, naming the parameter', async (query, parameter) => {
     const problem = await expectProblem(await service.request(`${base}?${query}`), 400);
     expect(problem.errors).toEqual([{ parameter, detail: expect.any(String) }]);
+  });
+});
+
+describe('references as a JSON-LD client sends them back', () => {
+  /** A bucket with a file and an extractor, ready for a run. */
+  async function runnable() {
+    const [bucket, extractor] = [await createBucket(service), await createExtractor(service)];
+    await uploaded(service, bucket.id, [{ name: 'a.txt', bytes: 'Invoice 1\n' }]);
+    return { bucket, extractor };
+  }
+
+  const start = (path: string, body: Record<string, unknown>) =>
+    service.request(path, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/ld+json', Accept: 'application/json' },
+      body: JSON.stringify({ '@context': '/api/contexts/ExtractionRun', ...body }),
+    });
+
+  it.each([
+    ['absolute IRIs', (id: string, path: string) => `http://extractor.test/api/${path}/${id}`],
+    [
+      'IRIs relative to the run, as jsonld.js compacts them',
+      (id: string, path: string) => `../${path}/${id}`,
+    ],
+    ['ids in upper case', (id: string) => id.toUpperCase()],
+  ])('starts a run over references written as %s', async (_what, reference) => {
+    const { bucket, extractor } = await runnable();
+    for (const collection of ['/api/runs', '/api/extraction_runs']) {
+      const response = await start(collection, {
+        bucket: reference(bucket.id, 'buckets'),
+        savedExtractor: reference(extractor.id, 'saved_extractors'),
+      });
+      expect(response.status, await response.clone().text()).toBe(201);
+      const run = (await response.json()) as Run;
+      expect(run).toMatchObject({
+        bucket: `/api/buckets/${bucket.id}`,
+        savedExtractor: `/api/extractors/${extractor.id}`,
+      });
+    }
+  });
+
+  it('mints a session and saves edited results over absolute IRIs', async () => {
+    const { bucket, extractor } = await runnable();
+    const session = await service.request('/api/embed_sessions', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/ld+json', Accept: 'application/json' },
+      body: JSON.stringify({
+        savedExtractor: `http://extractor.test/api/saved_extractors/${extractor.id}`,
+        bucket: `http://extractor.test/api/buckets/${bucket.id.toUpperCase()}`,
+      }),
+    });
+    expect(session.status, await session.clone().text()).toBe(201);
+    expect(((await session.json()) as { bucket: string }).bucket).toBe(`/api/buckets/${bucket.id}`);
+
+    const { run } = await insertRunOfNew(service, {
+      status: 'completed',
+      documents: [{ data: { invoice_number: 'A-1', total: 1 } }],
+    });
+    const [fileId] = JSON.parse(run.file_ids) as string[];
+    const saved = await service.json('PUT', `/api/runs/${run.id}/results`, {
+      documents: [
+        {
+          file: `http://extractor.test/api/buckets/${run.bucket_id}/files/${fileId}`,
+          data: { invoice_number: 'A-2', total: 2 },
+        },
+      ],
+    });
+    expect(saved.status, await saved.clone().text()).toBe(200);
+    expect(((await saved.json()) as Run).editedResultJson).toContain('A-2');
+  });
+
+  it('refuses a reference to another host with a 422 naming the field, and stores nothing', async () => {
+    const { bucket, extractor } = await runnable();
+    const before = await storedState(service);
+    const problem = await expectProblem(
+      await start('/api/runs', {
+        bucket: `https://elsewhere.example/api/buckets/${bucket.id}`,
+        savedExtractor: extractor.id,
+      }),
+      422,
+    );
+    expect(problem.errors).toEqual([{ pointer: '/bucket', detail: expect.any(String) }]);
+    expect(await storedState(service)).toEqual(before);
+  });
+});
+
+describe('the JSON-LD vocabulary', () => {
+  it('describes every term and type a context expands to, as JSON-LD and as a page', async () => {
+    const run = await insertRunOfNew(service, { documents: [{ data: {} }] });
+    const context = (await (
+      await service.request('/api/contexts/ExtractionRun', { token: null })
+    ).json()) as { '@context': Record<string, unknown> };
+    const vocabulary = context['@context']['@vocab'] as string;
+    const typeIri = context['@context'].ExtractionRun as string;
+    expect(typeIri).toBe('/api/vocab#ExtractionRun');
+    const resource = (await (
+      await service.request(`/api/runs/${run.run.id}`, {
+        headers: { Accept: 'application/ld+json' },
+      })
+    ).json()) as Record<string, unknown>;
+    // Every field and every name within the run's documents expands to an IRI that resolves.
+    const documents = resource.documents as Record<string, unknown>[];
+    const terms = [...Object.keys(resource), ...Object.keys(documents[0] ?? { file: '' })]
+      .filter((term) => !term.startsWith('@') && !(term in context['@context']))
+      .map((term) => `${vocabulary}${term}`);
+    expect(terms).toContain('/api/vocab#ExtractionRun.resultJson');
+
+    const asJsonLd = await service.request('/api/vocab', { token: null });
+    expect(asJsonLd.status).toBe(200);
+    expect(asJsonLd.headers.get('content-type')).toMatch(/^application\/ld\+json/);
+    const { '@graph': graph } = (await asJsonLd.json()) as { '@graph': { '@id': string }[] };
+    const described = new Set(graph.map((node) => node['@id']));
+    expect(described).toContain(typeIri);
+    for (const term of terms) expect(described, term).toContain(term);
+
+    const page = await service.request('/api/vocab', {
+      token: null,
+      headers: { Accept: 'text/html' },
+    });
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    const html = await page.text();
+    for (const term of [typeIri, ...terms])
+      expect(html, term).toContain(`id="${term.slice('/api/vocab#'.length)}"`);
   });
 });

@@ -10,7 +10,9 @@ import { streamSSE } from 'hono/streaming';
 import * as z from 'zod/mini';
 import { runEventTypes } from '../../../contract/events.js';
 import { idFromReference } from '../../../contract/iri.js';
+import { isPlainObject } from '../../../contract/json-schema.js';
 import {
+  documentEditSchema,
   resultsEditSchema,
   runInputSchema,
   strategies,
@@ -50,9 +52,11 @@ import { tokenEnd } from '../../tokens/tokens.js';
 import { accessTokenQuery } from '../auth.js';
 import {
   absentWhenEmpty,
+  ignoreServiceFields,
   parseJsonBody,
   readBodyText,
   readInput,
+  serviceOrigins,
   validateHeaders,
   validateInput,
   validateQuery,
@@ -60,6 +64,7 @@ import {
 import { contentDisposition } from '../content-disposition.js';
 import type { AppEnv } from '../context.js';
 import { runKind, submissionKind } from '../kinds.js';
+import { localReference, lowerCaseIds } from '../references.js';
 import { receivedFiles } from './files.js';
 import { essence, negotiateOrThrow } from '../negotiation.js';
 import {
@@ -156,7 +161,7 @@ const runFilters = z.object({
       z.pipe(
         z.string(),
         z.transform((reference, context) => {
-          const id = idFromReference('extractor', reference);
+          const id = idFromReference('extractor', lowerCaseIds(reference));
           if (id) return id;
           context.issues.push({
             code: 'custom',
@@ -208,6 +213,34 @@ async function readJsonBody(c: Context<AppEnv>, what: string): Promise<unknown> 
     throw unsupportedMediaType(`Send ${what} as application/json.`, ['application/json']);
   }
   return parseJsonBody(await readBodyText(c.req.raw));
+}
+
+/** What GET …/results writes in each document beside `file` and `data`. */
+const serviceResultFields = ['files', 'name', 'status', 'error'] as const;
+
+/**
+ * Edited results without what the service writes in them: a client may send back
+ * GET …/results as it read it, with only the records changed (`ignoreServiceFields`), and
+ * its files' IRIs made paths.
+ */
+function withoutServiceResultFields(c: Context<AppEnv>, body: unknown): unknown {
+  if (!isPlainObject(body) || !Array.isArray(body.documents)) return body;
+  const origins = serviceOrigins(c);
+  const documents = body.documents.map((document: unknown, index) => {
+    if (!isPlainObject(document)) return document;
+    const edit = ignoreServiceFields(
+      c,
+      document,
+      documentEditSchema,
+      serviceResultFields,
+      (field) => `/documents/${index}/${field}`,
+    );
+    // A file's IRI may come absolute, as a JSON-LD client holds it.
+    if (typeof edit.file === 'string')
+      edit.file = localReference(edit.file, c.req.url, origins) ?? edit.file;
+    return edit;
+  });
+  return { ...body, documents };
 }
 
 const resultQuery = z.object({
@@ -336,7 +369,7 @@ export const runRoutes = new Hono<AppEnv>()
     }),
     negotiated,
     async (c) => {
-      const input = await readInput(c.req.raw, runInputSchema);
+      const input = await readInput(c, runInputSchema, { kind: runKind });
       const run = await c.get('services').runs.create(input, c.get('principal'));
       const wire = runToWire(run);
       return sendCreated(c, runKind, wire);
@@ -458,7 +491,7 @@ runRoutes
     async (c) => {
       const run = await visibleRun(c);
       const body = await readJsonBody(c, 'the edited results');
-      const edit = validateInput(resultsEditSchema, body);
+      const edit = validateInput(resultsEditSchema, withoutServiceResultFields(c, body));
       const updated = await c.get('services').runs.saveEdits(run, edit);
       return sendResource(c, runKind, runToWire(updated));
     },

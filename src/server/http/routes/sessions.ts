@@ -40,7 +40,9 @@ export const sessionRoutes = new Hono<AppEnv>()
     personalOnly,
     negotiated,
     async (c) => {
-      const input = await readInput(c.req.raw, embedSessionInputWithLanguageSchema);
+      const input = await readInput(c, embedSessionInputWithLanguageSchema, {
+        kind: embedSessionKind,
+      });
       const { db, config } = c.get('services');
       const session = await mintEmbedSession(db, config, input);
       // The answer carries the token: no cache may keep it.
