@@ -233,6 +233,17 @@ const hydraSearch = z.object({
   ),
 });
 
+/** A JSON-LD body: the input's fields, and the keywords the service reads past (ignored). */
+function jsonLdInputSchema(input: z.ZodMiniObject): z.ZodMiniObject {
+  const ignored = (what: string) => z.optional(described(z.unknown(), `${what}; ignored.`));
+  return z.strictObject({
+    '@context': ignored('The context, as JSON-LD clients send it'),
+    '@id': ignored("The resource's IRI"),
+    '@type': ignored("The resource's type"),
+    ...input.shape,
+  });
+}
+
 function jsonLdResourceSchema(resource: ResourceDoc): z.ZodMiniObject {
   return z.object({
     '@context': z.optional(
@@ -298,6 +309,7 @@ export function componentSchemas(): GeneratedComponents {
     if (resource.input) {
       add(inputs, `${name}Input`, resource.input);
       add(inputs, `${name}InputJsonApiDocument`, jsonApiInputSchema(resource, resource.input));
+      add(inputs, `${name}InputJsonLd`, jsonLdInputSchema(resource.input));
     }
   }
   add(outputs, 'Problem', problemSchema);
@@ -408,10 +420,7 @@ export function inputContent(key: InputResourceKey): Record<string, MediaTypeObj
   const schemas: Record<ResourceMediaType, JsonSchema> = {
     'application/json': schemaRef(`${name}Input`),
     'application/vnd.api+json': schemaRef(`${name}InputJsonApiDocument`),
-    'application/ld+json': {
-      ...schemaRef(`${name}Input`),
-      description: '`@`-keywords (@context, @id, @type) are ignored.',
-    },
+    'application/ld+json': schemaRef(`${name}InputJsonLd`),
     'text/csv': { type: 'string', description: csvDescription(fields, 'exactly one record') },
     'text/html': {
       type: 'string',
