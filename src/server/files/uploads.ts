@@ -6,9 +6,9 @@
  */
 import { createHash } from 'node:crypto';
 import { createWriteStream, type WriteStream } from 'node:fs';
-import { Readable, Transform, type TransformCallback } from 'node:stream';
+import type { Readable} from 'node:stream';
+import { Transform, type TransformCallback } from 'node:stream';
 import { finished, pipeline } from 'node:stream/promises';
-import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import busboy from 'busboy';
 import { acceptedMediaTypes, type AcceptedMediaType } from '../../contract/resources.js';
 import { watchBodyPace } from '../body-pace.js';
@@ -93,11 +93,10 @@ function tooLarge(maxBytes: number) {
 
 /**
  * Reads what is left of a body nobody wants any more and drops it, so that the connection
- * the answer keeps open is ready for the client's next request: a server stops reading a
- * body it was handed once its reader stops (@hono/node-server's web body pauses the socket
- * while its queue is full), the client cannot finish sending, and its connection is cut. At
- * most `allowance` bytes more, at the pace any body must keep; past either, the rest is
- * left unread and the server closes the connection.
+ * the answer keeps open is ready for the client's next request: a body left unread stops
+ * the server reading the connection, the client cannot finish sending, and its connection
+ * is cut. At most `allowance` bytes more, at the pace any body must keep; past either, the
+ * rest is left unread and the server closes the connection.
  */
 function discardRest(body: Readable, allowance: number): void {
   let left = allowance;
@@ -119,17 +118,18 @@ function discardRest(body: Readable, allowance: number): void {
 
 /**
  * Reads the upload in `request`, a `multipart/form-data` body (the route has checked the
- * media type), from its web body: in-process and behind a port alike.
+ * media type), from `body`, its body as a Node stream (http/body.ts, bodyStream).
  */
 export async function receiveUpload(
   request: Request,
+  body: Readable | undefined,
   storage: FileStore,
   maxBytes: number,
 ): Promise<ReceivedFile[]> {
   const contentType = request.headers.get('content-type') ?? '';
   const declared = Number(request.headers.get('content-length'));
   if (Number.isFinite(declared) && declared > maxBytes + framingAllowance) throw tooLarge(maxBytes);
-  if (!request.body) throw new UnreadableInputError('The upload has no body.');
+  if (!body) throw new UnreadableInputError('The upload has no body.');
 
   const received: ReceivedFile[] = [];
   const temporaries: string[] = [];
@@ -150,7 +150,7 @@ export async function receiveUpload(
     );
   }
 
-  const source = Readable.fromWeb(request.body as WebReadableStream);
+  const source = body;
   let bodyBytes = 0;
   let tooSlow: InputTooSlowError | undefined;
   const pace = watchBodyPace((error) => {
@@ -162,11 +162,10 @@ export async function receiveUpload(
     pace.received(chunk.length);
   };
   /**
-   * Stops reading and fails the parse. The body is left open, not cancelled: behind a port
-   * a cancel may reach the socket's request and destroy it (@hono/node-server does so
-   * unless it wraps the body, as it does by default), and the answer would never reach the
-   * client. The rest is then left unread, for a 413 or 408 sent with `Connection: close`,
-   * or read and dropped after a 400 (discardRest).
+   * Stops reading and fails the parse. The body is paused, not destroyed: behind a port it
+   * is the socket's own request stream, and destroying it would end the connection before
+   * the answer is out. The rest is then left unread, for a 413 or 408 sent with
+   * `Connection: close`, or read and dropped after a 400 (discardRest).
    */
   const stopReading = (error: Error) => {
     pace.stop();
@@ -211,7 +210,7 @@ export async function receiveUpload(
 
   const cleanUp = () => Promise.all(temporaries.map((path) => storage.discard(path)));
   try {
-    // pipe(), not pipeline(): pipeline would cancel the body on a parse error (stopReading).
+    // pipe(), not pipeline(): pipeline would destroy the body on a parse error (stopReading).
     source.on('data', count);
     source.on('error', stopReading);
     source.once('close', () => {
