@@ -330,6 +330,8 @@ export class RunWorker {
       if (signal.aborted) return;
       if (!(error instanceof ExtractionError))
         logger.error({ err: error, run: run.id }, 'run failed unexpectedly');
+      else if (error.detail)
+        logger.warn({ run: run.id, errorCode: error.code, detail: error.detail }, 'run failed');
       await this.#failRun(
         run,
         error instanceof ExtractionError
@@ -676,6 +678,12 @@ export class RunWorker {
       if (signal.aborted) throw error;
       if (!(error instanceof ExtractionError))
         logger.error({ err: error, run: run.id, file: fileId }, 'document failed unexpectedly');
+      // What only whoever runs the service can act on is for the log alone.
+      else if (error.detail)
+        logger.warn(
+          { run: run.id, file: fileId, errorCode: error.code, detail: error.detail },
+          'document failed',
+        );
       const failure =
         error instanceof ExtractionError
           ? error
