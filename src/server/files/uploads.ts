@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { createWriteStream, type WriteStream } from 'node:fs';
-import type { Readable} from 'node:stream';
+import type { Readable } from 'node:stream';
 import { Transform, type TransformCallback } from 'node:stream';
 import { finished, pipeline } from 'node:stream/promises';
 import busboy from 'busboy';
@@ -84,7 +84,8 @@ async function settledAfterClose(work: Promise<void>, file: WriteStream): Promis
 }
 
 function tooLarge(maxBytes: number) {
-  // The rest of the body is not read: `abandoned`, so the connection is closed instead.
+  // The rest of the body is not read into anything: `abandoned`, so the connection is closed
+  // once the client has sent it (http/lingering-close.ts).
   return new InputTooLargeError(
     `The upload is larger than the limit of ${maxBytes} bytes (${(maxBytes / 1024 / 1024).toFixed(0)} MB). Nothing was kept.`,
     true,
