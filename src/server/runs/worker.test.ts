@@ -377,7 +377,6 @@ describe('failures a person can act on', () => {
       expect(warned).toHaveBeenCalledWith(
         expect.objectContaining({
           run: run.id,
-          errorCode: 'model_unavailable',
           detail: expect.stringMatching(/127\.0\.0\.1:9 could not be reached.*check LLM_BASE_URL/),
         }),
         'document failed',

@@ -330,8 +330,7 @@ export class RunWorker {
       if (signal.aborted) return;
       if (!(error instanceof ExtractionError))
         logger.error({ err: error, run: run.id }, 'run failed unexpectedly');
-      else if (error.detail)
-        logger.warn({ run: run.id, errorCode: error.code, detail: error.detail }, 'run failed');
+      else if (error.detail) logger.warn({ run: run.id, detail: error.detail }, 'run failed');
       await this.#failRun(
         run,
         error instanceof ExtractionError
@@ -678,12 +677,9 @@ export class RunWorker {
       if (signal.aborted) throw error;
       if (!(error instanceof ExtractionError))
         logger.error({ err: error, run: run.id, file: fileId }, 'document failed unexpectedly');
-      // What only whoever runs the service can act on is for the log alone.
+      // What only whoever runs the service can act on goes to the log alone.
       else if (error.detail)
-        logger.warn(
-          { run: run.id, file: fileId, errorCode: error.code, detail: error.detail },
-          'document failed',
-        );
+        logger.warn({ run: run.id, file: fileId, detail: error.detail }, 'document failed');
       const failure =
         error instanceof ExtractionError
           ? error
