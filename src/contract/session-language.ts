@@ -56,9 +56,27 @@ const messageIdSchema = z
 /** Control characters (C0, DEL, C1): text with them would not show as the partner meant. */
 const controlCharacter = /[\u0000-\u001f\u007f-\u009f]/;
 
+/**
+ * Characters that change how the text around them shows without showing themselves: the
+ * bidirectional embeddings, overrides and isolates (U+202A–202E, U+2066–2069), with which
+ * `Upload \u202Efdp.exe` reads as `Upload exe.pdf`; the zero-width space, the word
+ * joiner and U+FEFF, which hide inside a word; and the line and paragraph separators.
+ * Kept: the zero-width joiner and non-joiner (U+200D, U+200C), which Persian and the
+ * Indic scripts need to be spelt right and emoji sequences are made of, and the
+ * left-to-right, right-to-left and Arabic letter marks (U+200E, U+200F, U+061C), which
+ * right-to-left text needs around numbers and Latin words and which mark a position only.
+ */
+const invisibleFormatting = /[\u202a-\u202e\u2066-\u2069\u200b\u2060\ufeff\u2028\u2029]/;
+
 const messageSchema = z.string().check(
   z.maxLength(maxMessageLength),
   z.refine((text) => !controlCharacter.test(text), 'text must not hold control characters'),
+  z.refine(
+    (text) => !invisibleFormatting.test(text),
+    'text must not hold bidirectional embeddings, overrides or isolates (U+202A–U+202E, ' +
+      'U+2066–U+2069), zero-width spaces (U+200B, U+2060, U+FEFF) or line separators ' +
+      '(U+2028, U+2029)',
+  ),
 );
 
 export const stringOverridesSchema = z

@@ -1,8 +1,9 @@
 /** Binds the service to its port. Everything else happens in service.ts. */
-import type { ServerOptions } from 'node:http';
+import { Server, type ServerOptions } from 'node:http';
 import { serve } from '@hono/node-server';
 import { ConfigError, loadConfig } from './config.js';
 import { answerAtEndOfTurn } from './http/answers-per-turn.js';
+import { closeConnectionsLingering } from './http/lingering-close.js';
 import { createService } from './service.js';
 
 /** Node's default for the time a whole request may take (`requestTimeout`). */
@@ -53,6 +54,7 @@ async function main(): Promise<void> {
     }
     process.stdout.write(lines.join('\n') + '\n');
   });
+  if (server instanceof Server) closeConnectionsLingering(server);
   let shuttingDown = false;
   /**
    * Takes no new connections, hands back the work in progress (the chunks in flight get

@@ -299,11 +299,11 @@ describe('<extractor-extraction-view>', () => {
     const message = $(element, '[part~="error"]').textContent ?? '';
     expect(message).toContain('We could not read your document.');
     expect(message).toContain('Replace a file that could not be read');
-    // The provider refused the service's key: the service's sentence says so to its operator;
-    // the person reads what the code means for them.
+    // The provider refused the service's key: the service's sentence says so in plain words
+    // (the particulars are in its log); the person reads what the code means for them.
     const [document] = session.run.documents;
     expect(document).toMatchObject({ name: 'invoice.txt', errorCode: 'misconfigured' });
-    expect(document!.error).toMatch(/^invoice\.txt: The LLM provider refused the request/);
+    expect(document!.error).toMatch(/^invoice\.txt: The language model's provider refused/);
     const item = $(element, '[part~="document"]');
     expect(item.querySelector('.document-line')?.textContent?.trim()).toBe(
       'The service is not set up to read invoice.txt. Please contact support.',

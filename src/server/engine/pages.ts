@@ -15,7 +15,7 @@ import {
   defaultDocumentLimits,
   type DocumentLimits,
 } from './isolation/limits.js';
-import { canvasImport, loadUnpdf, openPdf } from './pdf.js';
+import { canvasImport, countPdfPages, loadUnpdf, openPdf } from './pdf.js';
 import { ExtractionError, type ContentOptions, type SourceFile, type TextBox } from './types.js';
 
 /** Whether a file's pages are shown as pictures (PDFs, images) or as their text. */
@@ -53,20 +53,9 @@ export const textOnly: ContentOptions = {
 export async function countPages(file: SourceFile, io: ReadIo): Promise<number> {
   const fixed = fixedPageCount(file.mediaType);
   if (fixed !== undefined) return fixed;
-  if (file.mediaType === 'application/pdf') {
-    // What the PDF declares: a run refuses more than the limit, and says so, but the
-    // count is what the file holds.
-    const pdf = await openPdf(
-      await readFile(file.path),
-      file.name,
-      io.limits ?? defaultDocumentLimits,
-    );
-    try {
-      return pdf.numPages;
-    } finally {
-      await pdf.destroy();
-    }
-  }
+  // What the PDF declares: a run refuses more than the limit, and says so, but the count
+  // is what the file holds.
+  if (file.mediaType === 'application/pdf') return countPdfPages(file.path, file.name);
   if (file.mediaType === 'text/plain') return countTextPages(file.path);
   return (await readDocuments([file], textOnly, io)).length;
 }

@@ -3,6 +3,7 @@
  * a page has no text layer (a scan), and, when asked, the page rendered as a picture and
  * the pictures embedded in it (with markers where they sit).
  */
+import { open } from 'node:fs/promises';
 import type { getDocumentProxy } from 'unpdf';
 import {
   checkPages,
@@ -54,6 +55,32 @@ if (typeof arrayBufferPrototype.transferToFixedLength !== 'function') {
     writable: true,
     configurable: true,
   });
+}
+
+// pdf.js reads a PDF in ranges (countPdfPages) with iterator helpers, which Node 22 has and
+// Node 20 lacks (`map.keys().find(…)`, `map.values().some(…)`): the two it calls are given
+// to Node 20's iterators, as the specification has them.
+const iteratorPrototype = Object.getPrototypeOf(Object.getPrototypeOf([].keys())) as Record<
+  string,
+  unknown
+>;
+const iteratorHelpers = {
+  find(this: Iterator<unknown>, test: (value: unknown, index: number) => boolean) {
+    let index = 0;
+    for (let step = this.next(); !step.done; step = this.next())
+      if (test(step.value, index++)) return step.value;
+    return undefined;
+  },
+  some(this: Iterator<unknown>, test: (value: unknown, index: number) => boolean) {
+    let index = 0;
+    for (let step = this.next(); !step.done; step = this.next())
+      if (test(step.value, index++)) return true;
+    return false;
+  },
+};
+for (const [name, value] of Object.entries(iteratorHelpers)) {
+  if (typeof iteratorPrototype[name] !== 'function')
+    Object.defineProperty(iteratorPrototype, name, { value, writable: true, configurable: true });
 }
 
 // pdf.js and the canvas are loaded at the first PDF, not with the service: together they
@@ -120,6 +147,86 @@ export async function openPdf(
       `${name} could not be read as a PDF; it may be damaged`,
       'damaged_file',
     );
+  }
+}
+
+/**
+ * What pdf.js may read of a file to count its pages. A whole PDF tells its count in a few
+ * kilobytes (the cross-reference table at its end, the catalog it points to); one whose
+ * table is damaged is read whole to rebuild it, and is given up past this.
+ */
+const countReadBytes = 2 * 1024 * 1024;
+
+/**
+ * How many pages the PDF at `path` declares, reading only the parts pdf.js asks for
+ * (PDFDataRangeTransport, as a browser reads a PDF over HTTP ranges) instead of the whole
+ * file: at upload a 200 MB scan is counted as fast as a one-page letter. A PDF that cannot
+ * be counted within `countReadBytes` fails as damaged; its pages are counted when its
+ * first page is drawn, from the whole file.
+ */
+export async function countPdfPages(path: string, name: string): Promise<number> {
+  const { getResolvedPDFJS } = await loadUnpdf();
+  const { getDocument, PDFDataRangeTransport } = await getResolvedPDFJS();
+  const handle = await open(path, 'r');
+  try {
+    const { size } = await handle.stat();
+    const transport = new PDFDataRangeTransport(size, null);
+    let read = 0;
+    let stopped = false;
+    // pdf.js leaves its promise pending when it is destroyed while it waits for a range.
+    let giveUp: (error: Error) => void = () => {};
+    const givenUp = new Promise<never>((_resolve, reject) => (giveUp = reject));
+    const stop = (error: Error) => {
+      stopped = true;
+      giveUp(error);
+      void loading.destroy();
+    };
+    const loading = getDocument({
+      range: transport,
+      length: size,
+      rangeChunkSize: 256 * 1024,
+      // Only what the count needs: no reading ahead, nor the rest of the file meanwhile.
+      disableAutoFetch: true,
+      disableStream: true,
+      verbosity: 0,
+    } as Parameters<typeof getDocument>[0]);
+    transport.requestDataRange = (begin: number, end: number) => {
+      read += end - begin;
+      if (stopped) return;
+      if (read > countReadBytes) {
+        stop(new Error(`more than ${countReadBytes} bytes would be read`));
+        return;
+      }
+      const chunk = new Uint8Array(end - begin);
+      handle.read(chunk, 0, chunk.length, begin).then(
+        () => {
+          if (!stopped) transport.onDataRange(begin, chunk);
+        },
+        (error: unknown) => stop(error as Error),
+      );
+    };
+    try {
+      const pdf = await Promise.race([loading.promise, givenUp]);
+      try {
+        return pdf.numPages;
+      } finally {
+        stopped = true;
+        await pdf.destroy();
+      }
+    } catch (error) {
+      stopped = true;
+      if (error instanceof Error && error.name === 'PasswordException')
+        throw new ExtractionError(
+          `${name} is protected by a password; upload it without one`,
+          'password_protected',
+        );
+      throw new ExtractionError(
+        `${name} could not be read as a PDF; it may be damaged`,
+        'damaged_file',
+      );
+    }
+  } finally {
+    await handle.close();
   }
 }
 

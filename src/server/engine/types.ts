@@ -151,7 +151,9 @@ export interface ExtractionStrategy {
  * An error whose message a person can act on, e.g. "scan.pdf has no text layer and OCR
  * found no text", and its `code`, the kind of failure it is, which the interface words in
  * the person's language. The document fails with both; any other error is a bug of ours
- * (`extraction_failed`, with words of our own).
+ * (`extraction_failed`, with words of our own). `detail` is for whoever runs the service,
+ * not for the people the message is shown to (a provider's own words, its address, the
+ * settings to check): it goes to the service's log, never into what the API answers.
  */
 export class ExtractionError extends Error {
   override name = 'ExtractionError';
@@ -161,6 +163,7 @@ export class ExtractionError extends Error {
   constructor(
     message: string,
     readonly code: DocumentErrorCode,
+    readonly detail?: string,
   ) {
     super(message);
   }

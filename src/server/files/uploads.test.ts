@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { Agent, request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -366,6 +367,62 @@ describe('uploads over a real socket', () => {
     expect(status).toBe(413);
     expect(JSON.parse(body)).toMatchObject({ status: 413, title: 'Payload too large' });
     expect(await listFiles()).toEqual([]);
+  });
+
+  it('answers 413 to a body far over the limit so that a client still sending it reads the answer', async () => {
+    // The service answers from the declared length at once and closes the connection.
+    // Closed right away, the bytes the client was still sending made the kernel reset the
+    // connection, and the reset threw away the answer before the client read it (a client
+    // busy writing reads late: here, not at all until its body is out). The service now
+    // reads and drops the rest before it closes (lingering close).
+    const bodyBytes = 64 * 1024 * 1024;
+    const url = new URL(`${server.baseUrl}${filesPath}`);
+    const outcome = await new Promise<string>((resolve) => {
+      const socket = connect(Number(url.port), url.hostname);
+      let answer = '';
+      socket.pause();
+      socket.on('data', (chunk: Buffer) => (answer += chunk.toString()));
+      socket.on('end', () => resolve(answer));
+      socket.on('error', (error) => resolve(`${answer}[${(error as NodeJS.ErrnoException).code}]`));
+      socket.write(
+        `POST ${url.pathname} HTTP/1.1\r\nHost: ${url.host}\r\n` +
+          `Authorization: Bearer ${token}\r\n` +
+          'Content-Type: multipart/form-data; boundary=x\r\n' +
+          `Content-Length: ${bodyBytes}\r\n\r\n`,
+      );
+      const chunk = Buffer.alloc(1024 * 1024, 'a');
+      let sent = 0;
+      const pump = () => {
+        while (sent < bodyBytes) {
+          sent += chunk.length;
+          if (!socket.write(chunk)) {
+            socket.once('drain', pump);
+            return;
+          }
+        }
+        // All of it is out: now read what the service said.
+        socket.resume();
+      };
+      pump();
+    });
+    expect(outcome).toMatch(/^HTTP\/1\.1 413 /);
+    expect(outcome).toContain('"title":"Payload too large"');
+    expect(await listFiles()).toEqual([]);
+  });
+
+  it('answers 413 to fetch sending a body far over the limit', async () => {
+    const body = Buffer.alloc(128 * 1024 * 1024, 'a');
+    body.write(head);
+    const response = await fetch(`${server.baseUrl}${filesPath}`, {
+      method: 'POST',
+      headers: {
+        Authorization: `Bearer ${token}`,
+        'Content-Type': 'multipart/form-data; boundary=x',
+      },
+      body,
+    });
+    expect(response.status).toBe(413);
+    expect(await response.json()).toMatchObject({ status: 413, title: 'Payload too large' });
   });
 
   it('keeps nothing of an upload the client abandons, and goes on serving', async () => {

@@ -6,9 +6,9 @@
  */
 import { createHash } from 'node:crypto';
 import { createWriteStream, type WriteStream } from 'node:fs';
-import { Readable, Transform, type TransformCallback } from 'node:stream';
+import type { Readable } from 'node:stream';
+import { Transform, type TransformCallback } from 'node:stream';
 import { finished, pipeline } from 'node:stream/promises';
-import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import busboy from 'busboy';
 import { acceptedMediaTypes, type AcceptedMediaType } from '../../contract/resources.js';
 import { watchBodyPace } from '../body-pace.js';
@@ -24,6 +24,12 @@ import { sniffMediaType } from './media-type.js';
 import type { FileStore } from './storage.js';
 
 export const maxFilesPerUpload = 20;
+/**
+ * What each stage of an upload (the form's parser, the file's part, the hash, the file on
+ * disk) may hold before it asks the one before it to wait: a megabyte, where Node's 16 KiB
+ * handed the disk writes of 16 KiB and woke each stage thousands of times for a large file.
+ */
+const streamBuffer = 1024 * 1024;
 /** Room for the multipart framing around the files when judging Content-Length up front. */
 const framingAllowance = 64 * 1024;
 
@@ -61,7 +67,7 @@ class CountingHash extends Transform {
   size = 0;
 
   constructor(private readonly budget: { remaining: number }) {
-    super();
+    super({ highWaterMark: streamBuffer });
   }
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
@@ -86,7 +92,8 @@ async function settledAfterClose(work: Promise<void>, file: WriteStream): Promis
 }
 
 function tooLarge(maxBytes: number) {
-  // The rest of the body is not read: `abandoned`, so the connection is closed instead.
+  // The rest of the body is not read into anything: `abandoned`, so the connection is closed
+  // once the client has sent it (http/lingering-close.ts).
   return new InputTooLargeError(
     `The upload is larger than the limit of ${maxBytes} bytes (${(maxBytes / 1024 / 1024).toFixed(0)} MB). Nothing was kept.`,
     true,
@@ -103,11 +110,10 @@ function noRoom() {
 
 /**
  * Reads what is left of a body nobody wants any more and drops it, so that the connection
- * the answer keeps open is ready for the client's next request: a server stops reading a
- * body it was handed once its reader stops (@hono/node-server's web body pauses the socket
- * while its queue is full), the client cannot finish sending, and its connection is cut. At
- * most `allowance` bytes more, at the pace any body must keep; past either, the rest is
- * left unread and the server closes the connection.
+ * the answer keeps open is ready for the client's next request: a body left unread stops
+ * the server reading the connection, the client cannot finish sending, and its connection
+ * is cut. At most `allowance` bytes more, at the pace any body must keep; past either, the
+ * rest is left unread and the server closes the connection.
  */
 function discardRest(body: Readable, allowance: number): void {
   let left = allowance;
@@ -129,17 +135,18 @@ function discardRest(body: Readable, allowance: number): void {
 
 /**
  * Reads the upload in `request`, a `multipart/form-data` body (the route has checked the
- * media type), from its web body: in-process and behind a port alike.
+ * media type), from `body`, its body as a Node stream (http/body.ts, bodyStream).
  */
 export async function receiveUpload(
   request: Request,
+  body: Readable | undefined,
   storage: FileStore,
   maxBytes: number,
 ): Promise<ReceivedFile[]> {
   const contentType = request.headers.get('content-type') ?? '';
   const declared = Number(request.headers.get('content-length'));
   if (Number.isFinite(declared) && declared > maxBytes + framingAllowance) throw tooLarge(maxBytes);
-  if (!request.body) throw new UnreadableInputError('The upload has no body.');
+  if (!body) throw new UnreadableInputError('The upload has no body.');
 
   const received: ReceivedFile[] = [];
   const temporaries: string[] = [];
@@ -152,6 +159,8 @@ export async function receiveUpload(
     parser = busboy({
       headers: { 'content-type': contentType },
       defParamCharset: 'utf8',
+      highWaterMark: streamBuffer,
+      fileHwm: streamBuffer,
       limits: { files: maxFilesPerUpload, fields: 50, parts: 100, fieldSize: 64 * 1024 },
     });
   } catch (error) {
@@ -160,7 +169,7 @@ export async function receiveUpload(
     );
   }
 
-  const source = Readable.fromWeb(request.body as WebReadableStream);
+  const source = body;
   let bodyBytes = 0;
   let tooSlow: InputTooSlowError | undefined;
   const pace = watchBodyPace((error) => {
@@ -172,11 +181,10 @@ export async function receiveUpload(
     pace.received(chunk.length);
   };
   /**
-   * Stops reading and fails the parse. The body is left open, not cancelled: behind a port
-   * a cancel may reach the socket's request and destroy it (@hono/node-server does so
-   * unless it wraps the body, as it does by default), and the answer would never reach the
-   * client. The rest is then left unread, for a 413 or 408 sent with `Connection: close`,
-   * or read and dropped after a 400 (discardRest).
+   * Stops reading and fails the parse. The body is paused, not destroyed: behind a port it
+   * is the socket's own request stream, and destroying it would end the connection before
+   * the answer is out. The rest is then left unread, for a 413 or 408 sent with
+   * `Connection: close`, or read and dropped after a 400 (discardRest).
    */
   const stopReading = (error: Error) => {
     pace.stop();
@@ -197,7 +205,7 @@ export async function receiveUpload(
     const tempPath = storage.newTempPath();
     temporaries.push(tempPath);
     const counter = new CountingHash(budget);
-    const file = createWriteStream(tempPath, { flush: true });
+    const file = createWriteStream(tempPath, { flush: true, highWaterMark: streamBuffer });
     // pipeline settles at the first error, possibly while the file is still being opened:
     // waiting for it to close keeps a clean-up from running before the file exists.
     const write = settledAfterClose(pipeline(stream, counter, file), file).then(() => {
@@ -223,7 +231,7 @@ export async function receiveUpload(
 
   const cleanUp = () => Promise.all(temporaries.map((path) => storage.discard(path)));
   try {
-    // pipe(), not pipeline(): pipeline would cancel the body on a parse error (stopReading).
+    // pipe(), not pipeline(): pipeline would destroy the body on a parse error (stopReading).
     source.on('data', count);
     source.on('error', stopReading);
     source.once('close', () => {

@@ -219,7 +219,8 @@ export function problemOf(error: unknown): ProblemError | undefined {
   if (error instanceof UnreadableInputError) return badRequest(error.message);
   if (error instanceof InputTooLargeError) {
     const problem = payloadTooLarge(error.message);
-    // The rest of the body is not read; the connection is closed instead.
+    // The rest of the body is not read into anything: the connection is closed, after the
+    // client has sent it (http/lingering-close.ts).
     if (error.abandoned) problem.headers.Connection = 'close';
     return problem;
   }

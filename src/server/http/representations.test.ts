@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { Bucket, Extractor } from '../../contract/resources.js';
 import {
@@ -180,6 +181,20 @@ describe('HTML', () => {
       await (await service.request('/api/buckets', { headers: { Accept: 'text/html' } })).text(),
     );
     expect(table.rows.some((row) => row[table.head.indexOf('description')] === hostile)).toBe(true);
+  });
+
+  it('is sent with a Content-Security-Policy that allows its own stylesheet and nothing else', async () => {
+    const bucket = await createBucket(service);
+    for (const path of [`/api/buckets/${bucket.id}`, '/api/buckets']) {
+      const response = await service.request(path, { headers: { Accept: 'text/html' } });
+      const policy = response.headers.get('content-security-policy') ?? '';
+      expect(policy).toContain("default-src 'none'");
+      expect(policy).toContain("frame-ancestors 'none'");
+      expect(policy).not.toContain('script-src');
+      const style = /<style>([^<]*)<\/style>/.exec(await response.text())![1]!;
+      const hash = createHash('sha256').update(style).digest('base64');
+      expect(policy).toContain(`style-src 'sha256-${hash}'`);
+    }
   });
 
   it('is a whole page, in English, with IRIs as links', async () => {

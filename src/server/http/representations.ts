@@ -6,6 +6,7 @@
  */
 import { formatCsv } from '../formats/csv.js';
 import type { ResourceMediaType } from './negotiation.js';
+import { pageCsp } from './page-layout.js';
 
 export interface Relationship {
   type: string;
@@ -108,6 +109,7 @@ export function representResource(
       return {
         body: htmlPage(`${kind.type} ${resource.id}`, renderDefinitionList(kind, resource)),
         contentType,
+        headers: { 'Content-Security-Policy': apiPageCsp },
       };
   }
 }
@@ -265,7 +267,7 @@ export function representCollection(
       return {
         body: htmlPage(`${kind.type} collection`, renderTable(kind, resources, info, links)),
         contentType,
-        headers,
+        headers: { ...headers, 'Content-Security-Policy': apiPageCsp },
       };
   }
 }
@@ -384,6 +386,13 @@ export const apiPageStyle =
   'table{border-collapse:collapse}th,td{border:1px solid #d5d9e0;padding:.25rem .5rem;vertical-align:top;max-width:24rem;overflow-wrap:anywhere}' +
   '.scroll{overflow-x:auto}nav a{margin-right:1rem}' +
   '@media (prefers-color-scheme:dark){body{background:#12151b;color:#e6e8ec}a{color:#8fb4ff}th,td{border-color:#39404d}}';
+
+/**
+ * The Content-Security-Policy of every HTML representation: its one inline stylesheet and
+ * nothing else, so that a value the escaping missed could still run no script, load
+ * nothing, post no form and be framed by no page.
+ */
+export const apiPageCsp = pageCsp(apiPageStyle);
 
 export function htmlPage(title: string, content: string): string {
   return `<!doctype html>

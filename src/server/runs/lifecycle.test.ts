@@ -255,6 +255,49 @@ describe('the state machine', () => {
   });
 });
 
+describe('replacing a failed document', () => {
+  const replace = (run: Run, fileId: string) => {
+    const form = new FormData();
+    form.append('file', new Blob([orlen]), 'orlen-again.txt');
+    return service.request(`/api/extraction_runs/${run.id}/documents/${fileId}/replace`, {
+      method: 'POST',
+      body: form,
+    });
+  };
+  const filesOf = async (bucketId: string) =>
+    (
+      (await (await service.request(`/api/buckets/${bucketId}/files`)).json()) as { id: string }[]
+    ).map((file) => file.id);
+
+  it('is a 409, as removing the file is, while another open run of the bucket is to read the file', async () => {
+    const bucketId = await bucketWithFile();
+    const failed = await startRun(bucketId);
+    await settleDocuments(failed, 'failed', [{ error: 'orlen.txt could not be read' }]);
+    const [fileId] = await filesOf(bucketId);
+    // Another run over the same bucket, queued: it will read the same file.
+    const waiting = await startRun(bucketId);
+    expect(waiting.status).toBe('queued');
+
+    const removal = await service.request(`/api/buckets/${bucketId}/files/${fileId}`, {
+      method: 'DELETE',
+    });
+    expect(removal.status).toBe(409);
+    const problem = await expectProblem(await replace(failed, fileId!), 409);
+    expect(problem.detail).toContain(waiting.id);
+    expect(problem.currentStatus).toBe('failed');
+    // The file the queued run is to read is still there, and nothing was added.
+    expect(await filesOf(bucketId)).toEqual([fileId]);
+    expect((await service.request(`/api/buckets/${bucketId}/files/${fileId}/content`)).status).toBe(
+      200,
+    );
+
+    // Once that run is over, the file can be replaced.
+    await forceStatus(waiting.id, 'cancelled');
+    expect((await replace(failed, fileId!)).status).toBe(202);
+    expect(await filesOf(bucketId)).not.toContain(fileId);
+  });
+});
+
 describe('results and submission', () => {
   async function completedRun() {
     const run = await startRun(await bucketWithFile());

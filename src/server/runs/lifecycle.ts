@@ -53,7 +53,7 @@ import {
   type DraftChange,
 } from './documents.js';
 import { appendRunEvent, type RunSignals } from './events.js';
-import { untouchedRunColumns, type RunRow } from './runs.js';
+import { openRunReadingFile, untouchedRunColumns, type RunRow } from './runs.js';
 
 type Executor = Kysely<Database> | Transaction<Database>;
 
@@ -541,6 +541,15 @@ export class RunLifecycle {
     try {
       if (!document) throw new NotFoundError();
       this.#assertReopenable(run, document);
+      // The old file leaves the bucket with a replacement, as a removal does, and is refused
+      // as a removal is while another open run of the bucket is to read it: that run's
+      // document would fail as missing.
+      const reader = replacement && (await openRunReadingFile(db, run.bucket_id, fileId, run.id));
+      if (reader)
+        throw new ConflictError(
+          `Another run over this bucket (${iriOf('run', reader.id)}) is ${reader.status} and reads ${document.name}; cancel it or wait for it to finish before replacing the file.`,
+          run.status,
+        );
     } catch (error) {
       await discard();
       throw error;
@@ -603,7 +612,9 @@ export class RunLifecycle {
         .selectAll()
         .where('id', '=', fileId)
         .executeTakeFirst();
-      if (old) await deleteFile(db, storage, old);
+      // A run started over the bucket meanwhile keeps the old file it is to read.
+      if (old && !(await openRunReadingFile(db, run.bucket_id, fileId, run.id)))
+        await deleteFile(db, storage, old);
     }
     this.deps.signals.runQueued();
     return updated;

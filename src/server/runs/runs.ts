@@ -195,6 +195,27 @@ export function contentOptionsOf(row: ContentOptionColumns) {
 }
 
 /** A run of the bucket that has not finished (queued, running or paused), if any. */
+/**
+ * An open run (queued, running or paused) of the bucket other than `exceptRunId` that
+ * reads the file `fileId`: removing that file would fail the run's document as missing.
+ */
+export async function openRunReadingFile(
+  db: Db,
+  bucketId: string,
+  fileId: string,
+  exceptRunId: string,
+): Promise<RunRow | undefined> {
+  const open = await db
+    .selectFrom('runs')
+    .selectAll()
+    .where('bucket_id', '=', bucketId)
+    .where('status', 'in', ['queued', 'running', 'paused'])
+    .where('id', '!=', exceptRunId)
+    .orderBy('created_at', 'desc')
+    .execute();
+  return open.find((run) => (JSON.parse(run.file_ids) as string[]).includes(fileId));
+}
+
 export async function activeRunOfBucket(db: Db, bucketId: string): Promise<RunRow | undefined> {
   return db
     .selectFrom('runs')

@@ -10,7 +10,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readdirSync, readFileSync } from 'node:fs';
 import { SaxesParser } from 'saxes';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   documentsOfResults,
   runSchema,
@@ -325,7 +325,7 @@ describe('runs at the same time', () => {
 });
 
 describe('failures a person can act on', () => {
-  it('says when the model provider cannot be reached', async () => {
+  it('says when the model provider cannot be reached, in plain words, the particulars in the log', async () => {
     // A service of its own, whose provider address has nobody listening.
     const unreachable = await startTestService({
       WORKER_CONCURRENCY: '1',
@@ -333,6 +333,7 @@ describe('failures a person can act on', () => {
       LLM_BASE_URL: 'http://127.0.0.1:9/v1',
       LLM_API_KEY: 'x',
     });
+    const warned = vi.spyOn(unreachable.services.logger, 'warn');
     try {
       const schema = JSON.stringify({ type: 'object', properties: { n: { type: 'string' } } });
       const created = (await (
@@ -366,8 +367,20 @@ describe('failures a person can act on', () => {
         );
       }
       expect(current.status).toBe('failed');
-      expect(current.error).toMatch(/could not be reached|127\.0\.0\.1:9/);
+      // Whoever sees the run (a partner's customer, through the interface or the partner's
+      // program) reads what happened, not the provider's address or the service's settings.
+      expect(current.error).toBe(
+        'short.txt: The language model could not be reached or stayed busy; try the run again later.',
+      );
       expect(current.documents[0]!.errorCode).toBe('model_unavailable');
+      expect(JSON.stringify(current)).not.toMatch(/127\.0\.0\.1|LLM_|ECONNREFUSED/);
+      expect(warned).toHaveBeenCalledWith(
+        expect.objectContaining({
+          run: run.id,
+          detail: expect.stringMatching(/127\.0\.0\.1:9 could not be reached.*check LLM_BASE_URL/),
+        }),
+        'document failed',
+      );
       expect(current.finishedAt).not.toBeNull();
     } finally {
       await unreachable.dispose();

@@ -295,6 +295,8 @@ export class RunWorker {
       if (signal.aborted) return;
       if (!(error instanceof ExtractionError) && !isInsufficientStorage(error))
         logger.error({ err: error, run: run.id }, 'run failed unexpectedly');
+      else if (error instanceof ExtractionError && error.detail)
+        logger.warn({ run: run.id, detail: error.detail }, 'run failed');
       try {
         await this.#failRun(
           run,
@@ -648,6 +650,9 @@ export class RunWorker {
       if (signal.aborted) throw error;
       if (!(error instanceof ExtractionError) && !isInsufficientStorage(error))
         logger.error({ err: error, run: run.id, file: fileId }, 'document failed unexpectedly');
+      // What only whoever runs the service can act on goes to the log alone.
+      else if (error instanceof ExtractionError && error.detail)
+        logger.warn({ run: run.id, file: fileId, detail: error.detail }, 'document failed');
       const failure = failureOf(error, {
         noRoom: `${document.name} could not be extracted: the service's disk is full. Extract it again once there is room.`,
         onOurSide: `${document.name} could not be extracted because of an error on our side. Extract it again; if it keeps failing, contact support.`,

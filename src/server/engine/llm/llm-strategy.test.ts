@@ -188,7 +188,11 @@ describe('llm strategy', () => {
       .extractChunk(chunk, context())
       .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ExtractionError);
+    // The people shown the error read plain words; the log gets the provider's own.
     expect((error as Error).message).toBe(
+      'The language model could not be reached or stayed busy; try the run again later.',
+    );
+    expect((error as ExtractionError).detail).toBe(
       `The LLM provider at ${new URL(baseUrl).host} answered 503: The server is overloaded (3 attempts); try the run again later.`,
     );
     expect((error as ExtractionError).code).toBe('model_unavailable');
@@ -208,7 +212,7 @@ describe('llm strategy', () => {
       .extractChunk(chunk, context())
       .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ExtractionError);
-    expect((error as Error).message).toContain(
+    expect((error as ExtractionError).detail).toContain(
       'did not answer within 150 ms (2 attempts); check LLM_BASE_URL',
     );
     expect(received).toHaveLength(2);
@@ -226,9 +230,10 @@ describe('llm strategy', () => {
       .extractChunk(chunk, context())
       .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ExtractionError);
-    expect((error as Error).message).toBe(
+    expect((error as ExtractionError).detail).toBe(
       `The LLM provider at 127.0.0.1:${port} could not be reached (ECONNREFUSED) (2 attempts); check LLM_BASE_URL and that the provider is up.`,
     );
+    expect((error as Error).message).not.toMatch(/127\.0\.0\.1|LLM_|ECONNREFUSED/);
     expect((error as ExtractionError).code).toBe('model_unavailable');
   });
 
@@ -239,6 +244,8 @@ describe('llm strategy', () => {
     ).rejects.toMatchObject({
       name: 'ExtractionError',
       message:
+        "The language model's provider refused the service's request; whoever runs the service needs to check its model settings.",
+      detail:
         "The LLM provider refused the request (401: Incorrect API key provided); check LLM_API_KEY and the run's model.",
       code: 'misconfigured',
     });
@@ -249,7 +256,8 @@ describe('llm strategy', () => {
     await expect(
       createLlmStrategy(llm({ baseUrl: undefined })).extractChunk(chunk, context()),
     ).rejects.toMatchObject({
-      message: expect.stringMatching(/set LLM_BASE_URL/),
+      message: expect.stringMatching(/not set up on this service/),
+      detail: expect.stringMatching(/set LLM_BASE_URL/),
       code: 'misconfigured',
     });
   });
@@ -259,7 +267,8 @@ describe('llm strategy', () => {
     await expect(
       createLlmStrategy(llm(), { ...fast, maxRetryAfterMs: 1000 }).extractChunk(chunk, context()),
     ).rejects.toMatchObject({
-      message: expect.stringMatching(/asks to wait 3600 s; try the run again later\.$/),
+      message: 'The language model could not be reached or stayed busy; try the run again later.',
+      detail: expect.stringMatching(/asks to wait 3600 s; try the run again later\.$/),
       code: 'model_unavailable',
     });
     expect(received).toHaveLength(1);
@@ -278,7 +287,8 @@ describe('llm strategy', () => {
     );
     const strategy = createLlmStrategy(llm(), fast);
     await expect(strategy.extractChunk(chunk, context())).rejects.toMatchObject({
-      message: 'The model refused to extract this document: I cannot help with that.',
+      message: 'The language model declined to extract this document.',
+      detail: 'The model refused to extract this document: I cannot help with that.',
       code: 'model_refused',
     });
     // Cut off is the extractor's chunk size or the model's output: settings, not the document.

@@ -8,7 +8,9 @@
  * Failures: 429 and 5xx answers, timeouts and network errors are retried with exponential
  * backoff and jitter, honouring Retry-After; other 4xx answers are not (a wrong key or
  * model does not heal by waiting). When the provider cannot be reached or keeps failing,
- * the run fails with an ExtractionError that says what happened and what to check.
+ * the document fails with an ExtractionError in plain words for the people who see it (a
+ * partner's customer, in the interface or through the partner's program), and a `detail`
+ * for the service's log: the provider's address and own words, and the setting to check.
  */
 import type { TargetSchema } from '../../../contract/json-schema.js';
 import { primaryType, resolveRef } from '../../../contract/json-schema.js';
@@ -59,8 +61,9 @@ export function createLlmStrategy(
     async extractChunk(chunk, context) {
       if (!llm.baseUrl) {
         throw new ExtractionError(
-          'The llm strategy needs a provider: set LLM_BASE_URL (and LLM_API_KEY) on the service, or use the local strategy.',
+          plainWords.notSetUp,
           'misconfigured',
+          'The llm strategy needs a provider: set LLM_BASE_URL (and LLM_API_KEY) on the service, or use the local strategy.',
         );
       }
       const format = responseSchemaFor(context.schema);
@@ -127,6 +130,19 @@ interface Answer {
   usage: ChunkExtraction['usage'];
 }
 
+/**
+ * What a failure of the provider says to the people who see it: what happened and what
+ * they can do, without the provider's words, its address or the service's settings.
+ */
+const plainWords = {
+  notSetUp:
+    'The llm strategy is not set up on this service; use the local strategy, or ask whoever runs the service to set it up.',
+  unavailable: 'The language model could not be reached or stayed busy; try the run again later.',
+  refused:
+    "The language model's provider refused the service's request; whoever runs the service needs to check its model settings.",
+  declined: 'The language model declined to extract this document.',
+} as const;
+
 class RetryableFailure extends Error {
   constructor(
     message: string,
@@ -158,8 +174,9 @@ async function complete(
     if (attempt === options.maxAttempts) break;
     if (failure.retryAfterMs !== undefined && failure.retryAfterMs > options.maxRetryAfterMs) {
       throw new ExtractionError(
-        `The LLM provider at ${where} ${failure.message} and asks to wait ${Math.ceil(failure.retryAfterMs / 1000)} s; try the run again later.`,
+        plainWords.unavailable,
         'model_unavailable',
+        `The LLM provider at ${where} ${failure.message} and asks to wait ${Math.ceil(failure.retryAfterMs / 1000)} s; try the run again later.`,
       );
     }
     await sleep(failure.retryAfterMs ?? backoff(attempt, options), signal);
@@ -168,8 +185,9 @@ async function complete(
     ? 'check LLM_BASE_URL and that the provider is up'
     : 'try the run again later';
   throw new ExtractionError(
-    `The LLM provider at ${where} ${failure?.message ?? 'failed'} (${options.maxAttempts} attempts); ${advice}.`,
+    plainWords.unavailable,
     'model_unavailable',
+    `The LLM provider at ${where} ${failure?.message ?? 'failed'} (${options.maxAttempts} attempts); ${advice}.`,
   );
 }
 
@@ -212,8 +230,9 @@ async function attemptOnce(
   }
   if (!response.ok) {
     throw new ExtractionError(
-      `The LLM provider refused the request (${response.status}${providerMessage(text)}); check LLM_API_KEY and the run's model.`,
+      plainWords.refused,
       'misconfigured',
+      `The LLM provider refused the request (${response.status}${providerMessage(text)}); check LLM_API_KEY and the run's model.`,
     );
   }
   return parseAnswer(text);
@@ -237,8 +256,9 @@ function parseAnswer(text: string): Answer {
   const choice = completion.choices?.[0];
   if (choice?.message?.refusal)
     throw new ExtractionError(
-      `The model refused to extract this document: ${choice.message.refusal}`,
+      plainWords.declined,
       'model_refused',
+      `The model refused to extract this document: ${choice.message.refusal}`,
     );
   if (choice?.finish_reason === 'length') {
     throw new ExtractionError(

@@ -28,7 +28,7 @@ import {
 import { receiveUpload, type ReceivedFile } from '../../files/uploads.js';
 import { activeRunOfBucket, contentOptionsOf, findRun } from '../../runs/runs.js';
 import { canSeeRun } from '../../tokens/access.js';
-import { validateQuery, wholeNumberParameter } from '../body.js';
+import { bodyStream, validateQuery, wholeNumberParameter } from '../body.js';
 import { contentDisposition } from '../content-disposition.js';
 import type { AppEnv } from '../context.js';
 import { fileKind } from '../kinds.js';
@@ -64,14 +64,14 @@ const operation = operationsOf(filesTag);
 
 /**
  * The files of an upload to this resource: `multipart/form-data` read from the request's
- * web body, streamed to temporary files (files/uploads.ts). `refusal` tells a body of any
- * other type what to send instead.
+ * body as it arrives (http/body.ts, bodyStream), streamed to temporary files
+ * (files/uploads.ts). `refusal` tells a body of any other type what to send instead.
  */
 export async function receivedFiles(c: Context<AppEnv>, refusal: string): Promise<ReceivedFile[]> {
   if (essence(c.req.header('content-type')) !== 'multipart/form-data')
     throw new UnsupportedInputError(refusal, ['multipart/form-data']);
   const { storage, config } = c.get('services');
-  return receiveUpload(c.req.raw, storage, config.maxUploadBytes);
+  return receiveUpload(c.req.raw, bodyStream(c.req.raw, c.env), storage, config.maxUploadBytes);
 }
 
 async function visibleFile(c: Context<AppEnv>) {

@@ -394,4 +394,23 @@ describe('hostile page requests', () => {
       },
     );
   });
+
+  it('counts a large PDF at upload from the parts that declare its pages, not from all its bytes', async () => {
+    // 64 MB, nearly all of it one picture's bytes (never decoded to count): read whole,
+    // and copied for pdf.js, they took a worker past 128 MB, which ended it uncounted.
+    const picture = { jpeg: Buffer.alloc(64 * 1024 * 1024, 0x5a), width: 1, height: 1 };
+    const parts = [
+      {
+        name: 'large.pdf',
+        bytes: buildPdf([{ lines: ['One'], image: picture }, { lines: ['Two'] }]),
+      },
+    ];
+    await withLimits(
+      { DOCUMENT_MEMORY_MB: '128', MAX_UPLOAD_BYTES: String(80 * 1024 * 1024) },
+      parts,
+      async (_limited, _bucket, [large]) => {
+        expect(large!.pageCount).toBe(2);
+      },
+    );
+  });
 });

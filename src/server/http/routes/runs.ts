@@ -562,7 +562,9 @@ runRoutes
         'old one removed, the document reads the new file in the same place, and the run ' +
         'goes back to `queued` to extract it; the other documents and their edits stay. 404 ' +
         'for a file that is not a document of the run; 409 (`currentStatus`) unless the run ' +
-        'is partially_completed or failed, not submitted, and the document failed.',
+        'is partially_completed or failed, not submitted, and the document failed, and ' +
+        'while another queued, running or paused run of the bucket is to read the old file ' +
+        '(removing it is refused then too).',
       body: {
         description: 'multipart/form-data with one `file` part.',
         content: {

@@ -286,6 +286,19 @@ describe('POST /api/embed_sessions', () => {
       strings: full,
     });
     expect(roomy.strings).toEqual(full);
+    // What right-to-left and joining scripts need is kept: the joiner and non-joiner
+    // (Persian, emoji), and the marks that place a number in right-to-left text.
+    const scripts = {
+      'upload.dropHint': 'فایل\u200Cها را اینجا رها کنید',
+      'results.count': '\u200Fسند 42\u200F',
+      'a.family': 'Family \u{1F468}\u200D\u{1F469}\u200D\u{1F467}',
+    };
+    const rightToLeft = await createSession(service, {
+      savedExtractor: extractor.id,
+      locale: 'fa',
+      strings: scripts,
+    });
+    expect(rightToLeft.strings).toEqual(scripts);
   });
 
   it('refuses an ill-formed locale and strings beyond their limits, naming the field', async () => {
@@ -305,6 +318,12 @@ describe('POST /api/embed_sessions', () => {
       [{ strings: { ok: 'x'.repeat(501) } }, '/strings/ok', /500/],
       [{ strings: { ok: 'line\nbreak' } }, '/strings/ok', /control/],
       [{ strings: { ok: '\u0000' } }, '/strings/ok', /control/],
+      // Shows as "Upload exe.pdf": an override turns what follows around.
+      [{ strings: { ok: 'Upload \u202Efdp.exe' } }, '/strings/ok', /U\+202A/],
+      [{ strings: { ok: 'Drop \u2067files\u2069 here' } }, '/strings/ok', /isolates/],
+      [{ strings: { ok: 'Up\u200Bload' } }, '/strings/ok', /zero-width/],
+      [{ strings: { ok: '\uFEFFUpload' } }, '/strings/ok', /zero-width/],
+      [{ strings: { ok: 'Upload\u2028now' } }, '/strings/ok', /line separators/],
       [{ strings: { ok: 3 } }, '/strings/ok', /string/],
     ] as const) {
       const problem = await expectProblem(
