@@ -282,7 +282,11 @@ function checkString(
     }
     if (!matches) out.push({ pointer, schema, keyword: 'pattern' });
   }
-  const format = schema.format ? formatChecks[schema.format] : undefined;
+  // Own formats only: "toString" or "constructor" is unknown, not Object.prototype's.
+  const format =
+    schema.format && Object.hasOwn(formatChecks, schema.format)
+      ? formatChecks[schema.format]
+      : undefined;
   if (format && value !== '' && !format.test(value))
     out.push({ pointer, schema, keyword: 'format', format: schema.format! });
 }
