@@ -57,4 +57,9 @@ describe('validateAgainstSchema', () => {
       { pointer: '', message: 'must not be empty' },
     ]);
   });
+
+  it('ignores a format it does not know, even one named like a member of every object', () => {
+    for (const format of ['postal-code', 'toString', 'constructor', 'valueOf', '__proto__'])
+      expect(validateAgainstSchema({ type: 'string', format }, 'x'), format).toEqual([]);
+  });
 });

@@ -57,27 +57,31 @@ export function isValidIban(text: string): boolean {
   return remainder === 1;
 }
 
-const formatChecks: Record<string, { test: (text: string) => boolean; message: string }> = {
-  date: { test: isCalendarDate, message: 'must be a date (YYYY-MM-DD)' },
-  'date-time': {
-    test: (text) => {
-      const [date, time] = text.split(/[Tt ]/, 2);
-      return !!date && !!time && isCalendarDate(date) && isoTime.test(time);
-    },
-    message: 'must be a date and time (YYYY-MM-DDThh:mm:ssZ)',
+const formatTests: Record<string, (text: string) => boolean> = {
+  date: isCalendarDate,
+  'date-time': (text) => {
+    const [date, time] = text.split(/[Tt ]/, 2);
+    return !!date && !!time && isCalendarDate(date) && isoTime.test(time);
   },
-  time: { test: (text) => isoTime.test(text), message: 'must be a time (hh:mm:ss)' },
-  email: {
-    // Something@domain.tld. The lookahead keeps it linear: /^[^\s@]+@[^\s@]+\.[^\s@]+$/
-    // backtracked over every dot of a long value that ends badly (a minute for 200 KB).
-    test: (text) => /^[^\s@]+@(?=[^\s@]+$)[^\s@]+\.[^\s@]/.test(text),
-    message: 'must be an email address',
-  },
-  uri: {
-    test: (text) => /^[a-z][a-z0-9+.-]*:\S+$/i.test(text),
-    message: 'must be an absolute address (https://…)',
-  },
-  iban: { test: isValidIban, message: 'must be a valid IBAN' },
+  time: (text) => isoTime.test(text),
+  // Something@domain.tld. The lookahead keeps it linear: /^[^\s@]+@[^\s@]+\.[^\s@]+$/
+  // backtracked over every dot of a long value that ends badly (a minute for 200 KB).
+  email: (text) => /^[^\s@]+@(?=[^\s@]+$)[^\s@]+\.[^\s@]/.test(text),
+  uri: (text) => /^[a-z][a-z0-9+.-]*:\S+$/i.test(text),
+  iban: isValidIban,
+};
+
+/**
+ * The API's words for a value not in its format; apart from the tests, so that the results
+ * editor, which words problems in the person's language (messages.ts), does not carry them.
+ */
+const formatMessages: Record<string, string> = {
+  date: 'must be a date (YYYY-MM-DD)',
+  'date-time': 'must be a date and time (YYYY-MM-DDThh:mm:ssZ)',
+  time: 'must be a time (hh:mm:ss)',
+  email: 'must be an email address',
+  uri: 'must be an absolute address (https://…)',
+  iban: 'must be a valid IBAN',
 };
 
 const typeNames: Record<JsonType, string> = {
@@ -169,7 +173,7 @@ function describeProblem(problem: SchemaProblem): string {
     case 'pattern':
       return `must match the pattern ${schema.pattern}`;
     case 'format':
-      return formatChecks[problem.format]?.message ?? 'is not in the expected format';
+      return formatMessages[problem.format] ?? 'is not in the expected format';
     case 'minLength':
       return problem.limit === 1
         ? 'must not be empty'
@@ -282,8 +286,12 @@ function checkString(
     }
     if (!matches) out.push({ pointer, schema, keyword: 'pattern' });
   }
-  const format = schema.format ? formatChecks[schema.format] : undefined;
-  if (format && value !== '' && !format.test(value))
+  // Own formats only: "toString" or "constructor" is unknown, not Object.prototype's.
+  const format =
+    schema.format && Object.hasOwn(formatTests, schema.format)
+      ? formatTests[schema.format]
+      : undefined;
+  if (format && value !== '' && !format(value))
     out.push({ pointer, schema, keyword: 'format', format: schema.format! });
 }
 

@@ -605,24 +605,24 @@ export class ExtractorApp extends LitElement {
   override render() {
     return html`<div class="base" part="base">
       ${this.#loader.render({
-        initial: () => this.renderLoading(),
+        initial: () => this.#renderLoading(),
         // A new token for the same session (a refreshed one) reloads behind the current
         // view instead of replacing it with a spinner.
-        pending: () => (this.currentStep ? this.renderFlow() : this.renderLoading()),
-        error: (error) => this.renderLoadError(error),
-        complete: () => this.renderFlow(),
+        pending: () => (this.currentStep ? this.#renderFlow() : this.#renderLoading()),
+        error: (error) => this.#renderLoadError(error),
+        complete: () => this.#renderFlow(),
       })}
     </div>`;
   }
 
-  private renderLoading() {
+  #renderLoading() {
     return html`<div class="status-panel loading" part="status" role="status">
       <span class="spinner" aria-hidden="true"></span>
       <span>${msg('Loading…', { id: 'app.loading' })}</span>
     </div>`;
   }
 
-  private renderLoadError(error: unknown) {
+  #renderLoadError(error: unknown) {
     const retryable =
       !(error instanceof TokenKindError || error instanceof MissingSessionError) &&
       (!(error instanceof ApiError) || error.status === 0 || error.status >= 500);
@@ -646,9 +646,9 @@ export class ExtractorApp extends LitElement {
     </div>`;
   }
 
-  private renderFlow() {
+  #renderFlow() {
     const step = this.currentStep;
-    if (!step) return this.renderLoading();
+    if (!step) return this.#renderLoading();
     const index = steps.indexOf(step);
     return html`
       <div class="steps" part="steps">
@@ -674,12 +674,12 @@ export class ExtractorApp extends LitElement {
             })
           : nothing
       }
-      ${this.renderStep(step)}
+      ${this.#renderStep(step)}
       <slot></slot>
     `;
   }
 
-  private renderStep(step: Step) {
+  #renderStep(step: Step) {
     const level = this.headingLevel;
     switch (step) {
       case 'introduction':

@@ -102,12 +102,12 @@ export class ExtractorBucketView extends ExtractorViewElement {
 
   override connectedCallback(): void {
     super.connectedCallback();
-    this.addEventListener('paste', this.handlePaste);
+    this.addEventListener('paste', this.#handlePaste);
   }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
-    this.removeEventListener('paste', this.handlePaste);
+    this.removeEventListener('paste', this.#handlePaste);
   }
 
   protected override willUpdate(): void {
@@ -119,26 +119,26 @@ export class ExtractorBucketView extends ExtractorViewElement {
     }
   }
 
-  private handleDragEnter(event: DragEvent): void {
+  #handleDragEnter(event: DragEvent): void {
     if (!hasFiles(event)) return;
     event.preventDefault();
     this.#dragDepth++;
     this.dragging = true;
   }
 
-  private handleDragOver(event: DragEvent): void {
+  #handleDragOver(event: DragEvent): void {
     if (!hasFiles(event)) return;
     event.preventDefault();
     if (event.dataTransfer) event.dataTransfer.dropEffect = 'copy';
   }
 
-  private handleDragLeave(): void {
+  #handleDragLeave(): void {
     // dragleave fires when the pointer crosses into a child; only the last one counts.
     this.#dragDepth = Math.max(0, this.#dragDepth - 1);
     if (this.#dragDepth === 0) this.dragging = false;
   }
 
-  private handleDrop(event: DragEvent): void {
+  #handleDrop(event: DragEvent): void {
     event.preventDefault();
     this.#dragDepth = 0;
     this.dragging = false;
@@ -146,39 +146,39 @@ export class ExtractorBucketView extends ExtractorViewElement {
     if (files?.length) this.addFiles(files);
   }
 
-  private handleZoneClick(event: Event): void {
+  #handleZoneClick(event: Event): void {
     // The button inside does the same; one picker is enough.
     if ((event.target as Element).closest('button')) return;
     this.fileInput.click();
   }
 
-  private handleChoose(): void {
+  #handleChoose(): void {
     this.fileInput.click();
   }
 
-  private handleInputChange(): void {
+  #handleInputChange(): void {
     const files = this.fileInput.files;
     if (files?.length) this.addFiles(files);
     // Choosing the same file again must fire `change` again.
     this.fileInput.value = '';
   }
 
-  private readonly handlePaste = (event: ClipboardEvent): void => {
+  readonly #handlePaste = (event: ClipboardEvent): void => {
     const files = event.clipboardData?.files;
     if (!files?.length) return;
     event.preventDefault();
     this.addFiles(files);
   };
 
-  private handleRetry(item: UploadItem): void {
+  #handleRetry(item: UploadItem): void {
     this.#uploads.retry(item.key);
   }
 
-  private handleDismiss(item: UploadItem): void {
+  #handleDismiss(item: UploadItem): void {
     this.#uploads.dismiss(item.key);
   }
 
-  private async handleRemove(file: BucketFile): Promise<void> {
+  async #handleRemove(file: BucketFile): Promise<void> {
     const client = this.client;
     if (!client || this.removing.has(file.id)) return;
     this.error = undefined;
@@ -194,15 +194,15 @@ export class ExtractorBucketView extends ExtractorViewElement {
     }
   }
 
-  private handleBack(): void {
+  #handleBack(): void {
     fire(this, 'extractor-step-requested', { step: 'introduction' });
   }
 
-  private handleContinue(): void {
+  #handleContinue(): void {
     fire(this, 'extractor-step-requested', { step: 'extraction' });
   }
 
-  private async handleBegin(): Promise<void> {
+  async #handleBegin(): Promise<void> {
     const { client, bucket, extractor } = this;
     if (!client || !bucket || !extractor || this.starting) return;
     if (this.#uploads.busy) {
@@ -235,7 +235,7 @@ export class ExtractorBucketView extends ExtractorViewElement {
     }
   }
 
-  private handleKeepEdits(): void {
+  #handleKeepEdits(): void {
     this.confirmingBegin = false;
     fire(this, 'extractor-step-requested', { step: 'results' });
   }
@@ -260,7 +260,7 @@ export class ExtractorBucketView extends ExtractorViewElement {
     return html`
       <section class="view" part="base" aria-labelledby="heading">
         ${this.renderHeader(labels.bucketViewHeading, labels.bucketViewDescription)}
-        ${this.renderDropZone()}
+        ${this.#renderDropZone()}
         ${
           files.length + pending.length > 0
             ? html`<ul
@@ -271,12 +271,12 @@ export class ExtractorBucketView extends ExtractorViewElement {
                 ${repeat(
                   files,
                   (file) => file.id,
-                  (file) => this.renderFile(file),
+                  (file) => this.#renderFile(file),
                 )}
                 ${repeat(
                   pending,
                   (item) => item.key,
-                  (item) => this.renderUpload(item),
+                  (item) => this.#renderUpload(item),
                 )}
               </ul>`
             : nothing
@@ -290,13 +290,13 @@ export class ExtractorBucketView extends ExtractorViewElement {
           this.confirmingBegin
             ? renderDiscardEditsWarning({
                 buttonLabel: labels.bucketViewBeginButtonLabel,
-                onKeep: () => this.handleKeepEdits(),
+                onKeep: () => this.#handleKeepEdits(),
               })
             : nothing
         }
         <div class="visually-hidden" aria-live="polite">${this.announcement}</div>
         <div class="actions" part="actions">
-          <button class="button" part="button back-button" type="button" @click=${this.handleBack}>
+          <button class="button" part="button back-button" type="button" @click=${this.#handleBack}>
             ${labels.bucketViewBackButtonLabel}
           </button>
           <div class="end">
@@ -306,7 +306,7 @@ export class ExtractorBucketView extends ExtractorViewElement {
                     class="button ${activeRun ? 'primary' : ''}"
                     part="button continue-button"
                     type="button"
-                    @click=${this.handleContinue}
+                    @click=${this.#handleContinue}
                   >
                     ${labels.bucketViewContinueButtonLabel}
                   </button>`
@@ -320,7 +320,7 @@ export class ExtractorBucketView extends ExtractorViewElement {
                     part="button begin-button"
                     type="button"
                     aria-disabled=${this.starting ? 'true' : 'false'}
-                    @click=${this.handleBegin}
+                    @click=${this.#handleBegin}
                   >
                     ${labels.bucketViewBeginButtonLabel}
                   </button>`
@@ -331,17 +331,17 @@ export class ExtractorBucketView extends ExtractorViewElement {
     `;
   }
 
-  private renderDropZone() {
+  #renderDropZone() {
     const maxSize = formatBytes(this.maxFileSize);
     return html`
       <div
         class="drop-zone ${this.dragging ? 'dragging' : ''}"
         part="drop-zone"
-        @click=${this.handleZoneClick}
-        @dragenter=${this.handleDragEnter}
-        @dragover=${this.handleDragOver}
-        @dragleave=${this.handleDragLeave}
-        @drop=${this.handleDrop}
+        @click=${this.#handleZoneClick}
+        @dragenter=${this.#handleDragEnter}
+        @dragover=${this.#handleDragOver}
+        @dragleave=${this.#handleDragLeave}
+        @drop=${this.#handleDrop}
       >
         <span class="drop-icon">${uploadIcon()}</span>
         <p class="drop-title">
@@ -352,7 +352,7 @@ export class ExtractorBucketView extends ExtractorViewElement {
           class="button"
           part="button choose-button"
           type="button"
-          @click=${this.handleChoose}
+          @click=${this.#handleChoose}
         >
           ${msg('Choose files', { id: 'bucket.choose' })}
         </button>
@@ -371,13 +371,13 @@ export class ExtractorBucketView extends ExtractorViewElement {
           accept=${acceptAttribute}
           tabindex="-1"
           aria-hidden="true"
-          @change=${this.handleInputChange}
+          @change=${this.#handleInputChange}
         />
       </div>
     `;
   }
 
-  private renderFile(file: BucketFile) {
+  #renderFile(file: BucketFile) {
     const removing = this.removing.has(file.id);
     return html`
       <li class="file" part="file">
@@ -394,7 +394,7 @@ export class ExtractorBucketView extends ExtractorViewElement {
           type="button"
           aria-label=${msg(str`Remove ${file.name}`, { id: 'bucket.remove-name' })}
           aria-disabled=${removing ? 'true' : 'false'}
-          @click=${() => this.handleRemove(file)}
+          @click=${() => this.#handleRemove(file)}
         >
           ${
             removing
@@ -406,7 +406,7 @@ export class ExtractorBucketView extends ExtractorViewElement {
     `;
   }
 
-  private renderUpload(item: UploadItem) {
+  #renderUpload(item: UploadItem) {
     const { file } = item;
     const percent = file.size > 0 ? Math.min(100, Math.round((item.loaded / file.size) * 100)) : 0;
     const problem = item.status === 'failed' || item.status === 'rejected';
@@ -453,7 +453,7 @@ export class ExtractorBucketView extends ExtractorViewElement {
                   part="button retry-button"
                   type="button"
                   aria-label=${msg(str`Try ${file.name} again`, { id: 'bucket.retry-name' })}
-                  @click=${() => this.handleRetry(item)}
+                  @click=${() => this.#handleRetry(item)}
                 >
                   ${msg('Try again', { id: 'bucket.retry' })}
                 </button>`
@@ -468,7 +468,7 @@ export class ExtractorBucketView extends ExtractorViewElement {
                 ? msg(str`Stop uploading ${file.name}`, { id: 'bucket.stop-name' })
                 : msg(str`Dismiss ${file.name}`, { id: 'bucket.dismiss-name' })
             }
-            @click=${() => this.handleDismiss(item)}
+            @click=${() => this.#handleDismiss(item)}
           >
             ${closeIcon()}
           </button>

@@ -143,7 +143,7 @@ export class ExtractorExtractionView extends ExtractorViewElement {
     this.#awaiting = { runId: this.run?.id, status: this.run?.status };
   }
 
-  private async handleStart(): Promise<void> {
+  async #handleStart(): Promise<void> {
     const { client, bucket, extractor } = this;
     if (!client || !bucket || !extractor || this.pendingAction) return;
     this.error = undefined;
@@ -161,7 +161,7 @@ export class ExtractorExtractionView extends ExtractorViewElement {
   }
 
   /** A new run reads the files afresh; a person's edits of this one would be left behind. */
-  private async handleRestart(): Promise<void> {
+  async #handleRestart(): Promise<void> {
     if (hasUnsubmittedEdits(this.run) && !this.confirmingRestart) {
       this.confirmingRestart = true;
       await this.updateComplete;
@@ -169,15 +169,15 @@ export class ExtractorExtractionView extends ExtractorViewElement {
       return;
     }
     this.confirmingRestart = false;
-    await this.handleStart();
+    await this.#handleStart();
   }
 
-  private handleKeepEdits(): void {
+  #handleKeepEdits(): void {
     this.confirmingRestart = false;
     fire(this, 'extractor-step-requested', { step: 'results' });
   }
 
-  private async handleCommand(command: RunCommand): Promise<void> {
+  async #handleCommand(command: RunCommand): Promise<void> {
     const { client, run } = this;
     if (!client || !run || this.pendingAction) return;
     this.error = undefined;
@@ -201,11 +201,11 @@ export class ExtractorExtractionView extends ExtractorViewElement {
     }
   }
 
-  private handleBack(): void {
+  #handleBack(): void {
     fire(this, 'extractor-step-requested', { step: 'bucket' });
   }
 
-  private handleContinue(): void {
+  #handleContinue(): void {
     fire(this, 'extractor-step-requested', { step: 'results' });
   }
 
@@ -214,39 +214,39 @@ export class ExtractorExtractionView extends ExtractorViewElement {
     return html`
       <section class="view" part="base" aria-labelledby="heading">
         ${this.renderHeader(labels.extractionViewHeading, labels.extractionViewDescription)}
-        ${run ? this.renderStatus(run) : this.renderNoRun()}
-        ${run?.status === 'failed' ? this.renderFailure(run) : nothing}
+        ${run ? this.#renderStatus(run) : this.#renderNoRun()}
+        ${run?.status === 'failed' ? this.#renderFailure(run) : nothing}
         ${
           run?.status === 'cancelled'
             ? html`<p class="message" part="error">${extractionText.cancelled}</p>`
             : nothing
         }
-        ${run ? this.renderDocuments(run) : nothing}
-        ${run ? this.renderPartialResults(run) : nothing}
+        ${run ? this.#renderDocuments(run) : nothing}
+        ${run ? this.#renderPartialResults(run) : nothing}
         ${this.error ? html`<p class="message error" part="error" role="alert">${this.error}</p>` : nothing}
         ${
           this.confirmingRestart
             ? renderDiscardEditsWarning({
                 buttonLabel: labels.extractionViewRestartButtonLabel,
-                onKeep: () => this.handleKeepEdits(),
+                onKeep: () => this.#handleKeepEdits(),
               })
             : nothing
         }
         <div class="visually-hidden" aria-live="polite" aria-atomic="true">
           ${this.announcement}
         </div>
-        ${this.renderActions(run)}
+        ${this.#renderActions(run)}
       </section>
     `;
   }
 
-  private renderNoRun() {
+  #renderNoRun() {
     return html`<div class="status" part="status">
       <p class="status-line">${extractionText.noRun}</p>
     </div>`;
   }
 
-  private renderStatus(run: Run) {
+  #renderStatus(run: Run) {
     const total = run.chunksTotal ?? 0;
     const percent = percentDone(run);
     // The bar moves only while the run works: sliding while the amount of work is unknown,
@@ -291,7 +291,7 @@ export class ExtractorExtractionView extends ExtractorViewElement {
     `;
   }
 
-  private renderFailure(run: Run) {
+  #renderFailure(run: Run) {
     const counts = countDocuments(run);
     // Each document says in the list why it could not be read; the run's own error would
     // only repeat them. A run that failed before reading any document has only its own.
@@ -313,7 +313,7 @@ export class ExtractorExtractionView extends ExtractorViewElement {
     `;
   }
 
-  private renderDocuments(run: Run) {
+  #renderDocuments(run: Run) {
     const documents = documentsOfRun(run);
     if (documents.length === 0) return nothing;
     const counts = countDocuments(run);
@@ -336,14 +336,14 @@ export class ExtractorExtractionView extends ExtractorViewElement {
           ${repeat(
             documents,
             (document) => document.file,
-            (document) => this.renderDocument(run, document, documents.length > 1, properties),
+            (document) => this.#renderDocument(run, document, documents.length > 1, properties),
           )}
         </ol>
       </section>
     `;
   }
 
-  private renderDocument(
+  #renderDocument(
     run: Run,
     document: RunDocumentState,
     several: boolean,
@@ -400,7 +400,7 @@ export class ExtractorExtractionView extends ExtractorViewElement {
     </li>`;
   }
 
-  private renderPartialResults(run: Run) {
+  #renderPartialResults(run: Run) {
     // With several documents, each one's count of values found shows in the list instead.
     const documents = documentsOfRun(run);
     if (documents.length !== 1 || documents[0]!.status === 'failed') return nothing;
@@ -439,7 +439,7 @@ export class ExtractorExtractionView extends ExtractorViewElement {
     `;
   }
 
-  private renderActions(run: Run | undefined) {
+  #renderActions(run: Run | undefined) {
     const { labels } = this;
     const status = run?.status;
     const busy = this.pendingAction !== undefined;
@@ -468,14 +468,14 @@ export class ExtractorExtractionView extends ExtractorViewElement {
       run !== undefined && this.#canReplace(run) && countDocuments(run).failed > 0;
     return html`
       <div class="actions" part="actions">
-        <button class="button" part="button back-button" type="button" @click=${this.handleBack}>
+        <button class="button" part="button back-button" type="button" @click=${this.#handleBack}>
           ${labels.extractionViewBackButtonLabel}
         </button>
         <div class="end">
           ${
             status === undefined
               ? button('start', labels.extractionViewStartButtonLabel, 'start-button', true, () =>
-                  this.handleStart(),
+                  this.#handleStart(),
                 )
               : nothing
           }
@@ -486,14 +486,14 @@ export class ExtractorExtractionView extends ExtractorViewElement {
                   labels.extractionViewCancelButtonLabel,
                   'cancel-button',
                   false,
-                  () => this.handleCommand('cancel'),
+                  () => this.#handleCommand('cancel'),
                 )
               : nothing
           }
           ${
             status && canRunCommand(status, 'pause')
               ? button('pause', labels.extractionViewPauseButtonLabel, 'pause-button', false, () =>
-                  this.handleCommand('pause'),
+                  this.#handleCommand('pause'),
                 )
               : nothing
           }
@@ -504,7 +504,7 @@ export class ExtractorExtractionView extends ExtractorViewElement {
                   labels.extractionViewContinueButtonLabel,
                   'resume-button',
                   true,
-                  () => this.handleCommand('resume'),
+                  () => this.#handleCommand('resume'),
                 )
               : nothing
           }
@@ -515,7 +515,7 @@ export class ExtractorExtractionView extends ExtractorViewElement {
                   labels.extractionViewRestartButtonLabel,
                   'restart-button',
                   !withResults,
-                  () => this.handleRestart(),
+                  () => this.#handleRestart(),
                 )
               : nothing
           }
@@ -525,7 +525,7 @@ export class ExtractorExtractionView extends ExtractorViewElement {
                   class="button primary"
                   part="button continue-button"
                   type="button"
-                  @click=${this.handleContinue}
+                  @click=${this.#handleContinue}
                 >
                   ${labels.extractionViewContinueButtonLabel}
                 </button>`

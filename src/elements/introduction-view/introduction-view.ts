@@ -28,7 +28,7 @@ import { introductionViewStyles } from './introduction-view.styles.js';
 export class ExtractorIntroductionView extends ExtractorViewElement {
   static override styles = [...ExtractorViewElement.styles, introductionViewStyles];
 
-  private handleNext(): void {
+  #handleNext(): void {
     fire(this, 'extractor-step-requested', { step: 'bucket' });
   }
 
@@ -56,7 +56,7 @@ export class ExtractorIntroductionView extends ExtractorViewElement {
             class="button primary"
             part="button next-button"
             type="button"
-            @click=${this.handleNext}
+            @click=${this.#handleNext}
           >
             ${labels.introductionViewNextButtonLabel}
           </button>

@@ -435,15 +435,15 @@ export class ExtractorDocumentPane extends LitElement {
           this.error
             ? html`<p class="message error" role="alert">${this.error}</p>`
             : this.file?.pageKind === 'text'
-              ? this.renderText()
-              : this.renderPicture()
+              ? this.#renderText()
+              : this.#renderPicture()
         }
       </div>
       <p class="visually-hidden" role="status">${this.announcement}</p>
     </section>`;
   }
 
-  private renderPicture() {
+  #renderPicture() {
     const highlights = this.highlights.filter((each) =>
       each.boxes.some((box) => box.page === this.page),
     );
@@ -464,12 +464,12 @@ export class ExtractorDocumentPane extends LitElement {
             />`
           : html`<div class="placeholder" role="status">${paneText.loading}</div>`
       }
-      ${this.picture && this.fillName ? this.renderWordBoxes() : nothing}
-      ${this.picture ? highlights.map((highlight) => this.renderHighlight(highlight)) : nothing}
+      ${this.picture && this.fillName ? this.#renderWordBoxes() : nothing}
+      ${this.picture ? highlights.map((highlight) => this.#renderHighlight(highlight)) : nothing}
     </div>`;
   }
 
-  private renderWordBoxes() {
+  #renderWordBoxes() {
     const [from, to] = this.#pickRange();
     return this.words.map(
       (word, index) =>
@@ -482,7 +482,7 @@ export class ExtractorDocumentPane extends LitElement {
     );
   }
 
-  private renderHighlight(highlight: PaneHighlight) {
+  #renderHighlight(highlight: PaneHighlight) {
     const boxes = highlight.boxes.filter((box) => box.page === this.page);
     const current = highlight.pointer === this.current;
     return boxes.map(
@@ -505,7 +505,7 @@ export class ExtractorDocumentPane extends LitElement {
     );
   }
 
-  private renderText() {
+  #renderText() {
     if (this.text === undefined)
       return html`<div class="placeholder" role="status">${paneText.loading}</div>`;
     const text = this.text;

@@ -246,7 +246,7 @@ export class ExtractorResultsView extends ExtractorViewElement {
   }
 
   /** A field took focus: its source is highlighted and brought into sight. */
-  private handleFieldFocus(event: FocusEvent): void {
+  #handleFieldFocus(event: FocusEvent): void {
     const holder = event
       .composedPath()
       .find(
@@ -262,7 +262,7 @@ export class ExtractorResultsView extends ExtractorViewElement {
   }
 
   /** A highlight on the page was chosen: its field takes focus. */
-  private async handleSourceChosen(event: CustomEvent<{ pointer: string }>): Promise<void> {
+  async #handleSourceChosen(event: CustomEvent<{ pointer: string }>): Promise<void> {
     const { pointer } = event.detail;
     this.current = pointer;
     this.showing = 'fields';
@@ -279,7 +279,7 @@ export class ExtractorResultsView extends ExtractorViewElement {
   }
 
   /** The pointer is over a highlight on the page: its field is outlined, to be found. */
-  private handleSourcePointed(event: CustomEvent<{ pointer: string | undefined }>): void {
+  #handleSourcePointed(event: CustomEvent<{ pointer: string | undefined }>): void {
     const { pointer } = event.detail;
     for (const holder of this.renderRoot.querySelectorAll('.form .pointed'))
       holder.classList.remove('pointed');
@@ -290,7 +290,7 @@ export class ExtractorResultsView extends ExtractorViewElement {
   }
 
   /** Words picked on the page fill the value being edited; the edit is the person's. */
-  private handleWordsPicked(event: CustomEvent<PickedWords>): void {
+  #handleWordsPicked(event: CustomEvent<PickedWords>): void {
     const draft = this.selected ? this.#drafts.get(this.selected) : undefined;
     const pointer = this.current;
     if (!draft || !pointer) return;
@@ -331,7 +331,7 @@ export class ExtractorResultsView extends ExtractorViewElement {
     if (options.focusTab) tab?.focus();
   }
 
-  private handleTabKeydown(event: KeyboardEvent): void {
+  #handleTabKeydown(event: KeyboardEvent): void {
     const documents = documentsOfRun(this.run);
     const index = this.#selectedIndex;
     const last = documents.length - 1;
@@ -346,13 +346,13 @@ export class ExtractorResultsView extends ExtractorViewElement {
     void this.select(documents[target]!.file, { focusTab: true });
   }
 
-  private handleStep(step: -1 | 1): void {
+  #handleStep(step: -1 | 1): void {
     const documents = documentsOfRun(this.run);
     const next = documents[this.#selectedIndex + step];
     if (next) void this.select(next.file);
   }
 
-  private async handleDownload(format: ResultFormat): Promise<void> {
+  async #handleDownload(format: ResultFormat): Promise<void> {
     const { client, run } = this;
     if (!client || !run || this.downloading) return;
     this.error = undefined;
@@ -377,7 +377,7 @@ export class ExtractorResultsView extends ExtractorViewElement {
     }
   }
 
-  private async handleSubmit(): Promise<void> {
+  async #handleSubmit(): Promise<void> {
     const { client, run } = this;
     if (!client || !run || this.submitting || this.#submitted) return;
     this.error = undefined;
@@ -454,14 +454,14 @@ export class ExtractorResultsView extends ExtractorViewElement {
   }
 
   /** Shows the chosen document's first field, ready for typing values by hand. */
-  private async handleEnterByHand(): Promise<void> {
+  async #handleEnterByHand(): Promise<void> {
     await this.updateComplete;
     this.renderRoot
       .querySelector<HTMLElement>('.form input, .form select, .form textarea, .form [role="grid"]')
       ?.focus();
   }
 
-  private async handleBack(): Promise<void> {
+  async #handleBack(): Promise<void> {
     await this.#drafts.flush();
     fire(this, 'extractor-step-requested', { step: 'extraction' });
   }
@@ -496,8 +496,8 @@ export class ExtractorResultsView extends ExtractorViewElement {
               </p>`
             : nothing
         }
-        ${this.renderOutcome()} ${this.renderToolbar(document)}
-        ${several ? this.renderSwitcher(documents) : nothing}
+        ${this.#renderOutcome()} ${this.#renderToolbar(document)}
+        ${several ? this.#renderSwitcher(documents) : nothing}
         <div
           class="document-panel"
           part="document-panel"
@@ -505,11 +505,11 @@ export class ExtractorResultsView extends ExtractorViewElement {
           role=${several ? 'tabpanel' : nothing}
           aria-labelledby=${several ? `document-tab-${this.#selectedIndex}` : nothing}
         >
-          ${document ? this.renderDocument(document) : nothing}
+          ${document ? this.#renderDocument(document) : nothing}
         </div>
-        ${several ? this.renderNextDocument(documents) : nothing}
+        ${several ? this.#renderNextDocument(documents) : nothing}
         ${this.error ? html`<p class="message error" part="error" role="alert">${this.error}</p>` : nothing}
-        ${this.confirmingEmpty && !submitted ? this.renderConfirmEmpty() : nothing}
+        ${this.confirmingEmpty && !submitted ? this.#renderConfirmEmpty() : nothing}
         <div class="actions" part="actions">
           ${
             canGoBack
@@ -517,7 +517,7 @@ export class ExtractorResultsView extends ExtractorViewElement {
                   class="button"
                   part="button back-button"
                   type="button"
-                  @click=${this.handleBack}
+                  @click=${this.#handleBack}
                 >
                   ${labels.resultsViewBackButtonLabel}
                 </button>`
@@ -532,7 +532,7 @@ export class ExtractorResultsView extends ExtractorViewElement {
                     part="button submit-button"
                     type="button"
                     aria-disabled=${this.submitting ? 'true' : 'false'}
-                    @click=${this.handleSubmit}
+                    @click=${this.#handleSubmit}
                   >
                     ${
                       this.submitting
@@ -550,7 +550,7 @@ export class ExtractorResultsView extends ExtractorViewElement {
   }
 
   /** Submit over a record with nothing in it asks once more, saying why. */
-  private renderConfirmEmpty() {
+  #renderConfirmEmpty() {
     const empty = this.#drafts.all.filter((draft) => isEmptyRecord(draft.editor.value));
     const names = new Intl.ListFormat(formattingLocale(), { type: 'conjunction' }).format(
       empty.map((draft) => quoted(draft.document.name)),
@@ -584,7 +584,7 @@ export class ExtractorResultsView extends ExtractorViewElement {
   }
 
   /** "3 of 4 documents read; 1 could not be read.", when some could not be. */
-  private renderOutcome() {
+  #renderOutcome() {
     const counts = countDocuments(this.run);
     if (counts.failed === 0) return nothing;
     return html`<p class="message partial" part="outcome">
@@ -593,7 +593,7 @@ export class ExtractorResultsView extends ExtractorViewElement {
     </p>`;
   }
 
-  private renderSwitcher(documents: RunDocumentState[]) {
+  #renderSwitcher(documents: RunDocumentState[]) {
     const index = this.#selectedIndex;
     const last = documents.length - 1;
     return html`<div class="switcher" part="document-switcher">
@@ -608,7 +608,7 @@ export class ExtractorResultsView extends ExtractorViewElement {
             type="button"
             aria-label=${documentText.previousName}
             aria-disabled=${index === 0 ? 'true' : 'false'}
-            @click=${() => this.handleStep(-1)}
+            @click=${() => this.#handleStep(-1)}
           >
             <span aria-hidden="true">‹</span> ${documentText.previous}
           </button>
@@ -618,7 +618,7 @@ export class ExtractorResultsView extends ExtractorViewElement {
             type="button"
             aria-label=${documentText.nextName}
             aria-disabled=${index === last ? 'true' : 'false'}
-            @click=${() => this.handleStep(1)}
+            @click=${() => this.#handleStep(1)}
           >
             ${documentText.next} <span aria-hidden="true">›</span>
           </button>
@@ -629,9 +629,9 @@ export class ExtractorResultsView extends ExtractorViewElement {
         part="document-tabs"
         role="tablist"
         aria-label=${documentText.documents}
-        @keydown=${this.handleTabKeydown}
+        @keydown=${this.#handleTabKeydown}
       >
-        ${documents.map((document, position) => this.renderTab(document, position))}
+        ${documents.map((document, position) => this.#renderTab(document, position))}
       </div>
     </div>`;
   }
@@ -640,7 +640,7 @@ export class ExtractorResultsView extends ExtractorViewElement {
    * At the end of a long document, the next one is a press away, without scrolling back up
    * to the tabs; focus goes to its tab, so the page and a screen reader follow.
    */
-  private renderNextDocument(documents: RunDocumentState[]) {
+  #renderNextDocument(documents: RunDocumentState[]) {
     const next = documents[this.#selectedIndex + 1];
     if (!next) return nothing;
     return html`<div class="next-document">
@@ -655,7 +655,7 @@ export class ExtractorResultsView extends ExtractorViewElement {
     </div>`;
   }
 
-  private renderTab(document: RunDocumentState, position: number) {
+  #renderTab(document: RunDocumentState, position: number) {
     const chosen = document.file === this.selected;
     const draft = this.#drafts.get(document.file);
     const attention = !!draft && draft.editor.violations.size > 0;
@@ -678,7 +678,7 @@ export class ExtractorResultsView extends ExtractorViewElement {
     </button>`;
   }
 
-  private renderDocument(document: RunDocumentState) {
+  #renderDocument(document: RunDocumentState) {
     const { run } = this;
     if (document.status === 'failed' && run) {
       const reason = failureReason(document);
@@ -704,14 +704,14 @@ export class ExtractorResultsView extends ExtractorViewElement {
     if (!draft) return nothing;
     const nothingFound =
       isEmptyRecord(draft.editor.value) && !this.#submitted
-        ? this.renderNothingFound(document)
+        ? this.#renderNothingFound(document)
         : nothing;
     const form = html`<form
       class="form"
       part="form"
       novalidate
       @submit=${(event: Event) => event.preventDefault()}
-      @focusin=${this.handleFieldFocus}
+      @focusin=${this.#handleFieldFocus}
     >
       ${keyed(document.file, draft.editor.render())}
     </form>`;
@@ -760,9 +760,9 @@ export class ExtractorResultsView extends ExtractorViewElement {
             .highlights=${this.#highlights(draft)}
             .current=${this.current}
             .fillName=${readOnly ? undefined : currentName}
-            @pane-source-chosen=${this.handleSourceChosen}
-            @pane-source-pointed=${this.handleSourcePointed}
-            @pane-words-picked=${this.handleWordsPicked}
+            @pane-source-chosen=${this.#handleSourceChosen}
+            @pane-source-pointed=${this.#handleSourcePointed}
+            @pane-words-picked=${this.#handleWordsPicked}
           ></extractor-document-pane>`,
         )}
       </div>
@@ -816,7 +816,7 @@ export class ExtractorResultsView extends ExtractorViewElement {
    * Nothing found is its own state, not an empty form that looks done: it says so, and
    * offers the two ways on (another file, or typing the values).
    */
-  private renderNothingFound(document: RunDocumentState) {
+  #renderNothingFound(document: RunDocumentState) {
     return html`<div class="message nothing-found" part="nothing-found" role="status">
       <span class="message-title"
         >${msg(str`Nothing was found in “${document.name}”.`, { id: 'results.nothing-found' })}</span
@@ -832,7 +832,7 @@ export class ExtractorResultsView extends ExtractorViewElement {
           class="button small"
           part="button upload-another-button"
           type="button"
-          @click=${this.handleUploadAnother}
+          @click=${this.#handleUploadAnother}
         >
           ${msg('Upload another file', { id: 'results.upload-another' })}
         </button>
@@ -840,7 +840,7 @@ export class ExtractorResultsView extends ExtractorViewElement {
           class="button small"
           part="button enter-by-hand-button"
           type="button"
-          @click=${this.handleEnterByHand}
+          @click=${this.#handleEnterByHand}
         >
           ${msg('Enter the values by hand', { id: 'results.enter-by-hand' })}
         </button>
@@ -848,12 +848,12 @@ export class ExtractorResultsView extends ExtractorViewElement {
     </div>`;
   }
 
-  private async handleUploadAnother(): Promise<void> {
+  async #handleUploadAnother(): Promise<void> {
     await this.#drafts.flush();
     fire(this, 'extractor-step-requested', { step: 'bucket' });
   }
 
-  private renderToolbar(document: RunDocumentState | undefined) {
+  #renderToolbar(document: RunDocumentState | undefined) {
     const allowDownload = this.extractor?.allowDownload ?? false;
     const draft = document ? this.#drafts.get(document.file) : undefined;
     return html`<div class="toolbar" part="toolbar">
@@ -881,7 +881,7 @@ export class ExtractorResultsView extends ExtractorViewElement {
                       id: 'results.download-as',
                     })}
                     aria-disabled=${this.downloading ? 'true' : 'false'}
-                    @click=${() => this.handleDownload(format)}
+                    @click=${() => this.#handleDownload(format)}
                   >
                     ${this.downloading === format ? '…' : format.toUpperCase()}
                   </button>`,
