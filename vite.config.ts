@@ -7,7 +7,10 @@ import { withoutSchemaDescriptions } from './src/tools/without-descriptions.js';
 import { withoutPreloadHelper } from './src/tools/without-preload-helper.js';
 import { withoutGeneratedMessageIds } from './src/tools/without-generated-ids.js';
 
-/** Debian's Chromium; the README says how to install it. Playwright never downloads its own. */
+/**
+ * Debian's Chromium; docs/development.md says how to install it. Playwright never downloads
+ * its own.
+ */
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 /**

@@ -1,10 +1,10 @@
 /**
- * The partner guide's quick start (README.md, "Partner guide"), followed as written: its
- * shell blocks are read out of the README and run by bash, in order, against a service
- * `npm start` starts afresh (a new DATA_DIR), and the pages it tells a developer to open are
- * opened in Chromium. Only the ports change (8787 and 3000 are the README's; the test takes
- * free ones) and `npm install` is skipped (the tests run in an installed tree). A step the
- * README gets wrong fails here.
+ * The partner guide's quick start (docs/partners/guide.md, which /developers shows),
+ * followed as written: its shell blocks are read out of the guide and run by bash, in order,
+ * against a service `npm start` starts afresh (a new DATA_DIR), and the pages it tells a
+ * developer to open are opened in Chromium. Only the ports change (8787 and 3000 are the
+ * guide's; the test takes free ones) and `npm install` is skipped (the tests run in an
+ * installed tree). A step the guide gets wrong fails here.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
@@ -13,12 +13,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { labelDefaults } from '../src/contract/labels.js';
-import { partnerGuideParts } from '../src/server/http/routes/developers.js';
+import { partnerGuideParts, partnerGuideSource } from '../src/tools/partner-guide.js';
 import { freePort, projectRoot } from '../src/server/testing/real-server.js';
 
-const quickStart = partnerGuideParts(readFileSync(join(projectRoot, 'README.md'), 'utf8')).find(
-  (part) => part.id === 'quick-start',
-)!;
+const quickStart = partnerGuideParts(
+  readFileSync(join(projectRoot, partnerGuideSource), 'utf8'),
+).find((part) => part.id === 'quick-start')!;
 
 /** The quick start's `sh` blocks, in order. */
 const shellBlocks = [...quickStart.body.matchAll(/^```sh\n([\s\S]*?)^```$/gm)].map(
@@ -61,7 +61,7 @@ async function waitForAnswer(url: string, shell: ReturnType<typeof startShell>):
     .toBe(200);
 }
 
-test('the quick start works as the README writes it, in each of the three ways', async ({
+test('the quick start works as the guide writes it, in each of the three ways', async ({
   page,
 }) => {
   // It starts a service of its own with `npm start` (bundling the server first).

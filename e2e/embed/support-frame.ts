@@ -1,6 +1,6 @@
 /**
- * A partner's page that puts the iFrame in with /sdk/embed.js, as the README tells partners
- * to, and records what reaches it: every message event at the window (its origin, whether
+ * A partner's page that puts the iFrame in with /sdk/embed.js, as
+ * docs/partners/embedding.md tells partners to, and records what reaches it: every message event at the window (its origin, whether
  * it came from the embed frame, its data), every event embed.js hands to `onEvent` and every
  * reason it hands to `onError` (`window.recordedErrors`).
  * The specs read both back with `recorded(page)`.

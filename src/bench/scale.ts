@@ -1,5 +1,5 @@
 /**
- * The service spread over processes (issue 16), as README "Deployment" runs it: one `api`
+ * The service spread over processes (issue 16), as docs/operating/deployment.md runs it: one `api`
  * process and 1, 2 and 4 `worker` processes on one PostgreSQL database (a throwaway cluster
  * of Debian's server, as the tests start it), sharing one files directory.
  *

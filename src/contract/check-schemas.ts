@@ -1,9 +1,9 @@
 /**
- * The shapes of an extractor's checks (README: Checks): what an extractor may define, as
- * the service reads it and answers it, and what a failed check looks like in a document's
- * metadata. Apart from their evaluation (checks.ts, which re-exports these), so that the
- * resources the interface's first view reads name them without carrying the evaluator:
- * the results view loads that, later.
+ * The shapes of an extractor's checks (docs/api/results.md, Checks): what an extractor may
+ * define, as the service reads it and answers it, and what a failed check looks like in a
+ * document's metadata. Apart from their evaluation (checks.ts, which re-exports these), so
+ * that the resources the interface's first view reads name them without carrying the
+ * evaluator: the results view loads that, later.
  */
 import * as z from 'zod/mini';
 

@@ -1,7 +1,7 @@
 /**
  * Wire shapes of the service's resources (the `application/json` representation) and of
  * the bodies clients send. Field names and types follow docs/extraction-service-api.md;
- * fields the spec does not list are ours and are documented in the README.
+ * fields the spec does not list are ours and are documented in docs/api/resources.md.
  *
  * Written with `zod/mini` so the browser bundle stays small; the server uses the same
  * schemas to validate input and to generate its OpenAPI document.
@@ -188,7 +188,7 @@ export const extractorInputSchema = /* @__PURE__ */ (() => {
         '`pattern` RE2 cannot run in linear time (a backreference, a lookahead, a repeat over ' +
         '1,000, over 1,000 RE2 instructions), naming the pattern. A value over 1,000 ' +
         'characters never matches a pattern. ' +
-        'README: Fields beyond the specification.',
+        'docs/api/resources.md: Fields beyond the specification.',
     ),
   );
   const labelFields = Object.fromEntries(labelNames.map((name) => [name, text(500)])) as Record<
@@ -228,7 +228,7 @@ export const extractorInputSchema = /* @__PURE__ */ (() => {
             '`{multiply}` over those. A pointer with `*` outside a sum checks item by item. ' +
             'Checked against jsonSchema on save (a 422 points at the check); evaluated when each ' +
             "document completes against that document's record, failures in its entry of the " +
-            "run's resultMetadata.documents (`checks` and `review`). README: Checks.",
+            "run's resultMetadata.documents (`checks` and `review`). docs/api/results.md: Checks.",
         ),
       ),
   });
@@ -273,8 +273,9 @@ export const extractorSchema = z.object({
     .array(savedCheckSchema)
     .check(
       z.describe(
-        "Checks over the results' values (README: Checks), evaluated when each document " +
-          "completes: the failures are in that document's entry of resultMetadata.documents.",
+        "Checks over the results' values (docs/api/results.md: Checks), evaluated when each " +
+          "document completes: the failures are in that document's entry of " +
+          'resultMetadata.documents.',
       ),
     ),
   runs: z

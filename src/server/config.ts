@@ -1,6 +1,6 @@
 /**
- * Configuration, read once from the environment. Every variable is documented in the
- * README; a bad value stops the start with a message naming it.
+ * Configuration, read once from the environment. Every variable is documented in
+ * docs/operating/configuration.md; a bad value stops the start with a message naming it.
  */
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,8 +13,8 @@ import { defaultDocumentLimits, type DocumentLimits } from './engine/isolation/l
 export const projectRoot = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 
 /**
- * What one process does (README "Deployment"): `all` answers requests and works runs, `api`
- * only answers requests, `worker` only works runs (and answers its health checks).
+ * What one process does (docs/operating/deployment.md): `all` answers requests and works
+ * runs, `api` only answers requests, `worker` only works runs (and answers its health checks).
  */
 export const serviceRoles = ['all', 'api', 'worker'] as const;
 export type ServiceRole = (typeof serviceRoles)[number];
@@ -52,7 +52,7 @@ export interface Config {
    * balancer, not the service, always closes them and no request crosses a closing socket.
    */
   httpKeepAliveMs: number;
-  /** What one document may cost to read (the README's "Limits"). */
+  /** What one document may cost to read (docs/operating/document-limits.md). */
   documents: DocumentLimits;
   /** The most DATA_DIR/cache/pages may hold, in bytes (PAGE_CACHE_MB). */
   pageCacheBytes: number;

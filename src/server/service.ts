@@ -1,8 +1,8 @@
 /**
  * Builds the running service from its configuration: the store, the files, the first-start
- * seed and the background work, as the process's role asks (SERVICE_ROLE, README
- * "Deployment"): `api` answers requests, `worker` works runs and sends webhooks, `all` does
- * both. main.ts binds the result to a port; tests build it on a temporary directory and call
+ * seed and the background work, as the process's role asks (SERVICE_ROLE,
+ * docs/operating/deployment.md): `api` answers requests, `worker` works runs and sends
+ * webhooks, `all` does both. main.ts binds the result to a port; tests build it on a temporary directory and call
  * the app in-process.
  */
 import { join } from 'node:path';

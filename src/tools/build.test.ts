@@ -16,6 +16,8 @@ import {
   type BuiltFiles,
   type SizeLimitCheck,
 } from './build.js';
+import { partnerGuideFile } from '../server/http/partner-guide.js';
+import { partnerGuideParts, partnerGuideSource } from './partner-guide.js';
 import { importOnServer } from './server-import.js';
 
 let distDir: string;
@@ -289,6 +291,17 @@ describe('npm run build', () => {
     expect(declarations).toContain(
       'interface GlobalEventHandlersEventMap extends ExtractorEventMap',
     );
+  });
+
+  it('writes the partner guide /developers shows, from docs/partners/guide.md', () => {
+    const built = JSON.parse(readFileSync(join(distDir, partnerGuideFile), 'utf8')) as unknown;
+    const source = readFileSync(join(projectRoot, partnerGuideSource), 'utf8');
+    expect(built).toEqual(partnerGuideParts(source));
+    expect((built as { id: string }[]).map(({ id }) => id)).toEqual([
+      'quick-start',
+      'troubleshooting',
+      'verifying-webhooks',
+    ]);
   });
 });
 

@@ -16,6 +16,9 @@
  * ≤ 3 KiB gzipped. Which files the hosted page loads first is Vite's manifest's to say, so
  * the checks are written from it at each build.
  *
+ * It also writes the partner guide that /developers shows (dist/developers/partner-guide.json,
+ * from docs/partners/guide.md: partner-guide.ts).
+ *
  * `npm start` runs `ensureBuilt()` first (start.ts), which builds only when the output is
  * missing or stale.
  */
@@ -25,7 +28,9 @@ import { gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import type { InlineConfig } from 'vite';
 import { supportedLocales } from '../locales/localization.js';
+import { partnerGuideFile } from '../server/http/partner-guide.js';
 import { minifiedTemplates } from './minify-templates.js';
+import { writePartnerGuide } from './partner-guide.js';
 import { withoutSchemaDescriptions } from './without-descriptions.js';
 import { withoutGeneratedMessageIds } from './without-generated-ids.js';
 
@@ -212,6 +217,7 @@ async function buildAll(options: BuildOptions): Promise<BuiltFiles> {
     target: 'es2020',
   });
   await writeLibraryDescriptions(join(distDir, 'sdk'));
+  writePartnerGuide(projectRoot, distDir);
   const files = builtFiles(distDir);
   writeFileSync(
     join(distDir, '.size-limit.json'),
@@ -348,8 +354,12 @@ export function sizeLimitChecks(files: BuiltFiles): SizeLimitCheck[] {
   ];
 }
 
-/** What the interface is built from; a change to any of them makes the build stale. */
+/**
+ * What the interface (and the partner guide of /developers) is built from; a change to any
+ * of them makes the build stale.
+ */
 const interfaceSources = [
+  'docs/partners/guide.md',
   'index.html',
   'public',
   'vite.config.ts',
@@ -381,6 +391,7 @@ export async function ensureBuilt(distDir = defaultDistDir): Promise<void> {
     join(distDir, 'app', 'index.html'),
     ...libraryFiles.map((file) => join(distDir, 'sdk', file)),
     join(distDir, 'sdk', hostScriptFile),
+    join(distDir, partnerGuideFile),
   ];
   const missing = needed.some((file) => !existsSync(file));
   if (!missing) {

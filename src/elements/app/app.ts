@@ -258,8 +258,9 @@ export class ExtractorApp extends LitElement {
   @property({ reflect: true }) locale: string | undefined;
 
   /**
-   * Your texts for built-in ones, by message id (README, Localisation): over the session's
-   * `strings`, under the extractor's labels. `{0}`, `{1}` stand for the message's values.
+   * Your texts for built-in ones, by message id (docs/partners/localisation.md): over the
+   * session's `strings`, under the extractor's labels. `{0}`, `{1}` stand for the message's
+   * values.
    */
   @property({ attribute: false }) strings: MessageOverrides | undefined;
 

@@ -155,7 +155,7 @@ export async function replaceExtractor(
 }
 
 /**
- * How long a rotated webhook secret keeps signing beside the new one (README: Webhooks): a
+ * How long a rotated webhook secret keeps signing beside the new one (docs/api/webhooks.md): a
  * day to deploy the new secret at the receiver, during which every delivery carries both
  * signatures, as Standard Webhooks allows, so none fails verification on either side.
  */

@@ -6,7 +6,7 @@
  *
  * What it holds is known in memory, read from the directory on first use (its order from
  * the files' modification times, which a hit moves on, so that the order survives a
- * restart). Each process keeps its own (README "Pages of a file"); a file another process
+ * restart). Each process keeps its own (docs/api/files.md, "Pages of a file"); a file another process
  * or the content sweep removed is simply not there when opened, and its size is forgotten
  * at the next `forgetIndex`.
  */

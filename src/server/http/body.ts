@@ -395,7 +395,7 @@ export function validateInput<T extends z.ZodMiniType>(schema: T, record: unknow
   throw validationError(fieldErrorsOf(schema, result.error.issues));
 }
 
-/** The header that names the fields of a body the service ignored (README: Media types). */
+/** The header that names the fields of a body the service ignored (docs/api/media-types.md). */
 export const ignoredFieldsHeader = 'Extractor-Ignored-Fields';
 
 /**

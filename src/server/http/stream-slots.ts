@@ -6,7 +6,7 @@
  */
 import type { Principal } from '../tokens/tokens.js';
 
-/** Open event streams one token may hold in one process (README "Live updates"). */
+/** Open event streams one token may hold in one process (docs/api/runs.md, "Live updates"). */
 export const eventStreamsPerToken = {
   /** A browser: the full page, or a partner's page and its frame, with room to reload. */
   session: 4,

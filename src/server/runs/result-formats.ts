@@ -20,8 +20,8 @@
  *   the first document that has one, gives each document one row per item, numbered in
  *   `line_items.#` (0 on the one row of an empty list), with its other fields repeated.
  *
- * Read with the types of the run's targetSchema, both give back exactly the JSON (README:
- * Results; testing/results-readers.ts reads them so with fast-xml-parser and csv-parse),
+ * Read with the types of the run's targetSchema, both give back exactly the JSON (docs/api/
+ * results.md; testing/results-readers.ts reads them so with fast-xml-parser and csv-parse),
  * but for half a surrogate pair in CSV, which UTF-8 cannot hold.
  */
 import type { DocumentResult, RunResults } from '../../contract/resources.js';

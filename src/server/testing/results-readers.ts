@@ -1,6 +1,6 @@
 /**
  * Readers of the results downloads written with parsers nobody here wrote (fast-xml-parser,
- * csv-parse), following only what the README says of each format, so that a round trip
+ * csv-parse), following only what docs/api/results.md says of each format, so that a round trip
  * through them proves the formats lose nothing. Like any client, they learn the types of
  * the values (text, number, list) from outside the file: the XML reader from a value of the
  * same shape, the CSV reader from the targetSchema. Lengths, keys and text come from the
@@ -57,7 +57,7 @@ function parseXmlResults(xml: string): XmlElement {
   return root;
 }
 
-/** A value the README says is written as a JSON string literal when `escaped` names it. */
+/** A value docs/api/results.md says is written as a JSON string literal when `escaped` names it. */
 function carried(element: XmlElement, part: string, value: string): string {
   const escaped = (element.attributes.escaped ?? '').split(' ');
   return escaped.includes(part) ? (JSON.parse(value) as string) : value;

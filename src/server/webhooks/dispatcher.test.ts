@@ -20,7 +20,7 @@ import {
 import type { RunRow } from '../runs/runs.js';
 import type { Db, Store } from '../store/database.js';
 import { nowIso } from '../store/ids.js';
-import { partnerGuideParts } from '../http/routes/developers.js';
+import { partnerGuideParts, partnerGuideSource } from '../../tools/partner-guide.js';
 import { insertRunRow, type DocumentSeed } from '../testing/fixtures.js';
 import { testStoreLocation } from '../testing/test-database.js';
 import { startWebhookDispatcher, type WebhookDispatcher } from './dispatcher.js';
@@ -676,12 +676,13 @@ describe('webhook dispatcher', () => {
 });
 
 /**
- * The two `js` blocks of the README's "Verifying webhooks", as modules: written inside the
- * project, so `standardwebhooks` resolves from its node_modules as in a partner's project.
+ * The two `js` blocks of the partner guide's "Verifying webhooks" (docs/partners/guide.md),
+ * as modules: written inside the project, so `standardwebhooks` resolves from its
+ * node_modules as in a partner's project.
  */
 async function importGuideVerifiers(): Promise<Record<string, unknown>[]> {
-  const readme = await readFile(join(projectRoot, 'README.md'), 'utf8');
-  const part = partnerGuideParts(readme).find(({ id }) => id === 'verifying-webhooks')!;
+  const guide = await readFile(join(projectRoot, partnerGuideSource), 'utf8');
+  const part = partnerGuideParts(guide).find(({ id }) => id === 'verifying-webhooks')!;
   const blocks = [...part.body.matchAll(/^```js\n([\s\S]*?)^```$/gm)].map((match) => match[1]!);
   await mkdir(join(projectRoot, 'test-results'), { recursive: true });
   const folder = await mkdtemp(join(projectRoot, 'test-results', 'webhook-guide-'));
@@ -696,7 +697,7 @@ async function importGuideVerifiers(): Promise<Record<string, unknown>[]> {
 }
 
 describe('the partner guide’s webhook verification', () => {
-  it('accepts a real delivery with the standardwebhooks package and by hand, exactly as the README shows, and refuses a forged one', async () => {
+  it('accepts a real delivery with the standardwebhooks package and by hand, exactly as the partner guide shows, and refuses a forged one', async () => {
     const { config, store, receiver, extractor } = await receivingFixture();
     const run = await insertRun(store.db, extractor, {
       status: 'completed',

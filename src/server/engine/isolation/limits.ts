@@ -3,7 +3,7 @@
  * The readers check what they can before they spend anything (pages declared by a PDF,
  * pixels declared by an image header, bytes a ZIP inflates to); the pool enforces memory
  * and time from outside, by ending the worker process (./pool.ts). Every limit is set by
- * environment (../../config.ts) and listed in the README.
+ * environment (../../config.ts) and listed in docs/operating/configuration.md.
  */
 import { inflateRawSync } from 'node:zlib';
 import { imageSize } from 'image-size';

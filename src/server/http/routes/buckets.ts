@@ -1,7 +1,7 @@
 /**
  * `/api/buckets`: containers of the files a run works over. The query parameters `model`
  * and `output_instructions` that the spec lists on these paths are accepted and have no
- * effect on buckets (a bucket has neither); see the README.
+ * effect on buckets (a bucket has neither); see docs/api/resources.md, Collections.
  */
 import { Hono, type Context } from 'hono';
 import * as z from 'zod/mini';

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../../../tools/build.js';
@@ -7,12 +7,14 @@ import {
   createCustomElementsManifest,
   type CustomElementsManifest,
 } from '../../../tools/custom-elements-manifest.js';
+import { writePartnerGuide } from '../../../tools/partner-guide.js';
 import { adminToken, startTestService, type TestService } from '../../testing/test-service.js';
+import { partnerGuideFile, type GuidePart } from '../partner-guide.js';
 import { problemTypes } from '../problem.js';
-import { partnerGuideParts } from './developers.js';
 
 let service: TestService;
 let manifest: CustomElementsManifest;
+let guide: GuidePart[];
 
 interface AppDeclaration {
   tagName?: string;
@@ -38,6 +40,8 @@ beforeAll(async () => {
   service = await startTestService();
   manifest = await createCustomElementsManifest(projectRoot);
   writeManifest(manifest);
+  // As `npm run build` does: the guide of docs/partners/guide.md, into the build.
+  guide = writePartnerGuide(projectRoot, service.config.distDir);
 });
 
 afterAll(() => service.dispose());
@@ -69,10 +73,9 @@ describe('GET /developers', () => {
     expect(await script.text()).toContain('navigator.clipboard.writeText');
   });
 
-  it('opens with the README’s partner guide: quick start, troubleshooting, verifying webhooks', async () => {
+  it('opens with the partner guide of docs/partners/: quick start, troubleshooting, verifying webhooks', async () => {
     const html = await (await getPage()).text();
-    const readme = readFileSync(join(projectRoot, 'README.md'), 'utf8');
-    const parts = partnerGuideParts(readme);
+    const parts = guide;
     expect(parts.map((part) => part.id)).toEqual([
       'quick-start',
       'troubleshooting',
@@ -99,6 +102,30 @@ describe('GET /developers', () => {
       expect(parts[1]!.body, code).toContain(`\`${code}\``);
     // Its tables scroll in their own box on a narrow screen, as the page's own do.
     expect(html).toMatch(/<div class="scroll"><table>\s*<thead>\s*<tr>\s*<th>Type<\/th>/);
+  });
+
+  it('shows the guide the build wrote, not a Markdown file read at run time, and the rest without one', async () => {
+    const guideFile = join(service.config.distDir, partnerGuideFile);
+    try {
+      writeFileSync(
+        guideFile,
+        JSON.stringify([{ id: 'built-part', title: 'Built part', body: 'As **built**.\n' }]),
+      );
+      const built = await (await getPage()).text();
+      expect(built).toContain('<section id="built-part"><h2>Built part</h2>');
+      expect(built).toContain('<strong>built</strong>');
+      expect(built).not.toContain('id="quick-start"');
+
+      // Before a build has written a guide: the page without it, still whole.
+      rmSync(guideFile);
+      const unbuilt = await getPage();
+      expect(unbuilt.status).toBe(200);
+      const html = await unbuilt.text();
+      expect(html).not.toContain('id="quick-start"');
+      expect(html).toContain('id="ways-in"');
+    } finally {
+      writePartnerGuide(projectRoot, service.config.distDir);
+    }
   });
 
   it('has each section a partner needs, with snippets for this service’s address', async () => {

@@ -8,8 +8,9 @@
  * The snippets use this service's own address (PUBLIC_BASE_URL). The element's events,
  * parts and custom properties come from the shipped custom-elements.json, so the page says
  * what the build says. The partner guide at its top (a quick start, troubleshooting,
- * verifying webhooks) is the README's "Partner guide" section, read from the project's
- * README.md, so there is one text of it (e2e/partner-guide.spec.ts runs its quick start).
+ * verifying webhooks) is docs/partners/guide.md, cut into its parts when the interface is
+ * built (src/tools/partner-guide.ts) and read from the build like the manifest, so there
+ * is one text of it (e2e/partner-guide.spec.ts runs its quick start).
  * The page runs no inline script: its one script file adds the copy buttons, and its one
  * stylesheet is allowed by hash; nothing on it is secret.
  */
@@ -24,8 +25,8 @@ import {
   type FrameCommandName,
   type FrameEventName,
 } from '../../../contract/frame-messages.js';
-import { projectRoot } from '../../config.js';
 import type { AppEnv } from '../context.js';
+import { readPartnerGuide, type GuidePart } from '../partner-guide.js';
 import {
   markdown,
   markdownInline,
@@ -93,49 +94,6 @@ function table(headings: readonly string[], rows: readonly (readonly Cell[])[]):
 
 const section = (id: string, title: string, body: Markup) =>
   markup`<section id="${id}"><h2>${title}</h2>\n${body}\n</section>`;
-
-// ---------------------------------------------------------------------------------------
-// The partner guide, from the README
-
-const guideHeading = '## Partner guide';
-
-export interface GuidePart {
-  id: string;
-  title: string;
-  /** Markdown, under the part's own heading. */
-  body: string;
-}
-
-/**
- * The parts (`### …`) of the README's "Partner guide" section, or none when the README
- * has no such section. Each becomes a section of the page.
- */
-export function partnerGuideParts(readme: string): GuidePart[] {
-  const start = readme.indexOf(`\n${guideHeading}`);
-  if (start < 0) return [];
-  const end = readme.indexOf('\n## ', start + 1);
-  const section = readme.slice(start, end < 0 ? undefined : end);
-  return section
-    .split(/^### /m)
-    .slice(1)
-    .map((part) => {
-      const newline = part.indexOf('\n');
-      const title = part.slice(0, newline).trim();
-      const id = title
-        .toLowerCase()
-        .replace(/[^a-z0-9]+/g, '-')
-        .replace(/^-|-$/g, '');
-      return { id, title, body: part.slice(newline + 1) };
-    });
-}
-
-async function readPartnerGuide(): Promise<GuidePart[]> {
-  try {
-    return partnerGuideParts(await readFile(join(projectRoot, 'README.md'), 'utf8'));
-  } catch {
-    return []; // a deployment without its README: the rest of the page still helps
-  }
-}
 
 // ---------------------------------------------------------------------------------------
 // Sections
@@ -503,7 +461,7 @@ export const developersRoutes = new Hono<AppEnv>()
     const html = renderDevelopersPage(
       publicBaseUrl,
       await describeApp(distDir),
-      await readPartnerGuide(),
+      await readPartnerGuide(distDir),
     );
     return c.body(html, 200, {
       'Content-Type': 'text/html; charset=utf-8',

@@ -311,7 +311,7 @@ const resultSchemas: Record<ResultFormat, JsonSchema> = {
       'status="…">` per document with its `<data>` and `<error>`. Lists repeat their ' +
       'element, an empty list is one element with `items="0"`, null is `xsi:nil="true"`; ' +
       'text XML 1.0 cannot carry is its JSON string literal, marked `escaped="content"` ' +
-      '(or, for an attribute, `escaped` naming it). README: Results.',
+      '(or, for an attribute, `escaped` naming it). docs/api/results.md.',
   },
   csv: {
     type: 'string',
@@ -319,7 +319,7 @@ const resultSchemas: Record<ResultFormat, JsonSchema> = {
       'The documents as CSV with a header row: `file`, `name`, `status`, `error`, then the ' +
       'fields; a row per document (per item of its list of objects, numbered in ' +
       '`<list>.#`, 0 when the list is empty). Null is an empty field, empty text `""`; ' +
-      'other lists are JSON array text. README: Results.',
+      'other lists are JSON array text. docs/api/results.md.',
   },
 };
 
