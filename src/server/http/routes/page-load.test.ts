@@ -246,15 +246,18 @@ describe('page work shared between tokens', () => {
     first!.controller.abort();
     expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200, 200, 200, 200]);
     // Turns alternate: the greedy token's first page (it asked first), then the other's,
-    // then the rest of the greedy token's.
-    expect(order).toEqual([
+    // then the rest of the greedy token's. The answers are counted as they arrive, after
+    // each picture is written to the cache, which on a busy machine can swap neighbours;
+    // first come, first served would answer the other token last, seventh.
+    expect(order.indexOf('other 1')).toBeLessThanOrEqual(2);
+    expect(order.toSorted()).toEqual([
       'greedy 1',
-      'other 1',
       'greedy 2',
       'greedy 3',
       'greedy 4',
       'greedy 5',
       'greedy 6',
+      'other 1',
     ]);
   });
 });
