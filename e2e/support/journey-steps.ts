@@ -190,6 +190,14 @@ export function recordOf(run: RunOnServer | undefined): Record<string, unknown> 
   return results.documents[0]?.data ?? {};
 }
 
+/** A person's draft of a run's first document (`draftResultJson`), `{}` when there is none. */
+export function draftOf(run: RunOnServer | undefined): Record<string, unknown> {
+  const drafts = JSON.parse(run?.draftResultJson ?? '{"documents":[]}') as {
+    documents: { data: Record<string, unknown> }[];
+  };
+  return drafts.documents[0]?.data ?? {};
+}
+
 /** The bucket's runs as the service holds them, newest last, read with the admin token. */
 export async function runsOfBucket(bucketIri: string): Promise<RunOnServer[]> {
   const bucket = await api<{ runs: string[] }>(bucketIri);
