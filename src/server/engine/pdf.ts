@@ -120,6 +120,16 @@ export async function readPdf(
   }
 }
 
+/** Why pdf.js could not open a PDF, as a person reads it: a password, or a damaged file. */
+function unopenedPdf(name: string, error: unknown): ExtractionError {
+  return error instanceof Error && error.name === 'PasswordException'
+    ? new ExtractionError(
+        `${name} is protected by a password; upload it without one`,
+        'password_protected',
+      )
+    : new ExtractionError(`${name} could not be read as a PDF; it may be damaged`, 'damaged_file');
+}
+
 export async function openPdf(
   bytes: Uint8Array,
   name: string,
@@ -137,16 +147,7 @@ export async function openPdf(
       maxImageSize: limits.megapixels * 1_000_000,
     } as Parameters<typeof getDocumentProxy>[1]);
   } catch (error) {
-    const reason = error instanceof Error ? error.name : '';
-    if (reason === 'PasswordException')
-      throw new ExtractionError(
-        `${name} is protected by a password; upload it without one`,
-        'password_protected',
-      );
-    throw new ExtractionError(
-      `${name} could not be read as a PDF; it may be damaged`,
-      'damaged_file',
-    );
+    throw unopenedPdf(name, error);
   }
 }
 
@@ -215,15 +216,7 @@ export async function countPdfPages(path: string, name: string): Promise<number>
       }
     } catch (error) {
       stopped = true;
-      if (error instanceof Error && error.name === 'PasswordException')
-        throw new ExtractionError(
-          `${name} is protected by a password; upload it without one`,
-          'password_protected',
-        );
-      throw new ExtractionError(
-        `${name} could not be read as a PDF; it may be damaged`,
-        'damaged_file',
-      );
+      throw unopenedPdf(name, error);
     }
   } finally {
     await handle.close();
