@@ -18,7 +18,7 @@ import { tmpdir } from 'node:os';
 import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { readDocuments, terminateOcr } from '../server/engine/index.js';
-import { setOcrIdleTime } from '../server/engine/ocr.js';
+import { setOcrIdleTime } from '../server/engine/ocr/ocr.js';
 import {
   extractWithLocalStrategy,
   loadInvoiceFixtures,

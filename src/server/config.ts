@@ -4,7 +4,7 @@
  */
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { defaultDocumentLimits, type DocumentLimits } from './engine/isolation/limits.js';
+import { defaultDocumentLimits, type DocumentLimits } from './engine/limits.js';
 
 /**
  * The project's folder, where README.md is. This file and the server's bundle

@@ -14,13 +14,13 @@ import {
   defaultDocumentLimits,
   imageDimensions,
   type DocumentLimits,
-} from './isolation/limits.js';
+} from './limits.js';
 import { shiftBoxes } from './geometry.js';
 import { pageImageMarker } from './markers.js';
-import { readDocx, readXlsx } from './office.js';
-import { recognizeImage } from './ocr.js';
-import { readPdf } from './pdf.js';
-import { readCsv, readHtml, readMarkdown, readPlainText, type TextPage } from './text-formats.js';
+import { readDocx, readXlsx } from './formats/office.js';
+import { recognizeImage } from './ocr/ocr.js';
+import { readPdf } from './formats/pdf.js';
+import { readCsv, readHtml, readMarkdown, readPlainText, type TextPage } from './formats/text-formats.js';
 import {
   ExtractionError,
   type ContentOptions,

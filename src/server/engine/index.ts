@@ -18,7 +18,7 @@ export {
   valuesForReview,
   type MergedExtraction,
 } from './merge.js';
-export { terminateOcr } from './ocr.js';
+export { terminateOcr } from './ocr/ocr.js';
 export { type LlmRetryOptions } from './llm/llm-strategy.js';
 
 export function createStrategy(

@@ -14,8 +14,8 @@ import {
   checkPixels,
   defaultDocumentLimits,
   type DocumentLimits,
-} from './isolation/limits.js';
-import { canvasImport, countPdfPages, loadUnpdf, openPdf } from './pdf.js';
+} from './limits.js';
+import { canvasImport, countPdfPages, loadUnpdf, openPdf } from './formats/pdf.js';
 import { ExtractionError, type ContentOptions, type SourceFile, type TextBox } from './types.js';
 
 /** Whether a file's pages are shown as pictures (PDFs, images) or as their text. */

@@ -26,7 +26,7 @@ import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pagePictureWidths, pictureWidthFor } from '../../contract/review.js';
 import { DocumentPool } from '../engine/isolation/pool.js';
-import { type DocumentLimits } from '../engine/isolation/limits.js';
+import { type DocumentLimits } from '../engine/limits.js';
 import { wordsOfPage, type PageWord } from '../engine/geometry.js';
 import { countTextPages, fixedPageCount, textOnly, type PictureFormat } from '../engine/pages.js';
 import { ExtractionError, type ContentOptions, type SourceFile } from '../engine/types.js';

@@ -4,7 +4,7 @@
  * they mean on a page. Request bodies: the service reads one shape of HTML, the `<dl>` it
  * writes for a single resource (`<dt>field</dt><dd>value</dd>`, `<dd data-null>` for
  * null), so that what it writes can be sent back. Documents: `scanHtml` gives the tags and
- * text of an HTML file of any size to the engine (engine/text-formats.ts).
+ * text of an HTML file of any size to the engine (engine/formats/text-formats.ts).
  */
 import { parse, Tokenizer, TokenizerMode, type DefaultTreeAdapterMap, type Token } from 'parse5';
 

@@ -12,7 +12,7 @@ import { buildEncryptedPdf, renderTextImage } from '../testing/build-documents.j
 import { textContent } from '../testing/invoice-fixtures.js';
 import { storeSourceFile } from '../testing/source-files.js';
 import { ExtractionError, type SourceFile } from '../types.js';
-import { defaultDocumentLimits, type DocumentLimits } from './limits.js';
+import { defaultDocumentLimits, type DocumentLimits } from '../limits.js';
 import { DocumentPool, DocumentWorkerCrash } from './pool.js';
 import {
   buildDocxBomb,

@@ -19,7 +19,7 @@ import { createRequire } from 'node:module';
 import { setPriority } from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ExtractionError, type Chunk, type PageProgress } from '../types.js';
-import { memoryLimitError, timeLimitError, type DocumentLimits } from './limits.js';
+import { memoryLimitError, timeLimitError, type DocumentLimits } from '../limits.js';
 import type { FailedTask, FromWorker, TaskResults, ToWorker, WorkerTask } from './protocol.js';
 
 /** A worker process ended while it worked on a file, for no limit we know of. */

@@ -7,7 +7,7 @@ import type { TargetSchema } from '../../../contract/json-schema.js';
 import type { DocumentErrorCode } from '../../../contract/resources.js';
 import type { PictureFormat } from '../pages.js';
 import type { Chunk, ChunkExtraction, ContentOptions, SourceFile, TextBox } from '../types.js';
-import type { DocumentLimits } from './limits.js';
+import type { DocumentLimits } from '../limits.js';
 
 /** Read the files of a run (through the cache) and cut them into chunks. */
 export interface PrepareTask {

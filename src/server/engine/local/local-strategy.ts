@@ -11,7 +11,7 @@
  */
 import type { TargetSchema } from '../../../contract/json-schema.js';
 import { mergeExtractions } from '../merge.js';
-import { recognizeImage } from '../ocr.js';
+import { recognizeImage } from '../ocr/ocr.js';
 import { sourceOf } from '../sources.js';
 import type { Chunk, ChunkExtraction, ExtractionStrategy, ValueSource } from '../types.js';
 import { conceptsById, type Concept } from './lexicon.js';

@@ -4,7 +4,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
-import { terminateOcr } from '../ocr.js';
+import { terminateOcr } from '../ocr/ocr.js';
 import type { SourceFile } from '../types.js';
 
 export async function storeSourceFile(

@@ -10,7 +10,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { parseCsv, readHtml, readMarkdown } from './text-formats.js';
-import type { ContentOptions } from './types.js';
+import type { ContentOptions } from '../types.js';
 
 const marked: ContentOptions = {
   includeText: true,

@@ -10,11 +10,11 @@ import {
   checkPixels,
   defaultDocumentLimits,
   type DocumentLimits,
-} from './isolation/limits.js';
-import { boxesOfPieces, shiftBoxes } from './geometry.js';
-import { layoutPage, type PlacedText } from './layout.js';
-import { recognizeImage } from './ocr.js';
-import { embeddedImageMarker, pageImageMarker } from './markers.js';
+} from '../limits.js';
+import { boxesOfPieces, shiftBoxes } from '../geometry.js';
+import { layoutPage, type PlacedText } from '../layout.js';
+import { recognizeImage } from '../ocr/ocr.js';
+import { embeddedImageMarker, pageImageMarker } from '../markers.js';
 import {
   ExtractionError,
   type ContentOptions,
@@ -23,7 +23,7 @@ import {
   type PageText,
   type SourceFile,
   type TextBox,
-} from './types.js';
+} from '../types.js';
 
 export type PdfDocument = Awaited<ReturnType<typeof getDocumentProxy>>;
 type PdfPage = Awaited<ReturnType<PdfDocument['getPage']>>;

@@ -4,10 +4,10 @@
  * through the HTML reader; an XLSX becomes one page per worksheet with one line per row.
  */
 import type ExcelJS from 'exceljs';
-import { checkCharacters, defaultDocumentLimits, type DocumentLimits } from './isolation/limits.js';
-import { embeddedImageMarker } from './markers.js';
+import { checkCharacters, defaultDocumentLimits, type DocumentLimits } from '../limits.js';
+import { embeddedImageMarker } from '../markers.js';
 import { readHtml, tableToText, type TextPage } from './text-formats.js';
-import { ExtractionError, type ContentOptions, type PageImage } from './types.js';
+import { ExtractionError, type ContentOptions, type PageImage } from '../types.js';
 
 export async function readDocx(
   bytes: Buffer,

@@ -9,9 +9,9 @@
  * a hostile file can make quadratic (a 240 KB Markdown file once took half a minute).
  */
 import MarkdownIt, { type Token } from 'markdown-it';
-import { scanHtml } from '../formats/html.js';
-import { embeddedImageMarker } from './markers.js';
-import type { ContentOptions, PageImage } from './types.js';
+import { scanHtml } from '../../formats/html.js';
+import { embeddedImageMarker } from '../markers.js';
+import type { ContentOptions, PageImage } from '../types.js';
 
 export interface TextPage {
   text: string;

@@ -8,12 +8,12 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createCanvas, loadImage } from '@napi-rs/canvas';
 import { describe, expect, it } from 'vitest';
-import { chunkPages } from './chunks.js';
-import { readDocuments } from './documents.js';
-import { createStrategy } from './index.js';
-import { imageDimensions } from './isolation/limits.js';
+import { chunkPages } from '../chunks.js';
+import { readDocuments } from '../documents.js';
+import { createStrategy } from '../index.js';
+import { imageDimensions } from '../limits.js';
 import { prepareForOcr, recognizeImage } from './ocr.js';
-import { buildPdf, renderTextImage } from './testing/build-documents.js';
+import { buildPdf, renderTextImage } from '../testing/build-documents.js';
 import {
   demoSchema,
   extractWithLocalStrategy,
@@ -21,9 +21,9 @@ import {
   judgedFields,
   loadInvoiceFixtures,
   textContent,
-} from './testing/invoice-fixtures.js';
-import { useSourceFolder } from './testing/source-files.js';
-import { ExtractionError } from './types.js';
+} from '../testing/invoice-fixtures.js';
+import { useSourceFolder } from '../testing/source-files.js';
+import { ExtractionError } from '../types.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 
@@ -220,7 +220,7 @@ describe('OCR', () => {
     );
     const started = Date.now();
     const child = spawn(process.execPath, ['--import', 'tsx', script], {
-      cwd: resolve(here, '../../..'),
+      cwd: resolve(here, '../../../..'),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';

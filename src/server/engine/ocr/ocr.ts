@@ -10,10 +10,10 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type Tesseract from 'tesseract.js';
-import { boxesOfPieces } from './geometry.js';
-import { imageDimensions } from './isolation/limits.js';
-import { layoutPage, type PlacedText } from './layout.js';
-import type { TextBox } from './types.js';
+import { boxesOfPieces } from '../geometry.js';
+import { imageDimensions } from '../limits.js';
+import { layoutPage, type PlacedText } from '../layout.js';
+import type { TextBox } from '../types.js';
 
 /** The LSTM model, which is what tesseract.js itself picks for its default engine mode. */
 const modelDir = join(

@@ -7,7 +7,7 @@
  */
 import { inflateRawSync } from 'node:zlib';
 import { imageSize } from 'image-size';
-import { ExtractionError } from '../types.js';
+import { ExtractionError } from './types.js';
 
 export interface DocumentLimits {
   /** Memory one document worker may use (its heap and everything else it holds), in MB. */
