@@ -1,8 +1,8 @@
 /**
  * axe-core on each of the four views, in light and in dark, in the states that change what
- * is on screen: a file uploaded and one refused, a run reading and a run that failed, the
- * results with a value the schema does not accept. No violations, of any impact. The
- * full page is opened with `color-scheme=auto`, so it follows the emulated system scheme
+ * is on screen: a file uploaded and one refused, a run reading, paused, cancelled and one
+ * that failed, the results with a value the schema does not accept. No violations, of any
+ * impact. The full page is opened with `color-scheme=auto`, so it follows the emulated system scheme
  * (without it, it is light: see host-appearance.spec.ts).
  */
 import { expect, test } from '@playwright/test';
@@ -25,6 +25,8 @@ const followingSystem = (url: string) => `${url}&color-scheme=auto`;
 for (const scheme of schemes) {
   test.describe(`in ${scheme}`, () => {
     test.beforeEach(async ({ page }) => {
+      // Each test analyses several states, and one analysis takes seconds on a busy machine.
+      test.slow();
       await page.emulateMedia({ colorScheme: scheme });
     });
 
@@ -102,11 +104,11 @@ for (const scheme of schemes) {
       await expectNoViolations(page, 'extraction, done');
     });
 
-    test('the extraction view has no violations while reading, paused and failed', async ({
+    test('the extraction view has no violations while reading, paused and cancelled', async ({
       page,
     }) => {
       const slow = await createSession(
-        await createExtractor({ strategy: 'llm', model: 'stand-in-slow', chunkSize: 200 }),
+        await createExtractor({ strategy: 'llm', model: 'stand-in-stalled', chunkSize: 200 }),
       );
       await page.goto(followingSystem(slow.fullPageUrl));
       await startFromIntroduction(page);
@@ -121,7 +123,9 @@ for (const scheme of schemes) {
       await page.getByRole('button', { name: 'Cancel' }).click();
       await expect(page.getByRole('group', { name: 'Cancelled' })).toBeVisible();
       await expectNoViolations(page, 'extraction, cancelled');
+    });
 
+    test('the extraction view has no violations when the run failed', async ({ page }) => {
       const refusing = await createSession(
         await createExtractor({ strategy: 'llm', model: 'stand-in-refusing' }),
       );

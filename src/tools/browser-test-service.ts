@@ -8,8 +8,9 @@
  * Runs of the `local` strategy finish in a blink; a test that needs a run that is still
  * working (to pause it, or to watch its progress) uses the `llm` strategy against a local
  * stand-in provider that speaks the chat-completions protocol: model `stand-in-slow`
- * answers every chunk after a pause with nothing found, `stand-in-refusing` refuses with
- * a 400 as a provider with a wrong key would, so the run fails.
+ * answers every chunk after a pause with nothing found, `stand-in-stalled` holds each chunk
+ * for a minute, `stand-in-refusing` refuses with a 400 as a provider with a wrong key
+ * would, so the run fails.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { once } from 'node:events';
@@ -62,6 +63,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     await new Promise<void>((resolve) => server.close(() => resolve()));
     await service.close();
     provider.close();
+    provider.closeAllConnections();
     rmSync(dataDir, { recursive: true, force: true });
   };
 }

@@ -142,7 +142,11 @@ export async function completedRun(input: Partial<ExtractorInput> = {}) {
 }
 
 /** Models of the stand-in LLM provider of the browser tests (src/tools/browser-test-service.ts). */
-export const standInModels = { slow: 'stand-in-slow', refusing: 'stand-in-refusing' } as const;
+export const standInModels = {
+  slow: 'stand-in-slow',
+  stalled: 'stand-in-stalled',
+  refusing: 'stand-in-refusing',
+} as const;
 
 /** About 16 chunks of 200 characters: a quarter of a second each with the slow stand-in. */
 export function longTextFile(): File {

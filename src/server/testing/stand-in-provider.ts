@@ -4,17 +4,27 @@
  * it, watch it or reload the page in the middle of it.
  *
  *   - model `stand-in-slow` answers every chunk after a pause with nothing found;
+ *   - model `stand-in-stalled` holds every chunk for a minute, as a provider writing a long
+ *     answer does, so a run stays at its first chunk whatever the machine's load: a test
+ *     looks at a reading run, pauses or cancels it without racing the run to its end;
  *   - model `stand-in-refusing` answers 400, as a provider with a wrong key does.
  */
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export const standInModels = { slow: 'stand-in-slow', refusing: 'stand-in-refusing' } as const;
+export const standInModels = {
+  slow: 'stand-in-slow',
+  stalled: 'stand-in-stalled',
+  refusing: 'stand-in-refusing',
+} as const;
+
+const stalledMs = 60_000;
 
 export async function startStandInProvider(
   delayMs: number,
 ): Promise<{ server: Server; baseUrl: string }> {
+  const answers = new Set<NodeJS.Timeout>();
   const server = createServer((request, response) => {
     let body = '';
     request.on('data', (part: Buffer) => (body += part.toString()));
@@ -25,17 +35,28 @@ export async function startStandInProvider(
         response.end(JSON.stringify({ error: { message: 'Incorrect API key provided.' } }));
         return;
       }
-      setTimeout(() => {
-        response.writeHead(200, { 'Content-Type': 'application/json' });
-        response.end(
-          JSON.stringify({
-            choices: [{ message: { content: '{}' }, finish_reason: 'stop' }],
-            usage: { prompt_tokens: 10, completion_tokens: 2 },
-          }),
-        );
-      }, delayMs);
+      const answer = setTimeout(
+        () => {
+          answers.delete(answer);
+          response.writeHead(200, { 'Content-Type': 'application/json' });
+          response.end(
+            JSON.stringify({
+              choices: [{ message: { content: '{}' }, finish_reason: 'stop' }],
+              usage: { prompt_tokens: 10, completion_tokens: 2 },
+            }),
+          );
+        },
+        model === standInModels.stalled ? stalledMs : delayMs,
+      );
+      answers.add(answer);
+      // A client that gave up (a cancelled run) gets no answer.
+      response.on('close', () => {
+        clearTimeout(answer);
+        answers.delete(answer);
+      });
     });
   }).listen(0, '127.0.0.1');
+  server.on('close', () => answers.forEach((answer) => clearTimeout(answer)));
   if (!server.listening) await once(server, 'listening');
   return { server, baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
 }
