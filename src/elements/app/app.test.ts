@@ -294,6 +294,26 @@ describe('<extractor-app>', () => {
     expect(getComputedStyle(auto.app).colorScheme).toBe('light dark');
   });
 
+  it('measures its colours again when the page around it changes its own', async () => {
+    // A see-through theme: the text is read against whatever the page paints.
+    const clear = { 'color-background': 'transparent', 'color-surface': 'transparent' };
+    document.body.style.backgroundColor = 'rgb(255, 255, 255)';
+    try {
+      const { heading } = await themed(clear, { 'color-scheme': 'dark' });
+      // On the white page the dark scheme's pale text is darkened to be read...
+      const onWhite = () => contrast(getComputedStyle(heading).color, 'rgb(255, 255, 255)');
+      const onBlack = () => contrast(getComputedStyle(heading).color, 'rgb(17, 17, 17)');
+      expect(onWhite()).toBeGreaterThanOrEqual(4.5);
+      // ...and is pale again once the page turns dark.
+      document.body.style.backgroundColor = 'rgb(17, 17, 17)';
+      await expect.poll(onBlack).toBeGreaterThanOrEqual(4.5);
+      document.body.style.backgroundColor = 'rgb(255, 255, 255)';
+      await expect.poll(onWhite).toBeGreaterThanOrEqual(4.5);
+    } finally {
+      document.body.style.backgroundColor = '';
+    }
+  });
+
   it('takes the page’s font unless a theme sets one, and keeps containers from turning into ellipses', async () => {
     document.body.style.fontFamily = 'Georgia, serif';
     try {

@@ -199,6 +199,12 @@ export class ExtractorApp extends LitElement {
   readonly #internals = this.attachInternals?.();
   #systemScheme: MediaQueryList | undefined;
   readonly #handleSystemScheme = () => this.#recheckContrast();
+  /**
+   * Watches what the page around the element may change its colours with (an ancestor's
+   * class, style or data attribute; the page's color-scheme meta): the hosted full page
+   * turns dark only once the session is loaded, a partner's page may switch its own theme.
+   */
+  #hostColors: MutationObserver | undefined;
 
   @provide({ context: clientContext })
   @state()
@@ -292,7 +298,20 @@ export class ExtractorApp extends LitElement {
     // In `auto` the colours change with the system's setting, and are checked again.
     this.#systemScheme = matchMedia('(prefers-color-scheme: dark)');
     this.#systemScheme.addEventListener('change', this.#handleSystemScheme);
+    this.#watchHostColors();
     this.#recheckContrast();
+  }
+
+  #watchHostColors(): void {
+    this.#hostColors?.disconnect();
+    this.#hostColors = new MutationObserver(() => this.#recheckContrast());
+    const watched: Element[] = [];
+    const above = (node: Node) => node.parentNode ?? (node as ShadowRoot).host ?? null;
+    for (let node = above(this); node; node = above(node))
+      if (node instanceof Element) watched.push(node);
+    const meta = document.querySelector('meta[name="color-scheme"]');
+    for (const node of meta ? [...watched, meta] : watched)
+      this.#hostColors.observe(node, { attributes: true });
   }
 
   override disconnectedCallback(): void {
@@ -300,6 +319,7 @@ export class ExtractorApp extends LitElement {
     clearTimeout(this.#expiryWarning);
     clearTimeout(this.#expiryEnd);
     this.#systemScheme?.removeEventListener('change', this.#handleSystemScheme);
+    this.#hostColors?.disconnect();
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
