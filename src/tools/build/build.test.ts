@@ -7,17 +7,11 @@ import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocaleModule } from '@lit/localize';
-import { labelMessageId, labelNames } from '../contract/labels.js';
-import {
-  budgets,
-  build,
-  catalogueLocales,
-  projectRoot,
-  type BuiltFiles,
-  type SizeLimitCheck,
-} from './build.js';
-import { partnerGuideFile } from '../server/http/partner-guide.js';
-import { partnerGuideParts, partnerGuideSource } from './partner-guide.js';
+import { labelMessageId, labelNames } from '../../contract/labels.js';
+import { budgets, build, catalogueLocales, type BuiltFiles, type SizeLimitCheck } from './build.js';
+import { projectRoot } from '../project-root.js';
+import { partnerGuideFile } from '../../server/http/partner-guide.js';
+import { partnerGuideParts, partnerGuideSource } from '../docs/partner-guide.js';
 import { importOnServer } from './server-import.js';
 
 let distDir: string;
@@ -54,7 +48,7 @@ const languageOf = (locale: string) =>
   new Intl.DisplayNames(['en'], { type: 'language' }).of(locale);
 
 async function wholeCatalogue(locale: string): Promise<LocaleModule['templates']> {
-  return ((await import(`../locales/${locale}.ts`)) as LocaleModule).templates;
+  return ((await import(`../../locales/${locale}.ts`)) as LocaleModule).templates;
 }
 
 /** The gzipped size size-limit measured for the check named like `name`. */
@@ -95,7 +89,7 @@ describe('npm run build', () => {
       (code === first && labelNames.some((name) => labelMessageId(name) === id));
     for (const locale of catalogueLocales) {
       const whole = await wholeCatalogue(locale);
-      const part = (await import(`../locales/first-view/${locale}.ts`)) as LocaleModule;
+      const part = (await import(`../../locales/first-view/${locale}.ts`)) as LocaleModule;
       const firstViewIds = Object.keys(whole).filter((id) => named(first, id));
       expect(firstViewIds.length, locale).toBeGreaterThan(labelNames.length);
       expect(Object.keys(part.templates).sort(), locale).toEqual(firstViewIds.sort());
