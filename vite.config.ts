@@ -1,7 +1,7 @@
 /// <reference types="vitest/config" />
 import { defineConfig } from 'vite';
 import { playwright } from '@vitest/browser-playwright';
-import { minifiedTemplates } from './src/tools/build/plugins/minify-templates.js';
+import { minifiedTemplates } from './src/tools/build/plugins/minified-templates.js';
 import { serviceProxy } from './src/tools/dev/service-proxy.js';
 import { withoutSchemaDescriptions } from './src/tools/build/plugins/without-descriptions.js';
 import { withoutPreloadHelper } from './src/tools/build/plugins/without-preload-helper.js';

@@ -29,7 +29,7 @@ import type { InlineConfig } from 'vite';
 import { supportedLocales } from '../../locales/localization.js';
 import { projectRoot } from '../project-root.js';
 import { partnerGuideFile } from '../../server/http/partner-guide.js';
-import { minifiedTemplates } from './plugins/minify-templates.js';
+import { minifiedTemplates } from './plugins/minified-templates.js';
 import { writePartnerGuide } from '../docs/partner-guide.js';
 import { withoutSchemaDescriptions } from './plugins/without-descriptions.js';
 import { withoutGeneratedMessageIds } from './plugins/without-generated-ids.js';
