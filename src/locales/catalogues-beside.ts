@@ -10,7 +10,7 @@
  */
 import type { LocaleModule } from '@lit/localize';
 import type { CataloguePart } from './catalogues.js';
-import type { SupportedLocale } from './localization.js';
+import type { SupportedLocale } from './supported-locales.js';
 
 const libraryAddress =
   (typeof document !== 'undefined' && (document.currentScript as HTMLScriptElement | null)?.src) ||

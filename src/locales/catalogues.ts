@@ -6,7 +6,7 @@
  * library builds replace this module with catalogues-beside.ts (src/tools/build/build.ts).
  */
 import type { LocaleModule } from '@lit/localize';
-import type { SupportedLocale } from './localization.js';
+import type { SupportedLocale } from './supported-locales.js';
 
 export type CataloguePart = 'first-view' | 'later';
 

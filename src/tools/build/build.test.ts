@@ -58,7 +58,7 @@ function sizeOf(name: RegExp): { size: number; limit: string | undefined } {
   return { size: sizes[index]!, limit: checks[index]!.limit };
 }
 
-describe('npm run build', () => {
+describe('npm run build: the budgets', () => {
   it('keeps what the introduction needs, in the largest catalogue’s first part, within 35 KiB gzipped', () => {
     expect(files.firstView.length).toBeGreaterThan(0);
     const { size, limit } = sizeOf(/before the introduction/);
@@ -150,7 +150,9 @@ describe('npm run build', () => {
     expect(size).toBeLessThanOrEqual(budgets.hostScript);
     expect(budgets.hostScript).toBe(3 * 1024);
   });
+});
 
+describe('npm run build: what the hosted page’s files hold', () => {
   it('leaves the schemas’ descriptions, which only the API documents read, out of the browser’s files', () => {
     for (const file of [...files.firstView, ...files.lazyViews, ...files.library]) {
       const code = readFileSync(join(distDir, file), 'utf8');
@@ -191,7 +193,9 @@ describe('npm run build', () => {
       expect(readFileSync(join(distDir, file), 'utf8'), file).not.toMatch(/\b40164\b/);
     }
   });
+});
 
+describe('npm run build: the library’s files', () => {
   it('writes embed.js as a classic script with one global and no imports', () => {
     const script = readFileSync(join(distDir, 'sdk', 'embed.js'), 'utf8');
     expect(script.startsWith('var ExtractorEmbed=')).toBe(true);

@@ -26,7 +26,7 @@ import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from '
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { InlineConfig } from 'vite';
-import { supportedLocales } from '../../locales/localization.js';
+import { supportedLocales } from '../../locales/supported-locales.js';
 import { projectRoot } from '../project-root.js';
 import { partnerGuideFile } from '../../server/http/partner-guide.js';
 import { minifiedTemplates } from './plugins/minified-templates.js';

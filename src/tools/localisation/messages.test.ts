@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TemplateMap } from '@lit/localize';
-import { supportedLocales } from '../../locales/localization.js';
+import { supportedLocales } from '../../locales/supported-locales.js';
 import { projectRoot } from '../project-root.js';
 import {
   catalogueText,
