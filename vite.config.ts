@@ -1,11 +1,11 @@
 /// <reference types="vitest/config" />
 import { defineConfig } from 'vite';
 import { playwright } from '@vitest/browser-playwright';
-import { minifiedTemplates } from './src/tools/minify-templates.js';
-import { serviceProxy } from './src/tools/service-proxy.js';
-import { withoutSchemaDescriptions } from './src/tools/without-descriptions.js';
-import { withoutPreloadHelper } from './src/tools/without-preload-helper.js';
-import { withoutGeneratedMessageIds } from './src/tools/without-generated-ids.js';
+import { minifiedTemplates } from './src/tools/build/plugins/minified-templates.js';
+import { serviceProxy } from './src/tools/dev/service-proxy.js';
+import { withoutSchemaDescriptions } from './src/tools/build/plugins/without-descriptions.js';
+import { withoutPreloadHelper } from './src/tools/build/plugins/without-preload-helper.js';
+import { withoutGeneratedMessageIds } from './src/tools/build/plugins/without-generated-ids.js';
 
 /**
  * Debian's Chromium; docs/development.md says how to install it. Playwright never downloads
@@ -24,7 +24,7 @@ export default defineConfig({
   // The built views' Lit templates without comments and indentation, the contract's schemas
   // without the descriptions only the server's API documents read; @lit/localize without
   // the ids it would make for messages that have none (ours all have); no preload helper (see
-  // modulePreload below). All for the views' size budgets (src/tools/build.ts).
+  // modulePreload below). All for the views' size budgets (src/tools/build/build.ts).
   plugins: [
     serviceProxy(),
     minifiedTemplates(),
@@ -50,7 +50,7 @@ export default defineConfig({
   build: {
     target: 'es2022',
     outDir: 'dist/app',
-    // src/tools/build.ts reads the manifest to measure what each view loads.
+    // src/tools/build/build.ts reads the manifest to measure what each view loads.
     manifest: true,
     // The hosted pages' CSP has no 'unsafe-inline' and no data: scripts.
     assetsInlineLimit: 0,
@@ -124,7 +124,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'browser',
-          globalSetup: ['src/tools/browser-test-service.ts'],
+          globalSetup: ['src/tools/dev/browser-test-service.ts'],
           setupFiles: ['src/elements/testing/setup.ts'],
           testTimeout: 30_000,
           include: [

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { labelDefaults } from '../src/contract/labels.js';
-import { partnerGuideParts, partnerGuideSource } from '../src/tools/partner-guide.js';
+import { partnerGuideParts, partnerGuideSource } from '../src/tools/docs/partner-guide.js';
 import { freePort, projectRoot } from '../src/server/testing/real-server.js';
 
 const quickStart = partnerGuideParts(

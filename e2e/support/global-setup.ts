@@ -7,7 +7,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { build } from '../../src/tools/build.js';
+import { build } from '../../src/tools/build/build.js';
 import { startRealServer } from '../../src/server/testing/real-server.js';
 import { standInModels, startStandInProvider } from '../../src/server/testing/stand-in-provider.js';
 import { e2eAdminToken } from './service.js';

@@ -3,7 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { build, ensureBuilt } from '../tools/build.js';
+import { build, ensureBuilt } from '../tools/build/build.js';
 
 export interface BareServer {
   child: ChildProcess;

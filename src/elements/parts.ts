@@ -2,7 +2,7 @@
  * The parts of the views that a page styles through `<extractor-app>`, as
  * `extractor-app::part(submit-button)`: the one list the app's `exportparts` is made from.
  * Each view documents its own parts in its JSDoc (`@csspart`), the app documents them all,
- * and src/tools/custom-elements-manifest.test.ts checks that those documents and this list
+ * and src/tools/manifest/custom-elements-manifest.test.ts checks that those documents and this list
  * agree with the templates.
  */
 export const viewParts = [

@@ -1,6 +1,6 @@
 /**
  * What the ES library (/sdk/extractor.mjs) bundles in place of `@lit-labs/ssr-dom-shim`
- * (src/tools/build.ts). That library takes Lit's node build so that a server-side renderer
+ * (src/tools/build/build.ts). That library takes Lit's node build so that a server-side renderer
  * can import it, and the node build takes two things from the shim for when there is no
  * DOM: a base class for elements, and a registry it puts on globalThis when there is none.
  * The whole shim (an EventTarget, ElementInternals, stand-ins for CSS and the observers:

@@ -1,7 +1,7 @@
 /**
  * The library's catalogues (/sdk/extractor.mjs and /sdk/extractor.js, which are one file
  * each): ES modules beside it, /sdk/locales/de.js and so on, imported by address only when
- * their locale is the active one, so the library carries none of them. src/tools/build.ts
+ * their locale is the active one, so the library carries none of them. src/tools/build/build.ts
  * puts this module in place of catalogues.ts for those builds.
  *
  * The address is the library's own: the module's `import.meta.url`, or for the classic
@@ -10,7 +10,7 @@
  */
 import type { LocaleModule } from '@lit/localize';
 import type { CataloguePart } from './catalogues.js';
-import type { SupportedLocale } from './localization.js';
+import type { SupportedLocale } from './supported-locales.js';
 
 const libraryAddress =
   (typeof document !== 'undefined' && (document.currentScript as HTMLScriptElement | null)?.src) ||

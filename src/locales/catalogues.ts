@@ -3,10 +3,10 @@
  * introduction (`first-view`, loaded with the locale) and the rest (`later`, loaded with
  * the later views). One import() per part, so that Vite splits each into a file of its own
  * and only the active locale's are fetched, the later part only once a later view is. The
- * library builds replace this module with catalogues-beside.ts (src/tools/build.ts).
+ * library builds replace this module with catalogues-beside.ts (src/tools/build/build.ts).
  */
 import type { LocaleModule } from '@lit/localize';
-import type { SupportedLocale } from './localization.js';
+import type { SupportedLocale } from './supported-locales.js';
 
 export type CataloguePart = 'first-view' | 'later';
 

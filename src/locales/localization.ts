@@ -18,24 +18,11 @@
  */
 import { configureLocalization, LOCALE_STATUS_EVENT, type LocaleModule } from '@lit/localize';
 import { loadCatalogue, type CataloguePart } from './catalogues.js';
+import type { MessageOverrides } from './overrides.js';
+import { supportedLocales, type SupportedLocale } from './supported-locales.js';
 
-/** The languages the interface has a complete catalogue for; English is the source. */
-export const supportedLocales = [
-  'en',
-  'de',
-  'fr',
-  'es',
-  'it',
-  'nl',
-  'pt',
-  'pl',
-  'ja',
-  'ar',
-] as const;
-export type SupportedLocale = (typeof supportedLocales)[number];
-
-/** Texts by message id; a partner's replacements for built-in ones. */
-export type MessageOverrides = Readonly<Record<string, string>>;
+// The elements import a partner's texts' type with the rest of the localisation.
+export type { MessageOverrides };
 
 type Templates = LocaleModule['templates'];
 

@@ -3,9 +3,10 @@
  * compiled for @lit/localize; loaded only when a partner gives some.
  */
 import type { LocaleModule, StrResult } from '@lit/localize';
-import type { MessageOverrides } from './localization.js';
-
 type Templates = LocaleModule['templates'];
+
+/** Texts by message id; a partner's replacements for built-in ones. */
+export type MessageOverrides = Readonly<Record<string, string>>;
 
 /**
  * A partner's texts as @lit/localize templates. `{0}`, `{1}`… stand for the values of the

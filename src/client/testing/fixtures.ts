@@ -1,6 +1,6 @@
 /**
  * Fixtures for the browser tests, made through the real service's API (started by
- * src/tools/browser-test-service.ts and reached through the test server's /api proxy).
+ * src/tools/dev/browser-test-service.ts and reached through the test server's /api proxy).
  * The admin token makes extractors and mints sessions, as a partner's server would; the
  * code under test only ever gets the session token.
  */
@@ -141,7 +141,7 @@ export async function completedRun(input: Partial<ExtractorInput> = {}) {
   return { ...started, run };
 }
 
-/** Models of the stand-in LLM provider of the browser tests (src/tools/browser-test-service.ts). */
+/** Models of the stand-in LLM provider of the browser tests (src/tools/dev/browser-test-service.ts). */
 export const standInModels = {
   slow: 'stand-in-slow',
   stalled: 'stand-in-stalled',

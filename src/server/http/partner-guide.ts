@@ -1,6 +1,6 @@
 /**
  * The partner guide as /developers reads it from the build: docs/partners/guide.md cut into
- * its parts when the interface is built (src/tools/partner-guide.ts writes this file), so
+ * its parts when the interface is built (src/tools/docs/partner-guide.ts writes this file), so
  * the service reads no Markdown of the repository at run time.
  */
 import { readFile } from 'node:fs/promises';

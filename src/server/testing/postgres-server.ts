@@ -21,7 +21,7 @@ export const postgresBin = process.env.POSTGRES_BIN ?? '/usr/lib/postgresql/15/b
 
 /**
  * Installs Debian's postgresql package when its programs are missing and we run as root, as
- * src/tools/ensure-chromium.ts does for Chromium; otherwise says exactly what to install.
+ * src/tools/dev/ensure-chromium.ts does for Chromium; otherwise says exactly what to install.
  */
 export function ensurePostgresInstalled(): void {
   if (existsSync(join(postgresBin, 'postgres'))) return;

@@ -6,7 +6,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { buildServer } from '../../tools/build-server.js';
+import { buildServer } from '../../tools/build/build-server.js';
 
 export const projectRoot = join(import.meta.dirname, '../../..');
 

@@ -1,6 +1,6 @@
 /**
  * A build of the interface of our own making, for in-process tests of the routes that serve
- * it: the routes are under test there, not the bundler (src/tools/build.test.ts tests that).
+ * it: the routes are under test there, not the bundler (src/tools/build/build.test.ts tests that).
  * Without it the tests would depend on whether someone ran `npm run build` in the checkout.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';

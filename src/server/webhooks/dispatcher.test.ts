@@ -20,7 +20,7 @@ import {
 import type { RunRow } from '../runs/runs.js';
 import type { Db, Store } from '../store/database.js';
 import { nowIso } from '../store/ids.js';
-import { partnerGuideParts, partnerGuideSource } from '../../tools/partner-guide.js';
+import { partnerGuideParts, partnerGuideSource } from '../../tools/docs/partner-guide.js';
 import { insertRunRow, type DocumentSeed } from '../testing/fixtures.js';
 import { testStoreLocation } from '../testing/test-database.js';
 import { startWebhookDispatcher, type WebhookDispatcher } from './dispatcher.js';

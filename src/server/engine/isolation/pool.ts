@@ -69,7 +69,7 @@ const workerNiceness = 5;
 
 /**
  * The worker's entry: the TypeScript source under tsx (tests, `npm run bench`), or the
- * bundle's own file beside the service's (`npm start`, see src/tools/build-server.ts), which
+ * bundle's own file beside the service's (`npm start`, see src/tools/build/build-server.ts), which
  * sits in dist/server whether this code landed in the entry or in a chunk below it.
  */
 function workerArguments(): string[] {

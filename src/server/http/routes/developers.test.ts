@@ -2,12 +2,12 @@ import { createHash } from 'node:crypto';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { projectRoot } from '../../../tools/build.js';
+import { projectRoot } from '../../../tools/project-root.js';
 import {
   createCustomElementsManifest,
   type CustomElementsManifest,
-} from '../../../tools/custom-elements-manifest.js';
-import { writePartnerGuide } from '../../../tools/partner-guide.js';
+} from '../../../tools/manifest/custom-elements-manifest.js';
+import { writePartnerGuide } from '../../../tools/docs/partner-guide.js';
 import { adminToken, startTestService, type TestService } from '../../testing/test-service.js';
 import { partnerGuideFile, type GuidePart } from '../partner-guide.js';
 import { problemTypes } from '../problem.js';

@@ -9,7 +9,7 @@
  * parts and custom properties come from the shipped custom-elements.json, so the page says
  * what the build says. The partner guide at its top (a quick start, troubleshooting,
  * verifying webhooks) is docs/partners/guide.md, cut into its parts when the interface is
- * built (src/tools/partner-guide.ts) and read from the build like the manifest, so there
+ * built (src/tools/docs/partner-guide.ts) and read from the build like the manifest, so there
  * is one text of it (e2e/partner-guide.spec.ts runs its quick start).
  * The page runs no inline script: its one script file adds the copy buttons, and its one
  * stylesheet is allowed by hash; nothing on it is secret.

@@ -10,7 +10,7 @@
  * CSS after all (the helper would then be needed).
  */
 import type { Plugin } from 'vite';
-import { closingAt } from './minify-templates.js';
+import { closingAt } from './closing-bracket.js';
 
 const helper = '__vitePreload(';
 const depsMarker = /^,\s*__VITE_PRELOAD__\s*\)/;

@@ -10,7 +10,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import MarkdownIt from 'markdown-it';
-import { partnerGuideFile, type GuidePart } from '../server/http/partner-guide.js';
+import { partnerGuideFile, type GuidePart } from '../../server/http/partner-guide.js';
 
 /** The guide's source, from the project's root. */
 export const partnerGuideSource = 'docs/partners/guide.md';

@@ -7,17 +7,11 @@ import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocaleModule } from '@lit/localize';
-import { labelMessageId, labelNames } from '../contract/labels.js';
-import {
-  budgets,
-  build,
-  catalogueLocales,
-  projectRoot,
-  type BuiltFiles,
-  type SizeLimitCheck,
-} from './build.js';
-import { partnerGuideFile } from '../server/http/partner-guide.js';
-import { partnerGuideParts, partnerGuideSource } from './partner-guide.js';
+import { labelMessageId, labelNames } from '../../contract/labels.js';
+import { budgets, build, catalogueLocales, type BuiltFiles, type SizeLimitCheck } from './build.js';
+import { projectRoot } from '../project-root.js';
+import { partnerGuideFile } from '../../server/http/partner-guide.js';
+import { partnerGuideParts, partnerGuideSource } from '../docs/partner-guide.js';
 import { importOnServer } from './server-import.js';
 
 let distDir: string;
@@ -54,7 +48,7 @@ const languageOf = (locale: string) =>
   new Intl.DisplayNames(['en'], { type: 'language' }).of(locale);
 
 async function wholeCatalogue(locale: string): Promise<LocaleModule['templates']> {
-  return ((await import(`../locales/${locale}.ts`)) as LocaleModule).templates;
+  return ((await import(`../../locales/${locale}.ts`)) as LocaleModule).templates;
 }
 
 /** The gzipped size size-limit measured for the check named like `name`. */
@@ -64,7 +58,7 @@ function sizeOf(name: RegExp): { size: number; limit: string | undefined } {
   return { size: sizes[index]!, limit: checks[index]!.limit };
 }
 
-describe('npm run build', () => {
+describe('npm run build: the budgets', () => {
   it('keeps what the introduction needs, in the largest catalogue’s first part, within 35 KiB gzipped', () => {
     expect(files.firstView.length).toBeGreaterThan(0);
     const { size, limit } = sizeOf(/before the introduction/);
@@ -95,7 +89,7 @@ describe('npm run build', () => {
       (code === first && labelNames.some((name) => labelMessageId(name) === id));
     for (const locale of catalogueLocales) {
       const whole = await wholeCatalogue(locale);
-      const part = (await import(`../locales/first-view/${locale}.ts`)) as LocaleModule;
+      const part = (await import(`../../locales/first-view/${locale}.ts`)) as LocaleModule;
       const firstViewIds = Object.keys(whole).filter((id) => named(first, id));
       expect(firstViewIds.length, locale).toBeGreaterThan(labelNames.length);
       expect(Object.keys(part.templates).sort(), locale).toEqual(firstViewIds.sort());
@@ -156,7 +150,9 @@ describe('npm run build', () => {
     expect(size).toBeLessThanOrEqual(budgets.hostScript);
     expect(budgets.hostScript).toBe(3 * 1024);
   });
+});
 
+describe('npm run build: what the hosted page’s files hold', () => {
   it('leaves the schemas’ descriptions, which only the API documents read, out of the browser’s files', () => {
     for (const file of [...files.firstView, ...files.lazyViews, ...files.library]) {
       const code = readFileSync(join(distDir, file), 'utf8');
@@ -197,7 +193,9 @@ describe('npm run build', () => {
       expect(readFileSync(join(distDir, file), 'utf8'), file).not.toMatch(/\b40164\b/);
     }
   });
+});
 
+describe('npm run build: the library’s files', () => {
   it('writes embed.js as a classic script with one global and no imports', () => {
     const script = readFileSync(join(distDir, 'sdk', 'embed.js'), 'utf8');
     expect(script.startsWith('var ExtractorEmbed=')).toBe(true);

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { projectRoot } from './build.js';
+import { projectRoot } from '../project-root.js';
 import { createDeclarations } from './declarations.js';
 
 let directory: string;

@@ -6,7 +6,7 @@
  */
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { projectRoot } from './build.js';
+import { projectRoot } from '../project-root.js';
 
 const run = promisify(execFile);
 

@@ -23,18 +23,17 @@
  * missing or stale.
  */
 import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { fileURLToPath } from 'node:url';
 import type { InlineConfig } from 'vite';
-import { supportedLocales } from '../locales/localization.js';
-import { partnerGuideFile } from '../server/http/partner-guide.js';
-import { minifiedTemplates } from './minify-templates.js';
-import { writePartnerGuide } from './partner-guide.js';
-import { withoutSchemaDescriptions } from './without-descriptions.js';
-import { withoutGeneratedMessageIds } from './without-generated-ids.js';
+import { supportedLocales } from '../../locales/supported-locales.js';
+import { projectRoot } from '../project-root.js';
+import { partnerGuideFile } from '../../server/http/partner-guide.js';
+import { minifiedTemplates } from './plugins/minified-templates.js';
+import { writePartnerGuide } from '../docs/partner-guide.js';
+import { withoutSchemaDescriptions } from './plugins/without-descriptions.js';
+import { withoutGeneratedMessageIds } from './plugins/without-generated-ids.js';
 
-export const projectRoot = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 export const defaultDistDir = join(projectRoot, 'dist');
 
 export const budgets = {
@@ -233,8 +232,8 @@ async function buildAll(options: BuildOptions): Promise<BuiltFiles> {
 export const libraryDescriptionFiles = ['custom-elements.json', 'extractor.d.ts'] as const;
 
 async function writeLibraryDescriptions(sdkDir: string): Promise<void> {
-  const { writeCustomElementsManifest } = await import('./custom-elements-manifest.js');
-  const { createDeclarations } = await import('./declarations.js');
+  const { writeCustomElementsManifest } = await import('../manifest/custom-elements-manifest.js');
+  const { createDeclarations } = await import('../manifest/declarations.js');
   await writeCustomElementsManifest(projectRoot, sdkDir);
   writeFileSync(join(sdkDir, 'extractor.d.ts'), createDeclarations(projectRoot));
 }

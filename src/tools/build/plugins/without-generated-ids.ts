@@ -1,7 +1,7 @@
 /**
  * A Vite plugin that leaves @lit/localize's generated message ids out of the browser's
  * builds. `msg()` names a message by a hash of its English text when the call gives no
- * `id`; every call of ours gives one (the catalogue test, src/tools/messages.test.ts, fails
+ * `id`; every call of ours gives one (the catalogue test, src/tools/localisation/messages.test.ts, fails
  * on a call without a literal id, since partners override texts by id), so the hash
  * function and its tables (0.3 KB gzipped, in the first view) would never run. In its
  * place a message without an id has none, and shows its English text.

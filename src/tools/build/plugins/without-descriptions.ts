@@ -8,7 +8,7 @@
  * the same way.
  */
 import type { Plugin } from 'vite';
-import { closingAt } from './minify-templates.js';
+import { closingAt } from './closing-bracket.js';
 
 /** The checks that only annotate a schema for its JSON Schema: a description, a `format`. */
 const annotation = /z\.(?:describe|meta)\(/g;

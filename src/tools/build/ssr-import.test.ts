@@ -5,7 +5,7 @@
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { projectRoot } from './build.js';
+import { projectRoot } from '../project-root.js';
 import { importOnServer } from './server-import.js';
 
 describe('importing src/embed/extractor.ts on a server', () => {

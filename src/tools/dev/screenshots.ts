@@ -1,5 +1,5 @@
 /**
- * `npx tsx src/tools/screenshots.ts [outDir]`: pictures of every view of the hosted full
+ * `npx tsx src/tools/dev/screenshots.ts [outDir]`: pictures of every view of the hosted full
  * page, at 375 px and 1280 px wide, light and dark, for a person to look at (issue #4 asks
  * for it before the interface is called done). It builds the interface, starts the real
  * service on a temporary DATA_DIR with the demo extractor, brings a session to each step
@@ -14,7 +14,7 @@
  * a draft, submitted, with nothing found (and Submit asking about it), Start over asking
  * before it leaves edits, the full page's warning before its session ends, a scan being
  * read page by page, and issue #13's results beside the document.
- * `ONLY=4-results npx tsx src/tools/screenshots.ts` takes only the pictures whose names
+ * `ONLY=4-results npx tsx src/tools/dev/screenshots.ts` takes only the pictures whose names
  * start so. The full page is opened with `color-scheme=auto`,
  * so the dark pictures are dark.
  * `LOCALES=de,ar` takes the full page's pictures in those languages instead (`?locale=`,
@@ -29,11 +29,12 @@ import { join, resolve } from 'node:path';
 import { serve } from '@hono/node-server';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { pino } from 'pino';
-import type { EmbedSession, Extractor, Run } from '../contract/resources.js';
-import { loadConfig } from '../server/config.js';
-import { createService } from '../server/service.js';
-import { buildPdf, renderTextImage } from '../server/engine/testing/build-documents.js';
-import { build, projectRoot } from './build.js';
+import type { EmbedSession, Extractor, Run } from '../../contract/resources.js';
+import { loadConfig } from '../../server/config.js';
+import { createService } from '../../server/service.js';
+import { buildPdf, renderTextImage } from '../../server/engine/testing/build-documents.js';
+import { build } from '../build/build.js';
+import { projectRoot } from '../project-root.js';
 
 const adminToken = 'xpat_screenshots-admin-token-0123456789';
 const fixtures = join(projectRoot, 'e2e/fixtures/invoices');

@@ -4,9 +4,9 @@
  * (build.ts, `ensureBuilt`), into DIST_DIR. The service process itself builds nothing:
  * it serves what is there.
  */
-import { loadConfig } from '../server/config.js';
-import { ensureBuilt } from './build.js';
-import { buildServer } from './build-server.js';
+import { loadConfig } from '../../server/config.js';
+import { ensureBuilt } from '../build/build.js';
+import { buildServer } from '../build/build-server.js';
 
 await buildServer();
 await ensureBuilt(loadConfig().distDir);

@@ -15,7 +15,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { TemplateMap } from '@lit/localize';
 import ts from 'typescript';
-import { labelDefaults, labelMessageId, labelNames } from '../contract/labels.js';
+import { labelDefaults, labelMessageId, labelNames } from '../../contract/labels.js';
 
 /** One message as the English source has it. */
 export interface SourceMessage {

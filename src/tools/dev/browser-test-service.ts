@@ -21,10 +21,10 @@ import { join } from 'node:path';
 import { serve } from '@hono/node-server';
 import { pino } from 'pino';
 import type { TestProject } from 'vitest/node';
-import { loadConfig } from '../server/config.js';
-import { createService } from '../server/service.js';
+import { loadConfig } from '../../server/config.js';
+import { createService } from '../../server/service.js';
 import { serviceUrlVariable } from './service-proxy.js';
-import { standInModels, startStandInProvider } from '../server/testing/stand-in-provider.js';
+import { standInModels, startStandInProvider } from '../../server/testing/stand-in-provider.js';
 
 export const browserTestAdminToken = 'xpat_browser-tests-admin-token-0123456789';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { TemplateMap } from '@lit/localize';
-import { supportedLocales } from '../locales/localization.js';
-import { projectRoot } from './build.js';
+import { supportedLocales } from '../../locales/supported-locales.js';
+import { projectRoot } from '../project-root.js';
 import {
   catalogueText,
   placeholdersOf,
@@ -12,7 +12,7 @@ import {
 const scan = scanInterfaceSource(projectRoot);
 
 async function catalogueOf(locale: string): Promise<TemplateMap> {
-  return ((await import(`../locales/${locale}.ts`)) as { templates: TemplateMap }).templates;
+  return ((await import(`../../locales/${locale}.ts`)) as { templates: TemplateMap }).templates;
 }
 
 /** The ids a locale must have: each message, and each plural message per category it uses. */

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { projectRoot } from './build.js';
+import { projectRoot } from '../project-root.js';
 import { partnerGuideParts, partnerGuideSource } from './partner-guide.js';
 
 describe('the partner guide of /developers', () => {

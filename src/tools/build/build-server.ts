@@ -15,8 +15,8 @@
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { projectRoot } from '../project-root.js';
 
-const projectRoot = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 export const serverBundle = join(projectRoot, 'dist', 'server', 'main.mjs');
 
 export async function buildServer(): Promise<string> {
@@ -40,7 +40,7 @@ export async function buildServer(): Promise<string> {
     write: false,
     logLevel: 'warning',
     banner: {
-      js: '// Built by src/tools/build-server.ts from src/server; edit the sources, not this file.',
+      js: '// Built by src/tools/build/build-server.ts from src/server; edit the sources, not this file.',
     },
   });
   // Each file is written aside and renamed, the entry last: servers started at the same time

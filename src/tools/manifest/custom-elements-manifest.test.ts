@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { renamedViewParts, viewParts } from '../elements/parts.js';
-import { tokenStyles } from '../elements/theme.styles.js';
-import { projectRoot } from './build.js';
+import { renamedViewParts, viewParts } from '../../elements/parts.js';
+import { tokenStyles } from '../../elements/theme.styles.js';
+import { projectRoot } from '../project-root.js';
 import {
   createCustomElementsManifest,
   type CustomElementsManifest,

@@ -34,7 +34,7 @@ export async function writeCustomElementsManifest(
       join(projectRoot, 'node_modules/@custom-elements-manifest/analyzer/cem.js'),
       'analyze',
       '--config',
-      'src/tools/cem.config.mjs',
+      'src/tools/manifest/cem.config.mjs',
       '--outdir',
       relative(projectRoot, outDir) || '.',
     ],

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import MarkdownIt from 'markdown-it';
 import { describe, expect, it } from 'vitest';
-import { projectRoot } from './build.js';
+import { projectRoot } from '../project-root.js';
 
 const parser = new MarkdownIt({ html: true });
 
