@@ -8,7 +8,6 @@ import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   checkCharacters,
-  checkImage,
   checkPixels,
   checkUnpackedSize,
   defaultDocumentLimits,
@@ -17,22 +16,22 @@ import {
 } from './limits.js';
 import { shiftBoxes } from './geometry.js';
 import { pageImageMarker } from './markers.js';
-import { readDocx, readXlsx } from './formats/office.js';
-import { recognizeImage } from './ocr/ocr.js';
+import { readCsv } from './formats/csv.js';
+import { readDocx } from './formats/docx.js';
+import { readHtml } from './formats/html.js';
+import { readImage, type ReadPage } from './formats/image.js';
+import { readMarkdown } from './formats/markdown.js';
 import { readPdf } from './formats/pdf.js';
-import { readCsv, readHtml, readMarkdown, readPlainText, type TextPage } from './formats/text-formats.js';
+import { readPlainText } from './formats/plain-text.js';
+import type { TextPage } from './formats/text.js';
+import { readXlsx } from './formats/xlsx.js';
 import {
   ExtractionError,
   type ContentOptions,
-  type PageImage,
   type PageProgress,
   type PageText,
   type SourceFile,
-  type TextBox,
 } from './types.js';
-
-/** A page as a reader gives it; pages that are pictures (images) know where their words are. */
-type ReadPage = TextPage & { boxes?: TextBox[] };
 
 /**
  * Bump when a change to the readers changes what they produce, so cached pages from the
@@ -211,47 +210,6 @@ async function readByType(
         'unsupported_type',
       );
   }
-}
-
-/**
- * An image file is one page: its text is what OCR finds, and its page picture is the file
- * itself. Vision APIs take PNG, JPEG and WebP; a TIFF is read by OCR only.
- */
-async function readImage(
-  bytes: Buffer,
-  file: SourceFile,
-  options: ContentOptions,
-  limits: DocumentLimits,
-  signal?: AbortSignal,
-): Promise<ReadPage> {
-  checkImage(file.name, bytes, limits);
-  let text = '';
-  let boxes: TextBox[] = [];
-  if (options.includeText) {
-    ({ text, boxes } = await recognizeImage(bytes, signal).catch((error: unknown) => {
-      // tesseract.js rejects an image it cannot decode with its message, not an Error.
-      if (error instanceof Error) throw error;
-      throw new ExtractionError(
-        `${file.name} could not be read as an image; it may be damaged`,
-        'damaged_file',
-      );
-    }));
-    if (text.trim() === '')
-      throw new ExtractionError(`${file.name} is a picture and OCR found no text in it`, 'no_text');
-  }
-  const images: PageImage[] = [];
-  if (options.includePageImages && file.mediaType !== 'image/tiff') {
-    const size = imageDimensions(bytes) ?? { width: 0, height: 0 };
-    images.push({
-      kind: 'page',
-      label: `${file.name}, page 1`,
-      mediaType: file.mediaType as PageImage['mediaType'],
-      data: bytes.toString('base64'),
-      ...size,
-      offset: 0,
-    });
-  }
-  return { text, images, boxes };
 }
 
 /**

@@ -5,12 +5,7 @@
  */
 import { open } from 'node:fs/promises';
 import type { getDocumentProxy } from 'unpdf';
-import {
-  checkPages,
-  checkPixels,
-  defaultDocumentLimits,
-  type DocumentLimits,
-} from '../limits.js';
+import { checkPages, checkPixels, defaultDocumentLimits, type DocumentLimits } from '../limits.js';
 import { boxesOfPieces, shiftBoxes } from '../geometry.js';
 import { layoutPage, type PlacedText } from '../layout.js';
 import { recognizeImage } from '../ocr/ocr.js';
