@@ -6,25 +6,10 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import {
-  checkCharacters,
-  checkPixels,
-  checkUnpackedSize,
-  defaultDocumentLimits,
-  imageDimensions,
-  type DocumentLimits,
-} from './limits.js';
+import { checkCharacters, defaultDocumentLimits, type DocumentLimits } from './limits.js';
 import { shiftBoxes } from './geometry.js';
 import { pageImageMarker } from './markers.js';
-import { readCsv } from './formats/csv.js';
-import { readDocx } from './formats/docx.js';
-import { readHtml } from './formats/html.js';
-import { readImage, type ReadPage } from './formats/image.js';
-import { readMarkdown } from './formats/markdown.js';
-import { readPdf } from './formats/pdf.js';
-import { readPlainText } from './formats/plain-text.js';
-import type { TextPage } from './formats/text.js';
-import { readXlsx } from './formats/xlsx.js';
+import { formatOf } from './formats/index.js';
 import {
   ExtractionError,
   type ContentOptions,
@@ -137,10 +122,16 @@ async function readFileContent(
   signal?: AbortSignal,
   onPage?: PageProgress,
 ): Promise<PageText[]> {
+  const format = formatOf(file.mediaType);
+  if (!format)
+    throw new ExtractionError(
+      `${file.name} is of a type we cannot read (${file.mediaType})`,
+      'unsupported_type',
+    );
   const bytes = await readFile(file.path);
-  if (file.mediaType === 'application/pdf')
-    return readPdf(bytes, file, options, signal, limits, onPage);
-  const pages = await readByType(bytes, file, options, limits, signal, onPage);
+  const context = { options, limits, signal, onPage };
+  if (format.finishesPages) return format.read(bytes, file, context);
+  const pages = await format.read(bytes, file, context);
   onPage?.(pages.length, pages.length);
   return pages.map((page, index) => {
     let text = options.includeText ? page.text : '';
@@ -166,63 +157,4 @@ async function readFileContent(
     if (boxes) result.boxes = boxes;
     return result;
   });
-}
-
-async function readByType(
-  bytes: Buffer,
-  file: SourceFile,
-  options: ContentOptions,
-  limits: DocumentLimits,
-  signal?: AbortSignal,
-  onPage?: PageProgress,
-): Promise<ReadPage[]> {
-  const text = () => {
-    const decoded = bytes.toString('utf8');
-    checkCharacters(file.name, decoded.length, limits);
-    return decoded;
-  };
-  const withImageSizes = (pages: TextPage[]) => withCheckedImageSizes(pages, limits);
-  switch (file.mediaType) {
-    case 'image/png':
-    case 'image/jpeg':
-    case 'image/webp':
-    case 'image/tiff':
-      // One page, which OCR may take seconds to read.
-      onPage?.(0, 1);
-      return [await readImage(bytes, file, options, limits, signal)];
-    case 'text/csv':
-      return readCsv(text());
-    case 'text/markdown':
-      return readMarkdown(text(), file.name, options);
-    case 'text/html':
-      return withImageSizes(readHtml(text(), file.name, options));
-    case 'text/plain':
-      return readPlainText(text());
-    case 'application/vnd.openxmlformats-officedocument.wordprocessingml.document':
-      checkUnpackedSize(file.name, bytes, limits);
-      return withImageSizes(await readDocx(bytes, file.name, options));
-    case 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet':
-      checkUnpackedSize(file.name, bytes, limits);
-      return withImageSizes(await readXlsx(bytes, file.name, options, limits));
-    default:
-      throw new ExtractionError(
-        `${file.name} is of a type we cannot read (${file.mediaType})`,
-        'unsupported_type',
-      );
-  }
-}
-
-/**
- * Pictures in a document get their size from their headers; one larger than the pixel
- * limit fails the document, as an image file would, before anything decodes it.
- */
-function withCheckedImageSizes(pages: TextPage[], limits: DocumentLimits): TextPage[] {
-  for (const page of pages) {
-    for (const image of page.images) {
-      const size = imageDimensions(Buffer.from(image.data, 'base64')) ?? { width: 0, height: 0 };
-      checkPixels(image.label, size.width, size.height, limits);
-      Object.assign(image, size);
-    }
-  }
-  return pages;
 }

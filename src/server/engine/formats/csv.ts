@@ -1,5 +1,27 @@
 /** CSV (RFC 4180): each record a line of tab-separated cells. */
-import { normaliseNewlines, tableToText, type TextPage } from './text.js';
+import type { DocumentFormat, TextPage } from './format.js';
+import { normaliseNewlines, tableToText, textOf } from './text.js';
+
+export const csvFormat: DocumentFormat = {
+  name: 'CSV',
+  types: [{ mediaType: 'text/csv', extensions: ['.csv'], recognise: { text: looksLikeCsv } }],
+  pageCount: { by: 'type', pages: 1 },
+  read: async (bytes, file, { limits }) => readCsv(textOf(bytes, file.name, limits)),
+};
+
+/** At least two lines (of the first twenty) with the same number of one separator. */
+function looksLikeCsv(text: string): boolean {
+  const lines = text
+    .split(/\r?\n/)
+    .filter((line) => line.trim() !== '')
+    .slice(0, 20);
+  if (lines.length < 2) return false;
+  for (const separator of [',', ';', '\t']) {
+    const counts = lines.map((line) => line.replace(/"[^"]*"/g, '').split(separator).length - 1);
+    if (counts[0]! >= 1 && counts.every((count) => count === counts[0])) return true;
+  }
+  return false;
+}
 
 /** RFC 4180 fields, with the delimiter (comma, semicolon or tab) taken from the first line. */
 export function parseCsv(source: string): string[][] {

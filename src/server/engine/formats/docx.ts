@@ -3,9 +3,27 @@
  * where mammoth's raw text would put every table cell on its own line) and then through
  * the HTML reader.
  */
+import { checkUnpackedSize } from '../limits.js';
 import { ExtractionError, type ContentOptions } from '../types.js';
+import { withCheckedImageSizes, type DocumentFormat, type TextPage } from './format.js';
 import { readHtml } from './html.js';
-import type { TextPage } from './text.js';
+
+export const docxFormat: DocumentFormat = {
+  name: 'Word',
+  types: [
+    {
+      mediaType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+      extensions: ['.docx'],
+      recognise: { zipPart: 'word/document.xml' },
+    },
+  ],
+  // The HTML mammoth makes of it is one page, as an HTML file is.
+  pageCount: { by: 'type', pages: 1 },
+  read: async (bytes, file, { options, limits }) => {
+    checkUnpackedSize(file.name, bytes, limits);
+    return withCheckedImageSizes(await readDocx(bytes, file.name, options), limits);
+  },
+};
 
 export async function readDocx(
   bytes: Buffer,

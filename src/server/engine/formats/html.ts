@@ -2,7 +2,26 @@
 import { scanHtml } from '../../formats/html.js';
 import { embeddedImageMarker } from '../markers.js';
 import type { ContentOptions, PageImage } from '../types.js';
-import { normaliseNewlines, type TextPage } from './text.js';
+import { withCheckedImageSizes, type DocumentFormat, type TextPage } from './format.js';
+import { normaliseNewlines, textOf } from './text.js';
+
+export const htmlFormat: DocumentFormat = {
+  name: 'HTML',
+  types: [
+    { mediaType: 'text/html', extensions: ['.html', '.htm'], recognise: { text: looksLikeHtml } },
+  ],
+  pageCount: { by: 'type', pages: 1 },
+  read: async (bytes, file, { options, limits }) =>
+    withCheckedImageSizes(readHtml(textOf(bytes, file.name, limits), file.name, options), limits),
+};
+
+/** A document that starts as HTML does, or closes an element only HTML has. */
+function looksLikeHtml(text: string): boolean {
+  return (
+    /^<!doctype html|^<html[\s>]|^<head[\s>]|^<body[\s>]/i.test(text) ||
+    /<\/(html|body|p|div|table)>/i.test(text)
+  );
+}
 
 const blockElements = new Set([
   'address',

@@ -2,7 +2,36 @@
 import MarkdownIt, { type Token } from 'markdown-it';
 import { embeddedImageMarker } from '../markers.js';
 import type { ContentOptions } from '../types.js';
-import { normaliseNewlines, type TextPage } from './text.js';
+import type { DocumentFormat, TextPage } from './format.js';
+import { normaliseNewlines, textOf } from './text.js';
+
+export const markdownFormat: DocumentFormat = {
+  name: 'Markdown',
+  types: [
+    {
+      mediaType: 'text/markdown',
+      extensions: ['.md', '.markdown'],
+      recognise: { text: looksLikeMarkdown },
+    },
+  ],
+  pageCount: { by: 'type', pages: 1 },
+  read: async (bytes, file, { options, limits }) =>
+    readMarkdown(textOf(bytes, file.name, limits), file.name, options),
+};
+
+/** A heading, or two other marks of Markdown's syntax. */
+function looksLikeMarkdown(text: string): boolean {
+  const markers = [
+    /^#{1,6}\s+\S/m, // headings
+    /^\s*[-*+]\s+\S/m, // bullet lists
+    /^\s*\d+\.\s+\S/m, // numbered lists
+    /\[[^\]]+\]\([^)]+\)/, // links
+    /^```/m, // fenced code
+    /^\|.*\|\s*$/m, // tables
+    /\*\*[^*]+\*\*/, // bold
+  ];
+  return markers.filter((marker) => marker.test(text)).length >= 2 || /^#{1,6}\s+\S/m.test(text);
+}
 
 const markdown = new MarkdownIt({ html: false, linkify: false, typographer: false });
 

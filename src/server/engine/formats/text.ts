@@ -8,13 +8,16 @@
  * (markdown-it, parse5's tokenizer), never through regular expressions over the whole text, which
  * a hostile file can make quadratic (a 240 KB Markdown file once took half a minute).
  */
-import type { PageImage } from '../types.js';
+import { checkCharacters, type DocumentLimits } from '../limits.js';
 
-export interface TextPage {
-  text: string;
-  images: PageImage[];
+/** A text file's bytes as UTF-8, refused past the limit of characters. */
+export function textOf(bytes: Buffer, fileName: string, limits: DocumentLimits): string {
+  const decoded = bytes.toString('utf8');
+  checkCharacters(fileName, decoded.length, limits);
+  return decoded;
 }
 
+/** Without a byte-order mark, and with every line break a line feed. */
 export function normaliseNewlines(source: string): string {
   return source.replace(/^\ufeff/, '').replace(/\r\n?/g, '\n');
 }

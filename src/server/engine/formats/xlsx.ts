@@ -1,9 +1,32 @@
 /** Excel files: one page per worksheet with one line per row. */
 import type ExcelJS from 'exceljs';
-import { checkCharacters, defaultDocumentLimits, type DocumentLimits } from '../limits.js';
+import {
+  checkCharacters,
+  checkUnpackedSize,
+  defaultDocumentLimits,
+  type DocumentLimits,
+} from '../limits.js';
 import { embeddedImageMarker } from '../markers.js';
 import { ExtractionError, type ContentOptions, type PageImage } from '../types.js';
-import { tableToText, type TextPage } from './text.js';
+import { withCheckedImageSizes, type DocumentFormat, type TextPage } from './format.js';
+import { tableToText } from './text.js';
+
+export const xlsxFormat: DocumentFormat = {
+  name: 'Excel',
+  types: [
+    {
+      mediaType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+      extensions: ['.xlsx'],
+      recognise: { zipPart: 'xl/workbook.xml' },
+    },
+  ],
+  // A page per visible sheet: only reading the workbook tells.
+  pageCount: { by: 'reading' },
+  read: async (bytes, file, { options, limits }) => {
+    checkUnpackedSize(file.name, bytes, limits);
+    return withCheckedImageSizes(await readXlsx(bytes, file.name, options, limits), limits);
+  },
+};
 
 /**
  * Each worksheet is a page; each row a line of tab-separated cells, the way a person
