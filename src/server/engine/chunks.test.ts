@@ -164,7 +164,9 @@ describe('chunkPages', () => {
       { numRuns: 100 },
     );
   });
+});
 
+describe('chunkPages at the edges', () => {
   it('cuts inside a word only when the word alone is longer than a chunk', () => {
     const blob = 'A'.repeat(50);
     const chunks = chunkPages([page(`start ${blob} end`)], 20);

@@ -170,7 +170,9 @@ describe('readDocuments', () => {
     );
     expect(pages.map((page) => page.text)).toEqual(['Total\t42.5']);
   });
+});
 
+describe('readDocuments on PDFs', () => {
   it('reads a hyphen that the font’s ToUnicode map gives as U+0000 as a hyphen', async () => {
     const pdf = buildPdf([
       {

@@ -6,33 +6,17 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import {
-  checkCharacters,
-  checkImage,
-  checkPixels,
-  checkUnpackedSize,
-  defaultDocumentLimits,
-  imageDimensions,
-  type DocumentLimits,
-} from './limits.js';
+import { checkCharacters, defaultDocumentLimits, type DocumentLimits } from './limits.js';
 import { shiftBoxes } from './geometry.js';
 import { pageImageMarker } from './markers.js';
-import { readDocx, readXlsx } from './formats/office.js';
-import { recognizeImage } from './ocr/ocr.js';
-import { readPdf } from './formats/pdf.js';
-import { readCsv, readHtml, readMarkdown, readPlainText, type TextPage } from './formats/text-formats.js';
+import { formatOf } from './formats/index.js';
 import {
   ExtractionError,
   type ContentOptions,
-  type PageImage,
   type PageProgress,
   type PageText,
   type SourceFile,
-  type TextBox,
 } from './types.js';
-
-/** A page as a reader gives it; pages that are pictures (images) know where their words are. */
-type ReadPage = TextPage & { boxes?: TextBox[] };
 
 /**
  * Bump when a change to the readers changes what they produce, so cached pages from the
@@ -138,10 +122,16 @@ async function readFileContent(
   signal?: AbortSignal,
   onPage?: PageProgress,
 ): Promise<PageText[]> {
+  const format = formatOf(file.mediaType);
+  if (!format)
+    throw new ExtractionError(
+      `${file.name} is of a type we cannot read (${file.mediaType})`,
+      'unsupported_type',
+    );
   const bytes = await readFile(file.path);
-  if (file.mediaType === 'application/pdf')
-    return readPdf(bytes, file, options, signal, limits, onPage);
-  const pages = await readByType(bytes, file, options, limits, signal, onPage);
+  const context = { options, limits, signal, onPage };
+  if (format.finishesPages) return format.read(bytes, file, context);
+  const pages = await format.read(bytes, file, context);
   onPage?.(pages.length, pages.length);
   return pages.map((page, index) => {
     let text = options.includeText ? page.text : '';
@@ -167,104 +157,4 @@ async function readFileContent(
     if (boxes) result.boxes = boxes;
     return result;
   });
-}
-
-async function readByType(
-  bytes: Buffer,
-  file: SourceFile,
-  options: ContentOptions,
-  limits: DocumentLimits,
-  signal?: AbortSignal,
-  onPage?: PageProgress,
-): Promise<ReadPage[]> {
-  const text = () => {
-    const decoded = bytes.toString('utf8');
-    checkCharacters(file.name, decoded.length, limits);
-    return decoded;
-  };
-  const withImageSizes = (pages: TextPage[]) => withCheckedImageSizes(pages, limits);
-  switch (file.mediaType) {
-    case 'image/png':
-    case 'image/jpeg':
-    case 'image/webp':
-    case 'image/tiff':
-      // One page, which OCR may take seconds to read.
-      onPage?.(0, 1);
-      return [await readImage(bytes, file, options, limits, signal)];
-    case 'text/csv':
-      return readCsv(text());
-    case 'text/markdown':
-      return readMarkdown(text(), file.name, options);
-    case 'text/html':
-      return withImageSizes(readHtml(text(), file.name, options));
-    case 'text/plain':
-      return readPlainText(text());
-    case 'application/vnd.openxmlformats-officedocument.wordprocessingml.document':
-      checkUnpackedSize(file.name, bytes, limits);
-      return withImageSizes(await readDocx(bytes, file.name, options));
-    case 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet':
-      checkUnpackedSize(file.name, bytes, limits);
-      return withImageSizes(await readXlsx(bytes, file.name, options, limits));
-    default:
-      throw new ExtractionError(
-        `${file.name} is of a type we cannot read (${file.mediaType})`,
-        'unsupported_type',
-      );
-  }
-}
-
-/**
- * An image file is one page: its text is what OCR finds, and its page picture is the file
- * itself. Vision APIs take PNG, JPEG and WebP; a TIFF is read by OCR only.
- */
-async function readImage(
-  bytes: Buffer,
-  file: SourceFile,
-  options: ContentOptions,
-  limits: DocumentLimits,
-  signal?: AbortSignal,
-): Promise<ReadPage> {
-  checkImage(file.name, bytes, limits);
-  let text = '';
-  let boxes: TextBox[] = [];
-  if (options.includeText) {
-    ({ text, boxes } = await recognizeImage(bytes, signal).catch((error: unknown) => {
-      // tesseract.js rejects an image it cannot decode with its message, not an Error.
-      if (error instanceof Error) throw error;
-      throw new ExtractionError(
-        `${file.name} could not be read as an image; it may be damaged`,
-        'damaged_file',
-      );
-    }));
-    if (text.trim() === '')
-      throw new ExtractionError(`${file.name} is a picture and OCR found no text in it`, 'no_text');
-  }
-  const images: PageImage[] = [];
-  if (options.includePageImages && file.mediaType !== 'image/tiff') {
-    const size = imageDimensions(bytes) ?? { width: 0, height: 0 };
-    images.push({
-      kind: 'page',
-      label: `${file.name}, page 1`,
-      mediaType: file.mediaType as PageImage['mediaType'],
-      data: bytes.toString('base64'),
-      ...size,
-      offset: 0,
-    });
-  }
-  return { text, images, boxes };
-}
-
-/**
- * Pictures in a document get their size from their headers; one larger than the pixel
- * limit fails the document, as an image file would, before anything decodes it.
- */
-function withCheckedImageSizes(pages: TextPage[], limits: DocumentLimits): TextPage[] {
-  for (const page of pages) {
-    for (const image of page.images) {
-      const size = imageDimensions(Buffer.from(image.data, 'base64')) ?? { width: 0, height: 0 };
-      checkPixels(image.label, size.width, size.height, limits);
-      Object.assign(image, size);
-    }
-  }
-  return pages;
 }

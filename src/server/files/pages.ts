@@ -9,9 +9,9 @@
  *   (page-cache.ts).
  * - Text documents are shown as their text: the page's text as a run read it (its content
  *   options), so that the offsets of the run's sources index into it.
- * - How many pages a file has is counted at upload (`countAtUpload`): by its type where
- *   that settles it, by its form feeds for plain text, else by opening it (PDF, XLSX) in
- *   a document worker. A file that cannot be opened (or not soon enough) has no count;
+ * - How many pages a file has is counted at upload (`countAtUpload`): by its format where
+ *   that settles it or its bytes tell (plain text's form feeds), else by opening it (PDF,
+ *   XLSX) in a document worker. A file that cannot be opened (or not soon enough) has no count;
  *   the first page request that can, stores it.
  *
  * Drawing and reading happen in a pool of document workers of their own (see
@@ -28,7 +28,7 @@ import { pagePictureWidths, pictureWidthFor } from '../../contract/review.js';
 import { DocumentPool } from '../engine/isolation/pool.js';
 import { type DocumentLimits } from '../engine/limits.js';
 import { wordsOfPage, type PageWord } from '../engine/geometry.js';
-import { countTextPages, fixedPageCount, textOnly, type PictureFormat } from '../engine/pages.js';
+import { countPagesAtHand, textOnly, type PictureFormat } from '../engine/pages.js';
 import { ExtractionError, type ContentOptions, type SourceFile } from '../engine/types.js';
 import { TooManyRequestsError } from '../errors.js';
 import type { Db } from '../store/database.js';
@@ -149,9 +149,8 @@ export class FilePages {
    * `countTimeMs` (the first page asked for then counts them).
    */
   async countAtUpload(file: ReceivedFile): Promise<number | null> {
-    const fixed = fixedPageCount(file.mediaType);
-    if (fixed !== undefined) return fixed;
-    if (file.mediaType === 'text/plain') return countTextPages(file.tempPath);
+    const atHand = await countPagesAtHand(sourceFile(file.tempPath, file));
+    if (atHand !== undefined) return atHand;
     const deadline = AbortSignal.timeout(countTimeMs);
     return this.#queue
       .run(uploadsAsker, deadline, (signal) =>

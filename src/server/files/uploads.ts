@@ -20,7 +20,7 @@ import {
   UnsupportedInputError,
   type InputTooSlowError,
 } from '../errors.js';
-import { sniffMediaType } from './media-type.js';
+import { sniffMediaType } from '../engine/formats/recognise.js';
 import type { FileStore } from './storage.js';
 
 export const maxFilesPerUpload = 20;

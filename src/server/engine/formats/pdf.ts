@@ -5,12 +5,7 @@
  */
 import { open } from 'node:fs/promises';
 import type { getDocumentProxy } from 'unpdf';
-import {
-  checkPages,
-  checkPixels,
-  defaultDocumentLimits,
-  type DocumentLimits,
-} from '../limits.js';
+import { checkPages, checkPixels, defaultDocumentLimits, type DocumentLimits } from '../limits.js';
 import { boxesOfPieces, shiftBoxes } from '../geometry.js';
 import { layoutPage, type PlacedText } from '../layout.js';
 import { recognizeImage } from '../ocr/ocr.js';
@@ -24,6 +19,7 @@ import {
   type SourceFile,
   type TextBox,
 } from '../types.js';
+import type { DocumentFormat, DrawnPage, PageDrawing } from './format.js';
 
 export type PdfDocument = Awaited<ReturnType<typeof getDocumentProxy>>;
 type PdfPage = Awaited<ReturnType<PdfDocument['getPage']>>;
@@ -88,6 +84,25 @@ for (const [name, value] of Object.entries(iteratorHelpers)) {
 // carry for nothing. Node caches the modules after that first import.
 export const loadUnpdf = () => import('unpdf');
 export const canvasImport = () => import('@napi-rs/canvas');
+
+export const pdfFormat: DocumentFormat = {
+  name: 'PDF',
+  types: [
+    {
+      mediaType: 'application/pdf',
+      extensions: ['.pdf'],
+      recognise: { signatures: [[{ at: 0, bytes: [0x25, 0x50, 0x44, 0x46, 0x2d] }]] }, // %PDF-
+    },
+  ],
+  // What the PDF declares: a run refuses more than the limit, and says so, but the count
+  // is what the file holds.
+  pageCount: { by: 'opening', count: (file) => countPdfPages(file.path, file.name) },
+  // Each page is rendered and read by OCR only when the options ask for it.
+  finishesPages: true,
+  read: (bytes, file, { options, limits, signal, onPage }) =>
+    readPdf(bytes, file, options, signal, limits, onPage),
+  drawPage: drawPdfPage,
+};
 
 export async function readPdf(
   bytes: Uint8Array,
@@ -487,4 +502,39 @@ async function encodeImageObject(object: ImageObject): Promise<Buffer | undefine
 export function pngSize(png: Uint8Array): { width: number; height: number } {
   const view = new DataView(png.buffer, png.byteOffset, png.byteLength);
   return { width: view.getUint32(16), height: view.getUint32(20) };
+}
+
+/**
+ * Page `page` of the PDF as a picture `width` pixels wide, or no picture when the PDF has
+ * fewer pages. A `signal` that aborts stops it between its steps; pdf.js drawing is not
+ * interruptible, which is why the pool ends a worker that does not stop.
+ */
+async function drawPdfPage(
+  bytes: Buffer,
+  file: SourceFile,
+  { page, width, format }: PageDrawing,
+  limits: DocumentLimits,
+  signal?: AbortSignal,
+): Promise<DrawnPage> {
+  const pdf = await openPdf(bytes, file.name, limits);
+  try {
+    checkPages(file.name, pdf.numPages, limits);
+    if (page > pdf.numPages) return { pageCount: pdf.numPages };
+    const { renderPageAsImage } = await loadUnpdf();
+    const viewport = (await pdf.getPage(page)).getViewport({ scale: 1 });
+    checkPixels(
+      `${file.name}, page ${page}`,
+      width,
+      Math.ceil((width * viewport.height) / viewport.width),
+      limits,
+    );
+    signal?.throwIfAborted();
+    const png = Buffer.from(await renderPageAsImage(pdf, page, { canvasImport, width }));
+    signal?.throwIfAborted();
+    if (format === 'png') return { pageCount: pdf.numPages, picture: png };
+    const { default: sharp } = await import('sharp');
+    return { pageCount: pdf.numPages, picture: await sharp(png).webp({ quality: 85 }).toBuffer() };
+  } finally {
+    await pdf.destroy();
+  }
 }

@@ -9,7 +9,9 @@
  * readDocuments in documents.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { parseCsv, readHtml, readMarkdown } from './text-formats.js';
+import { parseCsv } from './csv.js';
+import { readHtml } from './html.js';
+import { readMarkdown } from './markdown.js';
 import type { ContentOptions } from '../types.js';
 
 const marked: ContentOptions = {

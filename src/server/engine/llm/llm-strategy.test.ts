@@ -205,7 +205,9 @@ describe('llm strategy', () => {
       createLlmStrategy(llm(), fast).extractChunk(chunk, context()),
     ).resolves.toMatchObject({ data: { invoice_number: 'INV-42' } });
   });
+});
 
+describe('llm strategy: failures, aborts and repairs', () => {
   it('gives up on a provider that does not answer within the timeout', async () => {
     replies.push(silence, silence);
     const error = await createLlmStrategy(llm({ timeoutMs: 150 }), { ...fast, maxAttempts: 2 })

@@ -18,7 +18,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TargetSchema } from '../../../contract/json-schema.js';
-import { sniffMediaType } from '../../files/media-type.js';
+import { sniffMediaType } from '../formats/recognise.js';
 import { invoiceSchema } from '../../extractors/demo.js';
 import { chunkPages } from '../chunks.js';
 import { readDocuments } from '../documents.js';

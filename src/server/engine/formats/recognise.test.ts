@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { buildZip } from '../engine/testing/build-documents.js';
-import { invoiceFixture, sampleFiles } from '../testing/sample-files.js';
-import { sniffMediaType } from './media-type.js';
+import { buildZip } from '../testing/build-documents.js';
+import { invoiceFixture, sampleFiles } from '../../testing/sample-files.js';
+import { sniffMediaType } from './recognise.js';
 
 const directory = mkdtempSync(join(tmpdir(), 'extractor-sniff-'));
 

@@ -1,34 +1,32 @@
-/**
- * Word and Excel files. A DOCX goes through mammoth to HTML (which keeps its tables and
- * pictures, where mammoth's raw text would put every table cell on its own line) and then
- * through the HTML reader; an XLSX becomes one page per worksheet with one line per row.
- */
+/** Excel files: one page per worksheet with one line per row. */
 import type ExcelJS from 'exceljs';
-import { checkCharacters, defaultDocumentLimits, type DocumentLimits } from '../limits.js';
+import {
+  checkCharacters,
+  checkUnpackedSize,
+  defaultDocumentLimits,
+  type DocumentLimits,
+} from '../limits.js';
 import { embeddedImageMarker } from '../markers.js';
-import { readHtml, tableToText, type TextPage } from './text-formats.js';
 import { ExtractionError, type ContentOptions, type PageImage } from '../types.js';
+import { withCheckedImageSizes, type DocumentFormat, type TextPage } from './format.js';
+import { tableToText } from './text.js';
 
-export async function readDocx(
-  bytes: Buffer,
-  fileName: string,
-  options: ContentOptions,
-): Promise<TextPage[]> {
-  // Loaded at the first Word file, as exceljs at the first workbook: the service starts
-  // without the megabytes of either, and most processes never need them.
-  const { default: mammoth } = await import('mammoth');
-  let html: string;
-  try {
-    // mammoth's default turns pictures into data: URLs, which the HTML reader picks up.
-    html = (await mammoth.convertToHtml({ buffer: bytes })).value;
-  } catch {
-    throw new ExtractionError(
-      `${fileName} could not be read as a Word document; it may be damaged`,
-      'damaged_file',
-    );
-  }
-  return readHtml(html, fileName, options);
-}
+export const xlsxFormat: DocumentFormat = {
+  name: 'Excel',
+  types: [
+    {
+      mediaType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+      extensions: ['.xlsx'],
+      recognise: { zipPart: 'xl/workbook.xml' },
+    },
+  ],
+  // A page per visible sheet: only reading the workbook tells.
+  pageCount: { by: 'reading' },
+  read: async (bytes, file, { options, limits }) => {
+    checkUnpackedSize(file.name, bytes, limits);
+    return withCheckedImageSizes(await readXlsx(bytes, file.name, options, limits), limits);
+  },
+};
 
 /**
  * Each worksheet is a page; each row a line of tab-separated cells, the way a person

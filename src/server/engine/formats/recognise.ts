@@ -1,33 +1,33 @@
 /**
- * What a file is, judged from its bytes and never from its name. Binary formats by their
- * signatures; DOCX and XLSX by the parts listed in the ZIP's central directory; text by
- * being valid UTF-8 without control bytes, then told apart by content (HTML markup,
- * a consistent CSV shape, Markdown syntax). Anything else is not accepted.
+ * What a file is, judged from its bytes and never from its name, by what each format of
+ * `index.ts` says of its types: binary formats by their signatures; Office Open XML
+ * packages by the parts listed in the ZIP's central directory; text by being valid UTF-8
+ * without control bytes, then told apart by content (HTML markup, a consistent CSV shape,
+ * Markdown syntax), the text formats tried in the list's order. Anything else is not
+ * accepted.
  */
 import { open } from 'node:fs/promises';
-import type { AcceptedMediaType } from '../../contract/resources.js';
-
-const docx = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
-const xlsx = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+import type { AcceptedMediaType } from '../../../contract/resources.js';
+import type { BytesAt } from './format.js';
+import { formatTypes } from './index.js';
 
 const headBytes = 8192;
 /** The end-of-central-directory record sits in the last 22 bytes plus a comment of up to 64 KiB. */
 const tailBytes = 22 + 65_535;
+/** Every ZIP (an Office package among them) starts with a local file header, "PK\3\4". */
+const zipSignature: readonly BytesAt[] = [{ at: 0, bytes: [0x50, 0x4b, 0x03, 0x04] }];
 
-function startsWith(bytes: Uint8Array, signature: readonly number[], offset = 0): boolean {
-  return signature.every((byte, index) => bytes[offset + index] === byte);
+function matches(head: Uint8Array, signature: readonly BytesAt[]): boolean {
+  return signature.every(({ at, bytes }) =>
+    bytes.every((byte, index) => head[at + index] === byte),
+  );
 }
 
 function binaryType(head: Uint8Array): AcceptedMediaType | 'zip' | undefined {
-  if (startsWith(head, [0x25, 0x50, 0x44, 0x46, 0x2d])) return 'application/pdf'; // %PDF-
-  if (startsWith(head, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return 'image/png';
-  if (startsWith(head, [0xff, 0xd8, 0xff])) return 'image/jpeg';
-  if (startsWith(head, [0x52, 0x49, 0x46, 0x46]) && startsWith(head, [0x57, 0x45, 0x42, 0x50], 8))
-    return 'image/webp';
-  if (startsWith(head, [0x49, 0x49, 0x2a, 0x00]) || startsWith(head, [0x4d, 0x4d, 0x00, 0x2a]))
-    return 'image/tiff';
-  if (startsWith(head, [0x50, 0x4b, 0x03, 0x04])) return 'zip';
-  return undefined;
+  for (const { mediaType, recognise } of formatTypes)
+    if ('signatures' in recognise && recognise.signatures.some((each) => matches(head, each)))
+      return mediaType;
+  return matches(head, zipSignature) ? 'zip' : undefined;
 }
 
 /** Names of the entries in a ZIP's central directory, read from the file's tail. */
@@ -61,8 +61,8 @@ export function zipEntryNames(tail: Uint8Array): string[] {
 
 function officeType(names: readonly string[]): AcceptedMediaType | undefined {
   if (!names.includes('[Content_Types].xml')) return undefined;
-  if (names.includes('word/document.xml')) return docx;
-  if (names.includes('xl/workbook.xml')) return xlsx;
+  for (const { mediaType, recognise } of formatTypes)
+    if ('zipPart' in recognise && names.includes(recognise.zipPart)) return mediaType;
   return undefined;
 }
 
@@ -93,43 +93,11 @@ function decodeText(head: Uint8Array, complete: boolean): string | undefined {
 }
 
 function textType(text: string): AcceptedMediaType | undefined {
-  const body = text.replace(/^\ufeff/, '').trimStart();
-  if (/^<\?xml|^<svg[\s>]/i.test(body)) return undefined; // XML and SVG are not accepted.
-  if (
-    /^<!doctype html|^<html[\s>]|^<head[\s>]|^<body[\s>]/i.test(body) ||
-    /<\/(html|body|p|div|table)>/i.test(body)
-  ) {
-    return 'text/html';
-  }
-  if (looksLikeCsv(body)) return 'text/csv';
-  if (looksLikeMarkdown(body)) return 'text/markdown';
-  return 'text/plain';
-}
-
-function looksLikeCsv(text: string): boolean {
-  const lines = text
-    .split(/\r?\n/)
-    .filter((line) => line.trim() !== '')
-    .slice(0, 20);
-  if (lines.length < 2) return false;
-  for (const separator of [',', ';', '\t']) {
-    const counts = lines.map((line) => line.replace(/"[^"]*"/g, '').split(separator).length - 1);
-    if (counts[0]! >= 1 && counts.every((count) => count === counts[0])) return true;
-  }
-  return false;
-}
-
-function looksLikeMarkdown(text: string): boolean {
-  const markers = [
-    /^#{1,6}\s+\S/m, // headings
-    /^\s*[-*+]\s+\S/m, // bullet lists
-    /^\s*\d+\.\s+\S/m, // numbered lists
-    /\[[^\]]+\]\([^)]+\)/, // links
-    /^```/m, // fenced code
-    /^\|.*\|\s*$/m, // tables
-    /\*\*[^*]+\*\*/, // bold
-  ];
-  return markers.filter((marker) => marker.test(text)).length >= 2 || /^#{1,6}\s+\S/m.test(text);
+  const start = text.replace(/^\ufeff/, '').trimStart();
+  if (/^<\?xml|^<svg[\s>]/i.test(start)) return undefined; // XML and SVG are not accepted.
+  for (const { mediaType, recognise } of formatTypes)
+    if ('text' in recognise && recognise.text(start)) return mediaType;
+  return undefined;
 }
 
 /** The accepted media type of the file at `path`, or `undefined` when it is of no accepted kind. */
