@@ -15,15 +15,23 @@ import {
   imageDimensions,
   type DocumentLimits,
 } from './limits.js';
+import { shiftCodes, withPageCodes } from './codes/page-codes.js';
 import { shiftBoxes } from './geometry.js';
 import { pageImageMarker } from './markers.js';
 import { readDocx, readXlsx } from './formats/office.js';
 import { recognizeImage } from './ocr/ocr.js';
 import { readPdf } from './formats/pdf.js';
-import { readCsv, readHtml, readMarkdown, readPlainText, type TextPage } from './formats/text-formats.js';
+import {
+  readCsv,
+  readHtml,
+  readMarkdown,
+  readPlainText,
+  type TextPage,
+} from './formats/text-formats.js';
 import {
   ExtractionError,
   type ContentOptions,
+  type PageCode,
   type PageImage,
   type PageProgress,
   type PageText,
@@ -32,13 +40,13 @@ import {
 } from './types.js';
 
 /** A page as a reader gives it; pages that are pictures (images) know where their words are. */
-type ReadPage = TextPage & { boxes?: TextBox[] };
+type ReadPage = TextPage & { boxes?: TextBox[]; codes?: PageCode[] };
 
 /**
  * Bump when a change to the readers changes what they produce, so cached pages from the
  * older readers are not reused.
  */
-const readerVersion = 4;
+const readerVersion = 5;
 
 export interface ReadIo {
   cacheDir: string;
@@ -146,6 +154,7 @@ async function readFileContent(
   return pages.map((page, index) => {
     let text = options.includeText ? page.text : '';
     let boxes = page.boxes;
+    let codes = page.codes;
     let images = page.images.filter(
       (image) => image.kind === 'page' || options.includeEmbeddedImages,
     );
@@ -161,10 +170,12 @@ async function readFileContent(
         image.kind === 'page' ? image : { ...image, offset: image.offset + marker.length + 1 },
       );
       if (boxes) boxes = shiftBoxes(boxes, marker.length + 1);
+      if (codes) codes = shiftCodes(codes, marker.length + 1);
     }
     const result: PageText = { fileId: file.id, fileName: file.name, page: index + 1, text };
     if (images.length > 0) result.images = images;
     if (boxes) result.boxes = boxes;
+    if (codes && codes.length > 0) result.codes = codes;
     return result;
   });
 }
@@ -227,6 +238,7 @@ async function readImage(
   checkImage(file.name, bytes, limits);
   let text = '';
   let boxes: TextBox[] = [];
+  let codes: PageCode[] = [];
   if (options.includeText) {
     ({ text, boxes } = await recognizeImage(bytes, signal).catch((error: unknown) => {
       // tesseract.js rejects an image it cannot decode with its message, not an Error.
@@ -236,6 +248,8 @@ async function readImage(
         'damaged_file',
       );
     }));
+    // Barcodes and machine-readable zones: blocks of their own at the end of the text.
+    ({ text, boxes, codes } = await withPageCodes(bytes, { text, boxes }, signal));
     if (text.trim() === '')
       throw new ExtractionError(`${file.name} is a picture and OCR found no text in it`, 'no_text');
   }
@@ -251,7 +265,7 @@ async function readImage(
       offset: 0,
     });
   }
-  return { text, images, boxes };
+  return { text, images, boxes, codes };
 }
 
 /**
