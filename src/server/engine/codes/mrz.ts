@@ -49,11 +49,11 @@ export interface ReadZone {
 }
 
 /** A line that looks like one of a zone's: mostly `A–Z0–9<`, with fillers, of a zone's length. */
-function looksLikeZoneLine(line: string): boolean {
+function zoneLineLength(line: string): number | undefined {
   const compact = line.replace(/\s+/g, '').replace(/«/g, '<<');
-  if (compact.length < 26 || compact.length > 50) return false;
+  if (compact.length < 26 || compact.length > 50) return undefined;
   const alphabet = compact.replace(/[^A-Z0-9<]/g, '').length;
-  return alphabet >= compact.length * 0.85 && /<.*</.test(compact);
+  return alphabet >= compact.length * 0.85 && /<.*</.test(compact) ? compact.length : undefined;
 }
 
 /**
@@ -61,17 +61,20 @@ function looksLikeZoneLine(line: string): boolean {
  * the box around their words. At most `maxZonesPerPage`.
  */
 export function findZones(text: string, boxes: readonly TextBox[]): ZoneCandidate[] {
-  const lines: { start: number; end: number; zoneLike: boolean }[] = [];
+  const lines: { start: number; end: number; length?: number }[] = [];
   let start = 0;
   for (const line of text.split('\n')) {
-    lines.push({ start, end: start + line.length, zoneLike: looksLikeZoneLine(line) });
+    lines.push({ start, end: start + line.length, length: zoneLineLength(line) });
     start += line.length + 1;
   }
   const zones: ZoneCandidate[] = [];
   for (let index = 0; index < lines.length && zones.length < maxZonesPerPage; index++) {
-    if (!lines[index]!.zoneLike) continue;
+    const length = lines[index]!.length;
+    if (length === undefined) continue;
+    // Lines of about 30 characters come three to a zone (TD1), longer ones two.
+    const size = length <= 33 ? 3 : 2;
     let last = index;
-    while (last + 1 < lines.length && lines[last + 1]!.zoneLike && last - index < 2) last++;
+    while (last + 1 < lines.length && lines[last + 1]!.length && last - index < size - 1) last++;
     if (last > index) {
       const zoneStart = lines[index]!.start;
       const zoneEnd = lines[last]!.end;
