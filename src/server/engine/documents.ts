@@ -7,6 +7,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { checkCharacters, defaultDocumentLimits, type DocumentLimits } from './limits.js';
+import { shiftCodes } from './codes/page-codes.js';
 import { shiftBoxes } from './geometry.js';
 import { pageImageMarker } from './markers.js';
 import { formatOf } from './formats/index.js';
@@ -22,7 +23,7 @@ import {
  * Bump when a change to the readers changes what they produce, so cached pages from the
  * older readers are not reused.
  */
-const readerVersion = 4;
+const readerVersion = 5;
 
 export interface ReadIo {
   cacheDir: string;
@@ -136,6 +137,7 @@ async function readFileContent(
   return pages.map((page, index) => {
     let text = options.includeText ? page.text : '';
     let boxes = page.boxes;
+    let codes = page.codes;
     let images = page.images.filter(
       (image) => image.kind === 'page' || options.includeEmbeddedImages,
     );
@@ -151,10 +153,12 @@ async function readFileContent(
         image.kind === 'page' ? image : { ...image, offset: image.offset + marker.length + 1 },
       );
       if (boxes) boxes = shiftBoxes(boxes, marker.length + 1);
+      if (codes) codes = shiftCodes(codes, marker.length + 1);
     }
     const result: PageText = { fileId: file.id, fileName: file.name, page: index + 1, text };
     if (images.length > 0) result.images = images;
     if (boxes) result.boxes = boxes;
+    if (codes && codes.length > 0) result.codes = codes;
     return result;
   });
 }

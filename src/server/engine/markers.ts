@@ -12,4 +12,9 @@ export function pageImageMarker(label: string): string {
   return `[page image: ${label}]`;
 }
 
-export const markerPattern = /\[(?:page )?image: [^\]\n]*\]/g;
+/** Starts the block of the page's text that a barcode or a machine-readable zone gave. */
+export function codeMarker(label: string): string {
+  return `[code: ${label}]`;
+}
+
+export const markerPattern = /\[(?:page image|image|code): [^\]\n]*\]/g;

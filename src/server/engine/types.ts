@@ -60,6 +60,42 @@ export interface TextBox {
   height: number;
 }
 
+/** A named part of what a code or a machine-readable zone holds: a payment's IBAN, a passport's surname. */
+export interface CodePart {
+  /** A stable name for programs (`iban`, `surname`, `flightNumber`). */
+  name: string;
+  /** How the page's text labels it (`IBAN`, `Surname`, `Flight number`). */
+  label: string;
+  value: string;
+  /** A machine-readable zone's field: whether its check digit (or its form) holds. */
+  valid?: boolean;
+}
+
+/**
+ * A barcode or a machine-readable zone read on a page that is a picture (codes/): what it
+ * holds, where it is, and its named parts when its format is public. Its block of the
+ * page's text is [start, end): a marker line naming it, its text, and its verified parts
+ * as `Label: value` lines, each with the code's box (README.md, "Codes and machine-readable zones").
+ */
+export interface PageCode {
+  /** "QR Code", "PDF417", "Aztec", "Data Matrix", "Code 128", "EAN-13"…, or "MRZ TD3". */
+  kind: string;
+  /** The public format it follows: 'epc-qr', 'swiss-qr-bill', 'iata-bcbp', 'icao-9303'. */
+  format?: string;
+  /** What the code holds, as text (a zone's lines, one per line). */
+  text: string;
+  /** Where it is, in fractions of the page (0 to 1 from its top-left corner). */
+  box: { x: number; y: number; width: number; height: number };
+  parts: CodePart[];
+  /**
+   * A machine-readable zone: true when every check digit holds. A zone that fails keeps its
+   * parts here, flagged, but none of them is written into the page's text.
+   */
+  verified?: boolean;
+  start: number;
+  end: number;
+}
+
 /** One page of text (1-based page; formats without pages are one page, or one per sheet for XLSX). */
 export interface PageText {
   fileId: string;
@@ -72,6 +108,8 @@ export interface PageText {
    * and images); text formats have none.
    */
   boxes?: TextBox[];
+  /** The barcodes and machine-readable zones read on the page, whose blocks end its text. */
+  codes?: PageCode[];
 }
 
 /** A stretch of a chunk's text that comes from one page: chunk text [chunkStart, chunkStart+length) = page text [pageStart, pageStart+length). */

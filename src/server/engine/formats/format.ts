@@ -10,6 +10,7 @@ import type { AcceptedMediaType } from '../../../contract/resources.js';
 import { checkPixels, imageDimensions, type DocumentLimits } from '../limits.js';
 import type {
   ContentOptions,
+  PageCode,
   PageImage,
   PageProgress,
   PageText,
@@ -24,7 +25,7 @@ export interface TextPage {
 }
 
 /** A page as a reader gives it; pages that are pictures (images) know where their words are. */
-export type ReadPage = TextPage & { boxes?: TextBox[] };
+export type ReadPage = TextPage & { boxes?: TextBox[]; codes?: PageCode[] };
 
 /** Bytes that must stand at an offset of the file (`at`, from 0). */
 export interface BytesAt {

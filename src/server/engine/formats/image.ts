@@ -1,9 +1,11 @@
 /** Image files (PNG, JPEG, WebP, TIFF): one page, read by OCR. */
 import { checkImage, imageDimensions, type DocumentLimits } from '../limits.js';
+import { withPageCodes } from '../codes/page-codes.js';
 import { recognizeImage } from '../ocr/ocr.js';
 import {
   ExtractionError,
   type ContentOptions,
+  type PageCode,
   type PageImage,
   type SourceFile,
   type TextBox,
@@ -73,6 +75,7 @@ export async function readImage(
   checkImage(file.name, bytes, limits);
   let text = '';
   let boxes: TextBox[] = [];
+  let codes: PageCode[] = [];
   if (options.includeText) {
     ({ text, boxes } = await recognizeImage(bytes, signal).catch((error: unknown) => {
       // tesseract.js rejects an image it cannot decode with its message, not an Error.
@@ -82,6 +85,8 @@ export async function readImage(
         'damaged_file',
       );
     }));
+    // Barcodes and machine-readable zones: blocks of their own at the end of the text.
+    ({ text, boxes, codes } = await withPageCodes(bytes, { text, boxes }, signal));
     if (text.trim() === '')
       throw new ExtractionError(`${file.name} is a picture and OCR found no text in it`, 'no_text');
   }
@@ -97,7 +102,7 @@ export async function readImage(
       offset: 0,
     });
   }
-  return { text, images, boxes };
+  return { text, images, boxes, codes };
 }
 
 /**

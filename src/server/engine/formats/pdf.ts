@@ -6,6 +6,7 @@
 import { open } from 'node:fs/promises';
 import type { getDocumentProxy } from 'unpdf';
 import { checkPages, checkPixels, defaultDocumentLimits, type DocumentLimits } from '../limits.js';
+import { shiftCodes, withPageCodes } from '../codes/page-codes.js';
 import { boxesOfPieces, shiftBoxes } from '../geometry.js';
 import { layoutPage, type PlacedText } from '../layout.js';
 import { recognizeImage } from '../ocr/ocr.js';
@@ -13,6 +14,7 @@ import { embeddedImageMarker, pageImageMarker } from '../markers.js';
 import {
   ExtractionError,
   type ContentOptions,
+  type PageCode,
   type PageImage,
   type PageProgress,
   type PageText,
@@ -288,6 +290,7 @@ async function readPage(
   let boxes: TextBox[] = boxesOfPieces(laidOut.placed, viewport.width, viewport.height);
   let hasText = text.trim() !== '';
   let readByOcr = false;
+  let codes: PageCode[] = [];
   if (options.includeText && alphanumerics(text) < minTextLayer) {
     // No text layer, or next to none (a scanner's page number): read the page as a picture.
     signal?.throwIfAborted();
@@ -299,6 +302,14 @@ async function readPage(
       ({ text, boxes } = recognised);
       readByOcr = true;
     }
+    // Barcodes and machine-readable zones of the scan, at the end of its text.
+    // (Their blocks are not laid out with the page's pieces: picture markers follow them.)
+    ({ text, boxes, codes } = await withPageCodes(
+      new Uint8Array(rendered),
+      { text, boxes },
+      signal,
+    ));
+    if (codes.length > 0) readByOcr = true;
     hasText = text.trim() !== '';
   }
 
@@ -352,6 +363,7 @@ async function readPage(
     text = text === '' ? marker : `${marker}\n${text}`;
     for (const image of images) image.offset += marker.length + 1;
     boxes = shiftBoxes(boxes, marker.length + 1);
+    codes = shiftCodes(codes, marker.length + 1);
   }
   if (options.includePageImages) {
     renderedPixels(pageImageWidth);
@@ -371,6 +383,7 @@ async function readPage(
   page.cleanup();
   const pageText: PageText = { fileId: file.id, fileName: file.name, page: number, text, boxes };
   if (images.length > 0) pageText.images = images;
+  if (codes.length > 0) pageText.codes = codes;
   return { text: pageText, hasText };
 }
 

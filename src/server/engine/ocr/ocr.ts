@@ -116,6 +116,11 @@ export async function terminateOcr(): Promise<void> {
   if (current) await (await current.catch(() => undefined))?.terminate();
 }
 
+export interface RecognizeOptions {
+  /** Only these characters are read (a machine-readable zone's `A–Z0–9<`), as one block. */
+  characters?: string;
+}
+
 export interface OcrResult {
   /** The recognised text, laid out as on the page. */
   text: string;
@@ -141,13 +146,34 @@ interface OcrPlacement {
  * enlarged and transparency is flattened onto white first, which tesseract needs for
  * screenshots; formats the canvas cannot decode (TIFF) go to tesseract as they are.
  */
-export async function recognizeImage(bytes: Uint8Array, signal?: AbortSignal): Promise<OcrResult> {
+export async function recognizeImage(
+  bytes: Uint8Array,
+  signal?: AbortSignal,
+  options: RecognizeOptions = {},
+): Promise<OcrResult> {
   signal?.throwIfAborted();
   const placement: OcrPlacement = {};
   const prepared = await prepareForOcr(bytes, placement);
-  const result = await withWorker((ocr) =>
-    ocr.recognize(Buffer.from(prepared), {}, { text: true, blocks: true }),
-  );
+  const result = await withWorker(async (ocr) => {
+    if (!options.characters)
+      return ocr.recognize(Buffer.from(prepared), {}, { text: true, blocks: true });
+    // A zone of a known alphabet (a machine-readable zone) read as one block of lines; the
+    // worker's settings are put back at once, in the same job, for the next image.
+    const { PSM } = (await import('tesseract.js')).default;
+    const block = {
+      tessedit_char_whitelist: options.characters,
+      tessedit_pageseg_mode: PSM.SINGLE_BLOCK,
+    };
+    await ocr.setParameters(block);
+    try {
+      return await ocr.recognize(Buffer.from(prepared), {}, { text: true, blocks: true });
+    } finally {
+      await ocr.setParameters({
+        tessedit_char_whitelist: '',
+        tessedit_pageseg_mode: PSM.SPARSE_TEXT,
+      });
+    }
+  });
   signal?.throwIfAborted();
   const pieces: PlacedText[] = [];
   const confidences: number[] = [];
