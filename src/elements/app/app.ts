@@ -5,6 +5,7 @@ import { html, LitElement, nothing, type PropertyValues } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import { ApiError, describeError } from '../../client/api-error.js';
 import { ExtractorClient, filesOfBucket, idOf, TokenKindError } from '../../client/client.js';
+import { watchHostColors } from './host-colors.js';
 import { colorSchemes, resolveColorScheme, type ColorScheme } from '../../contract/color-scheme.js';
 import { sessionExpiryWarningMs } from '../../contract/frame-messages.js';
 import { labelDefaults, type Labels } from '../../contract/labels.js';
@@ -199,11 +200,7 @@ export class ExtractorApp extends LitElement {
   readonly #internals = this.attachInternals?.();
   #systemScheme: MediaQueryList | undefined;
   readonly #handleSystemScheme = () => this.#recheckContrast();
-  /**
-   * Watches what the page around the element may change its colours with (an ancestor's
-   * class, style or data attribute; the page's color-scheme meta): the hosted full page
-   * turns dark only once the session is loaded, a partner's page may switch its own theme.
-   */
+  /** The page's own colours around the element (host-colors.ts). */
   #hostColors: MutationObserver | undefined;
 
   @provide({ context: clientContext })
@@ -298,20 +295,9 @@ export class ExtractorApp extends LitElement {
     // In `auto` the colours change with the system's setting, and are checked again.
     this.#systemScheme = matchMedia('(prefers-color-scheme: dark)');
     this.#systemScheme.addEventListener('change', this.#handleSystemScheme);
-    this.#watchHostColors();
-    this.#recheckContrast();
-  }
-
-  #watchHostColors(): void {
     this.#hostColors?.disconnect();
-    this.#hostColors = new MutationObserver(() => this.#recheckContrast());
-    const watched: Element[] = [];
-    const above = (node: Node) => node.parentNode ?? (node as ShadowRoot).host ?? null;
-    for (let node = above(this); node; node = above(node))
-      if (node instanceof Element) watched.push(node);
-    const meta = document.querySelector('meta[name="color-scheme"]');
-    for (const node of meta ? [...watched, meta] : watched)
-      this.#hostColors.observe(node, { attributes: true });
+    this.#hostColors = watchHostColors(this, () => this.#recheckContrast());
+    this.#recheckContrast();
   }
 
   override disconnectedCallback(): void {
