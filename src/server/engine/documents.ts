@@ -18,9 +18,15 @@ import {
 import { shiftBoxes } from './geometry.js';
 import { pageImageMarker } from './markers.js';
 import { readDocx, readXlsx } from './formats/office.js';
-import { recognizeImage } from './ocr/ocr.js';
+import { ocr } from './ocr/ocr.js';
 import { readPdf } from './formats/pdf.js';
-import { readCsv, readHtml, readMarkdown, readPlainText, type TextPage } from './formats/text-formats.js';
+import {
+  readCsv,
+  readHtml,
+  readMarkdown,
+  readPlainText,
+  type TextPage,
+} from './formats/text-formats.js';
 import {
   ExtractionError,
   type ContentOptions,
@@ -38,7 +44,7 @@ type ReadPage = TextPage & { boxes?: TextBox[] };
  * Bump when a change to the readers changes what they produce, so cached pages from the
  * older readers are not reused.
  */
-const readerVersion = 4;
+const readerVersion = 5;
 
 export interface ReadIo {
   cacheDir: string;
@@ -89,6 +95,8 @@ async function readCached(
         options.markEmbeddedImages,
         options.includePageImages,
         options.markPageImages,
+        // OCR in the languages named, or in those each page says (the key of old entries).
+        ...(options.documentLanguages?.length ? [[...options.documentLanguages].sort()] : []),
       ]),
     )
     .digest('hex')
@@ -228,13 +236,10 @@ async function readImage(
   let text = '';
   let boxes: TextBox[] = [];
   if (options.includeText) {
-    ({ text, boxes } = await recognizeImage(bytes, signal).catch((error: unknown) => {
-      // tesseract.js rejects an image it cannot decode with its message, not an Error.
-      if (error instanceof Error) throw error;
-      throw new ExtractionError(
-        `${file.name} could not be read as an image; it may be damaged`,
-        'damaged_file',
-      );
+    ({ text, boxes } = await ocr.recognize(bytes, {
+      languages: options.documentLanguages,
+      source: file.name,
+      signal,
     }));
     if (text.trim() === '')
       throw new ExtractionError(`${file.name} is a picture and OCR found no text in it`, 'no_text');

@@ -16,6 +16,7 @@
  * back every run a previous process left running. SIGTERM (`stop`) lets the chunks in
  * flight finish for a while, then hands their runs back to the queue at once.
  */
+import type { DocumentLanguage } from '../../contract/resources.js';
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
@@ -497,6 +498,7 @@ export class RunWorker {
         markEmbeddedImages: run.mark_embedded_images === 1,
         includePageImages: run.include_page_images === 1,
         markPageImages: run.mark_page_images === 1,
+        documentLanguages: JSON.parse(run.document_languages) as DocumentLanguage[],
       };
       const { files, copies } = await this.#localCopies(documentFileIds(document), signal);
       let chunks;

@@ -5,15 +5,10 @@
  */
 import { open } from 'node:fs/promises';
 import type { getDocumentProxy } from 'unpdf';
-import {
-  checkPages,
-  checkPixels,
-  defaultDocumentLimits,
-  type DocumentLimits,
-} from '../limits.js';
+import { checkPages, checkPixels, defaultDocumentLimits, type DocumentLimits } from '../limits.js';
 import { boxesOfPieces, shiftBoxes } from '../geometry.js';
 import { layoutPage, type PlacedText } from '../layout.js';
-import { recognizeImage } from '../ocr/ocr.js';
+import { ocr } from '../ocr/ocr.js';
 import { embeddedImageMarker, pageImageMarker } from '../markers.js';
 import {
   ExtractionError,
@@ -278,7 +273,11 @@ async function readPage(
     signal?.throwIfAborted();
     renderedPixels(ocrRenderWidth);
     const rendered = await renderPageAsImage(pdf, number, { canvasImport, width: ocrRenderWidth });
-    const recognised = await recognizeImage(new Uint8Array(rendered), signal);
+    const recognised = await ocr.recognize(new Uint8Array(rendered), {
+      languages: options.documentLanguages,
+      source: `${file.name}, page ${number}`,
+      signal,
+    });
     if (alphanumerics(recognised.text) > alphanumerics(text)) {
       // The rendered page is the whole page, so the words' boxes are the page's.
       ({ text, boxes } = recognised);
