@@ -16,7 +16,6 @@
  * back every run a previous process left running. SIGTERM (`stop`) lets the chunks in
  * flight finish for a while, then hands their runs back to the queue at once.
  */
-import type { DocumentLanguage } from '../../contract/resources.js';
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
@@ -41,7 +40,7 @@ import {
 } from '../engine/index.js';
 import { DocumentPool, DocumentWorkerCrash } from '../engine/isolation/pool.js';
 import { mergeExtractionsInto } from '../engine/merge.js';
-import { checksOf } from '../extractors/extractors.js';
+import { checksOf, documentLanguagesOf } from '../extractors/extractors.js';
 import { testPatternLinearly } from '../extractors/patterns.js';
 import type { FileStore, LocalCopy } from '../files/storage.js';
 import { databaseTime, dialectOf } from '../store/clock.js';
@@ -498,7 +497,7 @@ export class RunWorker {
         markEmbeddedImages: run.mark_embedded_images === 1,
         includePageImages: run.include_page_images === 1,
         markPageImages: run.mark_page_images === 1,
-        documentLanguages: JSON.parse(run.document_languages) as DocumentLanguage[],
+        documentLanguages: documentLanguagesOf(run),
       };
       const { files, copies } = await this.#localCopies(documentFileIds(document), signal);
       let chunks;
