@@ -18,7 +18,8 @@ import { tmpdir } from 'node:os';
 import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { readDocuments, terminateOcr } from '../server/engine/index.js';
-import { setOcrIdleTime } from '../server/engine/ocr/ocr.js';
+import { ocr, setOcrIdleTime } from '../server/engine/ocr/ocr.js';
+import { renderTextImage } from '../server/engine/testing/build-documents.js';
 import {
   extractWithLocalStrategy,
   loadInvoiceFixtures,
@@ -97,12 +98,55 @@ export async function bench(options: BenchOptions = {}): Promise<BenchResult> {
       lines.push(row(names[kind], sums));
     }
     lines.push(row('all', all));
+    lines.push(...(await pagesByLanguage()));
     return { name: 'Engine speed: local strategy end to end beside text extraction alone', lines };
   } finally {
     setOcrIdleTime(idleTime);
     await terminateOcr();
     await rm(root, { recursive: true, force: true });
   }
+}
+
+/**
+ * One page of the same layout in English and in German, read by OCR twice each: what a
+ * page in another language costs beside an English one (its language found, and read
+ * with its own model).
+ */
+async function pagesByLanguage(): Promise<string[]> {
+  const pages = {
+    english: [
+      'Invoice number: INV-2024-77',
+      'Invoice date: 12 March 2024',
+      'Amount due: 1,250.00 EUR',
+      'Payment within fourteen days of the invoice date.',
+      'Thank you for your order and your business.',
+      'Please quote the invoice number with your payment.',
+      'Delivery address: 12 High Street, Springfield',
+      'Questions about this invoice? Write to accounts.',
+    ],
+    german: [
+      'Rechnungsnummer: RE-2024-0815',
+      'Rechnungsdatum: 12. März 2024',
+      'Gesamtbetrag: 1.250,00 EUR',
+      'Zahlbar innerhalb von vierzehn Tagen ohne Abzug.',
+      'Vielen Dank für Ihren Auftrag und Ihre Bestellung.',
+      'Bitte geben Sie die Rechnungsnummer bei Zahlung an.',
+      'Lieferanschrift: Hauptstraße 12, Musterstadt',
+      'Fragen zu dieser Rechnung? Schreiben Sie uns.',
+    ],
+  };
+  const perPage: Record<string, number> = {};
+  for (const [name, text] of Object.entries(pages)) {
+    const image = await renderTextImage(text, { width: 1600, height: 2000, fontSize: 36 });
+    // Once to load the models the page needs, then measured.
+    await ocr.recognize(image);
+    let ms = 0;
+    for (let round = 0; round < 2; round++) ms += (await timed(() => ocr.recognize(image))).ms;
+    perPage[name] = ms / 2;
+  }
+  return [
+    `OCR of one page by language: English ${perPage.english!.toFixed(0)} ms, German ${perPage.german!.toFixed(0)} ms, ratio ${(perPage.german! / perPage.english!).toFixed(2)}`,
+  ];
 }
 
 function row(label: string, sums: { pages: number; readMs: number; endToEndMs: number }): string {

@@ -160,6 +160,31 @@ const allowResubmissionDescription =
   'submitting another run over the same bucket answers 409. true: each run over the ' +
   'bucket may be submitted (still once per run).';
 
+/**
+ * The languages a document may be written in that OCR reads: the ten of the interface, as
+ * ISO 639-1 codes. An extractor's `documentLanguages` names some of them when its owner
+ * knows what its documents are written in; empty, OCR finds each page's language itself.
+ */
+export const documentLanguages = [
+  'en',
+  'de',
+  'fr',
+  'es',
+  'it',
+  'nl',
+  'pl',
+  'pt',
+  'ja',
+  'ar',
+] as const;
+export type DocumentLanguage = (typeof documentLanguages)[number];
+
+const documentLanguagesDescription =
+  'Ours, beyond the spec. The languages the documents are written in, as ISO 639-1 codes ' +
+  'of the ten OCR reads (en, de, fr, es, it, nl, pl, pt, ja, ar): OCR of scans and ' +
+  'photos uses only their models. Empty (the default): each page is read in the language ' +
+  'and script it shows.';
+
 const text = (max: number) => z._default(z.string().check(z.maxLength(max)), '');
 const flag = (value: boolean) => z._default(z.boolean(), value);
 
@@ -217,6 +242,9 @@ export const extractorInputSchema = /* @__PURE__ */ (() => {
     ),
     combineFiles: flag(false),
     allowResubmission: flag(false),
+    documentLanguages: z
+      ._default(z.array(z.enum(documentLanguages)).check(z.maxLength(documentLanguages.length)), [])
+      .check(z.describe(documentLanguagesDescription)),
     checks: z
       ._default(checksSchema, [])
       .check(
@@ -269,6 +297,9 @@ export const extractorSchema = z.object({
   chunkSize: z.int().check(z.describe('Characters per chunk of text; chunks never split words.')),
   combineFiles: z.boolean().check(z.describe(combineFilesDescription)),
   allowResubmission: z.boolean().check(z.describe(allowResubmissionDescription)),
+  documentLanguages: z
+    .array(z.enum(documentLanguages))
+    .check(z.describe(documentLanguagesDescription)),
   checks: z
     .array(savedCheckSchema)
     .check(

@@ -23,7 +23,7 @@ import {
  * Bump when a change to the readers changes what they produce, so cached pages from the
  * older readers are not reused.
  */
-const readerVersion = 5;
+const readerVersion = 6;
 
 export interface ReadIo {
   cacheDir: string;
@@ -74,6 +74,8 @@ async function readCached(
         options.markEmbeddedImages,
         options.includePageImages,
         options.markPageImages,
+        // OCR in the languages named, or in those each page says (the key of old entries).
+        ...(options.documentLanguages?.length ? [[...options.documentLanguages].sort()] : []),
       ]),
     )
     .digest('hex')

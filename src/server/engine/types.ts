@@ -5,7 +5,7 @@
  * finaliseResult.
  */
 import type { TargetSchema } from '../../contract/json-schema.js';
-import type { DocumentErrorCode } from '../../contract/resources.js';
+import type { DocumentErrorCode, DocumentLanguage } from '../../contract/resources.js';
 
 export interface SourceFile {
   id: string;
@@ -30,6 +30,8 @@ export interface ContentOptions {
   markEmbeddedImages: boolean;
   includePageImages: boolean;
   markPageImages: boolean;
+  /** What OCR reads pages in (the extractor's setting); left out or empty, each page says. */
+  documentLanguages?: readonly DocumentLanguage[];
 }
 
 /** A picture that travels with the text: a rendered page or an image embedded in a document. */

@@ -88,6 +88,7 @@ export const demoExtractor: ExtractorInput = {
   chunkSize: 4000,
   combineFiles: false,
   allowResubmission: false,
+  documentLanguages: [],
   // What an invoice's own arithmetic says; a value that breaks it is marked for review. The
   // total may hold taxes and shipping that the lines do not, so the lines may add up to
   // less; a unit price may be rounded, so a line may be off by a little.

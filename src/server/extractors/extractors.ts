@@ -6,7 +6,12 @@ import { randomBytes } from 'node:crypto';
 import { labelNames, type LabelName } from '../../contract/labels.js';
 import { checkProblems, type Check } from '../../contract/checks.js';
 import { parseTargetSchema } from '../../contract/json-schema.js';
-import type { Extractor, ExtractorInput, Strategy } from '../../contract/resources.js';
+import type {
+  DocumentLanguage,
+  Extractor,
+  ExtractorInput,
+  Strategy,
+} from '../../contract/resources.js';
 import type { Config } from '../config.js';
 import { InvalidInputError, type FieldError } from '../errors.js';
 import type { Db } from '../store/database.js';
@@ -112,6 +117,7 @@ function columnsFrom(input: ExtractorInput) {
     combine_files: Number(input.combineFiles),
     allow_resubmission: Number(input.allowResubmission),
     checks: JSON.stringify(input.checks),
+    document_languages: JSON.stringify([...new Set(input.documentLanguages)]),
   };
 }
 
@@ -251,6 +257,12 @@ export function checksOf(row: Pick<ExtractorRow, 'checks'>): Check[] {
   return JSON.parse(row.checks) as Check[];
 }
 
+export function documentLanguagesOf(
+  row: Pick<ExtractorRow, 'document_languages'>,
+): DocumentLanguage[] {
+  return JSON.parse(row.document_languages) as DocumentLanguage[];
+}
+
 export function typedSchemaOf(row: Pick<ExtractorRow, 'json_schema' | 'label'>): string {
   const parsed = parseTargetSchema(row.json_schema);
   return parsed.ok ? typeScriptFromSchema(parsed.schema, typeNameFor(row.label)) : '';
@@ -274,6 +286,7 @@ export function extractorToWire(row: ExtractorRow, runs: string[], config: Confi
     combineFiles: row.combine_files === 1,
     allowResubmission: row.allow_resubmission === 1,
     checks: checksOf(row),
+    documentLanguages: documentLanguagesOf(row),
     runs,
     deletedAt: row.deleted_at,
     createdAt: row.created_at,

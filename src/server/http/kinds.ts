@@ -53,6 +53,7 @@ export const extractorKind: ResourceKind = {
     'chunkSize',
     'combineFiles',
     'allowResubmission',
+    'documentLanguages',
     'checks',
     'runs',
     'deletedAt',

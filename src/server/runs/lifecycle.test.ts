@@ -144,6 +144,17 @@ describe('starting a run', () => {
     expect(extractor.runs).toContain(`/api/runs/${run.id}`);
   });
 
+  it("keeps the extractor's document languages with the run, for its reading", async () => {
+    const languages = await createExtractor({ documentLanguages: ['de', 'ja'] });
+    const run = await startRun(await bucketWithFile(), languages);
+    const row = await service.store.db
+      .selectFrom('runs')
+      .select('document_languages')
+      .where('id', '=', run.id)
+      .executeTakeFirstOrThrow();
+    expect(JSON.parse(row.document_languages)).toEqual(['de', 'ja']);
+  });
+
   it('takes overrides and checks them', async () => {
     const bucketId = await bucketWithFile();
     const response = await service.json('POST', '/api/runs', {

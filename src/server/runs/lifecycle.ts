@@ -209,6 +209,7 @@ export class RunLifecycle {
       chunk_size: input.chunkSize ?? extractor.chunk_size,
       file_ids: JSON.stringify(files.map((file) => file.id)),
       combine_files: Number(combine),
+      document_languages: extractor.document_languages,
       ...untouchedRunColumns(now),
       ...runColumnsOf(bucket.id, documents),
     };

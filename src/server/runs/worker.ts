@@ -40,7 +40,7 @@ import {
 } from '../engine/index.js';
 import { DocumentPool, DocumentWorkerCrash } from '../engine/isolation/pool.js';
 import { mergeExtractionsInto } from '../engine/merge.js';
-import { checksOf } from '../extractors/extractors.js';
+import { checksOf, documentLanguagesOf } from '../extractors/extractors.js';
 import { testPatternLinearly } from '../extractors/patterns.js';
 import type { FileStore, LocalCopy } from '../files/storage.js';
 import { databaseTime, dialectOf } from '../store/clock.js';
@@ -497,6 +497,7 @@ export class RunWorker {
         markEmbeddedImages: run.mark_embedded_images === 1,
         includePageImages: run.include_page_images === 1,
         markPageImages: run.mark_page_images === 1,
+        documentLanguages: documentLanguagesOf(run),
       };
       const { files, copies } = await this.#localCopies(documentFileIds(document), signal);
       let chunks;

@@ -12,6 +12,7 @@ import {
   type MigrationProvider,
 } from 'kysely';
 import { newDocumentRows, runColumnsOf } from '../runs/documents.js';
+import { documentLanguagesMigration } from './migrations/0012_document_languages.js';
 import type { Database, RunDocumentRow } from './schema.js';
 import type { RunStatus } from '../../contract/run-status.js';
 
@@ -390,6 +391,7 @@ const migrationsFor = (dialect: Dialect): Record<string, Migration> => ({
       await db.schema.alterTable('runs').dropColumn('draft_result_json').execute();
     },
   },
+  '0012_document_languages': documentLanguagesMigration(dialect),
 });
 
 /**

@@ -26,6 +26,8 @@ export interface ContentOptionColumns {
 
 export interface ExtractorTable extends ContentOptionColumns {
   id: string;
+  /** JSON list of the ISO 639-1 codes OCR reads its documents in; `[]`: each page says. */
+  document_languages: Generated<string>;
   /** 1: the files of a bucket are read as one document (see runs/documents.ts). */
   combine_files: number;
   /** 1: each run over a bucket may be submitted; 0: only one run per bucket. */
@@ -99,6 +101,8 @@ export interface ExtractionColumns {
 
 export interface RunTable extends ContentOptionColumns, ExtractionColumns {
   id: string;
+  /** The extractor's `document_languages` when the run started. */
+  document_languages: Generated<string>;
   bucket_id: string;
   extractor_id: string;
   status: RunStatus;

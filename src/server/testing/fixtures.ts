@@ -221,6 +221,7 @@ export async function insertRunRow(db: Db, run: RunSeed): Promise<RunRow> {
     chunk_size: 4000,
     file_ids: JSON.stringify(files.map((file) => file.id)),
     combine_files: 0,
+    document_languages: '[]',
     ...untouchedRunColumns(now),
     ...runColumnsOf(bucketId, documents),
     ...overrides,

@@ -9,7 +9,7 @@
  */
 import { parse, type Details, type ParseResult } from 'mrz';
 import { boxesBetween } from '../geometry.js';
-import { recognizeImage } from '../ocr/ocr.js';
+import { ocr } from '../ocr/ocr.js';
 import type { CodePart, TextBox } from '../types.js';
 import type { CodeBox } from './barcodes.js';
 
@@ -126,7 +126,7 @@ export async function readZone(
     .extract({ left, top, width: right - left, height: bottom - top })
     .png()
     .toBuffer();
-  const { text } = await recognizeImage(crop, signal, { characters: mrzCharacters });
+  const { text } = await ocr.recognize(crop, { characters: mrzCharacters, signal });
   return parseZone(text.split('\n'));
 }
 

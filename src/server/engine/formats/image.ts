@@ -1,7 +1,7 @@
 /** Image files (PNG, JPEG, WebP, TIFF): one page, read by OCR. */
 import { checkImage, imageDimensions, type DocumentLimits } from '../limits.js';
 import { withPageCodes } from '../codes/page-codes.js';
-import { recognizeImage } from '../ocr/ocr.js';
+import { ocr } from '../ocr/ocr.js';
 import {
   ExtractionError,
   type ContentOptions,
@@ -77,13 +77,10 @@ export async function readImage(
   let boxes: TextBox[] = [];
   let codes: PageCode[] = [];
   if (options.includeText) {
-    ({ text, boxes } = await recognizeImage(bytes, signal).catch((error: unknown) => {
-      // tesseract.js rejects an image it cannot decode with its message, not an Error.
-      if (error instanceof Error) throw error;
-      throw new ExtractionError(
-        `${file.name} could not be read as an image; it may be damaged`,
-        'damaged_file',
-      );
+    ({ text, boxes } = await ocr.recognize(bytes, {
+      languages: options.documentLanguages,
+      source: file.name,
+      signal,
     }));
     // Barcodes and machine-readable zones: blocks of their own at the end of the text.
     ({ text, boxes, codes } = await withPageCodes(bytes, { text, boxes }, signal));

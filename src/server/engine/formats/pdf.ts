@@ -9,7 +9,7 @@ import { checkPages, checkPixels, defaultDocumentLimits, type DocumentLimits } f
 import { shiftCodes, withPageCodes } from '../codes/page-codes.js';
 import { boxesOfPieces, shiftBoxes } from '../geometry.js';
 import { layoutPage, type PlacedText } from '../layout.js';
-import { recognizeImage } from '../ocr/ocr.js';
+import { ocr } from '../ocr/ocr.js';
 import { embeddedImageMarker, pageImageMarker } from '../markers.js';
 import {
   ExtractionError,
@@ -296,7 +296,11 @@ async function readPage(
     signal?.throwIfAborted();
     renderedPixels(ocrRenderWidth);
     const rendered = await renderPageAsImage(pdf, number, { canvasImport, width: ocrRenderWidth });
-    const recognised = await recognizeImage(new Uint8Array(rendered), signal);
+    const recognised = await ocr.recognize(new Uint8Array(rendered), {
+      languages: options.documentLanguages,
+      source: `${file.name}, page ${number}`,
+      signal,
+    });
     if (alphanumerics(recognised.text) > alphanumerics(text)) {
       // The rendered page is the whole page, so the words' boxes are the page's.
       ({ text, boxes } = recognised);

@@ -11,7 +11,7 @@
  */
 import type { TargetSchema } from '../../../contract/json-schema.js';
 import { mergeExtractions } from '../merge.js';
-import { recognizeImage } from '../ocr/ocr.js';
+import { ocr } from '../ocr/ocr.js';
 import { sourceOf } from '../sources.js';
 import type { Chunk, ChunkExtraction, ExtractionStrategy, ValueSource } from '../types.js';
 import { conceptsById, type Concept } from './lexicon.js';
@@ -100,7 +100,10 @@ async function extractFromPictures(
   const spans: Chunk['spans'] = [];
   let text = '';
   for (const image of chunk.images ?? []) {
-    const recognised = await recognizeImage(Buffer.from(image.data, 'base64'), signal);
+    const recognised = await ocr.recognize(Buffer.from(image.data, 'base64'), {
+      source: image.label,
+      signal,
+    });
     const owner =
       chunk.spans.find(
         (span) => image.offset >= span.pageStart && image.offset <= span.pageStart + span.length,

@@ -12,7 +12,8 @@ import { chunkPages } from '../chunks.js';
 import { readDocuments } from '../documents.js';
 import { createStrategy } from '../index.js';
 import { imageDimensions } from '../limits.js';
-import { prepareForOcr, recognizeImage } from './ocr.js';
+import { ocr } from './ocr.js';
+import { prepareForOcr } from './prepare.js';
 import { buildPdf, renderTextImage } from '../testing/build-documents.js';
 import {
   demoSchema,
@@ -178,7 +179,7 @@ describe('OCR', () => {
     const reduced = imageDimensions(await prepareForOcr(large))!;
     expect(reduced.width).toBeLessThan(1300);
     expect(reduced.width).toBeGreaterThan(700);
-    const { text } = await recognizeImage(large);
+    const { text } = await ocr.recognize(large);
     for (const line of lines) expect(text).toContain(line);
     // Print of an ordinary size keeps its pixels.
     const ordinary = await renderTextImage([...lines, ...lines], { width: 2000, fontSize: 32 });
@@ -212,9 +213,9 @@ describe('OCR', () => {
       script,
       [
         `import { readFile } from 'node:fs/promises';`,
-        `import { recognizeImage, setOcrIdleTime } from ${JSON.stringify(join(here, 'ocr.ts'))};`,
+        `import { ocr, setOcrIdleTime } from ${JSON.stringify(join(here, 'ocr.ts'))};`,
         `setOcrIdleTime(200);`,
-        `const result = await recognizeImage(await readFile(${JSON.stringify(image)}));`,
+        `const result = await ocr.recognize(await readFile(${JSON.stringify(image)}));`,
         `process.stdout.write(result.text);`,
       ].join('\n'),
     );

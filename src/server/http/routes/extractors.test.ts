@@ -43,6 +43,7 @@ const everyWritableField = {
   includePageImages: true,
   markPageImages: true,
   chunkSize: 1500,
+  documentLanguages: ['de', 'ja'],
   checks: [
     { left: '/total', op: '>=', right: 0, message: 'The total is negative.' },
     { left: { add: ['/total', 1] }, op: '!=', right: { value: 1 }, tolerance: 0.5 },
@@ -404,6 +405,29 @@ describe.each(collections)('PUT %s/{id}', (base) => {
       await expectResource(response, mediaType, 'extractor', stored as Wire);
     },
   );
+
+  it('keeps the languages its documents are written in, and answers 422 naming one it does not know', async () => {
+    const created = await createExtractor(service);
+    expect(created.documentLanguages).toEqual([]);
+    const before = await storedState(service);
+    const problem = await expectProblem(
+      await service.json(
+        'PUT',
+        `${base}/${created.id}`,
+        extractorInput({ documentLanguages: ['de', 'xx' as 'de'] }),
+      ),
+      422,
+    );
+    expect(problem.errors?.map((error) => error.pointer)).toEqual(['/documentLanguages/1']);
+    expect(await storedState(service)).toEqual(before);
+    const replaced = await service.json(
+      'PUT',
+      `${base}/${created.id}`,
+      extractorInput({ documentLanguages: ['ar', 'pl'] }),
+    );
+    expect(replaced.status).toBe(200);
+    expect((await getExtractor(created.id)).documentLanguages).toEqual(['ar', 'pl']);
+  });
 
   it('answers 404 for an unknown or deleted extractor, and 422 for invalid values, changing nothing', async () => {
     const created = await createExtractor(service);

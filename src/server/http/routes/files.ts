@@ -25,6 +25,7 @@ import {
   type PageAnswer,
   type PageAsker,
 } from '../../files/pages.js';
+import { documentLanguagesOf } from '../../extractors/extractors.js';
 import { receiveUpload, type ReceivedFile } from '../../files/uploads.js';
 import { activeRunOfBucket, contentOptionsOf, findRun } from '../../runs/runs.js';
 import { canSeeRun } from '../../tokens/access.js';
@@ -140,7 +141,8 @@ async function textOptionsOf(c: Context<AppEnv>, file: FileRow, runId: string | 
   const run = await findRun(c.get('services').db, runId);
   if (!run || run.bucket_id !== file.bucket_id || !canSeeRun(c.get('principal'), run))
     throw new NotFoundError(`There is no run ${JSON.stringify(runId)} over this bucket.`);
-  return contentOptionsOf(run);
+  // Read as the run read it: OCR in other languages gives other text, and other offsets.
+  return { ...contentOptionsOf(run), documentLanguages: documentLanguagesOf(run) };
 }
 
 function settled(answer: PageAnswer, file: FileRow, page: number): PageAnswer {
