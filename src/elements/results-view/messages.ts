@@ -14,7 +14,7 @@ import type { TargetSchema } from '../../contract/json-schema.js';
 import type { SchemaProblem } from '../../contract/schema-validation.js';
 import { formattingLocale } from '../../locales/localization.js';
 import { plural } from '../../locales/plural.js';
-import { humanizeName } from '../field-names.js';
+import { humanizeName } from '../internal/field-names.js';
 import { formatNumber } from '../../locales/format.js';
 import { editorKind } from './values.js';
 

@@ -20,14 +20,18 @@ import {
   documentStatusNames,
   documentText,
   failureReason,
-} from '../document-text.js';
-import { fire } from '../events.js';
-import { checkIcon, downloadIcon } from '../icons.js';
-import { documentStyles } from '../document.styles.js';
-import { renderReplaceFile } from '../replace-file.js';
-import { ExtractorViewElement } from '../view-element.js';
+} from '../internal/document-text.js';
+import { fire } from '../internal/events.js';
+import { checkIcon, downloadIcon } from '../internal/icons.js';
+import { documentStyles } from '../styles/document.styles.js';
+import { renderReplaceFile } from '../internal/replace-file.js';
+import { ExtractorViewElement } from '../internal/view-element.js';
 import { DocumentDrafts, type DocumentDraft } from './document-drafts.js';
-import { ExtractorDocumentPane, type PaneHighlight, type PickedWords } from './document-pane.js';
+import {
+  ExtractorDocumentPane,
+  type PaneHighlight,
+  type PickedWords,
+} from '../document-pane/document-pane.js';
 import { titleAt } from './messages.js';
 import { checksOf, DocumentReview, machineRecordsOfRun, metadataOfRun } from './review-state.js';
 import { fieldStateText, paneText } from './review-text.js';

@@ -7,8 +7,8 @@
  */
 import { html, nothing, type TemplateResult } from 'lit';
 import { primaryType, resolveRef, type TargetSchema } from '../../contract/json-schema.js';
-import { fieldTitle } from '../field-names.js';
-import { closeIcon, plusIcon } from '../icons.js';
+import { fieldTitle } from '../internal/field-names.js';
+import { closeIcon, plusIcon } from '../internal/icons.js';
 import { choiceText } from './messages.js';
 import type { FieldState } from './review-state.js';
 import { fieldStateText } from './review-text.js';
