@@ -60,8 +60,8 @@ const views = {
   ],
   'extractor-results-view': [
     'src/elements/results-view/results-view.ts',
-    'src/elements/results-view/record-table.ts',
-    'src/elements/results-view/schema-form.ts',
+    'src/elements/record-editor/record-table.ts',
+    'src/elements/record-editor/schema-form.ts',
     'src/elements/internal/view-element.ts',
   ],
 } as const;

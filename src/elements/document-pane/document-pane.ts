@@ -8,7 +8,7 @@ import { pictureWidthFor, type PageWords, type SourceBox } from '../../contract/
 import { styleProperties } from '../internal/style-properties.js';
 import { controlStyles, tokenStyles } from '../styles/theme.styles.js';
 import { documentPaneStyles } from './document-pane.styles.js';
-import { paneText } from '../results-view/review-text.js';
+import { paneText } from '../wording/review-text.js';
 
 /** A value's place in the document, as the pane highlights it. */
 export interface PaneHighlight {

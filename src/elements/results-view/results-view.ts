@@ -32,9 +32,14 @@ import {
   type PaneHighlight,
   type PickedWords,
 } from '../document-pane/document-pane.js';
-import { titleAt } from './messages.js';
-import { checksOf, DocumentReview, machineRecordsOfRun, metadataOfRun } from './review-state.js';
-import { fieldStateText, paneText } from './review-text.js';
+import { titleAt } from '../wording/messages.js';
+import {
+  checksOf,
+  DocumentReview,
+  machineRecordsOfRun,
+  metadataOfRun,
+} from '../record-editor/review-state.js';
+import { fieldStateText, paneText } from '../wording/review-text.js';
 import { resultsViewStyles } from './results-view.styles.js';
 
 /**

@@ -32,10 +32,10 @@ import { deepEqual } from '../../contract/schema-validation.js';
 import { fieldTitle } from '../internal/field-names.js';
 import { closeIcon, plusIcon } from '../internal/icons.js';
 import { styleProperties } from '../internal/style-properties.js';
-import { tableText } from './messages.js';
+import { tableText } from '../wording/messages.js';
 import { controlId, mustBeFilled, renderControl, type SchemaForm } from './schema-form.js';
-import { fieldStateText } from './review-text.js';
-import { editorKind, getAt, pointerOf, type Path } from './values.js';
+import { fieldStateText } from '../wording/review-text.js';
+import { editorKind, getAt, pointerOf, type Path } from '../internal/values.js';
 
 /** Up to this many rows, all are rendered; a small table needs no window. */
 export const windowThreshold = 60;

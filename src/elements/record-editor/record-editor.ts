@@ -14,7 +14,12 @@ import {
   type TargetSchema,
 } from '../../contract/json-schema.js';
 import { findSchemaProblems, testPatternNatively } from '../../contract/schema-validation.js';
-import { describeSchemaProblem, requiredNote, serviceRefusedMessage, titleAt } from './messages.js';
+import {
+  describeSchemaProblem,
+  requiredNote,
+  serviceRefusedMessage,
+  titleAt,
+} from '../wording/messages.js';
 import { RecordTable, renderRecordTable } from './record-table.js';
 import { controlId, hasFieldsToFill, renderObjectFields, type SchemaForm } from './schema-form.js';
 import type { FieldState } from './review-state.js';
@@ -29,7 +34,7 @@ import {
   valueAtPointer,
   valueFromInput,
   type Path,
-} from './values.js';
+} from '../internal/values.js';
 
 export interface RecordEditorHost extends ReactiveControllerHost, HTMLElement {
   readonly renderRoot: HTMLElement | DocumentFragment;

@@ -16,7 +16,7 @@ import { formattingLocale } from '../../locales/localization.js';
 import { plural } from '../../locales/plural.js';
 import { humanizeName } from '../internal/field-names.js';
 import { formatNumber } from '../../locales/format.js';
-import { editorKind } from './values.js';
+import { editorKind } from '../internal/values.js';
 
 export interface MessageContext {
   /** What the value is called: its title, or its property name made readable. */

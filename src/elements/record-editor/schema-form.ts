@@ -9,10 +9,10 @@ import { html, nothing, type TemplateResult } from 'lit';
 import { primaryType, resolveRef, type TargetSchema } from '../../contract/json-schema.js';
 import { fieldTitle } from '../internal/field-names.js';
 import { closeIcon, plusIcon } from '../internal/icons.js';
-import { choiceText } from './messages.js';
+import { choiceText } from '../wording/messages.js';
 import type { FieldState } from './review-state.js';
-import { fieldStateText } from './review-text.js';
-import { typedValue } from './typed-value.js';
+import { fieldStateText } from '../wording/review-text.js';
+import { typedValue } from '../field-kinds/typed-value.js';
 import {
   allowsNull,
   choiceOptions,
@@ -22,7 +22,7 @@ import {
   pointerOf,
   valueFromInput,
   type Path,
-} from './values.js';
+} from '../internal/values.js';
 
 export interface SchemaForm {
   readonly root: TargetSchema;
