@@ -29,13 +29,14 @@ import { Directive, directive, type ElementPart } from 'lit/directive.js';
 import { repeat } from 'lit/directives/repeat.js';
 import { resolveRef, type TargetSchema } from '../../contract/json-schema.js';
 import { deepEqual } from '../../contract/schema-validation.js';
+import { fieldKindOf, renderControl } from '../field-kinds/index.js';
 import { fieldTitle } from '../internal/field-names.js';
 import { closeIcon, plusIcon } from '../internal/icons.js';
 import { styleProperties } from '../internal/style-properties.js';
 import { tableText } from '../wording/messages.js';
-import { controlId, mustBeFilled, renderControl, type SchemaForm } from './schema-form.js';
+import { controlId, mustBeFilled, type SchemaForm } from './schema-form.js';
 import { fieldStateText } from '../wording/review-text.js';
-import { editorKind, getAt, pointerOf, type Path } from '../internal/values.js';
+import { getAt, pointerOf, type Path } from '../internal/values.js';
 
 /** Up to this many rows, all are rendered; a small table needs no window. */
 export const windowThreshold = 60;
@@ -549,7 +550,7 @@ export function renderRecordTable(options: RecordTableOptions): TemplateResult {
               </th>
               ${columns.map(
                 (column) =>
-                  html`<th role="columnheader" class="col-${editorKind(column.schema)}">
+                  html`<th role="columnheader" class="col-${fieldKindOf(column.schema).name}">
                     ${column.title}${column.required ? html`<span class="required-mark" aria-hidden="true">*</span>` : nothing}
                   </th>`,
               )}

@@ -41,6 +41,7 @@ import {
 } from '../record-editor/review-state.js';
 import { fieldStateText, paneText } from '../wording/review-text.js';
 import { resultsViewStyles } from './results-view.styles.js';
+import { recordEditorStyles } from '../record-editor/record-editor.styles.js';
 
 /**
  * @tagname extractor-results-view
@@ -123,7 +124,12 @@ import { resultsViewStyles } from './results-view.styles.js';
  * @cssproperty --extractor-radius-container - Corner radius of panels, tables and the drop zone.
  */
 export class ExtractorResultsView extends ExtractorViewElement {
-  static override styles = [...ExtractorViewElement.styles, documentStyles, resultsViewStyles];
+  static override styles = [
+    ...ExtractorViewElement.styles,
+    documentStyles,
+    resultsViewStyles,
+    ...recordEditorStyles,
+  ];
 
   #drafts = this.#createDrafts();
   readonly #replacer = new DocumentReplaceController(this, {
