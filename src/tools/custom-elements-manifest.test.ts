@@ -60,6 +60,8 @@ const views = {
   ],
   'extractor-results-view': [
     'src/elements/results-view/results-view.ts',
+    'src/elements/results-view/document-switcher.ts',
+    'src/elements/results-view/nothing-found.ts',
     'src/elements/record-editor/record-table.ts',
     'src/elements/record-editor/schema-form.ts',
     'src/elements/internal/view-element.ts',

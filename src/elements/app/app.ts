@@ -29,7 +29,7 @@ import {
 import { fire, type ExtractorEventMap } from '../internal/events.js';
 import { localizedLabels } from '../internal/labels.js';
 import { exportedViewParts } from '../internal/parts.js';
-import { loadStepView } from '../internal/registry.js';
+import { loadStepView } from './registry.js';
 import { canShowStep, resumeStep, steps, type Step } from '../internal/steps.js';
 import { controlStyles, tokenStyles } from '../styles/theme.styles.js';
 import { appStyles } from './app.styles.js';

@@ -6,9 +6,8 @@
 import { css, html, nothing, type TemplateResult } from 'lit';
 import { primaryType } from '../../contract/json-schema.js';
 import { allowsNull, pointerOf } from '../internal/values.js';
-import { parseTrimmed, renderSelect } from './controls.js';
+import { choiceText, chooseYesOrNo, formatChoice, parseText, renderSelect } from './controls.js';
 import type { ControlInput, FieldKind } from './field-kind.js';
-import { choiceText, chooseYesOrNo, formatChoice } from './words.js';
 
 /**
  * The radio buttons of a field. A value that was not found selects none of them, which
@@ -52,8 +51,7 @@ export const booleanKind: FieldKind = {
   fits: (schema) => primaryType(schema) === 'boolean',
   control: (input) => renderSelect(booleanKind, input, [true, false], choiceText.unknown),
   fieldControl: renderYesNo,
-  fieldIsGroup: true,
-  parse: (raw, schema, options) => parseTrimmed(raw, schema, (text) => text, options),
+  parse: parseText,
   format: formatChoice,
   fromPage: null,
   missing: chooseYesOrNo,

@@ -7,9 +7,8 @@ import { msg, str } from '@lit/localize';
 import { css } from 'lit';
 import { allowsNull } from '../internal/values.js';
 import { inSentence } from '../../locales/sentence.js';
-import { parseTrimmed, renderSelect } from './controls.js';
+import { choiceText, chooseOption, formatChoice, parseText, renderSelect } from './controls.js';
 import type { ControlInput, FieldKind } from './field-kind.js';
-import { choiceText, chooseOption, formatChoice } from './words.js';
 
 function renderChoice(input: ControlInput) {
   const options = (input.schema.enum ?? []).filter((option) => option !== null);
@@ -21,9 +20,8 @@ export const choiceKind: FieldKind = {
   name: 'choice',
   fits: (schema) => !!schema.enum,
   control: renderChoice,
-  fieldControl: renderChoice,
-  fieldIsGroup: false,
-  parse: (raw, schema, options) => parseTrimmed(raw, schema, (text) => text, options),
+  fieldControl: null,
+  parse: parseText,
   format: formatChoice,
   fromPage: (words, schema) =>
     (schema.enum ?? []).find((option) => String(option).toLowerCase() === words.toLowerCase()) ??

@@ -1,11 +1,14 @@
 /**
- * The two controls the kinds are drawn with: a text box, and a select of choices. Both
- * write back through the form, read what was typed with the kind's own `parse` and show
- * the value with its `format`.
+ * What the kinds share: the two controls they are drawn with, a text box and a select of
+ * choices, and their words. Both controls write back through the form, read what was typed
+ * with the kind's own `parse` and show the value with its `format`. The words go through
+ * the catalogue (src/locales), as all of the editor's words.
  */
+import { msg, str } from '@lit/localize';
 import { html, nothing, type TemplateResult } from 'lit';
 import type { TargetSchema } from '../../contract/json-schema.js';
-import { allowsNull, pointerOf } from '../internal/values.js';
+import { inSentence } from '../../locales/sentence.js';
+import { allowsNull, displayValue, pointerOf } from '../internal/values.js';
 import type { ControlInput, FieldKind, InputOptions } from './field-kind.js';
 import { typedValue } from './typed-value.js';
 
@@ -102,4 +105,55 @@ export function renderSelect(
         </option>`,
     )}
   </select>`;
+}
+
+/** What typed text means to a kind that keeps it as text, trimmed (a date, a choice). */
+export const parseText = (raw: string, schema: TargetSchema, options: InputOptions): unknown =>
+  parseTrimmed(raw, schema, (text) => text, options);
+
+/** The words of the choices the editor offers. */
+export const choiceText = {
+  get yes() {
+    return msg('Yes', { id: 'value.yes' });
+  },
+  get no() {
+    return msg('No', { id: 'value.no' });
+  },
+  /** A yes or no that is not known (null), or not found. */
+  get unknown() {
+    return msg('Not known', { id: 'form.choice.unknown' });
+  },
+  /** The empty choice of a list that allows nothing. */
+  get none() {
+    return msg('None', { id: 'form.choice.none' });
+  },
+  /** The empty choice of a list where something must be chosen. */
+  get prompt() {
+    return msg('Choose…', { id: 'form.choice.prompt' });
+  },
+};
+
+/** An option of a select as it reads: yes or no, or the value as text. */
+export function formatChoice(option: unknown, locale: string | undefined): string {
+  return typeof option === 'boolean'
+    ? option
+      ? choiceText.yes
+      : choiceText.no
+    : displayValue(option, locale);
+}
+
+export const chooseYesOrNo = () => msg('Choose yes or no.', { id: 'form.choose-yes-no' });
+export const chooseOption = () => msg('Choose one of the options.', { id: 'form.choose-option' });
+
+/** What a missing value a person types in asks for; a list (shown as text) asks for items. */
+export function enterMessage(schema: TargetSchema, title: string): string {
+  const what = inSentence(title);
+  const type = schema.type;
+  if (type === 'array' || (Array.isArray(type) && type.includes('array')))
+    return title
+      ? msg(str`Add the ${what}.`, { id: 'form.add-named' })
+      : msg('Add an item.', { id: 'form.add-item' });
+  return title
+    ? msg(str`Enter the ${what}.`, { id: 'form.enter-named' })
+    : msg('Enter a value.', { id: 'form.enter-value' });
 }

@@ -5,9 +5,8 @@
 import { css } from 'lit';
 import { primaryType } from '../../contract/json-schema.js';
 import { displayValue } from '../internal/values.js';
-import { parseTrimmed, renderTextBox } from './controls.js';
+import { enterMessage, parseText, renderTextBox } from './controls.js';
 import type { ControlInput, FieldKind } from './field-kind.js';
-import { enterMessage } from './words.js';
 
 const isoDate = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -31,9 +30,8 @@ export const dateKind: FieldKind = {
   name: 'date',
   fits: (schema) => primaryType(schema) === 'string' && schema.format === 'date',
   control: renderDate,
-  fieldControl: renderDate,
-  fieldIsGroup: false,
-  parse: (raw, schema, options) => parseTrimmed(raw, schema, (text) => text, options),
+  fieldControl: null,
+  parse: parseText,
   format: displayValue,
   // The ISO date in the words picked, if there is one.
   fromPage: (words, schema, locale) =>

@@ -59,12 +59,11 @@ export interface FieldKind {
   /** The control in a table's cell or a list's item, wired to `form.setValue`. */
   control(input: ControlInput): TemplateResult;
   /**
-   * The control of a labelled field in a form. When `fieldIsGroup`, it is a group of
-   * controls (radio buttons) the field's title labels by the id `<id>-label`; otherwise
-   * one control the title's `<label for>` points at.
+   * A labelled field's own control in a form: a group of controls (radio buttons) that
+   * the field's title labels by the id `<id>-label`. Null for a kind whose field shows its
+   * `control`, which the title's `<label for>` points at.
    */
-  fieldControl(input: ControlInput): TemplateResult;
-  readonly fieldIsGroup: boolean;
+  readonly fieldControl: ((input: ControlInput) => TemplateResult) | null;
   /**
    * The value for what was typed. Text that does not read as the kind's value is kept as
    * typed, so the schema's check says what is expected next to the field instead of the

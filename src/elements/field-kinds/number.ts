@@ -5,9 +5,8 @@
 import { css, type CSSResult } from 'lit';
 import { primaryType, type JsonType } from '../../contract/json-schema.js';
 import { displayValue, parseNumber } from '../internal/values.js';
-import { parseTrimmed, renderTextBox } from './controls.js';
+import { enterMessage, parseTrimmed, renderTextBox } from './controls.js';
 import type { ControlInput, FieldKind } from './field-kind.js';
-import { enterMessage } from './words.js';
 
 /** A number in words picked on a page: "EUR 1.234,50" has 1.234,50, "12 345" has 12 345. */
 const numberInWords = /[-−+]?\d{1,3}(?:[ \u00a0\u202f'’]\d{3})+(?:[.,]\d+)?|[-−+]?\d[\d.,]*\d|\d/;
@@ -23,8 +22,7 @@ function numericKind(
     name,
     fits: (schema) => primaryType(schema) === (name satisfies JsonType),
     control: render,
-    fieldControl: render,
-    fieldIsGroup: false,
+    fieldControl: null,
     // Text that is not a number is kept as typed, for the schema's check to speak of.
     parse: (raw, schema, options) =>
       parseTrimmed(

@@ -5,16 +5,14 @@
  */
 import { css } from 'lit';
 import { displayValue } from '../internal/values.js';
-import { emptyInput, renderTextBox } from './controls.js';
+import { enterMessage, emptyInput, renderTextBox } from './controls.js';
 import type { FieldKind } from './field-kind.js';
-import { enterMessage } from './words.js';
 
 export const textKind: FieldKind = {
   name: 'text',
   fits: () => true,
   control: (input) => renderTextBox(textKind, input),
-  fieldControl: (input) => renderTextBox(textKind, input),
-  fieldIsGroup: false,
+  fieldControl: null,
   parse: (raw, schema, options) => (raw === '' ? emptyInput(schema, !options.required) : raw),
   format: displayValue,
   fromPage: (words, schema, locale) => textKind.parse(words, schema, { locale }),

@@ -194,15 +194,15 @@ function renderField(
     : nothing;
   const kind = fieldKindOf(resolved);
   const mark = required ? requiredMark : nothing;
+  const input = { form, schema: resolved, value, path, options: { id, describedBy, required } };
   // A group of controls (yes or no) is labelled by the title's id, one control by its label.
   return html`<div class="field" part="field" data-pointer=${pointer}>
     ${
-      kind.fieldIsGroup
+      kind.fieldControl
         ? html`<span class="field-label" id="${id}-label">${title}${mark}</span>`
         : html`<label class="field-label" for=${id}>${title}${mark}</label>`
     }
-    ${descriptionText}
-    ${kind.fieldControl({ form, schema: resolved, value, path, options: { id, describedBy, required } })}
+    ${descriptionText} ${(kind.fieldControl ?? kind.control)(input)}
     ${renderMessages(form, path, `${id}-error`)} ${stateText}
   </div>`;
 }

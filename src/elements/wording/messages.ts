@@ -16,7 +16,7 @@ import { plural } from '../../locales/plural.js';
 import { humanizeName } from '../internal/field-names.js';
 import { formatNumber } from '../../locales/format.js';
 import { fieldKindOf } from '../field-kinds/index.js';
-import { chooseOption, chooseYesOrNo } from '../field-kinds/words.js';
+import { chooseOption, chooseYesOrNo } from '../field-kinds/controls.js';
 import { inSentence, isEnglish } from '../../locales/sentence.js';
 
 export interface MessageContext {

@@ -6,7 +6,7 @@
  */
 import { loadLaterTexts } from '../../locales/localization.js';
 import { ExtractorIntroductionView } from '../introduction-view/introduction-view.js';
-import type { Step } from './steps.js';
+import type { Step } from '../internal/steps.js';
 
 export function defineElement(tag: string, constructor: CustomElementConstructor): void {
   // Without a document (server-side rendering) nothing is registered, not even in the
