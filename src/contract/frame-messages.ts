@@ -27,7 +27,7 @@ export const frameLocaleParameter = 'locale';
 /** A one-minute warning: the host has that long to answer with a fresh token. */
 export const sessionExpiryWarningMs = 60_000;
 
-/** The steps of the flow, as src/elements/steps.ts names them. */
+/** The steps of the flow, as src/elements/internal/steps.ts names them. */
 type Step = 'introduction' | 'bucket' | 'extraction' | 'results';
 
 /** From the frame to the host. */

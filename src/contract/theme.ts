@@ -9,7 +9,7 @@
  */
 import * as z from 'zod/mini';
 
-/** The tokens the elements read (src/elements/theme.styles.ts), without `--extractor-`. */
+/** The tokens the elements read (src/elements/styles/theme.styles.ts), without `--extractor-`. */
 export const themeTokens = [
   'color-accent',
   'color-on-accent',

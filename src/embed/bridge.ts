@@ -33,7 +33,7 @@ import type { CurrentSession, Theme } from '../contract/resources.js';
 import { stringOverridesSchema } from '../contract/session-language.js';
 import { themeSchema } from '../contract/theme.js';
 import type { ExtractorApp } from '../elements/app/app.js';
-import { isStep } from '../elements/steps.js';
+import { isStep } from '../elements/internal/steps.js';
 import type { ZodMiniType } from 'zod/mini';
 
 /** The window that frames the page, as far as the bridge needs it. */

@@ -14,8 +14,8 @@ export { ExtractorIntroductionView } from '../elements/introduction-view/introdu
 export { ExtractorBucketView } from '../elements/bucket-view/bucket-view.js';
 export { ExtractorExtractionView } from '../elements/extraction-view/extraction-view.js';
 export { ExtractorResultsView } from '../elements/results-view/results-view.js';
-export type * from '../elements/events.js';
-export type { Step } from '../elements/steps.js';
+export type * from '../elements/internal/events.js';
+export type { Step } from '../elements/internal/steps.js';
 export { defineAllExtractorElements } from './define.js';
 
 defineExtractorElements();

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createExtractor, mintSession } from '../client/testing/fixtures.js';
 import { defineAllExtractorElements } from '../embed/define.js';
 import type { ExtractorApp } from '../elements/app/app.js';
-import { tableText } from '../elements/results-view/messages.js';
+import { tableText } from '../elements/wording/messages.js';
 import { $ } from '../elements/testing/mount.js';
 import { formatNumber } from './format.js';
 import {

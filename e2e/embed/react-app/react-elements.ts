@@ -5,7 +5,7 @@
  */
 import type { DetailedHTMLProps, HTMLAttributes } from 'react';
 import type { ExtractorApp } from '../../../src/elements/app/app.js';
-import type { ExtractorEventMap } from '../../../src/elements/events.js';
+import type { ExtractorEventMap } from '../../../src/elements/internal/events.js';
 
 type ExtractorEventProps = {
   [K in keyof ExtractorEventMap as `on${K}`]?: (event: ExtractorEventMap[K]) => void;

@@ -7,7 +7,7 @@
  */
 import { createApp, ref } from 'vue';
 import { describeEvent } from '../event-log.js';
-import type { ExtractorEventMap } from '../../../src/elements/events.js';
+import type { ExtractorEventMap } from '../../../src/elements/internal/events.js';
 
 const root = document.getElementById('root')!;
 

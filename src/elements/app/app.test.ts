@@ -10,7 +10,7 @@ import {
 } from '../../client/testing/fixtures.js';
 import type { EmbedSession } from '../../contract/resources.js';
 import { defineAllExtractorElements } from '../../embed/define.js';
-import type { ExtractorEventName } from '../events.js';
+import type { ExtractorEventName } from '../internal/events.js';
 import { $ } from '../testing/mount.js';
 import type { ExtractorApp } from './app.js';
 import { ExtractorClient } from '../../client/client.js';

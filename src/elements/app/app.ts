@@ -26,13 +26,13 @@ import {
   extractorContext,
   labelsContext,
   runContext,
-} from '../context.js';
-import { fire, type ExtractorEventMap } from '../events.js';
-import { localizedLabels } from '../labels.js';
-import { exportedViewParts } from '../parts.js';
-import { loadStepView } from '../registry.js';
-import { canShowStep, resumeStep, steps, type Step } from '../steps.js';
-import { controlStyles, tokenStyles } from '../theme.styles.js';
+} from '../internal/context.js';
+import { fire, type ExtractorEventMap } from '../internal/events.js';
+import { localizedLabels } from '../internal/labels.js';
+import { exportedViewParts } from '../internal/parts.js';
+import { loadStepView } from './registry.js';
+import { canShowStep, resumeStep, steps, type Step } from '../internal/steps.js';
+import { controlStyles, tokenStyles } from '../styles/theme.styles.js';
 import { appStyles } from './app.styles.js';
 import type { renderSessionNotice, SessionNotice } from './session-notice.js';
 

@@ -13,13 +13,13 @@ import {
 } from '../../controllers/upload-queue-controller.js';
 import { formatBytes, formatPercent } from '../../locales/format.js';
 import { formattingLocale } from '../../locales/localization.js';
-import { renderDiscardEditsWarning } from '../discard-edits-warning.js';
-import { fire } from '../events.js';
-import { alertIcon, checkIcon, closeIcon, fileIcon, uploadIcon } from '../icons.js';
-import { hasUnsubmittedEdits } from '../steps.js';
-import { ExtractorViewElement } from '../view-element.js';
+import { renderDiscardEditsWarning } from '../internal/discard-edits-warning.js';
+import { fire } from '../internal/events.js';
+import { alertIcon, checkIcon, closeIcon, fileIcon, uploadIcon } from '../internal/icons.js';
+import { hasUnsubmittedEdits } from '../internal/steps.js';
+import { ExtractorViewElement } from '../internal/view-element.js';
 import { bucketViewStyles } from './bucket-view.styles.js';
-import { styleProperties } from '../style-properties.js';
+import { styleProperties } from '../internal/style-properties.js';
 
 /**
  * @tagname extractor-bucket-view

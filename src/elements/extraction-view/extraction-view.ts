@@ -17,15 +17,15 @@ import {
 } from '../../contract/run-status.js';
 import { ClockController } from '../../controllers/clock-controller.js';
 import { DocumentReplaceController } from '../../controllers/document-replace-controller.js';
-import { documentStatusNames } from '../document-text.js';
-import { fire } from '../events.js';
-import { fieldTitle, summarizeValue } from '../field-names.js';
-import { renderDiscardEditsWarning } from '../discard-edits-warning.js';
-import { renderReplaceFile } from '../replace-file.js';
-import { canShowStep, hasUnsubmittedEdits } from '../steps.js';
-import { styleProperties } from '../style-properties.js';
-import { ExtractorViewElement } from '../view-element.js';
-import { documentStyles } from '../document.styles.js';
+import { documentStatusNames } from '../internal/document-text.js';
+import { fire } from '../internal/events.js';
+import { fieldTitle, summarizeValue } from '../internal/field-names.js';
+import { renderDiscardEditsWarning } from '../internal/discard-edits-warning.js';
+import { renderReplaceFile } from '../internal/replace-file.js';
+import { canShowStep, hasUnsubmittedEdits } from '../internal/steps.js';
+import { styleProperties } from '../internal/style-properties.js';
+import { ExtractorViewElement } from '../internal/view-element.js';
+import { documentStyles } from '../styles/document.styles.js';
 import { extractionViewStyles } from './extraction-view.styles.js';
 import {
   describeDocumentProgress,

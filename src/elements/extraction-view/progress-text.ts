@@ -25,7 +25,7 @@ import {
   secondsOfDuration,
 } from '../../locales/format.js';
 import { plural } from '../../locales/plural.js';
-import { describeOutcome, failureReason } from '../document-text.js';
+import { describeOutcome, failureReason } from '../internal/document-text.js';
 
 export const statusNames: Record<RunStatus, string> = {
   get queued() {

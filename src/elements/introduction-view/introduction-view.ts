@@ -1,6 +1,6 @@
 import { html } from 'lit';
-import { fire } from '../events.js';
-import { ExtractorViewElement } from '../view-element.js';
+import { fire } from '../internal/events.js';
+import { ExtractorViewElement } from '../internal/view-element.js';
 import { introductionViewStyles } from './introduction-view.styles.js';
 
 /**

@@ -14,8 +14,8 @@ import { describeError } from '../../client/api-error.js';
 import type { RunDocumentState } from '../../client/run-documents.js';
 import type { TargetSchema } from '../../contract/json-schema.js';
 import type { Run } from '../../contract/resources.js';
-import { RecordEditor, type RecordEditorHost } from './record-editor.js';
-import type { DocumentReview } from './review-state.js';
+import { RecordEditor, type RecordEditorHost } from '../record-editor/record-editor.js';
+import type { DocumentReview } from '../record-editor/review-state.js';
 
 export type SaveState = 'saved' | 'pending' | 'saving' | 'failed';
 

@@ -3,7 +3,7 @@ import { html, nothing, type PropertyValues } from 'lit';
 import { state } from 'lit/decorators.js';
 import { keyed } from 'lit/directives/keyed.js';
 import { ApiError, describeError } from '../../client/api-error.js';
-import { formatDateTime, formatNumber } from '../../locales/format.js';
+import { formatNumber } from '../../locales/format.js';
 import { formattingLocale } from '../../locales/localization.js';
 import { plural } from '../../locales/plural.js';
 import { idOf, resultFormats, type ResultFormat } from '../../client/client.js';
@@ -15,23 +15,31 @@ import {
 import { readTargetSchema, type TargetSchema } from '../../contract/json-schema.js';
 import type { RunResults } from '../../contract/resources.js';
 import { DocumentReplaceController } from '../../controllers/document-replace-controller.js';
+import { describeOutcome, documentText, failureReason } from '../internal/document-text.js';
+import { fire } from '../internal/events.js';
+import { checkIcon, downloadIcon } from '../internal/icons.js';
+import { documentStyles } from '../styles/document.styles.js';
+import { renderReplaceFile } from '../internal/replace-file.js';
+import { ExtractorViewElement } from '../internal/view-element.js';
+import { DocumentDrafts } from './document-drafts.js';
+import { ExtractorDocumentPane, type PickedWords } from '../document-pane/document-pane.js';
 import {
-  describeOutcome,
-  documentStatusNames,
-  documentText,
-  failureReason,
-} from '../document-text.js';
-import { fire } from '../events.js';
-import { checkIcon, downloadIcon } from '../icons.js';
-import { documentStyles } from '../document.styles.js';
-import { renderReplaceFile } from '../replace-file.js';
-import { ExtractorViewElement } from '../view-element.js';
-import { DocumentDrafts, type DocumentDraft } from './document-drafts.js';
-import { ExtractorDocumentPane, type PaneHighlight, type PickedWords } from './document-pane.js';
-import { titleAt } from './messages.js';
-import { checksOf, DocumentReview, machineRecordsOfRun, metadataOfRun } from './review-state.js';
-import { fieldStateText, paneText } from './review-text.js';
+  checksOf,
+  DocumentReview,
+  machineRecordsOfRun,
+  metadataOfRun,
+} from '../record-editor/review-state.js';
+import { fieldStateText, paneText } from '../wording/review-text.js';
 import { resultsViewStyles } from './results-view.styles.js';
+import { highlightsOf, nameOf } from './pane-highlights.js';
+import { renderNothingFound } from './nothing-found.js';
+import {
+  renderDocumentSwitcher,
+  renderNextDocument,
+  type DocumentSwitcher,
+} from './document-switcher.js';
+import { quoted, saveStatusText, submitAnyway, submittedText } from '../wording/results-text.js';
+import { recordEditorStyles } from '../record-editor/record-editor.styles.js';
 
 /**
  * @tagname extractor-results-view
@@ -114,7 +122,12 @@ import { resultsViewStyles } from './results-view.styles.js';
  * @cssproperty --extractor-radius-container - Corner radius of panels, tables and the drop zone.
  */
 export class ExtractorResultsView extends ExtractorViewElement {
-  static override styles = [...ExtractorViewElement.styles, documentStyles, resultsViewStyles];
+  static override styles = [
+    ...ExtractorViewElement.styles,
+    documentStyles,
+    resultsViewStyles,
+    ...recordEditorStyles,
+  ];
 
   #drafts = this.#createDrafts();
   readonly #replacer = new DocumentReplaceController(this, {
@@ -257,7 +270,7 @@ export class ExtractorResultsView extends ExtractorViewElement {
     this.current = pointer;
     // Only beside the fields: on a narrow screen the pane is hidden until asked for.
     const draft = this.selected ? this.#drafts.get(this.selected) : undefined;
-    const name = draft && this.#nameOf(draft, pointer);
+    const name = draft && nameOf(draft, pointer);
     if (this.#pane?.checkVisibility()) void this.#pane.reveal(pointer, name);
   }
 
@@ -497,7 +510,7 @@ export class ExtractorResultsView extends ExtractorViewElement {
             : nothing
         }
         ${this.#renderOutcome()} ${this.#renderToolbar(document)}
-        ${several ? this.#renderSwitcher(documents) : nothing}
+        ${several ? renderDocumentSwitcher(this.#switcher(documents)) : nothing}
         <div
           class="document-panel"
           part="document-panel"
@@ -507,7 +520,7 @@ export class ExtractorResultsView extends ExtractorViewElement {
         >
           ${document ? this.#renderDocument(document) : nothing}
         </div>
-        ${several ? this.#renderNextDocument(documents) : nothing}
+        ${several ? renderNextDocument(this.#switcher(documents)) : nothing}
         ${this.error ? html`<p class="message error" part="error" role="alert">${this.error}</p>` : nothing}
         ${this.confirmingEmpty && !submitted ? this.#renderConfirmEmpty() : nothing}
         <div class="actions" part="actions">
@@ -593,89 +606,16 @@ export class ExtractorResultsView extends ExtractorViewElement {
     </p>`;
   }
 
-  #renderSwitcher(documents: RunDocumentState[]) {
-    const index = this.#selectedIndex;
-    const last = documents.length - 1;
-    return html`<div class="switcher" part="document-switcher">
-      <div class="switcher-bar">
-        <span class="switcher-position" aria-live="polite"
-          >${documentText.position(index, documents.length)}</span
-        >
-        <span class="switcher-steps">
-          <button
-            class="button small"
-            part="button previous-document-button"
-            type="button"
-            aria-label=${documentText.previousName}
-            aria-disabled=${index === 0 ? 'true' : 'false'}
-            @click=${() => this.#handleStep(-1)}
-          >
-            <span aria-hidden="true">‹</span> ${documentText.previous}
-          </button>
-          <button
-            class="button small"
-            part="button next-document-button"
-            type="button"
-            aria-label=${documentText.nextName}
-            aria-disabled=${index === last ? 'true' : 'false'}
-            @click=${() => this.#handleStep(1)}
-          >
-            ${documentText.next} <span aria-hidden="true">›</span>
-          </button>
-        </span>
-      </div>
-      <div
-        class="tabs"
-        part="document-tabs"
-        role="tablist"
-        aria-label=${documentText.documents}
-        @keydown=${this.#handleTabKeydown}
-      >
-        ${documents.map((document, position) => this.#renderTab(document, position))}
-      </div>
-    </div>`;
-  }
-
-  /**
-   * At the end of a long document, the next one is a press away, without scrolling back up
-   * to the tabs; focus goes to its tab, so the page and a screen reader follow.
-   */
-  #renderNextDocument(documents: RunDocumentState[]) {
-    const next = documents[this.#selectedIndex + 1];
-    if (!next) return nothing;
-    return html`<div class="next-document">
-      <button
-        class="button quiet"
-        part="button next-document-button"
-        type="button"
-        @click=${() => void this.select(next.file, { focusTab: true })}
-      >
-        ${documentText.nextNamed(next.name)} <span aria-hidden="true">›</span>
-      </button>
-    </div>`;
-  }
-
-  #renderTab(document: RunDocumentState, position: number) {
-    const chosen = document.file === this.selected;
-    const draft = this.#drafts.get(document.file);
-    const attention = !!draft && draft.editor.violations.size > 0;
-    const state = attention ? 'attention' : document.status;
-    return html`<button
-      class="tab"
-      part="document-tab"
-      type="button"
-      role="tab"
-      id="document-tab-${position}"
-      aria-selected=${chosen ? 'true' : 'false'}
-      aria-controls="document-panel"
-      tabindex=${chosen ? '0' : '-1'}
-      @click=${() => void this.select(document.file)}
-    >
-      <span class="tab-name" title=${document.name}>${document.name}</span>
-      <span class="badge badge-${state}"
-        >${attention ? documentText.attention : documentStatusNames[document.status]}</span
-      >
-    </button>`;
+  #switcher(documents: RunDocumentState[]): DocumentSwitcher {
+    return {
+      documents,
+      index: this.#selectedIndex,
+      selected: this.selected,
+      needsAttention: (file) => (this.#drafts.get(file)?.editor.violations.size ?? 0) > 0,
+      onStep: (step) => this.#handleStep(step),
+      onSelect: (file, options) => void this.select(file, options),
+      onTabKeydown: this.#handleTabKeydown,
+    };
   }
 
   #renderDocument(document: RunDocumentState) {
@@ -704,7 +644,7 @@ export class ExtractorResultsView extends ExtractorViewElement {
     if (!draft) return nothing;
     const nothingFound =
       isEmptyRecord(draft.editor.value) && !this.#submitted
-        ? this.#renderNothingFound(document)
+        ? renderNothingFound(document.name, this.#handleUploadAnother, this.#handleEnterByHand)
         : nothing;
     const form = html`<form
       class="form"
@@ -720,7 +660,7 @@ export class ExtractorResultsView extends ExtractorViewElement {
     review?.update(draft.editor.value);
     const count = review?.needingReview.length ?? 0;
     const readOnly = this.#submitted || this.submitting;
-    const currentName = this.current ? this.#nameOf(draft, this.current) : undefined;
+    const currentName = this.current ? nameOf(draft, this.current) : undefined;
     return html`<div class="review showing-${this.showing}">
       <div class="review-toggle" role="group" aria-label=${paneText.show}>
         ${(['fields', 'document'] as const).map(
@@ -757,7 +697,7 @@ export class ExtractorResultsView extends ExtractorViewElement {
             .fileId=${document.fileId}
             .fileName=${document.name}
             .runId=${run.id}
-            .highlights=${this.#highlights(draft)}
+            .highlights=${highlightsOf(draft)}
             .current=${this.current}
             .fillName=${readOnly ? undefined : currentName}
             @pane-source-chosen=${this.#handleSourceChosen}
@@ -766,85 +706,6 @@ export class ExtractorResultsView extends ExtractorViewElement {
           ></extractor-document-pane>`,
         )}
       </div>
-    </div>`;
-  }
-
-  /** A value's name for people: its title, with the item's number in a list. */
-  #nameOf(draft: DocumentDraft, pointer: string): string | undefined {
-    const found = draft.editor.schemaAt(pointer);
-    if (!found) return undefined;
-    const title = titleAt(pointer, found.schema);
-    const item = found.path.find((token) => typeof token === 'number');
-    return item === undefined ? title : `${title} ${item + 1}`;
-  }
-
-  /** Where the values of a document are on its pages: the person's picks, else the machine's. */
-  #highlights(draft: DocumentDraft): PaneHighlight[] {
-    const review = draft.review;
-    if (!review) return [];
-    const highlights: PaneHighlight[] = [];
-    const pointers = new Set(Object.keys(review.sources));
-    for (const [pointer] of review.pickedEntries) pointers.add(pointer);
-    for (const pointer of pointers) {
-      const name = this.#nameOf(draft, pointer);
-      if (!name) continue;
-      const picked = review.picked(pointer);
-      const source = review.sources[pointer];
-      if (picked)
-        highlights.push({
-          pointer,
-          name,
-          page: picked.page,
-          offset: picked.offset ?? -1,
-          text: picked.offset === undefined ? '' : picked.text,
-          boxes: picked.boxes,
-        });
-      else if (source && source.fileId === draft.document.fileId)
-        highlights.push({
-          pointer,
-          name,
-          page: source.page,
-          offset: source.offset,
-          text: source.text,
-          boxes: source.boxes ?? [],
-        });
-    }
-    return highlights;
-  }
-
-  /**
-   * Nothing found is its own state, not an empty form that looks done: it says so, and
-   * offers the two ways on (another file, or typing the values).
-   */
-  #renderNothingFound(document: RunDocumentState) {
-    return html`<div class="message nothing-found" part="nothing-found" role="status">
-      <span class="message-title"
-        >${msg(str`Nothing was found in “${document.name}”.`, { id: 'results.nothing-found' })}</span
-      >
-      <span
-        >${msg(
-          'The file may be hard to read, such as a blurred photo, or not the kind of document expected. You can upload another file, or enter the values by hand below.',
-          { id: 'results.nothing-found-text' },
-        )}</span
-      >
-      <span class="nothing-found-actions">
-        <button
-          class="button small"
-          part="button upload-another-button"
-          type="button"
-          @click=${this.#handleUploadAnother}
-        >
-          ${msg('Upload another file', { id: 'results.upload-another' })}
-        </button>
-        <button
-          class="button small"
-          part="button enter-by-hand-button"
-          type="button"
-          @click=${this.#handleEnterByHand}
-        >
-          ${msg('Enter the values by hand', { id: 'results.enter-by-hand' })}
-        </button>
-      </span>
     </div>`;
   }
 
@@ -858,7 +719,7 @@ export class ExtractorResultsView extends ExtractorViewElement {
     const draft = document ? this.#drafts.get(document.file) : undefined;
     return html`<div class="toolbar" part="toolbar">
       <p class="save-status ${draft?.saveState ?? 'saved'}" role="status">
-        ${draft ? this.#saveStatusText(draft) : ''}
+        ${draft ? saveStatusText(draft, this.#submitted) : ''}
       </p>
       ${
         allowDownload
@@ -891,39 +752,6 @@ export class ExtractorResultsView extends ExtractorViewElement {
       }
     </div>`;
   }
-
-  #saveStatusText(draft: DocumentDraft): string {
-    if (this.#submitted) return '';
-    const count = draft.editor.violations.size;
-    // Drafts are saved valid or not; what is invalid only holds back Submit.
-    const attention =
-      count === 0
-        ? ''
-        : plural(
-            count,
-            {
-              one: str`${formatNumber(count)} value needs attention before you submit.`,
-              other: str`${formatNumber(count)} values need attention before you submit.`,
-            },
-            { id: 'results.attention' },
-          );
-    switch (draft.saveState) {
-      case 'saved':
-        if (draft.revision === 0) return attention;
-        return count === 0
-          ? msg('All changes saved.', { id: 'results.saved' })
-          : joinSentences(
-              msg('All changes saved as your draft.', { id: 'results.saved-draft' }),
-              attention,
-            );
-      case 'pending':
-        return joinSentences(msg('Unsaved changes…', { id: 'results.unsaved' }), attention);
-      case 'saving':
-        return joinSentences(msg('Saving…', { id: 'results.saving' }), attention);
-      case 'failed':
-        return draft.saveError ?? msg('Your changes are not saved.', { id: 'results.not-saved' });
-    }
-  }
 }
 
 /** Whether a record holds no value at all: only nulls, empty texts, lists and objects. */
@@ -932,34 +760,6 @@ export function isEmptyRecord(value: unknown): boolean {
   if (Array.isArray(value)) return value.every(isEmptyRecord);
   if (typeof value === 'object') return Object.values(value).every(isEmptyRecord);
   return false;
-}
-
-function submitAnyway(): string {
-  return msg('Submit anyway', { id: 'results.submit-anyway' });
-}
-
-/** A document's name in the locale's quotation marks (“invoice.pdf”, „Rechnung.pdf“). */
-function quoted(name: string): string {
-  return msg(str`“${name}”`, { id: 'results.quoted-name' });
-}
-
-/** Two sentences of a status, the second left out when empty. */
-function joinSentences(first: string, second: string): string {
-  return second ? `${first} ${second}` : first;
-}
-
-function submittedText(iso: string | null | undefined): string {
-  const date = new Date(iso ?? '');
-  return Number.isNaN(date.getTime())
-    ? msg('Your results were sent. They can no longer be changed here.', {
-        id: 'results.sent',
-      })
-    : msg(
-        str`Your results were sent on ${formatDateTime(date)}. They can no longer be changed here.`,
-        {
-          id: 'results.sent-on',
-        },
-      );
 }
 
 declare global {

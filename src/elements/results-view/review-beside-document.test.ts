@@ -10,7 +10,7 @@ import { completedRun } from '../../client/testing/fixtures.js';
 import type { Run } from '../../contract/resources.js';
 import { applyLocale, loadLaterTexts } from '../../locales/localization.js';
 import { $, $$, mountView, unmountAll } from '../testing/mount.js';
-import type { ExtractorDocumentPane } from './document-pane.js';
+import type { ExtractorDocumentPane } from '../document-pane/document-pane.js';
 
 async function mountInvoice(extractor: Record<string, unknown> = {}) {
   const session = await completedRun(extractor);

@@ -14,8 +14,8 @@ import {
   extractorContext,
   labelsContext,
   runContext,
-} from '../context.js';
-import type { ExtractorEventMap, ExtractorEventName } from '../events.js';
+} from '../internal/context.js';
+import type { ExtractorEventMap, ExtractorEventName } from '../internal/events.js';
 
 export interface Provided {
   client?: ExtractorClient;

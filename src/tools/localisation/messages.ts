@@ -187,7 +187,7 @@ export function scanInterfaceSource(root: string): SourceScan {
     };
     const visit = (node: ts.Node) => {
       if (isLabelMessage(node)) {
-        // The labels' defaults, each by its name (src/elements/labels.ts): recorded below.
+        // The labels' defaults, each by its name (src/elements/internal/labels.ts): recorded below.
         labelsThroughCatalogue = true;
       } else if (ts.isCallExpression(node) && calleeName(node) === 'msg') {
         const [template, options] = node.arguments;

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { renamedViewParts, viewParts } from '../../elements/parts.js';
-import { tokenStyles } from '../../elements/theme.styles.js';
+import { renamedViewParts, viewParts } from '../../elements/internal/parts.js';
+import { tokenStyles } from '../../elements/styles/theme.styles.js';
 import { projectRoot } from '../project-root.js';
 import {
   createCustomElementsManifest,
@@ -48,21 +48,23 @@ function partsUsedIn(...paths: string[]): Set<string> {
 const views = {
   'extractor-introduction-view': [
     'src/elements/introduction-view/introduction-view.ts',
-    'src/elements/view-element.ts',
+    'src/elements/internal/view-element.ts',
   ],
   'extractor-bucket-view': [
     'src/elements/bucket-view/bucket-view.ts',
-    'src/elements/view-element.ts',
+    'src/elements/internal/view-element.ts',
   ],
   'extractor-extraction-view': [
     'src/elements/extraction-view/extraction-view.ts',
-    'src/elements/view-element.ts',
+    'src/elements/internal/view-element.ts',
   ],
   'extractor-results-view': [
     'src/elements/results-view/results-view.ts',
-    'src/elements/results-view/record-table.ts',
-    'src/elements/results-view/schema-form.ts',
-    'src/elements/view-element.ts',
+    'src/elements/results-view/document-switcher.ts',
+    'src/elements/results-view/nothing-found.ts',
+    'src/elements/record-editor/record-table.ts',
+    'src/elements/record-editor/schema-form.ts',
+    'src/elements/internal/view-element.ts',
   ],
 } as const;
 
@@ -119,7 +121,9 @@ describe('custom-elements.json', () => {
 
   it('lists every event a page can hear from <extractor-app>, typed and described', () => {
     const declared = [
-      ...source('src/elements/events.ts').matchAll(/^\s+'(extractor-[a-z-]+)': CustomEvent</gm),
+      ...source('src/elements/internal/events.ts').matchAll(
+        /^\s+'(extractor-[a-z-]+)': CustomEvent</gm,
+      ),
     ].map((match) => match[1]!);
     // A view's request to the app to change step; the app answers it with extractor-step-changed.
     const internal = ['extractor-step-requested'];

@@ -16,7 +16,7 @@ import ts from 'typescript';
 
 /** Types written out in full, and the source file each is declared in. */
 const expandedTypes = [
-  ['Step', 'src/elements/steps.ts'],
+  ['Step', 'src/elements/internal/steps.ts'],
   ['AppMode', 'src/elements/app/app.ts'],
   ['ColorScheme', 'src/contract/color-scheme.ts'],
   ['Labels', 'src/contract/labels.ts'],
@@ -30,7 +30,7 @@ const expandedTypes = [
 ] as const;
 
 /** Copied as they are written: they name only the types above. */
-const eventsFile = 'src/elements/events.ts';
+const eventsFile = 'src/elements/internal/events.ts';
 
 /** The elements: tag, class, source file, and whether its public methods are API. */
 const elements = [

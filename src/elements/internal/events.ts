@@ -5,8 +5,8 @@
  * them on the app element. `extractor-submit-requested` is fired before the act and is
  * cancelable, so a host can take the submission over.
  */
-import type { ColorScheme } from '../contract/color-scheme.js';
-import type { Labels } from '../contract/labels.js';
+import type { ColorScheme } from '../../contract/color-scheme.js';
+import type { Labels } from '../../contract/labels.js';
 import type {
   Bucket,
   BucketFile,
@@ -14,7 +14,7 @@ import type {
   RunResults,
   Run,
   Submission,
-} from '../contract/resources.js';
+} from '../../contract/resources.js';
 import type { Step } from './steps.js';
 
 export interface SessionLoadedDetail {

@@ -17,9 +17,9 @@ import {
 import { deepEqual } from '../../contract/schema-validation.js';
 import { parseResults } from '../../client/run-documents.js';
 import { formattingLocale } from '../../locales/localization.js';
-import { checkWording } from './check-wording.js';
-import { fieldStateText } from './review-text.js';
-import { valueAtPointer } from './values.js';
+import { checkWording } from '../wording/check-wording.js';
+import { fieldStateText } from '../wording/review-text.js';
+import { valueAtPointer } from '../internal/values.js';
 
 export type Source = DocumentMetadata['sources'][string];
 

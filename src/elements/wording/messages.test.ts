@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { type TargetSchema } from '../../contract/json-schema.js';
 import { findSchemaProblems, testPatternNatively } from '../../contract/schema-validation.js';
 import { describePattern, describeSchemaProblem, titleAt } from './messages.js';
-import { valueAtPointer } from './values.js';
+import { valueAtPointer } from '../internal/values.js';
 
 /** The editor's messages for a value, by pointer. */
 function messages(schema: TargetSchema, value: unknown, locale = 'en-US'): Record<string, string> {

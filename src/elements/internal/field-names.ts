@@ -3,9 +3,9 @@
  * else its property name made readable (`invoice_number` → "Invoice number").
  */
 import { msg, str } from '@lit/localize';
-import type { TargetSchema } from '../contract/json-schema.js';
-import { formatDate, formatNumber } from '../locales/format.js';
-import { plural } from '../locales/plural.js';
+import type { TargetSchema } from '../../contract/json-schema.js';
+import { formatDate, formatNumber } from '../../locales/format.js';
+import { plural } from '../../locales/plural.js';
 
 export function humanizeName(name: string): string {
   const words = name

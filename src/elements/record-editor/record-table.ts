@@ -29,13 +29,14 @@ import { Directive, directive, type ElementPart } from 'lit/directive.js';
 import { repeat } from 'lit/directives/repeat.js';
 import { resolveRef, type TargetSchema } from '../../contract/json-schema.js';
 import { deepEqual } from '../../contract/schema-validation.js';
-import { fieldTitle } from '../field-names.js';
-import { closeIcon, plusIcon } from '../icons.js';
-import { styleProperties } from '../style-properties.js';
-import { tableText } from './messages.js';
-import { controlId, mustBeFilled, renderControl, type SchemaForm } from './schema-form.js';
-import { fieldStateText } from './review-text.js';
-import { editorKind, getAt, pointerOf, type Path } from './values.js';
+import { fieldKindOf, renderControl } from '../field-kinds/index.js';
+import { fieldTitle } from '../internal/field-names.js';
+import { closeIcon, plusIcon } from '../internal/icons.js';
+import { styleProperties } from '../internal/style-properties.js';
+import { tableText } from '../wording/messages.js';
+import { controlId, mustBeFilled, type SchemaForm } from './schema-form.js';
+import { fieldStateText } from '../wording/review-text.js';
+import { getAt, pointerOf, type Path } from '../internal/values.js';
 
 /** Up to this many rows, all are rendered; a small table needs no window. */
 export const windowThreshold = 60;
@@ -468,7 +469,6 @@ export function renderRecordTable(options: RecordTableOptions): TemplateResult {
     required: mustBeFilled(itemSchema, name, form.root),
   }));
   const pointer = pointerOf(path);
-  const columnIndex = new Map(columns.map((column, index) => [column.name, index]));
   const problemRows = new Set(
     problems.map(([problemPointer]) =>
       Number(problemPointer.slice(pointer.length + 1).split('/')[0]),
@@ -491,6 +491,7 @@ export function renderRecordTable(options: RecordTableOptions): TemplateResult {
   // The roving tabindex: only the active cell is in the Tab order.
   const tabindex = (row: number, column: number) =>
     row === active.row && column === active.column ? '0' : '-1';
+  const drawing: Drawing = { form, path, columns, tabindex };
   return html`
     <section class="group table-group" part="group" aria-labelledby=${headingId}>
       <div class="group-head">
@@ -547,12 +548,7 @@ export function renderRecordTable(options: RecordTableOptions): TemplateResult {
               <th role="columnheader" class="row-number">
                 <span class="visually-hidden">${tableText.row}</span>
               </th>
-              ${columns.map(
-                (column) =>
-                  html`<th role="columnheader" class="col-${editorKind(column.schema)}">
-                    ${column.title}${column.required ? html`<span class="required-mark" aria-hidden="true">*</span>` : nothing}
-                  </th>`,
-              )}
+              ${columns.map(renderColumnHeader)}
               ${
                 form.readOnly
                   ? nothing
@@ -574,74 +570,10 @@ export function renderRecordTable(options: RecordTableOptions): TemplateResult {
                   <th role="rowheader" class="row-number">
                     <span class="row-label">${tableText.row} </span>${index + 1}
                   </th>
-                  ${columns.map((column, columnNumber) => {
-                    const cellPath = [...path, index, column.name];
-                    const id = controlId(cellPath);
-                    const cellPointer = pointerOf(cellPath);
-                    const messages = form.violationsAt(cellPointer);
-                    const state = form.stateAt?.(cellPointer);
-                    const review = state?.kind === 'review' ? state.messages : undefined;
-                    const describedBy = [
-                      messages?.length ? `${id}-error` : '',
-                      review ? `${id}-review` : '',
-                    ]
-                      .filter(Boolean)
-                      .join(' ');
-                    return html`<td
-                      role="gridcell"
-                      class="cell ${messages?.length ? 'invalid' : ''} ${review ? 'needs-review' : ''}"
-                      data-pointer=${cellPointer}
-                      data-row=${index}
-                      data-column=${columnNumber}
-                      tabindex=${tabindex(index, columnNumber)}
-                    >
-                      <span class="cell-label" aria-hidden="true">${column.title}</span>
-                      ${renderControl(form, column.schema, record[column.name], cellPath, {
-                        id,
-                        ariaLabel: tableText.cellLabel(column.title, index),
-                        describedBy: describedBy || undefined,
-                        required: column.required,
-                        inGrid: true,
-                      })}
-                      ${
-                        review
-                          ? html`<span class="cell-review" id="${id}-review"
-                              ><span class="badge badge-review">${fieldStateText.review}</span>
-                              ${review.join(' ')}</span
-                            >`
-                          : nothing
-                      }
-                      ${
-                        messages?.length
-                          ? html`<span class="cell-error" id="${id}-error"
-                              >${messages.join(' ')}</span
-                            >`
-                          : nothing
-                      }
-                    </td>`;
-                  })}
-                  ${
-                    form.readOnly
-                      ? nothing
-                      : html`<td
-                          role="gridcell"
-                          class="row-actions"
-                          data-row=${index}
-                          data-column=${columns.length}
-                          tabindex=${tabindex(index, columns.length)}
-                        >
-                          <button
-                            class="button quiet small icon-button"
-                            part="button remove-row-button"
-                            type="button"
-                            tabindex="-1"
-                            aria-label=${tableText.removeRow(index)}
-                            @click=${() => form.removeItem([...path, index])}
-                          >
-                            ${closeIcon()}
-                          </button>
-                        </td>`
-                  }
+                  ${columns.map((column, columnNumber) =>
+                    renderCell(drawing, record, index, column, columnNumber),
+                  )}
+                  ${form.readOnly ? nothing : renderRemoveCell(drawing, index)}
                 </tr>`;
               },
             )}
@@ -652,17 +584,7 @@ export function renderRecordTable(options: RecordTableOptions): TemplateResult {
       ${
         problems.length > 0
           ? html`<ul class="table-problems" part="field-error">
-              ${problems.slice(0, 5).map(([problemPointer, messages]) => {
-                const [rowText, name] = problemPointer.slice(pointer.length + 1).split('/');
-                const column = columnIndex.get(decodeToken(name ?? ''));
-                const columnTitle = column === undefined ? '' : columns[column]!.title;
-                return html`<li>
-                  <span class="problem-place"
-                    >${tableText.problemPlace(Number(rowText), columnTitle)}</span
-                  >
-                  ${messages.join(' ')}
-                </li>`;
-              })}
+              ${problems.slice(0, 5).map((problem) => renderProblem(drawing, pointer, problem))}
               ${problems.length > 5 ? html`<li>${tableText.more(problems.length - 5)}</li>` : nothing}
             </ul>`
           : nothing
@@ -683,6 +605,107 @@ export function renderRecordTable(options: RecordTableOptions): TemplateResult {
       }
     </section>
   `;
+}
+
+/** A column's header: its title, and the class its field kind's width hangs on. */
+function renderColumnHeader(column: Column) {
+  return html`<th role="columnheader" class="col-${fieldKindOf(column.schema).name}">
+    ${column.title}${column.required ? html`<span class="required-mark" aria-hidden="true">*</span>` : nothing}
+  </th>`;
+}
+
+/** What the cells of a render share. */
+interface Drawing {
+  form: SchemaForm;
+  path: Path;
+  columns: Column[];
+  tabindex: (row: number, column: number) => string;
+}
+
+/** One value's cell: its control, and what needs review or is wrong with it. */
+function renderCell(
+  { form, path, tabindex }: Drawing,
+  record: Record<string, unknown>,
+  index: number,
+  column: Column,
+  columnNumber: number,
+): TemplateResult {
+  const cellPath = [...path, index, column.name];
+  const id = controlId(cellPath);
+  const cellPointer = pointerOf(cellPath);
+  const messages = form.violationsAt(cellPointer);
+  const state = form.stateAt?.(cellPointer);
+  const review = state?.kind === 'review' ? state.messages : undefined;
+  const describedBy = [messages?.length ? `${id}-error` : '', review ? `${id}-review` : '']
+    .filter(Boolean)
+    .join(' ');
+  return html`<td
+    role="gridcell"
+    class="cell ${messages?.length ? 'invalid' : ''} ${review ? 'needs-review' : ''}"
+    data-pointer=${cellPointer}
+    data-row=${index}
+    data-column=${columnNumber}
+    tabindex=${tabindex(index, columnNumber)}
+  >
+    <span class="cell-label" aria-hidden="true">${column.title}</span>
+    ${renderControl(form, column.schema, record[column.name], cellPath, {
+      id,
+      ariaLabel: tableText.cellLabel(column.title, index),
+      describedBy: describedBy || undefined,
+      required: column.required,
+      inGrid: true,
+    })}
+    ${
+      review
+        ? html`<span class="cell-review" id="${id}-review"
+            ><span class="badge badge-review">${fieldStateText.review}</span>
+            ${review.join(' ')}</span
+          >`
+        : nothing
+    }
+    ${
+      messages?.length
+        ? html`<span class="cell-error" id="${id}-error">${messages.join(' ')}</span>`
+        : nothing
+    }
+  </td>`;
+}
+
+/** The cell of a row's remove button, the last one a person can move to in the row. */
+function renderRemoveCell({ form, path, columns, tabindex }: Drawing, index: number) {
+  return html`<td
+    role="gridcell"
+    class="row-actions"
+    data-row=${index}
+    data-column=${columns.length}
+    tabindex=${tabindex(index, columns.length)}
+  >
+    <button
+      class="button quiet small icon-button"
+      part="button remove-row-button"
+      type="button"
+      tabindex="-1"
+      aria-label=${tableText.removeRow(index)}
+      @click=${() => form.removeItem([...path, index])}
+    >
+      ${closeIcon()}
+    </button>
+  </td>`;
+}
+
+/** One problem of the list under a table: its row and column, then what is wrong. */
+function renderProblem(
+  { columns }: Drawing,
+  pointer: string,
+  [problemPointer, messages]: [pointer: string, messages: readonly string[]],
+) {
+  const [rowText, name] = problemPointer.slice(pointer.length + 1).split('/');
+  const column = columns.find((each) => each.name === decodeToken(name ?? ''));
+  const columnTitle = column?.title ?? '';
+  return html`<li>
+    <span class="problem-place">${tableText.problemPlace(Number(rowText), columnTitle)}</span>
+    ${messages.join(' ')}
+  </li>`;
 }
 
 function decodeToken(token: string): string {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatNumber, parseNumber, valueFromInput } from './values.js';
+import { formatNumber, parseNumber } from './values.js';
 
 describe('parseNumber', () => {
   it('reads numbers as the locale writes them', () => {
@@ -34,19 +34,5 @@ describe('formatNumber', () => {
     expect(formatNumber(1234.56, 'de-DE')).toBe('1234,56');
     expect(formatNumber(1234.56, 'en-US')).toBe('1234.56');
     expect(parseNumber(formatNumber(0.1 + 0.2, 'de-DE'), 'de-DE')).toBe(0.1 + 0.2);
-  });
-});
-
-describe('valueFromInput', () => {
-  const amount = { type: 'number' } as const;
-  it('turns typed numbers into numbers and keeps anything else as typed', () => {
-    expect(valueFromInput(amount, '1.234,56', { locale: 'de-DE' })).toBe(1234.56);
-    expect(valueFromInput(amount, 'lots', { locale: 'de-DE' })).toBe('lots');
-    expect(valueFromInput({ type: ['number', 'null'] }, '  ')).toBeNull();
-  });
-
-  it('leaves an emptied field without a value when it must be filled in', () => {
-    expect(valueFromInput({ type: 'string' }, '')).toBe('');
-    expect(valueFromInput({ type: 'string' }, '', { required: true })).toBeUndefined();
   });
 });

@@ -4,11 +4,11 @@
  * built-in texts are the catalogue's (src/locales), read when they are shown.
  */
 import { msg, str } from '@lit/localize';
-import type { DocumentCounts, RunDocumentState } from '../client/run-documents.js';
-import type { DocumentErrorCode } from '../contract/resources.js';
-import type { DocumentStatus } from '../contract/run-status.js';
-import { formatNumber, formatPercent } from '../locales/format.js';
-import { plural } from '../locales/plural.js';
+import type { DocumentCounts, RunDocumentState } from '../../client/run-documents.js';
+import type { DocumentErrorCode } from '../../contract/resources.js';
+import type { DocumentStatus } from '../../contract/run-status.js';
+import { formatNumber, formatPercent } from '../../locales/format.js';
+import { plural } from '../../locales/plural.js';
 
 /** A document's state in a word or two, beside its name (never in colour alone). */
 export const documentStatusNames: Record<DocumentStatus, string> = {

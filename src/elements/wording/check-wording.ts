@@ -8,7 +8,7 @@ import { msg, str } from '@lit/localize';
 import type { CheckOperator, FailureWording } from '../../contract/checks.js';
 import { formatDate } from '../../locales/format.js';
 import { numberFormat } from '../../locales/numbers.js';
-import { summarizeValue } from '../field-names.js';
+import { summarizeValue } from '../internal/field-names.js';
 
 function value(value: number | string | boolean): string {
   // Six decimals at most, as the service's: a sum of cents may be a binary hair off.

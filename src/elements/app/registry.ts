@@ -4,9 +4,9 @@
  * class never registers it: entry modules (src/embed) call `defineElement`, and the app
  * calls `loadStepView` so that views after the first are fetched only when needed.
  */
-import { loadLaterTexts } from '../locales/localization.js';
-import { ExtractorIntroductionView } from './introduction-view/introduction-view.js';
-import type { Step } from './steps.js';
+import { loadLaterTexts } from '../../locales/localization.js';
+import { ExtractorIntroductionView } from '../introduction-view/introduction-view.js';
+import type { Step } from '../internal/steps.js';
 
 export function defineElement(tag: string, constructor: CustomElementConstructor): void {
   // Without a document (server-side rendering) nothing is registered, not even in the
@@ -22,15 +22,15 @@ const stepViewLoaders: Record<Step, () => Promise<void>> = {
   // The first view is part of the first load anyway (src/embed/define.ts registers it).
   introduction: async () => defineElement('extractor-introduction-view', ExtractorIntroductionView),
   bucket: () =>
-    import('./bucket-view/bucket-view.js').then((module) =>
+    import('../bucket-view/bucket-view.js').then((module) =>
       defineElement('extractor-bucket-view', module.ExtractorBucketView),
     ),
   extraction: () =>
-    import('./extraction-view/extraction-view.js').then((module) =>
+    import('../extraction-view/extraction-view.js').then((module) =>
       defineElement('extractor-extraction-view', module.ExtractorExtractionView),
     ),
   results: () =>
-    import('./results-view/results-view.js').then((module) =>
+    import('../results-view/results-view.js').then((module) =>
       defineElement('extractor-results-view', module.ExtractorResultsView),
     ),
 };

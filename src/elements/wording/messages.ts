@@ -12,11 +12,12 @@
 import { msg, str } from '@lit/localize';
 import type { TargetSchema } from '../../contract/json-schema.js';
 import type { SchemaProblem } from '../../contract/schema-validation.js';
-import { formattingLocale } from '../../locales/localization.js';
 import { plural } from '../../locales/plural.js';
-import { humanizeName } from '../field-names.js';
+import { humanizeName } from '../internal/field-names.js';
 import { formatNumber } from '../../locales/format.js';
-import { editorKind } from './values.js';
+import { fieldKindOf } from '../field-kinds/index.js';
+import { chooseOption, chooseYesOrNo } from '../field-kinds/controls.js';
+import { inSentence, isEnglish } from '../../locales/sentence.js';
 
 export interface MessageContext {
   /** What the value is called: its title, or its property name made readable. */
@@ -38,14 +39,6 @@ export function titleAt(pointer: string, schema: TargetSchema): string {
   return token && !/^\d+$/.test(token) ? humanizeName(token) : '';
 }
 
-/** "Invoice number" → "invoice number", for the middle of an English sentence; "IBAN" stays. */
-function inSentence(title: string): string {
-  if (!isEnglish()) return title;
-  return /^.[a-z]/.test(title) || title.length === 1
-    ? title[0]!.toLowerCase() + title.slice(1)
-    : title;
-}
-
 function isMissing(value: unknown): boolean {
   return value === undefined || value === null || value === '';
 }
@@ -57,28 +50,9 @@ function plainExample(schema: TargetSchema): string | undefined {
   return example === undefined ? undefined : String(example);
 }
 
-function isEnglish(): boolean {
-  return formattingLocale().split('-')[0] === 'en';
-}
-
-const chooseYesOrNo = () => msg('Choose yes or no.', { id: 'form.choose-yes-no' });
-const chooseOption = () => msg('Choose one of the options.', { id: 'form.choose-option' });
-
-/** The message for a value that is not there. */
+/** The message for a value that is not there: what its field kind asks for. */
 function missingMessage(schema: TargetSchema, title: string): string {
-  const kind = editorKind(schema);
-  const what = inSentence(title);
-  if (kind === 'boolean') return chooseYesOrNo();
-  if (kind === 'choice')
-    return title ? msg(str`Choose the ${what}.`, { id: 'form.choose-named' }) : chooseOption();
-  const type = schema.type;
-  if (type === 'array' || (Array.isArray(type) && type.includes('array')))
-    return title
-      ? msg(str`Add the ${what}.`, { id: 'form.add-named' })
-      : msg('Add an item.', { id: 'form.add-item' });
-  return title
-    ? msg(str`Enter the ${what}.`, { id: 'form.enter-named' })
-    : msg('Enter a value.', { id: 'form.enter-value' });
+  return fieldKindOf(schema).missing(schema, title);
 }
 
 const numberWords = ['no', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine'];
@@ -434,28 +408,6 @@ export function describeSchemaProblem(problem: SchemaProblem, context: MessageCo
       return msg('This value is not allowed.', { id: 'form.not-allowed' });
   }
 }
-
-/** The words of the choices the editor offers. */
-export const choiceText = {
-  get yes() {
-    return msg('Yes', { id: 'value.yes' });
-  },
-  get no() {
-    return msg('No', { id: 'value.no' });
-  },
-  /** A yes or no that is not known (null), or not found. */
-  get unknown() {
-    return msg('Not known', { id: 'form.choice.unknown' });
-  },
-  /** The empty choice of a list that allows nothing. */
-  get none() {
-    return msg('None', { id: 'form.choice.none' });
-  },
-  /** The empty choice of a list where something must be chosen. */
-  get prompt() {
-    return msg('Choose…', { id: 'form.choice.prompt' });
-  },
-};
 
 /** Above a form with fields marked as required. */
 export const requiredNote = () =>

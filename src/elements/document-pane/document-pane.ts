@@ -5,10 +5,10 @@ import type { ExtractorClient } from '../../client/client.js';
 import { getFile, getPagePicture, getPageText, getPageWords } from '../../client/pages.js';
 import type { BucketFile } from '../../contract/resources.js';
 import { pictureWidthFor, type PageWords, type SourceBox } from '../../contract/review.js';
-import { styleProperties } from '../style-properties.js';
-import { controlStyles, tokenStyles } from '../theme.styles.js';
+import { styleProperties } from '../internal/style-properties.js';
+import { controlStyles, tokenStyles } from '../styles/theme.styles.js';
 import { documentPaneStyles } from './document-pane.styles.js';
-import { paneText } from './review-text.js';
+import { paneText } from '../wording/review-text.js';
 
 /** A value's place in the document, as the pane highlights it. */
 export interface PaneHighlight {

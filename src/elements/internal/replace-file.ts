@@ -5,11 +5,11 @@
  * refused. The sending itself is DocumentReplaceController's.
  */
 import { html, nothing, type TemplateResult } from 'lit';
-import type { ExtractorClient } from '../client/client.js';
-import type { RunDocumentState } from '../client/run-documents.js';
-import type { Run } from '../contract/resources.js';
-import type { DocumentReplaceController } from '../controllers/document-replace-controller.js';
-import { acceptAttribute } from '../controllers/upload-queue-controller.js';
+import type { ExtractorClient } from '../../client/client.js';
+import type { RunDocumentState } from '../../client/run-documents.js';
+import type { Run } from '../../contract/resources.js';
+import type { DocumentReplaceController } from '../../controllers/document-replace-controller.js';
+import { acceptAttribute } from '../../controllers/upload-queue-controller.js';
 import { documentText } from './document-text.js';
 import { styleProperties } from './style-properties.js';
 

@@ -7,34 +7,18 @@
  */
 import { html, nothing, type TemplateResult } from 'lit';
 import { primaryType, resolveRef, type TargetSchema } from '../../contract/json-schema.js';
-import { fieldTitle } from '../field-names.js';
-import { closeIcon, plusIcon } from '../icons.js';
-import { choiceText } from './messages.js';
+import { fieldTitle } from '../internal/field-names.js';
+import { closeIcon, plusIcon } from '../internal/icons.js';
+import { fieldKindOf, renderControl, type ControlForm } from '../field-kinds/index.js';
+import { allowsNull, pointerOf, type Path } from '../internal/values.js';
+import { fieldStateText } from '../wording/review-text.js';
 import type { FieldState } from './review-state.js';
-import { fieldStateText } from './review-text.js';
-import { typedValue } from './typed-value.js';
-import {
-  allowsNull,
-  choiceOptions,
-  displayValue,
-  editorKind,
-  fitsDateInput,
-  pointerOf,
-  valueFromInput,
-  type Path,
-} from './values.js';
 
-export interface SchemaForm {
+export interface SchemaForm extends ControlForm {
   readonly root: TargetSchema;
-  readonly readOnly: boolean;
   readonly headingLevel: number;
-  /** The person's locale for numbers; the browser's when undefined. */
-  readonly locale: string | undefined;
-  /** The schema's complaints about the value at a JSON pointer. */
-  violationsAt(pointer: string): readonly string[] | undefined;
   /** The value at a path of the record, as it stands. */
   valueAt(path: Path): unknown;
-  setValue(path: Path, value: unknown): void;
   addItem(listPath: Path, itemSchema: TargetSchema): void;
   removeItem(itemPath: Path): void;
   renderTable(path: Path, schema: TargetSchema, rows: unknown[], title: string): TemplateResult;
@@ -42,17 +26,6 @@ export interface SchemaForm {
   stateAt?(pointer: string): FieldState | undefined;
   /** Shows a value's source in the document. */
   showSource?(pointer: string): void;
-}
-
-export interface ControlOptions {
-  id: string;
-  /** The value must be filled in (see `mustBeFilled`). */
-  required?: boolean;
-  /** For controls without a visible label (table cells, list items). */
-  ariaLabel?: string;
-  describedBy?: string;
-  /** In a grid cell: out of the Tab order, since the cell takes focus (record-table.ts). */
-  inGrid?: boolean;
 }
 
 /** An id for the control of a value, valid in `id` and in `aria-describedby` lists. */
@@ -219,61 +192,18 @@ function renderField(
   const descriptionText = description
     ? html`<p class="field-description" id="${id}-description">${description}</p>`
     : nothing;
-  if (editorKind(resolved) === 'boolean') {
-    return html`<div class="field" part="field" data-pointer=${pointer}>
-      <span class="field-label" id="${id}-label">${title}${required ? requiredMark : nothing}</span>
-      ${descriptionText} ${renderYesNo(form, resolved, value, path, { id, describedBy, required })}
-      ${renderMessages(form, path, `${id}-error`)} ${stateText}
-    </div>`;
-  }
+  const kind = fieldKindOf(resolved);
+  const mark = required ? requiredMark : nothing;
+  const input = { form, schema: resolved, value, path, options: { id, describedBy, required } };
+  // A group of controls (yes or no) is labelled by the title's id, one control by its label.
   return html`<div class="field" part="field" data-pointer=${pointer}>
-    <label class="field-label" for=${id}>${title}${required ? requiredMark : nothing}</label>
-    ${descriptionText} ${renderControl(form, resolved, value, path, { id, describedBy, required })}
+    ${
+      kind.fieldControl
+        ? html`<span class="field-label" id="${id}-label">${title}${mark}</span>`
+        : html`<label class="field-label" for=${id}>${title}${mark}</label>`
+    }
+    ${descriptionText} ${(kind.fieldControl ?? kind.control)(input)}
     ${renderMessages(form, path, `${id}-error`)} ${stateText}
-  </div>`;
-}
-
-/**
- * A yes-or-no field as two radio buttons, and a third, "Not known", where the schema
- * allows the value to be empty. A value that was not found selects none of them, which
- * shows it as unknown rather than as a "no" nobody chose.
- */
-function renderYesNo(
-  form: SchemaForm,
-  schema: TargetSchema,
-  value: unknown,
-  path: Path,
-  options: ControlOptions,
-): TemplateResult {
-  const invalid = !!form.violationsAt(pointerOf(path))?.length;
-  const choices: [unknown, string][] = [
-    [true, choiceText.yes],
-    [false, choiceText.no],
-  ];
-  if (allowsNull(schema)) choices.push([null, choiceText.unknown]);
-  return html`<div
-    class="yes-no"
-    role="radiogroup"
-    aria-labelledby="${options.id}-label"
-    aria-describedby=${options.describedBy || nothing}
-    aria-required=${options.required ? 'true' : nothing}
-  >
-    ${choices.map(
-      ([choice, label], index) =>
-        html`<label class="yes-no-option">
-          <input
-            class="radio"
-            type="radio"
-            id=${index === 0 ? options.id : `${options.id}-${index}`}
-            name=${options.id}
-            aria-invalid=${invalid ? 'true' : 'false'}
-            .checked=${value === choice || (choice === null && value === undefined)}
-            ?disabled=${form.readOnly}
-            @change=${() => form.setValue(path, choice)}
-          />
-          <span>${label}</span>
-        </label>`,
-    )}
   </div>`;
 }
 
@@ -384,85 +314,4 @@ function addButton(form: SchemaForm, listPath: Path, itemSchema: TargetSchema, l
       ${plusIcon()} ${label}
     </button>
   </div>`;
-}
-
-/** The control for one plain value, wired to write back through `form.setValue`. */
-export function renderControl(
-  form: SchemaForm,
-  schema: TargetSchema,
-  value: unknown,
-  path: Path,
-  options: ControlOptions,
-): TemplateResult {
-  const resolved = resolveRef(schema, form.root);
-  const kind = editorKind(resolved);
-  const invalid = !!form.violationsAt(pointerOf(path))?.length;
-  const common = {
-    id: options.id,
-    label: options.ariaLabel,
-    describedBy: options.describedBy || undefined,
-    required: options.required ? 'true' : undefined,
-    tabindex: options.inGrid ? '-1' : undefined,
-  };
-  if (kind === 'choice' || kind === 'boolean') {
-    const choices =
-      kind === 'boolean'
-        ? [true, false]
-        : choiceOptions(resolved).filter((option) => option !== null);
-    const selected = choices.findIndex(
-      (option) => JSON.stringify(option) === JSON.stringify(value),
-    );
-    const nullable = allowsNull(resolved);
-    // The empty choice: "not known" for a yes or no, "none" where nothing is allowed, and
-    // a prompt where something must be chosen but nothing is yet.
-    const empty =
-      kind === 'boolean' ? choiceText.unknown : nullable ? choiceText.none : choiceText.prompt;
-    return html`<select
-      class="control"
-      id=${common.id}
-      aria-label=${common.label ?? nothing}
-      aria-describedby=${common.describedBy ?? nothing}
-      aria-invalid=${invalid ? 'true' : 'false'}
-      aria-required=${common.required ?? nothing}
-      tabindex=${common.tabindex ?? nothing}
-      ?disabled=${form.readOnly}
-      @change=${(event: Event) => {
-        const index = Number((event.target as HTMLSelectElement).value);
-        form.setValue(path, index < 0 ? (nullable ? null : undefined) : choices[index]);
-      }}
-    >
-      ${nullable || selected === -1 ? html`<option value="-1" .selected=${selected === -1}>${empty}</option>` : nothing}
-      ${choices.map(
-        (option, index) =>
-          html`<option value=${index} .selected=${index === selected}>
-            ${typeof option === 'boolean' ? (option ? choiceText.yes : choiceText.no) : displayValue(option, form.locale)}
-          </option>`,
-      )}
-    </select>`;
-  }
-  const date = kind === 'date' && fitsDateInput(value);
-  const numeric = kind === 'number' || kind === 'integer';
-  const input = { required: options.required, locale: form.locale };
-  const means = (typed: string) =>
-    JSON.stringify(valueFromInput(resolved, typed, input)) === JSON.stringify(value);
-  return html`<input
-    class="control ${numeric ? 'numeric' : ''}"
-    type=${date ? 'date' : 'text'}
-    id=${common.id}
-    aria-label=${common.label ?? nothing}
-    aria-describedby=${common.describedBy ?? nothing}
-    aria-invalid=${invalid ? 'true' : 'false'}
-    aria-required=${common.required ?? nothing}
-    tabindex=${common.tabindex ?? nothing}
-    inputmode=${kind === 'integer' ? 'numeric' : kind === 'number' ? 'decimal' : nothing}
-    autocomplete="off"
-    spellcheck=${numeric || date ? 'false' : nothing}
-    ${typedValue(displayValue(value, form.locale), means)}
-    ?readonly=${form.readOnly}
-    @input=${(event: Event) =>
-      form.setValue(
-        path,
-        valueFromInput(resolved, (event.target as HTMLInputElement).value, input),
-      )}
-  />`;
 }

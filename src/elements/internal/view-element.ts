@@ -7,9 +7,9 @@ import { consume } from '@lit/context';
 import { updateWhenLocaleChanges } from '@lit/localize';
 import { html, LitElement, type TemplateResult } from 'lit';
 import { property, state } from 'lit/decorators.js';
-import { labelDefaults, type Labels } from '../contract/labels.js';
-import type { ExtractorClient } from '../client/client.js';
-import type { Bucket, Extractor, Run } from '../contract/resources.js';
+import { labelDefaults, type Labels } from '../../contract/labels.js';
+import type { ExtractorClient } from '../../client/client.js';
+import type { Bucket, Extractor, Run } from '../../contract/resources.js';
 import {
   bucketContext,
   clientContext,
@@ -17,7 +17,7 @@ import {
   labelsContext,
   runContext,
 } from './context.js';
-import { controlStyles, tokenStyles, viewStyles } from './theme.styles.js';
+import { controlStyles, tokenStyles, viewStyles } from '../styles/theme.styles.js';
 
 export abstract class ExtractorViewElement extends LitElement {
   static override styles = [tokenStyles, controlStyles, viewStyles];

@@ -1,7 +1,8 @@
 /**
- * Reading and changing the results by path, and turning what a person typed into the JSON
- * value the schema asks for. Changes copy only along the path (structural sharing), so an
- * edit in a table of thousands of rows copies one row and one array, not the whole data.
+ * Reading and changing the results by path, and how a value shows in a text box. Changes
+ * copy only along the path (structural sharing), so an edit in a table of thousands of rows
+ * copies one row and one array, not the whole data. What typed text means is each field
+ * kind's to say (field-kinds/).
  */
 import {
   encodePointerToken,
@@ -101,57 +102,9 @@ export function emptyValue(schema: TargetSchema, root: TargetSchema): unknown {
   return undefined;
 }
 
-export type EditorKind = 'text' | 'number' | 'integer' | 'boolean' | 'choice' | 'date';
-
-/** Which control edits a value of this schema. */
-export function editorKind(schema: TargetSchema): EditorKind {
-  if (schema.enum) return 'choice';
-  const type = primaryType(schema);
-  if (type === 'boolean') return 'boolean';
-  if (type === 'integer') return 'integer';
-  if (type === 'number') return 'number';
-  if (type === 'string' && schema.format === 'date') return 'date';
-  return 'text';
-}
-
-export interface InputOptions {
-  /** The field must have a value (the schema requires it and does not allow null). */
-  required?: boolean;
-  /** The locale numbers are typed in; the interface's when undefined. */
-  locale?: string | undefined;
-}
-
-/**
- * The value for what was typed. Text that is not a number is kept as typed, so the schema
- * check says what is expected next to the field instead of the text silently vanishing.
- * An emptied field the schema requires has no value at all, so the check asks for one.
- */
-export function valueFromInput(
-  schema: TargetSchema,
-  raw: string,
-  options: InputOptions = {},
-): unknown {
-  const kind = editorKind(schema);
-  const text = kind === 'text' ? raw : raw.trim();
-  if (text === '') {
-    if (allowsNull(schema)) return null;
-    return kind === 'text' && !options.required ? '' : undefined;
-  }
-  if (kind === 'number' || kind === 'integer') {
-    const number = parseNumber(text, options.locale);
-    return Number.isFinite(number) ? number : raw;
-  }
-  return text;
-}
-
 /** A number as the text box shows it: the locale's decimal separator, no grouping. */
 export function formatNumber(value: number, locale?: string): string {
   return formatEditableNumber(value, locale);
-}
-
-/** The value of a choice from its option index (options hold JSON values). */
-export function choiceOptions(schema: TargetSchema): unknown[] {
-  return schema.enum ?? [];
 }
 
 /** How a value shows in a text box; numbers in the person's locale. */
@@ -160,16 +113,4 @@ export function displayValue(value: unknown, locale?: string): string {
   if (typeof value === 'number') return formatNumber(value, locale);
   if (typeof value === 'object') return JSON.stringify(value);
   return String(value);
-}
-
-const isoDate = /^\d{4}-\d{2}-\d{2}$/;
-
-/** A date input shows only ISO dates; anything else stays editable as text. */
-export function fitsDateInput(value: unknown): boolean {
-  return (
-    value === null ||
-    value === undefined ||
-    value === '' ||
-    (typeof value === 'string' && isoDate.test(value))
-  );
 }

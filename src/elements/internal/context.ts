@@ -4,9 +4,9 @@
  * consumer that subscribes redraws when it changes.
  */
 import { createContext } from '@lit/context';
-import type { ExtractorClient } from '../client/client.js';
-import type { Labels } from '../contract/labels.js';
-import type { Bucket, Extractor, Run } from '../contract/resources.js';
+import type { ExtractorClient } from '../../client/client.js';
+import type { Labels } from '../../contract/labels.js';
+import type { Bucket, Extractor, Run } from '../../contract/resources.js';
 
 export const clientContext = createContext<ExtractorClient | undefined>(Symbol('extractor-client'));
 export const extractorContext = createContext<Extractor | undefined>(Symbol('extractor-extractor'));

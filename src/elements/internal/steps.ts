@@ -3,8 +3,8 @@
  * state decides what is possible (no results view without a completed run); a hint kept
  * in sessionStorage says where within that the person last was.
  */
-import type { Run } from '../contract/resources.js';
-import { runStatusesWithResults } from '../contract/run-status.js';
+import type { Run } from '../../contract/resources.js';
+import { runStatusesWithResults } from '../../contract/run-status.js';
 
 export const steps = ['introduction', 'bucket', 'extraction', 'results'] as const;
 export type Step = (typeof steps)[number];

@@ -13,23 +13,26 @@ import {
   resolveRef,
   type TargetSchema,
 } from '../../contract/json-schema.js';
+import { fieldKindOf } from '../field-kinds/index.js';
 import { findSchemaProblems, testPatternNatively } from '../../contract/schema-validation.js';
-import { describeSchemaProblem, requiredNote, serviceRefusedMessage, titleAt } from './messages.js';
+import {
+  describeSchemaProblem,
+  requiredNote,
+  serviceRefusedMessage,
+  titleAt,
+} from '../wording/messages.js';
 import { RecordTable, renderRecordTable } from './record-table.js';
 import { controlId, hasFieldsToFill, renderObjectFields, type SchemaForm } from './schema-form.js';
 import type { FieldState } from './review-state.js';
 import {
-  choiceOptions,
-  editorKind,
   emptyValue,
   getAt,
   pointerOf,
   removeItemAt,
   setAt,
   valueAtPointer,
-  valueFromInput,
   type Path,
-} from './values.js';
+} from '../internal/values.js';
 
 export interface RecordEditorHost extends ReactiveControllerHost, HTMLElement {
   readonly renderRoot: HTMLElement | DocumentFragment;
@@ -135,36 +138,18 @@ export class RecordEditor {
 
   /**
    * Fills the plain value at `pointer` with text a person picked in the document, read as
-   * typed text is (valueFromInput): a number from the number in it ("EUR 1.234,50" gives
-   * 1234.5), a date from an ISO date in it, a choice by its option's words. False when the
-   * pointer names no plain value or the form is read-only.
+   * its field kind reads words from a page (`fromPage`): a number from the number in it
+   * ("EUR 1.234,50" gives 1234.5), a date from an ISO date in it, a choice by its option's
+   * words. False when the pointer names no plain value a page can fill (a yes or no), or
+   * the form is read-only.
    */
   fill(pointer: string, text: string): boolean {
     if (this.#options.readOnly()) return false;
     const found = this.schemaAt(pointer);
     if (!found) return false;
-    const kind = editorKind(found.schema);
-    if (kind === 'boolean') return false;
-    const picked = text.trim();
-    let value: unknown;
-    if (kind === 'choice') {
-      const options = choiceOptions(found.schema);
-      value =
-        options.find((option) => String(option).toLowerCase() === picked.toLowerCase()) ?? picked;
-    } else {
-      const part =
-        kind === 'number' || kind === 'integer'
-          ? /[-−+]?\d{1,3}(?:[ \u00a0\u202f'’]\d{3})+(?:[.,]\d+)?|[-−+]?\d[\d.,]*\d|\d/.exec(
-              picked,
-            )?.[0]
-          : kind === 'date'
-            ? /\d{4}-\d{2}-\d{2}/.exec(picked)?.[0]
-            : undefined;
-      value = valueFromInput(found.schema, (part ?? picked).trim(), {
-        locale: this.#options.locale,
-      });
-    }
-    this.#setValue(found.path, value);
+    const { fromPage } = fieldKindOf(found.schema);
+    if (!fromPage) return false;
+    this.#setValue(found.path, fromPage(text.trim(), found.schema, this.#options.locale));
     return true;
   }
 

@@ -11,7 +11,7 @@ import {
   resolveLabels,
   type LabelName,
   type Labels,
-} from '../contract/labels.js';
+} from '../../contract/labels.js';
 
 /** The default of every label in the active locale. */
 export function localizedLabelDefaults(): Labels {
