@@ -91,18 +91,16 @@ export default tseslint.config(
   // ── Until then: the areas still being reshaped (delete at the merge that lands them) ──
   // TEMPORARY: what the size and cycle rules found in areas other helpers are reshaping.
   {
-    // Until the reshaping of src/elements/ lands (issue 23, item 4).
+    // Until their long describe() callbacks are split (issue 23).
     files: [
       'src/elements/app/app.test.ts',
       'src/elements/bucket-view/bucket-view.test.ts',
       'src/elements/extraction-view/extraction-view.test.ts',
-      'src/elements/results-view/record-table.ts',
       'src/elements/results-view/results-view.test.ts',
-      'src/elements/results-view/results-view.styles.ts',
-      'src/elements/results-view/results-view.ts',
       'src/elements/results-view/review-beside-document.test.ts',
+      'src/elements/results-view/several-documents.test.ts',
     ],
-    rules: { 'max-lines': 'off', 'max-lines-per-function': 'off' },
+    rules: { 'max-lines-per-function': 'off' },
   },
   {
     // Until the reshaping of src/server/ lands (issue 23, item 2).
