@@ -38,7 +38,7 @@ type ReadPage = TextPage & { boxes?: TextBox[] };
  * Bump when a change to the readers changes what they produce, so cached pages from the
  * older readers are not reused.
  */
-const readerVersion = 4;
+const readerVersion = 5;
 
 export interface ReadIo {
   cacheDir: string;

@@ -5,14 +5,10 @@
  */
 import { open } from 'node:fs/promises';
 import type { getDocumentProxy } from 'unpdf';
-import {
-  checkPages,
-  checkPixels,
-  defaultDocumentLimits,
-  type DocumentLimits,
-} from '../limits.js';
+import { checkPages, checkPixels, defaultDocumentLimits, type DocumentLimits } from '../limits.js';
 import { boxesOfPieces, shiftBoxes } from '../geometry.js';
 import { layoutPage, type PlacedText } from '../layout.js';
+import { readFormFields } from './pdf-form-fields.js';
 import { recognizeImage } from '../ocr/ocr.js';
 import { embeddedImageMarker, pageImageMarker } from '../markers.js';
 import {
@@ -268,12 +264,20 @@ async function readPage(
       });
     }
   }
+  // A form's filled-in values sit among the printed text, at their widgets' places.
+  const form = options.includeText
+    ? await readFormFields(page, viewport, `${file.name}, page ${number}`)
+    : { pieces: [], boxesOf: boxesOfPieces };
+  // Whether the page is a scan is told by its printed text alone: a scanned form whose
+  // fields were filled on screen still needs OCR for its captions.
+  const printedCharacters = alphanumerics(pieces.map((piece) => piece.text).join(''));
+  pieces.push(...form.pieces);
   const laidOut = layoutPage(pieces);
   let text = laidOut.text;
-  let boxes: TextBox[] = boxesOfPieces(laidOut.placed, viewport.width, viewport.height);
+  let boxes: TextBox[] = form.boxesOf(laidOut.placed, viewport.width, viewport.height);
   let hasText = text.trim() !== '';
   let readByOcr = false;
-  if (options.includeText && alphanumerics(text) < minTextLayer) {
+  if (options.includeText && printedCharacters < minTextLayer) {
     // No text layer, or next to none (a scanner's page number): read the page as a picture.
     signal?.throwIfAborted();
     renderedPixels(ocrRenderWidth);
@@ -325,7 +329,7 @@ async function readPage(
         const withMarkers = layoutPage([...pieces, ...markers]);
         text = withMarkers.text;
         const words = withMarkers.placed.filter((laid) => !markers.includes(laid.piece));
-        boxes = boxesOfPieces(words, viewport.width, viewport.height);
+        boxes = form.boxesOf(words, viewport.width, viewport.height);
       }
       for (const image of images)
         image.offset = Math.max(0, text.indexOf(embeddedImageMarker(image.label)));
@@ -355,6 +359,11 @@ async function readPage(
   }
   page.cleanup();
   const pageText: PageText = { fileId: file.id, fileName: file.name, page: number, text, boxes };
+  if (options.includeText)
+    pageText.readers = [
+      readByOcr ? 'ocr' : 'text-layer',
+      ...(form.pieces.length > 0 && !readByOcr ? ['form-fields' as const] : []),
+    ];
   if (images.length > 0) pageText.images = images;
   return { text: pageText, hasText };
 }
