@@ -9,6 +9,7 @@ import { checkPages, checkPixels, defaultDocumentLimits, type DocumentLimits } f
 import { boxesOfPieces, shiftBoxes } from '../geometry.js';
 import { layoutPage, type PlacedText } from '../layout.js';
 import { readFormFields } from './pdf-form-fields.js';
+import { readEmbeddedInvoice } from './e-invoice.js';
 import { recognizeImage } from '../ocr/ocr.js';
 import { embeddedImageMarker, pageImageMarker } from '../markers.js';
 import {
@@ -97,6 +98,10 @@ export async function readPdf(
   try {
     // A PDF declares its page count up front; a kilobyte can declare a million pages.
     checkPages(file.name, pdf.numPages, limits);
+    // An e-invoice's own data (Factur-X, ZUGFeRD, XRechnung, Order-X), kept with its first page.
+    const embedded = options.includeText
+      ? await readEmbeddedInvoice(bytes, pdf, file.name, limits)
+      : undefined;
     const pages: PageText[] = [];
     let pagesWithText = 0;
     onPage?.(0, pdf.numPages);
@@ -106,6 +111,10 @@ export async function readPdf(
       if (page.hasText) pagesWithText++;
       pages.push(page.text);
       onPage?.(number, pdf.numPages);
+    }
+    if (embedded && pages[0]) {
+      pages[0].embedded = embedded;
+      pages[0].readers = [...(pages[0].readers ?? []), 'e-invoice'];
     }
     if (options.includeText && pagesWithText === 0) {
       throw new ExtractionError(`${file.name} has no text layer and OCR found no text`, 'no_text');

@@ -148,15 +148,17 @@ export function buildManyFieldsPdf(count: number): Buffer {
 /**
  * A PDF that prints `lines` and carries `xml` attached as `name` (factur-x.xml,
  * zugferd-invoice.xml, xrechnung.xml, order-x.xml), the way Factur-X attaches it: an
- * embedded file in the catalog's /Names /EmbeddedFiles tree and its /AF, deflated.
+ * embedded file in the catalog's /Names /EmbeddedFiles tree and its /AF, deflated
+ * (`packed`: `xml` is deflated already, as a test's bomb is).
  */
 export function buildPdfWithAttachment(
   lines: string[],
   name: string,
   xml: string | Buffer,
+  options: { packed?: boolean } = {},
 ): Buffer {
   const data = typeof xml === 'string' ? Buffer.from(xml, 'utf8') : xml;
-  const packed = deflateSync(data);
+  const packed = options.packed ? data : deflateSync(data);
   const content = lines
     .map((line, index) => `BT /F1 12 Tf 72 ${720 - index * 18} Td (${escapeString(line)}) Tj ET`)
     .join('\n');
