@@ -7,6 +7,8 @@ import type ExcelJS from 'exceljs';
 import { checkCharacters, defaultDocumentLimits, type DocumentLimits } from '../limits.js';
 import { embeddedImageMarker } from '../markers.js';
 import { readHtml, tableToText, type TextPage } from './text-formats.js';
+import { fillMissingFormulaResults } from './xlsx-formulas.js';
+import { markCheckboxes } from './docx-controls.js';
 import { ExtractionError, type ContentOptions, type PageImage } from '../types.js';
 
 export async function readDocx(
@@ -27,7 +29,7 @@ export async function readDocx(
       'damaged_file',
     );
   }
-  return readHtml(html, fileName, options);
+  return readHtml(markCheckboxes(html), fileName, options);
 }
 
 /**
@@ -52,6 +54,8 @@ export async function readXlsx(
       'damaged_file',
     );
   }
+  // A program that wrote the workbook may have stored formulas without their results.
+  fillMissingFormulaResults(workbook);
   // Each row becomes a line as long as its last cell's column (empty cells are tabs): one
   // cell in column XFD on 2,000 rows of an 11 KB file is 32 million characters.
   let lineCharacters = 0;
