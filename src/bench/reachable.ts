@@ -3,9 +3,9 @@
  * it: the reading benchmark's judge (`reading.ts`). Text is compared ignoring case and
  * runs of whitespace; a date counts in any of the notations people print (03/03/2021,
  * 3.3.21, 2021-03-03, 3 March 2021, March 3, 2021, 3. März 2021, 3 de marzo de 2021,
- * 2021年3月3日, 03 MAR/MARS 2021…, either day or month first); a number with either
+ * 2021年3月3日, 03 MAR/MARS 2021, the 3rd day of March, 2021…, either day or month first); a number with either
  * decimal mark, with or without thousands separators (1234.5 as 1,234.50, 1.234,50,
- * 1 234,50, 1234.5). Lenient on purpose: it asks whether the value can be reached at all,
+ * 1 234,50, 1234.5); a currency code as its sign (EUR as €). Lenient on purpose: it asks whether the value can be reached at all,
  * not whether a rule would pick it.
  */
 
@@ -86,6 +86,8 @@ export function datePattern(iso: string): RegExp | undefined {
     `${year}\\s?年\\s?${month}\\s?月\\s?${day}\\s?日`,
     `${d}${ordinal}[\\s\\-]?(?:de\\s)?${named}[\\s\\-,]*(?:de\\s)?${y}`,
     `${named}\\s?${d}${ordinal},?\\s?${y}`,
+    // As contracts write it: "this 6th day of April, 1999".
+    `${d}${ordinal}\\s?day\\sof\\s${named},?\\s?${y}`,
   ];
   return new RegExp(`(?<![\\p{N}])(?:${alternatives.join('|')})(?![\\p{N}])`, 'iu');
 }
@@ -109,6 +111,26 @@ export function numberPattern(value: number): RegExp {
   return new RegExp(`(?<![\\p{N}]|\\p{N}[.,])${sign}${grouped}${decimals}(?![.,]?\\p{N})`, 'u');
 }
 
+/** The signs a currency code is printed as ("EUR" as €), as the English locale knows them. */
+function currencySigns(code: string): string[] {
+  const signs: string[] = [];
+  for (const currencyDisplay of ['symbol', 'narrowSymbol'] as const) {
+    try {
+      const sign = new Intl.NumberFormat('en', {
+        style: 'currency',
+        currency: code,
+        currencyDisplay,
+      })
+        .formatToParts(1)
+        .find((part) => part.type === 'currency')?.value;
+      if (sign && sign !== code) signs.push(sign.toLowerCase());
+    } catch {
+      // not a currency code
+    }
+  }
+  return signs;
+}
+
 export type TruthValue = string | number | boolean;
 
 /** Whether `value` (a date when `isDate`) is present in `text`; `accept` are other forms that count. */
@@ -128,6 +150,11 @@ export function isReachable(
     if (/^-?\d+(?:\.\d+)?$/.test(candidate) && numberPattern(Number(candidate)).test(haystack))
       return true;
     const needle = normaliseText(candidate);
-    return needle !== '' && haystack.includes(needle);
+    if (needle !== '' && haystack.includes(needle)) return true;
+    // A currency code counts when its sign is printed: a reader gives "€", a rule the code.
+    return (
+      /^[A-Z]{3}$/.test(candidate) &&
+      currencySigns(candidate).some((sign) => haystack.includes(sign))
+    );
   });
 }
