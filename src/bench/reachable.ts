@@ -97,8 +97,11 @@ export function numberPattern(value: number): RegExp {
   const negative = value < 0;
   const absolute = Math.abs(value);
   const [whole, cents] = absolute.toFixed(2).split('.') as [string, string];
-  const groups = whole.replace(/\B(?=(\d{3})+(?!\d))/g, '\u0000').split('\u0000');
-  const grouped = groups.length > 1 ? `${groups.join("[,. '\u00a0\u202f]?")}` : whole;
+  const separator = "[,. '\u00a0\u202f]?";
+  // Thousands grouped by three, or as India groups them: 7,08,000.
+  const western = whole.replace(/\B(?=(\d{3})+(?!\d))/g, separator);
+  const indian = whole.replace(/\B(?=(?:\d{2})*\d{3}(?!\d))/g, separator);
+  const grouped = western === indian ? western : `(?:${western}|${indian})`;
   // The decimals as far as they matter: 1234.5 may be printed 1234.5 or 1234.50; 7 as 7,
   // 7.00 or 7,-.
   const decimals =

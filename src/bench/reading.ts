@@ -161,7 +161,7 @@ async function loadFolder(dir: string, kind: string | undefined): Promise<TruthD
   const documents: TruthDocument[] = [];
   for (const name of names) {
     const truthName = name.replace(/\.[^.]+$/, '.json');
-    if (name.endsWith('.json') || !names.includes(truthName)) continue;
+    if (name.endsWith('.json') || truthName === name || !names.includes(truthName)) continue;
     const path = join(dir, name);
     const mediaType = await sniffMediaType(path);
     if (!mediaType) continue;
