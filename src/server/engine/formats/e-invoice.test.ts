@@ -116,6 +116,31 @@ describe('embedded e-invoice data', () => {
     expect(valueOf(page!.embedded, 'lines/0/description')).toBe('Hammer');
   });
 
+  it('reads the ZUGFeRD 1.0 XML of an older PDF, attached as application/octet-stream', async () => {
+    const zugferd1 = `<?xml version="1.0" encoding="UTF-8"?>
+<rsm:CrossIndustryDocument xmlns:rsm="urn:ferd:CrossIndustryDocument:invoice:1p0" xmlns:ram="urn:un:unece:uncefact:data:standard:ReusableAggregateBusinessInformationEntity:12" xmlns:udt="urn:un:unece:uncefact:data:standard:UnqualifiedDataType:15">
+  <rsm:HeaderExchangedDocument><ram:ID>RE-2014-1</ram:ID><ram:IssueDateTime><udt:DateTimeString format="102">20140418</udt:DateTimeString></ram:IssueDateTime></rsm:HeaderExchangedDocument>
+  <rsm:SpecifiedSupplyChainTradeTransaction>
+    <ram:ApplicableSupplyChainTradeAgreement><ram:SellerTradeParty><ram:Name>MVM Versicherungsverein a.G.</ram:Name></ram:SellerTradeParty></ram:ApplicableSupplyChainTradeAgreement>
+    <ram:ApplicableSupplyChainTradeSettlement>
+      <ram:InvoiceCurrencyCode>EUR</ram:InvoiceCurrencyCode>
+      <ram:SpecifiedTradeSettlementMonetarySummation><ram:GrandTotalAmount currencyID="EUR">235.62</ram:GrandTotalAmount></ram:SpecifiedTradeSettlementMonetarySummation>
+    </ram:ApplicableSupplyChainTradeSettlement>
+  </rsm:SpecifiedSupplyChainTradeTransaction>
+</rsm:CrossIndustryDocument>`;
+    const [page] = await read(
+      'zugferd1.pdf',
+      buildPdfWithAttachment(printed, 'ZUGFeRD-invoice.xml', zugferd1, {
+        subtype: 'application#2Foctet-stream',
+      }),
+    );
+    expect(valueOf(page!.embedded, 'document_number')).toBe('RE-2014-1');
+    expect(valueOf(page!.embedded, 'issue_date')).toBe('2014-04-18');
+    expect(valueOf(page!.embedded, 'seller_name')).toBe('MVM Versicherungsverein a.G.');
+    expect(valueOf(page!.embedded, 'currency')).toBe('EUR');
+    expect(valueOf(page!.embedded, 'total_gross')).toBe('235.62');
+  });
+
   it('leaves a PDF whose attachment is not an invoice as its printed page', async () => {
     const [page] = await read(
       'notes.pdf',

@@ -91,14 +91,17 @@ export function checkAttachedStreams(
       pattern.test(window) &&
       !/^\/EmbeddedFiles/.test(pdf.subarray(at, at + 14).toString('latin1'));
     if (isStream) {
-      const streamAt = pdf.indexOf('stream', at);
+      // The keyword after the dictionary's end, not a "stream" inside it (a subtype
+      // application#2Foctet-stream).
+      const after = pdf.subarray(at, at + 4096).toString('latin1');
+      const keyword = /(>>\s*)stream(\r\n|\n|\r)/.exec(after);
+      if (!keyword) return 'unchecked';
+      const streamAt = at + keyword.index;
       const objectStart = pdf.lastIndexOf('obj', at);
-      const dictionary = pdf
-        .subarray(Math.max(0, objectStart), Math.max(at, streamAt))
-        .toString('latin1');
-      const dataStart = streamAt + (pdf[streamAt + 6] === 0x0d ? 8 : 7);
+      const dictionary = pdf.subarray(Math.max(0, objectStart), streamAt).toString('latin1');
+      const dataStart = streamAt + keyword[0].length;
       const dataEnd = pdf.indexOf('endstream', dataStart);
-      if (streamAt < 0 || dataEnd < 0) return 'unchecked';
+      if (dataEnd < 0) return 'unchecked';
       const data = pdf.subarray(dataStart, dataEnd);
       const filters = dictionary.match(/\/Filter\s*(\[[^\]]*\]|\/[A-Za-z0-9]+)/)?.[1] ?? '';
       const names = filters.match(/\/[A-Za-z0-9]+/g) ?? [];
@@ -154,7 +157,11 @@ export function invoiceValues(
   const add = (name: string, value: string | undefined) => {
     if (value !== undefined && value !== '') values.push({ name, value });
   };
-  if (rootName === 'CrossIndustryInvoice' || rootName === 'SCRDMCCBDACIOMessageStructure')
+  if (
+    rootName === 'CrossIndustryInvoice' ||
+    rootName === 'CrossIndustryDocument' ||
+    rootName === 'SCRDMCCBDACIOMessageStructure'
+  )
     readCii(root, rootName === 'SCRDMCCBDACIOMessageStructure' ? 'order' : 'invoice', add);
   else if (['Invoice', 'CreditNote', 'Order'].includes(rootName)) readUbl(root, rootName, add);
   else return undefined;
@@ -163,72 +170,92 @@ export function invoiceValues(
 
 type Add = (name: string, value: string | undefined) => void;
 
+/**
+ * ZUGFeRD 1.0 (`CrossIndustryDocument`, CII D13B) names the same parts differently from
+ * CII D16B (Factur-X, ZUGFeRD 2, XRechnung, Order-X); a part is looked up by its D16B
+ * name, then by its 1.0 name.
+ */
+const zugferd1Names: Record<string, string> = {
+  ExchangedDocument: 'HeaderExchangedDocument',
+  SupplyChainTradeTransaction: 'SpecifiedSupplyChainTradeTransaction',
+  ApplicableHeaderTradeAgreement: 'ApplicableSupplyChainTradeAgreement',
+  ApplicableHeaderTradeDelivery: 'ApplicableSupplyChainTradeDelivery',
+  ApplicableHeaderTradeSettlement: 'ApplicableSupplyChainTradeSettlement',
+  SpecifiedTradeSettlementHeaderMonetarySummation: 'SpecifiedTradeSettlementMonetarySummation',
+  SpecifiedLineTradeDelivery: 'SpecifiedSupplyChainTradeDelivery',
+  SpecifiedLineTradeAgreement: 'SpecifiedSupplyChainTradeAgreement',
+  SpecifiedLineTradeSettlement: 'SpecifiedSupplyChainTradeSettlement',
+  SpecifiedTradeSettlementLineMonetarySummation: 'SpecifiedTradeSettlementMonetarySummation',
+};
+
+function cii(parent: XmlNode | undefined, name: string): XmlNode | undefined {
+  const zugferd1 = zugferd1Names[name];
+  return node(parent, name) ?? (zugferd1 ? node(parent, zugferd1) : undefined);
+}
+
 function readCii(root: XmlNode, kind: 'invoice' | 'order', add: Add): void {
   add('document_kind', kind);
-  const header = node(root, 'ExchangedDocument');
+  const header = cii(root, 'ExchangedDocument');
   add('document_number', text(header, 'ID'));
   add('document_type_code', text(header, 'TypeCode'));
-  add('issue_date', ciiDate(node(header, 'IssueDateTime')));
-  const transaction = node(root, 'SupplyChainTradeTransaction');
-  const agreement = node(transaction, 'ApplicableHeaderTradeAgreement');
+  add('issue_date', ciiDate(cii(header, 'IssueDateTime')));
+  const transaction = cii(root, 'SupplyChainTradeTransaction');
+  const agreement = cii(transaction, 'ApplicableHeaderTradeAgreement');
   add('buyer_reference', text(agreement, 'BuyerReference'));
-  add('order_reference', text(node(agreement, 'BuyerOrderReferencedDocument'), 'IssuerAssignedID'));
-  add(
-    'contract_reference',
-    text(node(agreement, 'ContractReferencedDocument'), 'IssuerAssignedID'),
-  );
+  add('order_reference', text(cii(agreement, 'BuyerOrderReferencedDocument'), 'IssuerAssignedID'));
+  add('contract_reference', text(cii(agreement, 'ContractReferencedDocument'), 'IssuerAssignedID'));
   for (const [role, element] of [
     ['seller', 'SellerTradeParty'],
     ['buyer', 'BuyerTradeParty'],
   ] as const) {
-    const party = node(agreement, element);
+    const party = cii(agreement, element);
     add(`${role}_name`, text(party, 'Name'));
     add(`${role}_id`, text(party, 'ID'));
     for (const registration of nodes(party, 'SpecifiedTaxRegistration'))
       add(`${role}_tax_id`, text(registration, 'ID'));
-    const address = node(party, 'PostalTradeAddress');
+    const address = cii(party, 'PostalTradeAddress');
     add(`${role}_street`, text(address, 'LineOne'));
     add(`${role}_postcode`, text(address, 'PostcodeCode'));
     add(`${role}_city`, text(address, 'CityName'));
     add(`${role}_country`, text(address, 'CountryID'));
-    add(`${role}_email`, text(node(party, 'URIUniversalCommunication'), 'URIID'));
+    add(`${role}_email`, text(cii(party, 'URIUniversalCommunication'), 'URIID'));
   }
-  const delivery = node(transaction, 'ApplicableHeaderTradeDelivery');
+  const delivery = cii(transaction, 'ApplicableHeaderTradeDelivery');
   add(
     'delivery_date',
-    ciiDate(node(node(delivery, 'ActualDeliverySupplyChainEvent'), 'OccurrenceDateTime')),
+    ciiDate(cii(cii(delivery, 'ActualDeliverySupplyChainEvent'), 'OccurrenceDateTime')),
   );
   add(
     'requested_delivery_date',
-    ciiDate(node(node(delivery, 'RequestedDeliverySupplyChainEvent'), 'OccurrenceDateTime')),
+    ciiDate(cii(cii(delivery, 'RequestedDeliverySupplyChainEvent'), 'OccurrenceDateTime')),
   );
-  const settlement = node(transaction, 'ApplicableHeaderTradeSettlement');
+  const settlement = cii(transaction, 'ApplicableHeaderTradeSettlement');
   add('currency', text(settlement, 'InvoiceCurrencyCode') ?? text(settlement, 'OrderCurrencyCode'));
   add('payment_reference', text(settlement, 'PaymentReference'));
   for (const means of nodes(settlement, 'SpecifiedTradeSettlementPaymentMeans'))
-    add('iban', text(node(means, 'PayeePartyCreditorFinancialAccount'), 'IBANID'));
-  const terms = node(settlement, 'SpecifiedTradePaymentTerms');
+    add('iban', text(cii(means, 'PayeePartyCreditorFinancialAccount'), 'IBANID'));
+  const terms = cii(settlement, 'SpecifiedTradePaymentTerms');
   add('payment_terms', text(terms, 'Description'));
-  add('due_date', ciiDate(node(terms, 'DueDateDateTime')));
-  const sums = node(settlement, 'SpecifiedTradeSettlementHeaderMonetarySummation');
+  add('due_date', ciiDate(cii(terms, 'DueDateDateTime')));
+  const sums = cii(settlement, 'SpecifiedTradeSettlementHeaderMonetarySummation');
   add('total_lines', text(sums, 'LineTotalAmount'));
   add('total_net', text(sums, 'TaxBasisTotalAmount'));
   add('total_tax', text(sums, 'TaxTotalAmount'));
   add('total_gross', text(sums, 'GrandTotalAmount'));
   add('amount_due', text(sums, 'DuePayableAmount'));
   nodes(transaction, 'IncludedSupplyChainTradeLineItem').forEach((line, index) => {
-    const product = node(line, 'SpecifiedTradeProduct');
+    const product = cii(line, 'SpecifiedTradeProduct');
     add(`lines/${index}/description`, text(product, 'Name'));
     add(`lines/${index}/product_id`, text(product, 'SellerAssignedID'));
-    const lineDelivery = node(line, 'SpecifiedLineTradeDelivery');
+    const lineDelivery = cii(line, 'SpecifiedLineTradeDelivery');
     add(
       `lines/${index}/quantity`,
       text(lineDelivery, 'BilledQuantity') ?? text(lineDelivery, 'RequestedQuantity'),
     );
-    const price = node(node(line, 'SpecifiedLineTradeAgreement'), 'NetPriceProductTradePrice');
+    const price = cii(cii(line, 'SpecifiedLineTradeAgreement'), 'NetPriceProductTradePrice');
     add(`lines/${index}/unit_price`, text(price, 'ChargeAmount'));
-    const lineSums = node(
-      node(line, 'SpecifiedLineTradeSettlement'),
+    const lineSums = cii(
+      cii(line, 'SpecifiedLineTradeSettlement'),
       'SpecifiedTradeSettlementLineMonetarySummation',
     );
     add(`lines/${index}/amount`, text(lineSums, 'LineTotalAmount'));

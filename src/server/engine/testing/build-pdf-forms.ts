@@ -149,13 +149,14 @@ export function buildManyFieldsPdf(count: number): Buffer {
  * A PDF that prints `lines` and carries `xml` attached as `name` (factur-x.xml,
  * zugferd-invoice.xml, xrechnung.xml, order-x.xml), the way Factur-X attaches it: an
  * embedded file in the catalog's /Names /EmbeddedFiles tree and its /AF, deflated
- * (`packed`: `xml` is deflated already, as a test's bomb is).
+ * (`packed`: `xml` is deflated already, as a test's bomb is; `subtype`: its media type
+ * as a PDF name, `text#2Fxml` unless said).
  */
 export function buildPdfWithAttachment(
   lines: string[],
   name: string,
   xml: string | Buffer,
-  options: { packed?: boolean } = {},
+  options: { packed?: boolean; subtype?: string } = {},
 ): Buffer {
   const data = typeof xml === 'string' ? Buffer.from(xml, 'utf8') : xml;
   const packed = options.packed ? data : deflateSync(data);
@@ -164,7 +165,7 @@ export function buildPdfWithAttachment(
     .join('\n');
   const stream = Buffer.concat([
     Buffer.from(
-      `<< /Type /EmbeddedFile /Subtype /text#2Fxml /Filter /FlateDecode /Length ${packed.length} /Params << /Size ${data.length} >> >>\nstream\n`,
+      `<< /Type /EmbeddedFile /Subtype /${options.subtype ?? 'text#2Fxml'} /Filter /FlateDecode /Length ${packed.length} /Params << /Size ${data.length} >> >>\nstream\n`,
       'latin1',
     ),
     packed,
