@@ -22,6 +22,7 @@ const benches = [
   'upload',
   'engine-speed',
   'accuracy',
+  'reading',
   'lighthouse',
   'table-render',
   'scale',

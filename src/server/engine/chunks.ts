@@ -19,7 +19,7 @@
  * The result depends only on the pages and the size, so a resumed run gets the same chunks.
  */
 import { boxesBetween } from './geometry.js';
-import type { Chunk, ChunkSpan, PageImage, PageText, TextBox } from './types.js';
+import type { Chunk, ChunkSpan, EmbeddedValue, PageImage, PageText, TextBox } from './types.js';
 
 export const imageCharacterCost = 1000;
 const pageSeparator = '\n\n';
@@ -32,6 +32,7 @@ export function chunkPages(pages: readonly PageText[], chunkSize: number): Chunk
     spans: [] as ChunkSpan[],
     images: [] as PageImage[],
     boxes: [] as (TextBox[] | undefined)[],
+    embedded: [] as EmbeddedValue[],
     cost: 0,
   });
   let current = empty();
@@ -41,6 +42,7 @@ export function chunkPages(pages: readonly PageText[], chunkSize: number): Chunk
     const chunk: Chunk = { index: chunks.length, text: current.text, spans: current.spans };
     if (current.images.length > 0) chunk.images = current.images;
     if (current.boxes.some(Boolean)) chunk.boxes = current.boxes;
+    if (current.embedded.length > 0) chunk.embedded = current.embedded;
     chunks.push(chunk);
     current = empty();
   };
@@ -58,6 +60,8 @@ export function chunkPages(pages: readonly PageText[], chunkSize: number): Chunk
     current.text += page.text.slice(pageStart, pageStart + length);
     current.boxes.push(page.boxes && boxesBetween(page.boxes, pageStart, pageStart + length));
     current.images.push(...images);
+    // A document's embedded values go with the chunk that starts its first page.
+    if (pageStart === 0 && page.embedded) current.embedded.push(...page.embedded);
     current.cost = current.text.length + current.images.length * imageCharacterCost;
   };
 

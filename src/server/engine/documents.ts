@@ -23,7 +23,7 @@ import {
  * Bump when a change to the readers changes what they produce, so cached pages from the
  * older readers are not reused.
  */
-const readerVersion = 6;
+const readerVersion = 7;
 
 export interface ReadIo {
   cacheDir: string;

@@ -60,6 +60,27 @@ export interface TextBox {
   y: number;
   width: number;
   height: number;
+  /** Set when another reader than the page's own gave this stretch (a form field's value). */
+  reader?: PageReader;
+}
+
+/**
+ * What read a page's text: a text format as it is (`text`), a PDF's text layer, OCR, the
+ * values of a PDF's form fields, the invoice data a PDF carries as XML (`e-invoice`).
+ */
+export type PageReader = 'text' | 'text-layer' | 'ocr' | 'form-fields' | 'e-invoice';
+
+/**
+ * A value a document states about itself in data, beside what it prints: an e-invoice's
+ * XML (Factur-X, ZUGFeRD, XRechnung, Order-X: `formats/e-invoice.ts`). `name` is the
+ * value's place in the invoice's model (`invoice_number`, `issue_date`, `seller_name`,
+ * `total_gross`, …), `value` as the data writes it (dates ISO, amounts as decimal text).
+ * It is exact but has no place on the page: a rule that uses it finds the printed value
+ * in the page's text, whose box is what a person is shown.
+ */
+export interface EmbeddedValue {
+  name: string;
+  value: string;
 }
 
 /** A named part of what a code or a machine-readable zone holds: a payment's IBAN, a passport's surname. */
@@ -112,6 +133,10 @@ export interface PageText {
   boxes?: TextBox[];
   /** The barcodes and machine-readable zones read on the page, whose blocks end its text. */
   codes?: PageCode[];
+  /** The readers that gave the page's text, its own first (absent: `text`, or OCR for an image). */
+  readers?: PageReader[];
+  /** What the document states about itself in data (an e-invoice's XML), on its first page. */
+  embedded?: EmbeddedValue[];
 }
 
 /** A stretch of a chunk's text that comes from one page: chunk text [chunkStart, chunkStart+length) = page text [pageStart, pageStart+length). */
@@ -134,6 +159,8 @@ export interface Chunk {
    * its stretch (offsets in the page's text, as in `PageText.boxes`); absent for text formats.
    */
   boxes?: (TextBox[] | undefined)[];
+  /** The embedded values (`PageText.embedded`) of the documents whose pages the chunk holds. */
+  embedded?: EmbeddedValue[];
 }
 
 /** A place on a page, in fractions of the page (0 to 1, from its top-left corner). */

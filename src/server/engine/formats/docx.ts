@@ -6,6 +6,7 @@
 import { checkUnpackedSize } from '../limits.js';
 import { ExtractionError, type ContentOptions } from '../types.js';
 import { withCheckedImageSizes, type DocumentFormat, type TextPage } from './format.js';
+import { markCheckboxes } from './docx-controls.js';
 import { readHtml } from './html.js';
 
 export const docxFormat: DocumentFormat = {
@@ -43,5 +44,5 @@ export async function readDocx(
       'damaged_file',
     );
   }
-  return readHtml(html, fileName, options);
+  return readHtml(markCheckboxes(html), fileName, options);
 }

@@ -10,6 +10,8 @@ import { shiftCodes, withPageCodes } from '../codes/page-codes.js';
 import { boxesOfPieces, shiftBoxes } from '../geometry.js';
 import { layoutPage, type PlacedText } from '../layout.js';
 import { ocr } from '../ocr/ocr.js';
+import { readFormFields } from './pdf-form-fields.js';
+import { readEmbeddedInvoice } from './e-invoice.js';
 import { embeddedImageMarker, pageImageMarker } from '../markers.js';
 import {
   ExtractionError,
@@ -26,6 +28,10 @@ import type { DocumentFormat, DrawnPage, PageDrawing } from './format.js';
 export type PdfDocument = Awaited<ReturnType<typeof getDocumentProxy>>;
 type PdfPage = Awaited<ReturnType<PdfDocument['getPage']>>;
 type Matrix = [number, number, number, number, number, number];
+type PdfViewport = ReturnType<PdfPage['getViewport']>;
+type PdfUtil = Awaited<
+  ReturnType<Awaited<ReturnType<typeof loadUnpdf>>['getResolvedPDFJS']>
+>['Util'];
 
 /** Scans are rendered this wide for OCR (about 240 dpi for A4 or Letter). */
 const ocrRenderWidth = 2000;
@@ -118,6 +124,10 @@ export async function readPdf(
   try {
     // A PDF declares its page count up front; a kilobyte can declare a million pages.
     checkPages(file.name, pdf.numPages, limits);
+    // An e-invoice's own data (Factur-X, ZUGFeRD, XRechnung, Order-X), kept with its first page.
+    const embedded = options.includeText
+      ? await readEmbeddedInvoice(bytes, pdf, file.name, limits)
+      : undefined;
     const pages: PageText[] = [];
     let pagesWithText = 0;
     onPage?.(0, pdf.numPages);
@@ -127,6 +137,10 @@ export async function readPdf(
       if (page.hasText) pagesWithText++;
       pages.push(page.text);
       onPage?.(number, pdf.numPages);
+    }
+    if (embedded && pages[0]) {
+      pages[0].embedded = embedded;
+      pages[0].readers = [...(pages[0].readers ?? []), 'e-invoice'];
     }
     if (options.includeText && pagesWithText === 0) {
       throw new ExtractionError(`${file.name} has no text layer and OCR found no text`, 'no_text');
@@ -260,38 +274,22 @@ async function readPage(
       Math.ceil((width * viewport.height) / viewport.width),
       limits,
     );
-  const pieces: PlacedText[] = [];
-
-  if (options.includeText) {
-    const content = await page.getTextContent();
-    for (const item of content.items) {
-      if (!('str' in item) || item.str.trim() === '') continue;
-      const [, , c, d, x, baseline] = Util.transform(viewport.transform, item.transform) as Matrix;
-      const height = Math.hypot(c, d) || item.height || 10;
-      // The font says how far its letters reach above and below the baseline (as the
-      // text layer pdf.js draws in a browser takes it); most fonts about 0.8 and 0.2.
-      const style = content.styles[item.fontName];
-      const ascent = style?.ascent || 0.8;
-      const descent = style?.descent || -0.2;
-      // The transform gives the baseline; a line's centre sits about a third of the font above it.
-      pieces.push({
-        text: withoutNulls(item.str),
-        x,
-        y: baseline - height * 0.35,
-        width: item.width * viewport.scale,
-        height,
-        top: baseline - height * Math.max(ascent, 0.5),
-        bottom: baseline - height * Math.min(descent, 0),
-      });
-    }
-  }
+  const pieces = options.includeText ? await textLayerPieces(page, viewport, Util) : [];
+  // A form's filled-in values sit among the printed text, at their widgets' places.
+  const form = options.includeText
+    ? await readFormFields(page, viewport, `${file.name}, page ${number}`)
+    : { pieces: [], boxesOf: boxesOfPieces };
+  // Whether the page is a scan is told by its printed text alone: a scanned form whose
+  // fields were filled on screen still needs OCR for its captions.
+  const printedCharacters = alphanumerics(pieces.map((piece) => piece.text).join(''));
+  pieces.push(...form.pieces);
   const laidOut = layoutPage(pieces);
   let text = laidOut.text;
-  let boxes: TextBox[] = boxesOfPieces(laidOut.placed, viewport.width, viewport.height);
+  let boxes: TextBox[] = form.boxesOf(laidOut.placed, viewport.width, viewport.height);
   let hasText = text.trim() !== '';
   let readByOcr = false;
   let codes: PageCode[] = [];
-  if (options.includeText && alphanumerics(text) < minTextLayer) {
+  if (options.includeText && printedCharacters < minTextLayer) {
     // No text layer, or next to none (a scanner's page number): read the page as a picture.
     signal?.throwIfAborted();
     renderedPixels(ocrRenderWidth);
@@ -355,7 +353,7 @@ async function readPage(
         const withMarkers = layoutPage([...pieces, ...markers]);
         text = withMarkers.text;
         const words = withMarkers.placed.filter((laid) => !markers.includes(laid.piece));
-        boxes = boxesOfPieces(words, viewport.width, viewport.height);
+        boxes = form.boxesOf(words, viewport.width, viewport.height);
       }
       for (const image of images)
         image.offset = Math.max(0, text.indexOf(embeddedImageMarker(image.label)));
@@ -386,9 +384,45 @@ async function readPage(
   }
   page.cleanup();
   const pageText: PageText = { fileId: file.id, fileName: file.name, page: number, text, boxes };
+  if (options.includeText)
+    pageText.readers = [
+      readByOcr ? 'ocr' : 'text-layer',
+      ...(form.pieces.length > 0 && !readByOcr ? ['form-fields' as const] : []),
+    ];
   if (images.length > 0) pageText.images = images;
   if (codes.length > 0) pageText.codes = codes;
   return { text: pageText, hasText };
+}
+
+/** The text layer's pieces, each placed on the page as pdf.js draws it. */
+async function textLayerPieces(
+  page: PdfPage,
+  viewport: PdfViewport,
+  Util: PdfUtil,
+): Promise<PlacedText[]> {
+  const pieces: PlacedText[] = [];
+  const content = await page.getTextContent();
+  for (const item of content.items) {
+    if (!('str' in item) || item.str.trim() === '') continue;
+    const [, , c, d, x, baseline] = Util.transform(viewport.transform, item.transform) as Matrix;
+    const height = Math.hypot(c, d) || item.height || 10;
+    // The font says how far its letters reach above and below the baseline (as the
+    // text layer pdf.js draws in a browser takes it); most fonts about 0.8 and 0.2.
+    const style = content.styles[item.fontName];
+    const ascent = style?.ascent || 0.8;
+    const descent = style?.descent || -0.2;
+    // The transform gives the baseline; a line's centre sits about a third of the font above it.
+    pieces.push({
+      text: withoutNulls(item.str),
+      x,
+      y: baseline - height * 0.35,
+      width: item.width * viewport.scale,
+      height,
+      top: baseline - height * Math.max(ascent, 0.5),
+      bottom: baseline - height * Math.min(descent, 0),
+    });
+  }
+  return pieces;
 }
 
 /**

@@ -7,6 +7,7 @@ import {
   type DocumentLimits,
 } from '../limits.js';
 import { embeddedImageMarker } from '../markers.js';
+import { fillMissingFormulaResults } from './xlsx-formulas.js';
 import { ExtractionError, type ContentOptions, type PageImage } from '../types.js';
 import { withCheckedImageSizes, type DocumentFormat, type TextPage } from './format.js';
 import { tableToText } from './text.js';
@@ -50,6 +51,8 @@ export async function readXlsx(
       'damaged_file',
     );
   }
+  // A program that wrote the workbook may have stored formulas without their results.
+  fillMissingFormulaResults(workbook);
   // Each row becomes a line as long as its last cell's column (empty cells are tabs): one
   // cell in column XFD on 2,000 rows of an 11 KB file is 32 million characters.
   let lineCharacters = 0;
