@@ -24,7 +24,7 @@ export function findField(field: FieldPlan, reading: Reading): ValueHit | undefi
         ? Math.abs(hit.value)
         : hit.value;
     const typed = toSchemaType(field, unsigned);
-    const value = typed === undefined ? undefined : fitValue(field, typed);
+    const value = fitValue(field, typed ?? unsigned);
     return value === undefined ? undefined : { ...hit, value };
   };
   const first = (candidates: Candidate[]) => {

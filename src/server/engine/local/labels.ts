@@ -110,7 +110,7 @@ export function valueNearLabel(
         other.end <= label.start &&
         other.concept !== label.concept &&
         other.weight >= 5 &&
-        !/\d|\t| {2}/.test(reading.text.slice(other.end, label.start)),
+        isPhrase(reading.text.slice(other.end, label.start)),
     )
   )
     return undefined;
@@ -324,4 +324,9 @@ export function overlapping(line: Line, from: number, to: number): Cell | undefi
     if (overlap > 0 && (!best || overlap > best.overlap)) best = { cell, overlap };
   }
   return best?.cell;
+}
+
+/** A few words joining two labels into one phrase: no figure, gap, colon or dash between. */
+function isPhrase(between: string): boolean {
+  return !/[\d\t:—–·|]| {2}/.test(between) && between.trim().split(/\s+/).length <= 3;
 }

@@ -105,7 +105,8 @@ export function readChunkText(raw: string): Reading {
 
 function cellsOf(line: string, lineStart: number): Cell[] {
   const cells: Cell[] = [];
-  const separator = line.includes('\t') ? /\t+/g : /\s{2,}/g;
+  // Each tab ends a cell, so an empty cell keeps its column ("a\t\tb": b is third).
+  const separator = line.includes('\t') ? /\t/g : /\s{2,}/g;
   let position = 0;
   let from = 0;
   const push = (to: number) => {

@@ -3,6 +3,7 @@
  * properties is a header, and the lines under it are rows until a total or a gap ends it.
  */
 import type { FieldPlan, ListPlan } from './fields.js';
+import { foldText } from './fit.js';
 import { cellAt } from './labels.js';
 import type { Cell, Line, Reading } from './reading.js';
 import { readValue, type ValueHit } from './values.js';
@@ -90,6 +91,24 @@ export function headerColumns(
       to: label.end - line.start,
       position: cellAt(line, label.start)?.position ?? -1,
     });
+  }
+  // A header cell that is an item property's own name or title ("Balance", "Money In"),
+  // in any table: not only the invoice's columns.
+  for (const cell of line.cells) {
+    if (columns.some((column) => column.from < cell.end - line.start && column.to > cell.column))
+      continue;
+    const folded = foldText(cell.text.replace(/\([^)]*\)/g, ''));
+    const plan = list.columns.find((column) =>
+      column.ownLabels.some((label) => foldText(label) === folded),
+    );
+    if (plan)
+      columns.push({
+        plan,
+        weight: 8,
+        from: cell.column,
+        to: cell.column + cell.text.length,
+        position: cell.position,
+      });
   }
   const named = new Set(columns.map((column) => column.plan).filter(Boolean)).size;
   if (continuing ? columns.length === 0 : named < 2) return undefined;

@@ -132,7 +132,8 @@ export function readValue(
     case 'enum':
       return readEnum(plan, text, from, end);
     case 'boolean':
-      return undefined;
+      // A yes or no as written; fit.ts tells which ("Ja", "oui", "☒").
+      return readText(text, from, end);
   }
 }
 
