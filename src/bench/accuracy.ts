@@ -175,7 +175,7 @@ async function benchForms(dir: string, cacheDir: string): Promise<BenchResult> {
           add(key, right);
         if (!right)
           misses.push(
-            `${kind.name}/${document.file.name} ${field}: got ${JSON.stringify(data[field] ?? null)}, expected ${JSON.stringify(expected)}`,
+            `${kind.name}/${document.file.name} ${field}: got ${JSON.stringify(data[field] ?? null)}${confidenceOf(sources[`/${field}`]?.confidence)}, expected ${JSON.stringify(expected)}`,
           );
       }
     }
@@ -208,6 +208,10 @@ async function benchForms(dir: string, cacheDir: string): Promise<BenchResult> {
       ...misses.map((miss) => `miss: ${miss}`),
     ],
   };
+}
+
+function confidenceOf(confidence: number | undefined): string {
+  return confidence === undefined ? '' : ` (confidence ${confidence.toFixed(2)})`;
 }
 
 function formRow(label: string, sum: Tally): string {

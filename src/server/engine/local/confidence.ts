@@ -26,3 +26,5 @@ export const weakGuess = 0.4;
 export const contactConfidence = 0.7;
 /** A value a document's heading holds (a CV's name, a title, an enum's value in it). */
 export const headingConfidence = 0.6;
+/** A value under the field's own words (its name, title or description), not a known label. */
+export const ownLabelConfidence = 0.7;

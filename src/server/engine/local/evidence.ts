@@ -5,7 +5,7 @@
  * invoices, unlabelled.ts for the roles other documents hold). Candidates are ranked, and
  * the schema decides what fits (fit.ts): the first that fits wins; none → missing.
  */
-import { labelledConfidence } from './confidence.js';
+import { labelledConfidence, ownLabelConfidence } from './confidence.js';
 import { fallback } from './fallbacks.js';
 import type { FieldPlan } from './fields.js';
 import { fitValue } from './fit.js';
@@ -17,7 +17,7 @@ import { toSchemaType, type ValueHit } from './values.js';
 
 export function findField(field: FieldPlan, reading: Reading): ValueHit | undefined {
   const fitting = (hit: ValueHit | undefined): ValueHit | undefined => {
-    if (!hit) return undefined;
+    if (!hit || isCaption(field, hit, reading)) return undefined;
     // A deduction printed as a negative line ("Lohnsteuer -712,41") is withheld as a sum.
     const unsigned =
       field.concept?.id === 'incomeTax' && typeof hit.value === 'number'
@@ -36,7 +36,17 @@ export function findField(field: FieldPlan, reading: Reading): ValueHit | undefi
   };
   const fromConcept = first(conceptCandidates(field, reading));
   if (fromConcept) return fromConcept;
-  const fromOwn = first(labelledCandidates(field, reading, labelsFor(field, reading, 'own')));
+  // The field's own words are weaker evidence than a known label: the value may be right,
+  // but a person should look at it.
+  const fromOwn = first(
+    labelledCandidates(field, reading, labelsFor(field, reading, 'own')).map((candidate) => ({
+      ...candidate,
+      hit: {
+        ...candidate.hit,
+        confidence: Math.min(candidate.hit.confidence ?? 0, ownLabelConfidence),
+      },
+    })),
+  );
   if (fromOwn) return fromOwn;
   return fitting(fallback(field, reading)) ?? first(unlabelled(field, reading));
 }
@@ -94,4 +104,29 @@ function periodDate(
     return { hit: { value: date.value, start: date.start, end: date.end }, distance: down };
   }
   return undefined;
+}
+
+/**
+ * Whether a text value is a caption rather than a value: a known label makes up most of
+ * it ("DATE", "SEAT", "Booking ref."), or it reads as an instruction to the person filling
+ * the form (a bracketed remark of several words, a sentence of many).
+ */
+function isCaption(field: FieldPlan, hit: ValueHit, reading: Reading): boolean {
+  if (typeof hit.value !== 'string' || (field.kind !== 'text' && field.kind !== 'identifier'))
+    return false;
+  const length = hit.end - hit.start;
+  if (
+    reading.labels.some(
+      (label) =>
+        label.start >= hit.start &&
+        label.end <= hit.end &&
+        label.end - label.start >= 0.6 * length &&
+        label.concept !== field.concept,
+    )
+  )
+    return true;
+  const value = hit.value;
+  return (
+    /\([^)]*\s[^)]*\s[^)]*\)/.test(value) || (/\.$/.test(value) && value.split(/\s+/).length >= 8)
+  );
 }

@@ -23,7 +23,7 @@ export interface ValueHit {
 }
 
 /** Characters between a label and its value: colons, number signs, dashes, bars. */
-const separators = /^[\s:#.°º\-–=|*]*/u;
+const separators = /^[\s:#.°º\-–=|*,]*/u;
 /**
  * What a weak label ("Invoice") needs before its value to be read as a number label: a
  * number sign, or a colon before a word with a digit in it ("INVOICE: INV-100").
