@@ -9,7 +9,13 @@ import { labelledConfidence, ownLabelConfidence } from './confidence.js';
 import { fallback } from './fallbacks.js';
 import type { FieldPlan } from './fields.js';
 import { fitValue } from './fit.js';
-import { labelsFor, titleCandidates, valueNearLabel, type Candidate } from './labels.js';
+import {
+  hintWeight,
+  labelsFor,
+  titleCandidates,
+  valueNearLabel,
+  type Candidate,
+} from './labels.js';
 import type { LabelMatch, Reading } from './reading.js';
 import { crossCheckTotals } from './totals.js';
 import { unlabelled } from './unlabelled.js';
@@ -39,7 +45,14 @@ export function findField(field: FieldPlan, reading: Reading): ValueHit | undefi
   // The field's own words are weaker evidence than a known label: the value may be right,
   // but a person should look at it.
   const fromOwn = first(
-    labelledCandidates(field, reading, labelsFor(field, reading, 'own')).map((candidate) => ({
+    labelledCandidates(
+      field,
+      reading,
+      // A phrase of the description counts as a label only with a colon after it.
+      labelsFor(field, reading, 'own').filter(
+        (label) => label.weight !== hintWeight || /^\s*[:：]/.test(reading.text.slice(label.end)),
+      ),
+    ).map((candidate) => ({
       ...candidate,
       hit: {
         ...candidate.hit,

@@ -7,6 +7,9 @@ import type { Concept } from './lexicon.js';
 import type { FieldPlan } from './fields.js';
 import { labelKey, type Cell, type LabelMatch, type Line, type Reading } from './reading.js';
 import { readValue, type ValueHit } from './values.js';
+/** The weight of a phrase of a field's description used as its label. */
+export const hintWeight = 6;
+
 export interface Candidate {
   hit: ValueHit;
   score: number;
@@ -37,7 +40,7 @@ export function labelsFor(
   const concept: Concept = { id: `own:${field.pointer}`, kind: 'text', triggers: [], labels: [] };
   const labels = [
     ...field.ownLabels.map((label) => [label, 8] as const),
-    ...(field.hintLabels ?? []).map((label) => [label, 6] as const),
+    ...(field.hintLabels ?? []).map((label) => [label, hintWeight] as const),
   ];
   for (const [label, weight] of labels) {
     // Literal words only (escaped), joined by separators: linear on any text.

@@ -164,12 +164,15 @@ describe('the schema decides what fits', () => {
 });
 
 describe('values without a label', () => {
-  it('reads a CV: the name heading it, contacts by their form', async () => {
+  it('reads a CV: the name heading it, contacts by their form, its latest position and degree', async () => {
     const cv = [
       'Jane Example',
       'jane@example.org | +44 20 7946 0018 | linkedin.com/in/jane-example',
       'Experience',
-      'Data Analyst, Example Insurance AG, 2021 – today',
+      '04/2021 – today Data Analyst, Example Insurance AG, Cologne',
+      '10/2017 – 03/2021 Junior Analyst, Sample Transit Company',
+      'Education',
+      '10/2014 – 09/2017 M.Sc. Statistics, Technical University of Exampleton',
     ].join('\n');
     const { data } = await extract(
       object({
@@ -177,6 +180,10 @@ describe('values without a label', () => {
         email: text('Email', { format: 'email' }),
         phone: text('Phone'),
         linkedin: text('LinkedIn'),
+        current_job_title: text('Current job title'),
+        current_employer: text('Current employer'),
+        highest_degree: text('Highest degree'),
+        degree_institution: text('Institution'),
       }),
       cv,
     );
@@ -185,6 +192,10 @@ describe('values without a label', () => {
       email: 'jane@example.org',
       phone: '+44 20 7946 0018',
       linkedin: 'linkedin.com/in/jane-example',
+      current_job_title: 'Data Analyst',
+      current_employer: 'Example Insurance AG',
+      highest_degree: 'M.Sc. Statistics',
+      degree_institution: 'Technical University of Exampleton',
     });
   });
 

@@ -16,6 +16,7 @@ import { findEmails, findPhones, findUrls } from './parsers.js';
 import type { Reading } from './reading.js';
 import type { ValueHit } from './values.js';
 import { companyName } from './fallbacks.js';
+import { educationEntry, experienceEntry } from './sections.js';
 
 /** Candidates for a field no label names, best first. */
 export function unlabelled(field: FieldPlan, reading: Reading): Candidate[] {
@@ -26,8 +27,12 @@ export function unlabelled(field: FieldPlan, reading: Reading): Candidate[] {
   if (field.kind === 'phone') hits.push(...findPhones(reading.text).map(rated(guessed)));
   if (field.kind === 'url') hits.push(...urls(field, reading));
   if (concept === 'personName' && field.kind === 'text') hits.push(headingName(reading));
-  if (concept === 'jobTitle') hits.push(lineAfterName(reading));
+  if (concept === 'jobTitle') hits.push(experienceEntry(reading, 'title'), lineAfterName(reading));
+  if (concept === 'employer') hits.push(experienceEntry(reading, 'employer'));
   if (concept === 'employer' || concept === 'bankName') hits.push(companyName(reading));
+  if (['institution', 'school', 'university', 'college'].some((word) => words.has(word)))
+    hits.push(educationEntry(reading, 'institution'));
+  else if (words.has('degree')) hits.push(educationEntry(reading, 'degree'));
   if (words.has('party') || words.has('parties')) hits.push(party(field, words, reading));
   if (words.has('law') || words.has('jurisdiction')) hits.push(governingLaw(reading));
   if (words.has('title') && concept !== 'jobTitle') hits.push(documentTitle(reading));
