@@ -10,7 +10,7 @@ import {
   type TargetSchema,
 } from '../../../contract/json-schema.js';
 import { encodePointerToken } from '../../../contract/json-schema.js';
-import { conceptFor, wordsOf, type Concept, type ValueKind } from './lexicon.js';
+import { conceptFor, rangeWords, wordsOf, type Concept, type ValueKind } from './lexicon.js';
 
 export interface FieldPlan {
   /** JSON pointer of the value in the result, relative to the object the field is in. */
@@ -23,6 +23,10 @@ export interface FieldPlan {
   ownLabels: string[];
   /** A currency field that wants an ISO 4217 code rather than the sign as written. */
   wantsCurrencyCode: boolean;
+  /** Labels from the description's short phrases ("wage tax, PAYE"), weaker than ownLabels. */
+  hintLabels?: string[];
+  /** Which date of a period the field wants ("period_start", "period_end"). */
+  range?: 'start' | 'end';
 }
 
 export interface ListPlan {
@@ -95,9 +99,13 @@ function planField(
   const description = outer?.description ?? schema.description;
   // The property's own name speaks first ("iban" inside "seller"); its parents' names
   // help only when it says nothing known ("name" inside "seller").
-  const concept =
-    conceptFor(name, schema.title, undefined, scope) ??
-    conceptFor(`${context.join(' ')} ${name}`, title, description, scope);
+  // A word of documents in general ("name") gives way to its parent's meaning ("seller").
+  const own = conceptFor(name, schema.title, undefined, scope);
+  const inContext =
+    !own || own.general
+      ? conceptFor(`${context.join(' ')} ${name}`, title, description, scope)
+      : undefined;
+  const concept = inContext && !inContext.general ? inContext : (own ?? inContext);
   const words = wordsOf(`${name}`).join(' ');
   const ownLabels = [
     ...new Set(
@@ -106,15 +114,57 @@ function planField(
       ),
     ),
   ];
+  const nameWords = wordsOf(name);
+  const range =
+    concept?.id === 'period'
+      ? rangeWords.start.some((word) => nameWords.includes(word))
+        ? 'start'
+        : rangeWords.end.some((word) => nameWords.includes(word))
+          ? 'end'
+          : undefined
+      : undefined;
   return {
     pointer,
     name,
     schema,
-    kind: kindOf(schema, `${name} ${title}`, concept),
+    kind: range ? 'date' : kindOf(schema, `${name} ${title}`, concept),
     concept,
     ownLabels,
+    hintLabels: descriptionLabels(description).filter((label) => !ownLabels.includes(label)),
     wantsCurrencyCode: wantsCode(schema),
+    ...(range ? { range } : {}),
   };
+}
+
+/**
+ * Short phrases of a description that may be printed as the field's label: the parts
+ * between brackets, commas, slashes and "or" of one to three words ("Income tax withheld
+ * (wage tax, PAYE)" gives "wage tax" and "paye"), leaving out sentences and examples.
+ */
+function descriptionLabels(description: string | undefined): string[] {
+  if (!description) return [];
+  const text = description.replace(/e\.g\..*$|"[^"]*"|\bas printed\b.*$/giu, ' ');
+  return [
+    ...new Set(
+      text
+        .split(/[(),/;:]|\bor\b|\.\s/u)
+        .map((part) =>
+          part
+            .trim()
+            .toLowerCase()
+            .replace(/[.\s]+$/, ''),
+        )
+        .filter((part) => {
+          const count = part.split(/\s+/).length;
+          return (
+            part.length > 2 &&
+            count <= 3 &&
+            /\p{L}{3}/u.test(part) &&
+            !/^(the|a|an|of|in|when|if)\b/.test(part)
+          );
+        }),
+    ),
+  ];
 }
 
 function kindOf(
@@ -151,7 +201,7 @@ function kindOf(
   if (has(/\biban\b/)) return 'iban';
   if (has(/currency/)) return 'currency';
   if (has(/phone|telephone|\btel\b/)) return 'phone';
-  if (has(/website|\burl\b/)) return 'url';
+  if (has(/website|\burl\b|homepage|linkedin|github|web address|profile address/)) return 'url';
   if (has(/\b(number|no|nr|id|code|reference|ref)\b/)) return 'identifier';
   return 'text';
 }

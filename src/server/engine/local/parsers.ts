@@ -175,7 +175,7 @@ const numericPattern = new RegExp(
   'gu',
 );
 const dayMonthPattern = new RegExp(
-  `${before}(\\d{1,2})(?:st|nd|rd|th|er|\\.)?[ \\t]*(?:de[ \\t]+)?(${monthAlternation})\\.?,?[ \\t]*(?:de[ \\t]+)?(\\d{4})${after}`,
+  `${before}(\\d{1,2})(?:st|nd|rd|th|er|\\.)?[ \\t]*(?:(?:day[ \\t]+of|de)[ \\t]+)?(${monthAlternation})\\.?,?[ \\t]*(?:de[ \\t]+)?(\\d{4})${after}`,
   'giu',
 );
 const monthDayPattern = new RegExp(
@@ -244,6 +244,14 @@ export function findDates(text: string, order: DateOrder = dateOrderOf(text)): F
       match.index,
       match[0].length,
       isoDate(Number(match[1]), Number(match[3]), Number(match[4])),
+    );
+  }
+  // Japanese: "2021年3月3日".
+  for (const match of text.matchAll(/(\d{4})\s*年\s*(\d{1,2})\s*月\s*(\d{1,2})\s*日/gu)) {
+    add(
+      match.index,
+      match[0].length,
+      isoDate(Number(match[1]), Number(match[2]), Number(match[3])),
     );
   }
   for (const match of text.matchAll(dayMonthPattern)) {

@@ -105,7 +105,8 @@ export function readChunkText(raw: string): Reading {
 
 function cellsOf(line: string, lineStart: number): Cell[] {
   const cells: Cell[] = [];
-  const separator = line.includes('\t') ? /\t+/g : /\s{2,}/g;
+  // Each tab ends a cell, so an empty cell keeps its column ("a\t\tb": b is third).
+  const separator = line.includes('\t') ? /\t/g : /\s{2,}/g;
   let position = 0;
   let from = 0;
   const push = (to: number) => {
@@ -178,7 +179,7 @@ function accentFree(letter: string): string {
 }
 
 /** What a label match is looked up by: case, accents, separators and look-alike signs aside. */
-function labelKey(text: string): string {
+export function labelKey(text: string): string {
   return text
     .normalize('NFD')
     .replace(/\p{M}/gu, '')
@@ -208,7 +209,7 @@ function compileScope(items: boolean): { pattern: RegExp; known: Map<string, Kno
       spellings.add(entry.label);
       const key = labelKey(entry.label);
       const other = known.get(key);
-      if (!other || entry.weight > other.weight) known.set(key, entry);
+      if (!other || (entry.weight > other.weight && !entry.concept.general)) known.set(key, entry);
     }
   }
   const labels = [...spellings].sort((a, b) => b.length - a.length);

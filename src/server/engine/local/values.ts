@@ -23,7 +23,7 @@ export interface ValueHit {
 }
 
 /** Characters between a label and its value: colons, number signs, dashes, bars. */
-const separators = /^[\s:#.°º\-–=|*]*/u;
+const separators = /^[\s:#.°º\-–=|*,]*/u;
 /**
  * What a weak label ("Invoice") needs before its value to be read as a number label: a
  * number sign, or a colon before a word with a digit in it ("INVOICE: INV-100").
@@ -132,7 +132,8 @@ export function readValue(
     case 'enum':
       return readEnum(plan, text, from, end);
     case 'boolean':
-      return undefined;
+      // A yes or no as written; fit.ts tells which ("Ja", "oui", "☒").
+      return readText(text, from, end);
   }
 }
 
@@ -160,6 +161,10 @@ function readIdentifier(reading: Reading, start: number, end: number): ValueHit 
     end,
     ...[/\t| {2,}/.exec(text.slice(from, end))].filter(Boolean).map((match) => from + match!.index),
   );
+  // An IBAN is one identifier however it is grouped ("DE44 5001 0517 5407 3249 31").
+  const iban = findIbans(text.slice(from, cellEnd))[0];
+  if (iban && iban.start === 0)
+    return { value: text.slice(from, from + iban.end), start: from, end: from + iban.end };
   const tokens = [...text.slice(from, cellEnd).matchAll(/\S+/g)].slice(0, 4);
   for (const [index, token] of tokens.entries()) {
     const word = token[0].replace(/[.,;:)\]]+$/, '').replace(/^[(#[]+/, '');
@@ -181,10 +186,12 @@ function readIdentifier(reading: Reading, start: number, end: number): ValueHit 
 
 /** Free text: the first cell after the separators, without a trailing colon or comma. */
 function readText(text: string, start: number, end: number): ValueHit | undefined {
-  const lead = separators.exec(text.slice(start, end))![0].length;
+  const lead = /^[\s:#.°º\-–=|*,;]*/u.exec(text.slice(start, end))![0].length;
   const from = start + lead;
   const rest = text.slice(from, end);
-  const cell = rest.split(/\t| {2,}/)[0]!.replace(/[\s:;,]+$/, '');
+  // A cell ends at a gap, and a form's line at a dash or a dot between its fields
+  // ("Salariée : Amandine Roux — Matricule 0087").
+  const cell = rest.split(/\t| {2,}| [—–·|•] /)[0]!.replace(/[\s:;,—–-]+$/, '');
   if (!/\p{L}|\p{N}/u.test(cell) || cell.length > 200) return undefined;
   return { value: cell, start: from, end: from + cell.length };
 }

@@ -131,6 +131,7 @@ export async function extractWithLocalStrategy(
   file: SourceFile,
   cacheDir: string,
   chunkSize = 4000,
+  schema: TargetSchema = demoSchema,
 ): Promise<{ pages: PageText[]; data: Record<string, unknown>; merged: MergedExtraction }> {
   const pages = await readDocuments([file], textContent, { cacheDir });
   const strategy = createLocalStrategy();
@@ -138,13 +139,13 @@ export async function extractWithLocalStrategy(
   const signal = new AbortController().signal;
   for (const chunk of chunkPages(pages, chunkSize)) {
     const extraction = await strategy.extractChunk(chunk, {
-      schema: demoSchema,
+      schema,
       outputInstructions: '',
       model: 'local',
       merged: merged.data,
       signal,
     });
-    merged = mergeExtractions(demoSchema, merged, extraction);
+    merged = mergeExtractions(schema, merged, extraction);
   }
-  return { pages, data: finaliseResult(demoSchema, merged.data), merged };
+  return { pages, data: finaliseResult(schema, merged.data), merged };
 }
