@@ -23,10 +23,10 @@ import { createFileStore } from './files/create-file-store.js';
 import type { Services } from './http/context.js';
 import { StreamSlots } from './http/stream-slots.js';
 import { openStore, type Db, type Store } from './store/database.js';
-import { RunSignals } from './runs/events.js';
-import { RunLifecycle } from './runs/lifecycle.js';
-import { openSignalChannel, type SignalChannel } from './runs/signal-channel.js';
-import { RunWorker } from './runs/worker.js';
+import { RunSignals } from './run-lifecycle/signals.js';
+import { RunLifecycle } from './run-lifecycle/lifecycle.js';
+import { openSignalChannel, type SignalChannel } from './run-lifecycle/signal-channel.js';
+import { RunWorker } from './run-lifecycle/worker.js';
 import {
   createPersonalToken,
   createUsageRecorder,

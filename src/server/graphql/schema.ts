@@ -26,7 +26,7 @@ import {
   canSeeExtractor,
   canSeeRun,
   extractorViewsFor,
-} from '../tokens/access.js';
+} from '../access/token-scopes.js';
 import type { Principal } from '../tokens/tokens.js';
 import { graphqlTypeDefs } from './type-defs.js';
 

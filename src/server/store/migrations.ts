@@ -239,7 +239,7 @@ const migrationsFor = (dialect: Dialect): Record<string, Migration> => ({
     // clock of the process that wrote them: with an API process and a worker on different
     // machines writing events of one run, a later event could sort first. `run_sequence`
     // numbers a run's deliveries as they are written, under the lock on the run's row that
-    // every writer of run events takes first (runs/lifecycle.ts). Deliveries from before
+    // every writer of run events takes first (run-lifecycle/lifecycle.ts). Deliveries from before
     // keep 0 and their ids' order, and go before any numbered one.
     async up(db: Kysely<unknown>) {
       await db.schema

@@ -45,9 +45,9 @@ import {
   type RunFilters,
   type RunRow,
 } from '../../runs/runs.js';
-import { startWatch, watchRun } from '../../runs/watch.js';
+import { startWatch, watchRun } from '../../run-lifecycle/watch.js';
 import { pageWindow, type PageWindow } from '../../store/paging.js';
-import { canSeeRun, checkDownloadAllowed } from '../../tokens/access.js';
+import { canSeeRun, checkDownloadAllowed } from '../../access/token-scopes.js';
 import { tokenEnd } from '../../tokens/tokens.js';
 import { accessTokenQuery } from '../auth.js';
 import {

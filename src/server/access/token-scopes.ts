@@ -12,7 +12,7 @@ import { ForbiddenInputError, NotAllowedError, NotFoundError } from '../errors.j
 import { extractorViews, type ExtractorRow } from '../extractors/extractors.js';
 import type { RunScope } from '../runs/runs.js';
 import type { Db } from '../store/database.js';
-import type { Principal } from './tokens.js';
+import type { Principal } from '../tokens/tokens.js';
 
 export type PersonalPrincipal = Extract<Principal, { kind: 'personal' }>;
 

@@ -53,11 +53,11 @@ import {
   settledOutcome,
   type DocumentTokenStats,
   type RunDocumentRow,
-} from './documents.js';
+} from '../runs/documents.js';
 import type { RunLifecycle, RunPatch } from './lifecycle.js';
-import type { RunSignals } from './events.js';
+import type { RunSignals } from './signals.js';
 import { ProgressWriter } from './progress-writer.js';
-import type { RunRow } from './runs.js';
+import type { RunRow } from '../runs/runs.js';
 
 export interface WorkerDeps {
   db: Db;

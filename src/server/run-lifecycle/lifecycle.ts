@@ -39,7 +39,7 @@ import { databaseTime, dialectOf } from '../store/clock.js';
 import type { Db } from '../store/database.js';
 import { newId, nowIso } from '../store/ids.js';
 import type { Database, RunDocumentRow } from '../store/schema.js';
-import { canSeeBucket, canSeeExtractor, checkRunSettingsAllowed } from '../tokens/access.js';
+import { canSeeBucket, canSeeExtractor, checkRunSettingsAllowed } from '../access/token-scopes.js';
 import type { Principal } from '../tokens/tokens.js';
 import { enqueueWebhook } from '../webhooks/index.js';
 import {
@@ -51,9 +51,10 @@ import {
   runColumnsOf,
   untouchedDocumentColumns,
   type DraftChange,
-} from './documents.js';
-import { appendRunEvent, type RunSignals } from './events.js';
-import { openRunReadingFile, untouchedRunColumns, type RunRow } from './runs.js';
+} from '../runs/documents.js';
+import { appendRunEvent } from '../runs/events.js';
+import type { RunSignals } from './signals.js';
+import { openRunReadingFile, untouchedRunColumns, type RunRow } from '../runs/runs.js';
 
 type Executor = Kysely<Database> | Transaction<Database>;
 
