@@ -12,7 +12,7 @@ import { createApp, createHealthApp, type App } from './app.js';
 import type { Config } from './config.js';
 import { terminateOcr } from './engine/index.js';
 import { DataDirectory } from './data-directory.js';
-import { createExtractor } from './extractors/extractors.js';
+import { createExtractor, hasAnyExtractor } from './extractors/extractors.js';
 import { demoExtractor } from './extractors/demo.js';
 import { sweepContentCache } from './files/content-cache.js';
 import { knownContents, knownFileKeys } from './files/files.js';
@@ -30,6 +30,7 @@ import { RunWorker } from './run-lifecycle/worker.js';
 import {
   createPersonalToken,
   createUsageRecorder,
+  hasPersonalToken,
   registerPersonalToken,
 } from './tokens/tokens.js';
 import { startWebhookDispatcher, type WebhookDispatcher } from './webhooks/index.js';
@@ -67,10 +68,7 @@ const cacheGraceMs = 3_600_000;
  * extractor, and deletions are soft, so a deleted demo is not seeded again.
  */
 async function firstStartNeeds(db: Db): Promise<{ demo: boolean; token: boolean }> {
-  const [extractor, personalToken] = await Promise.all([
-    db.selectFrom('extractors').select('id').limit(1).executeTakeFirst(),
-    db.selectFrom('tokens').select('id').where('kind', '=', 'personal').limit(1).executeTakeFirst(),
-  ]);
+  const [extractor, personalToken] = await Promise.all([hasAnyExtractor(db), hasPersonalToken(db)]);
   return { demo: !extractor, token: !personalToken };
 }
 
