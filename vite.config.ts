@@ -109,7 +109,7 @@ export default defineConfig({
           globalSetup: ['src/server/testing/postgres-global-setup.ts'],
           include: [
             'src/server/*.test.ts',
-            'src/server/{http,runs,webhooks,graphql,files,cli,store,buckets,extractors,tokens}/**/*.test.ts',
+            'src/server/{http,runs,run-lifecycle,webhooks,graphql,files,cli,store,buckets,extractors,tokens}/**/*.test.ts',
             'src/server/**/*.postgres.test.ts',
           ],
           exclude: [

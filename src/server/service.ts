@@ -12,7 +12,7 @@ import { createApp, createHealthApp, type App } from './app.js';
 import type { Config } from './config.js';
 import { terminateOcr } from './engine/index.js';
 import { DataDirectory } from './data-directory.js';
-import { createExtractor } from './extractors/extractors.js';
+import { createExtractor, hasAnyExtractor } from './extractors/extractors.js';
 import { demoExtractor } from './extractors/demo.js';
 import { sweepContentCache } from './files/content-cache.js';
 import { knownContents, knownFileKeys } from './files/files.js';
@@ -23,13 +23,14 @@ import { createFileStore } from './files/create-file-store.js';
 import type { Services } from './http/context.js';
 import { StreamSlots } from './http/stream-slots.js';
 import { openStore, type Db, type Store } from './store/database.js';
-import { RunSignals } from './runs/events.js';
-import { RunLifecycle } from './runs/lifecycle.js';
-import { openSignalChannel, type SignalChannel } from './runs/signal-channel.js';
-import { RunWorker } from './runs/worker.js';
+import { RunSignals } from './run-lifecycle/signals.js';
+import { RunLifecycle } from './run-lifecycle/lifecycle.js';
+import { openSignalChannel, type SignalChannel } from './run-lifecycle/signal-channel.js';
+import { RunWorker } from './run-lifecycle/worker.js';
 import {
   createPersonalToken,
   createUsageRecorder,
+  hasPersonalToken,
   registerPersonalToken,
 } from './tokens/tokens.js';
 import { startWebhookDispatcher, type WebhookDispatcher } from './webhooks/index.js';
@@ -67,10 +68,7 @@ const cacheGraceMs = 3_600_000;
  * extractor, and deletions are soft, so a deleted demo is not seeded again.
  */
 async function firstStartNeeds(db: Db): Promise<{ demo: boolean; token: boolean }> {
-  const [extractor, personalToken] = await Promise.all([
-    db.selectFrom('extractors').select('id').limit(1).executeTakeFirst(),
-    db.selectFrom('tokens').select('id').where('kind', '=', 'personal').limit(1).executeTakeFirst(),
-  ]);
+  const [extractor, personalToken] = await Promise.all([hasAnyExtractor(db), hasPersonalToken(db)]);
   return { demo: !extractor, token: !personalToken };
 }
 

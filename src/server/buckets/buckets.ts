@@ -1,9 +1,11 @@
 /** Extraction buckets: containers of files that runs work over. Deletion is soft. */
+import type { Transaction } from 'kysely';
 import type { Bucket, BucketInput, BucketOrigin } from '../../contract/resources.js';
 import type { Db } from '../store/database.js';
 import { newId, nowIso } from '../store/ids.js';
 import { newestFirst, type PageOfRows, type PageWindow } from '../store/paging.js';
-import type { BucketRow } from '../store/schema.js';
+import type { BucketRow, Database } from '../store/schema.js';
+import { dialectOf } from '../store/clock.js';
 import { findLive, notDeleted, softDelete } from '../store/soft-delete.js';
 import { runIris, runsOf, type RunScope } from '../runs/runs.js';
 import { fileToWire, listFilesOfBuckets, type FileRow } from '../files/files.js';
@@ -30,6 +32,17 @@ export async function createBucket(
 
 export function findBucket(db: Db, id: string): Promise<BucketRow | undefined> {
   return findLive(db, 'buckets', id);
+}
+
+/**
+ * Locks the bucket's row for the rest of the transaction on PostgreSQL, so that two
+ * transactions that take it one after another (two runs submitted at once) cannot both pass
+ * a check of the bucket; SQLite writes one transaction at a time and needs no lock.
+ */
+export async function lockBucket(trx: Transaction<Database>, id: string): Promise<void> {
+  let bucket = trx.selectFrom('buckets').select('id').where('id', '=', id);
+  if (dialectOf(trx) === 'postgres') bucket = bucket.forUpdate();
+  await bucket.executeTakeFirst();
 }
 
 export function listBuckets(db: Db, window: PageWindow): Promise<PageOfRows<BucketRow>> {

@@ -20,6 +20,16 @@ export {
 } from './merge.js';
 export { terminateOcr } from './ocr/ocr.js';
 export { type LlmRetryOptions } from './llm/llm-strategy.js';
+export {
+  documentStrategy,
+  runDocumentPipeline,
+  twiceOnCrash,
+  type DocumentPipelineHooks,
+  type DocumentPipelineOutcome,
+  type DocumentPipelineRequest,
+  type DocumentTokenStats,
+  type ExtractionSoFar,
+} from './pipeline.js';
 
 export function createStrategy(
   name: Strategy,

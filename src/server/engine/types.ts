@@ -1,6 +1,6 @@
 /**
  * The shapes the extraction engine works with, from the files of a run to the values a
- * strategy finds in one chunk. The run worker (`../runs/worker.ts`) drives them in order:
+ * strategy finds in one chunk. The run worker (`../run-lifecycle/worker.ts`) drives them in order:
  * readDocuments → chunkPages → strategy.extractChunk per chunk → mergeExtractions →
  * finaliseResult.
  */

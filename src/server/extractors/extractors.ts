@@ -3,6 +3,7 @@
  * keep their row (runs still point at them) but answer 404 and leave every list.
  */
 import { randomBytes } from 'node:crypto';
+import type { Transaction } from 'kysely';
 import { labelNames, type LabelName } from '../../contract/labels.js';
 import { checkProblems, type Check } from '../../contract/checks.js';
 import { parseTargetSchema } from '../../contract/json-schema.js';
@@ -18,7 +19,7 @@ import type { Db } from '../store/database.js';
 import { containsText } from '../store/filters.js';
 import { newId, nowIso } from '../store/ids.js';
 import { newestFirst, type PageOfRows, type PageWindow } from '../store/paging.js';
-import type { ExtractorRow } from '../store/schema.js';
+import type { Database, ExtractorRow } from '../store/schema.js';
 import { findLive, notDeleted, softDelete } from '../store/soft-delete.js';
 import { contentOptionsOf, runIris, runsOf, type RunScope } from '../runs/runs.js';
 import { webhookUrlProblem } from '../webhooks/address-policy.js';
@@ -194,6 +195,45 @@ export async function rotateWebhookSecret(db: Db, id: string): Promise<string | 
 
 export function findExtractor(db: Db, id: string): Promise<ExtractorRow | undefined> {
   return findLive(db, 'extractors', id);
+}
+
+/**
+ * The named columns of an extractor's row, deleted or not: a run keeps the row of the
+ * extractor it was started from, and reads it as it is now (its checks, its webhook, its
+ * download setting). Inside the caller's transaction when `db` is one.
+ */
+export function extractorColumns<Column extends keyof ExtractorRow & string>(
+  db: Db | Transaction<Database>,
+  id: string,
+  columns: readonly Column[],
+): Promise<Pick<ExtractorRow, Column> | undefined> {
+  return db
+    .selectFrom('extractors')
+    .select(columns as readonly (keyof ExtractorRow & string)[])
+    .where('id', '=', id)
+    .executeTakeFirst() as Promise<Pick<ExtractorRow, Column> | undefined>;
+}
+
+/** The whole row of an extractor, deleted or not (see extractorColumns). */
+export function extractorRowOf(
+  db: Db | Transaction<Database>,
+  id: string,
+): Promise<ExtractorRow | undefined> {
+  return db.selectFrom('extractors').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** Whether the store holds any extractor at all, deleted ones included (a first start seeds one). */
+export async function hasAnyExtractor(db: Db): Promise<boolean> {
+  return Boolean(await db.selectFrom('extractors').select('id').limit(1).executeTakeFirst());
+}
+
+/** Notes when a run was last started from the extractor, in the run's transaction. */
+export async function markExtractorRan(
+  trx: Transaction<Database>,
+  id: string,
+  now: string,
+): Promise<void> {
+  await trx.updateTable('extractors').set({ last_ran_at: now }).where('id', '=', id).execute();
 }
 
 export interface ExtractorFilters {

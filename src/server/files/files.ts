@@ -1,6 +1,7 @@
 /** The files of a bucket: rows in `files`, bytes in the FileStore. */
 import { iriOf } from '../../contract/iri.js';
 import type { BucketFile } from '../../contract/resources.js';
+import { markBucketChanged } from '../buckets/bucket-changes.js';
 import type { Db } from '../store/database.js';
 import { newId, nowIso } from '../store/ids.js';
 import { readByParent } from '../store/grouping.js';
@@ -58,11 +59,7 @@ export async function addFiles(
     }
     await db.transaction().execute(async (trx) => {
       await trx.insertInto('files').values(rows).execute();
-      await trx
-        .updateTable('buckets')
-        .set({ updated_at: nowIso() })
-        .where('id', '=', bucketId)
-        .execute();
+      await markBucketChanged(trx, bucketId);
     });
   } catch (error) {
     await Promise.allSettled([
@@ -115,6 +112,21 @@ export async function findFile(
     .where('bucket_id', '=', bucketId)
     .where('id', '=', fileId)
     .executeTakeFirst();
+}
+
+/** The files of these ids, whatever their bucket, in no particular order. */
+export async function filesByIds(db: Db, ids: readonly string[]): Promise<FileRow[]> {
+  if (ids.length === 0) return [];
+  return db
+    .selectFrom('files')
+    .selectAll()
+    .where('id', 'in', [...ids])
+    .execute();
+}
+
+/** The file of this id, whatever its bucket. */
+export function fileById(db: Db, id: string): Promise<FileRow | undefined> {
+  return db.selectFrom('files').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
 export async function deleteFile(db: Db, storage: FileStore, row: FileRow): Promise<void> {

@@ -26,7 +26,8 @@ import {
   canSeeExtractor,
   canSeeRun,
   extractorViewsFor,
-} from '../tokens/access.js';
+  runFiltersFor,
+} from '../access/token-scopes.js';
 import type { Principal } from '../tokens/tokens.js';
 import { graphqlTypeDefs } from './type-defs.js';
 
@@ -93,10 +94,7 @@ function runFilters(args: RunArguments, principal: Principal): RunFilters | unde
     strategy: args.strategy || undefined,
     status: args.status || undefined,
   };
-  if (principal.kind === 'personal') return filters;
-  // A session sees the runs of its extractor over its bucket; asking for another extractor finds none.
-  if (savedExtractorId && savedExtractorId !== principal.extractorId) return undefined;
-  return { ...filters, savedExtractorId: principal.extractorId, bucketId: principal.bucketId };
+  return runFiltersFor(principal, filters);
 }
 
 type Resolver<Args> = (source: unknown, args: Args, context: GraphqlContext) => Promise<unknown>;

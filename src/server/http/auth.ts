@@ -2,7 +2,7 @@
  * Bearer authentication for `/api`: who is asking. The routes say which paths need no
  * token (the documentation and the JSON-LD contexts) and where EventSource, which cannot
  * send headers, may pass an embed session token as `access_token` (the event stream). What each token may
- * then see is tokens/access.ts.
+ * then see is access/token-scopes.ts.
  */
 import type { Context, MiddlewareHandler } from 'hono';
 import * as z from 'zod/mini';

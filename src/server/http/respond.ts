@@ -5,7 +5,7 @@ import type { Db } from '../store/database.js';
 import { createMiddleware } from 'hono/factory';
 import { validator } from 'hono/validator';
 import * as z from 'zod/mini';
-import { requirePersonal } from '../tokens/access.js';
+import { requirePersonal } from '../access/token-scopes.js';
 import { absentWhenEmpty, validateQuery, wholeNumberParameter } from './body.js';
 import type { AppEnv } from './context.js';
 import { refuseJsonApiQueryFamilies } from './json-api.js';

@@ -20,6 +20,7 @@ import type {
   ResultMetadata,
 } from '../../contract/resources.js';
 import type { RunStatus } from '../../contract/run-status.js';
+import type { DocumentTokenStats } from '../engine/pipeline.js';
 import type { Database, FileRow, RunDocumentRow, RunRow } from '../store/schema.js';
 
 export type { RunDocumentRow };
@@ -27,11 +28,7 @@ export type { RunDocumentRow };
 type Executor = Kysely<Database> | Transaction<Database>;
 
 /** The tokens of one document's chunks, as `run_documents.token_stats` holds them. */
-export interface DocumentTokenStats {
-  chunks: { chunk: number; inputTokens: number; outputTokens: number }[];
-  totalInputTokens: number;
-  totalOutputTokens: number;
-}
+export type { DocumentTokenStats };
 
 /** The run's `tokenStats`: every chunk (with its document's file) and the totals of each document. */
 export interface RunTokenStats {

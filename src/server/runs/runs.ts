@@ -136,7 +136,7 @@ export const runToWire = oncePerStoredRow((row: RunRow): Run => {
 
 /**
  * The runs one embed session may see: its extractor's over its bucket. Lists of a bucket's
- * or an extractor's runs are narrowed to these for a session (tokens/access.ts).
+ * or an extractor's runs are narrowed to these for a session (access/token-scopes.ts).
  */
 export interface RunScope {
   bucketId: string;

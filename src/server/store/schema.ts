@@ -130,7 +130,7 @@ export interface RunTable extends ContentOptionColumns, ExtractionColumns {
    */
   draft_result_json: Nullable<string>;
   submitted_at: Nullable<string>;
-  /** Which worker holds the run while it is `running`, and until when (see runs/worker.ts). */
+  /** Which worker holds the run while it is `running`, and until when (see run-lifecycle/worker.ts). */
   lease_owner: Nullable<string>;
   lease_expires_at: Nullable<string>;
 }

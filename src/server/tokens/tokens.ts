@@ -363,6 +363,18 @@ const tokenLifeById = preparedQuery(
   ['id'],
 );
 
+/** Whether any personal access token was ever made (a first start makes one). */
+export async function hasPersonalToken(db: Db): Promise<boolean> {
+  return Boolean(
+    await db
+      .selectFrom('tokens')
+      .select('id')
+      .where('kind', '=', 'personal')
+      .limit(1)
+      .executeTakeFirst(),
+  );
+}
+
 /** Whether the token is still good: neither revoked nor expired (nor gone). */
 export async function isTokenLive(db: Db, tokenId: string): Promise<boolean> {
   const [row] = await tokenLifeById(db, { id: tokenId });

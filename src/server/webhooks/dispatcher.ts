@@ -15,6 +15,7 @@
  */
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
+import { extractorColumns } from '../extractors/extractors.js';
 import { databaseTime, dialectOf } from '../store/clock.js';
 import { nowIso } from '../store/ids.js';
 import type { Db } from '../store/database.js';
@@ -178,18 +179,14 @@ export function startWebhookDispatcher(deps: {
 
   async function attempt(delivery: ClaimedDelivery): Promise<void> {
     // The extractor as it is now: its current secrets sign, its current address receives.
-    const extractor = await db
-      .selectFrom('extractors')
-      .select([
-        'enable_webhook',
-        'webhook_url',
-        'webhook_secret',
-        'previous_webhook_secret',
-        'previous_webhook_secret_until',
-        'deleted_at',
-      ])
-      .where('id', '=', delivery.extractor_id)
-      .executeTakeFirst();
+    const extractor = await extractorColumns(db, delivery.extractor_id, [
+      'enable_webhook',
+      'webhook_url',
+      'webhook_secret',
+      'previous_webhook_secret',
+      'previous_webhook_secret_until',
+      'deleted_at',
+    ]);
     if (
       !extractor ||
       extractor.deleted_at !== null ||

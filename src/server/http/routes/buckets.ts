@@ -16,7 +16,7 @@ import {
   type BucketRow,
 } from '../../buckets/buckets.js';
 import { NotFoundError } from '../../errors.js';
-import { bucketViewsFor, canSeeBucket } from '../../tokens/access.js';
+import { bucketViewsFor, canSeeBucket } from '../../access/token-scopes.js';
 import { readInput } from '../body.js';
 import type { AppEnv } from '../context.js';
 import { bucketKind } from '../kinds.js';

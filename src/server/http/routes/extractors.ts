@@ -20,7 +20,7 @@ import {
   type ExtractorRow,
 } from '../../extractors/extractors.js';
 import { pageWindow } from '../../store/paging.js';
-import { canSeeExtractor, extractorViewsFor } from '../../tokens/access.js';
+import { canSeeExtractor, extractorViewsFor } from '../../access/token-scopes.js';
 import { absentWhenEmpty, readInput, validateQuery } from '../body.js';
 import type { AppEnv } from '../context.js';
 import { extractorKind } from '../kinds.js';

@@ -28,7 +28,7 @@ import {
 import { documentLanguagesOf } from '../../extractors/extractors.js';
 import { receiveUpload, type ReceivedFile } from '../../files/uploads.js';
 import { activeRunOfBucket, contentOptionsOf, findRun } from '../../runs/runs.js';
-import { canSeeRun } from '../../tokens/access.js';
+import { canSeeRun } from '../../access/token-scopes.js';
 import { bodyStream, validateQuery, wholeNumberParameter } from '../body.js';
 import { contentDisposition } from '../content-disposition.js';
 import type { AppEnv } from '../context.js';

@@ -45,9 +45,10 @@ import {
   type RunFilters,
   type RunRow,
 } from '../../runs/runs.js';
-import { startWatch, watchRun } from '../../runs/watch.js';
+import { startWatch, watchRun } from '../../run-lifecycle/watch.js';
+import { extractorColumns } from '../../extractors/extractors.js';
 import { pageWindow, type PageWindow } from '../../store/paging.js';
-import { canSeeRun, checkDownloadAllowed } from '../../tokens/access.js';
+import { canSeeRun, checkDownloadAllowed } from '../../access/token-scopes.js';
 import { tokenEnd } from '../../tokens/tokens.js';
 import { accessTokenQuery } from '../auth.js';
 import {
@@ -446,12 +447,10 @@ runRoutes
       const text = version === 'original' ? run.result_json : effectiveResultJson(run);
       if (text === null)
         throw new ConflictError(`The run is ${run.status}; it has no results yet.`, run.status);
-      const extractor = await c
-        .get('services')
-        .db.selectFrom('extractors')
-        .select(['label', 'allow_download'])
-        .where('id', '=', run.extractor_id)
-        .executeTakeFirst();
+      const extractor = await extractorColumns(c.get('services').db, run.extractor_id, [
+        'label',
+        'allow_download',
+      ]);
       checkDownloadAllowed(c.get('principal'), extractor);
       const label = extractor?.label ?? 'results';
       const { name, asciiName } = resultsDownloadName(label, run.id, format);

@@ -6,7 +6,7 @@
  */
 import { sql, type Kysely, type Migration } from 'kysely';
 
-export function documentLanguagesMigration(dialect: 'sqlite' | 'postgres'): Migration {
+export function migration(dialect: 'sqlite' | 'postgres'): Migration {
   // Text as every text column of the store: the "C" collation on PostgreSQL.
   const text = dialect === 'sqlite' ? 'text' : sql`text collate "C"`;
   return {

@@ -34,7 +34,7 @@ import { demoExtractorId, insertRun } from '../testing/fixtures.js';
 import { readCsv, readHtmlDefinitions } from '../testing/representations.js';
 import { invoiceFixtures } from '../testing/sample-files.js';
 import { startTestService, type TestService } from '../testing/test-service.js';
-import type { RunTokenStats } from './documents.js';
+import type { RunTokenStats } from '../runs/documents.js';
 
 let service: TestService;
 let stand: ChatCompletionsServer;

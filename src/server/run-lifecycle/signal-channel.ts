@@ -13,7 +13,7 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import type { Logger } from 'pino';
 import type { Db } from '../store/database.js';
-import type { RunSignal, RunSignals } from './events.js';
+import type { RunSignal, RunSignals } from './signals.js';
 
 /** One channel for every signal of the service's database. */
 const channel = 'extractor_signals';

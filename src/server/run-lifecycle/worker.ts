@@ -20,30 +20,30 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
-import { englishWording, evaluateChecks } from '../../contract/checks.js';
 import type { RunEventType } from '../../contract/events.js';
 import { parseTargetSchema, type TargetSchema } from '../../contract/json-schema.js';
 import type { DocumentMetadata } from '../../contract/review.js';
-import { validateAgainstSchema } from '../../contract/schema-validation.js';
 import type { RunStatus } from '../../contract/run-status.js';
 import type { Config } from '../config.js';
 import type { DataDirectory } from '../data-directory.js';
 import { isInsufficientStorage } from '../errors.js';
 import {
-  createStrategy,
+  documentStrategy,
   ExtractionError,
-  finaliseResult,
-  valuesForReview,
+  runDocumentPipeline,
+  type DocumentPipelineOutcome,
+  type DocumentTokenStats,
+  type ExtractionSoFar,
   type ExtractionStrategy,
   type SourceFile,
   type ValueSource,
 } from '../engine/index.js';
-import { DocumentPool, DocumentWorkerCrash } from '../engine/isolation/pool.js';
-import { mergeExtractionsInto } from '../engine/merge.js';
-import { checksOf, documentLanguagesOf } from '../extractors/extractors.js';
+import { DocumentPool } from '../engine/isolation/pool.js';
+import { checksOf, documentLanguagesOf, extractorColumns } from '../extractors/extractors.js';
 import { testPatternLinearly } from '../extractors/patterns.js';
+import { filesByIds } from '../files/files.js';
 import type { FileStore, LocalCopy } from '../files/storage.js';
-import { databaseTime, dialectOf } from '../store/clock.js';
+import { dialectOf } from '../store/clock.js';
 import type { Db } from '../store/database.js';
 import { nowIso } from '../store/ids.js';
 import {
@@ -51,13 +51,13 @@ import {
   documentFileIds,
   listDocuments,
   settledOutcome,
-  type DocumentTokenStats,
   type RunDocumentRow,
-} from './documents.js';
+} from '../runs/documents.js';
+import type { RunRow } from '../runs/runs.js';
+import { releaseLease, renewLease, requeueExpiredLeases } from './leases.js';
 import type { RunLifecycle, RunPatch } from './lifecycle.js';
-import type { RunSignals } from './events.js';
 import { ProgressWriter } from './progress-writer.js';
-import type { RunRow } from './runs.js';
+import type { RunSignals } from './signals.js';
 
 export interface WorkerDeps {
   db: Db;
@@ -85,26 +85,6 @@ const settledEvents: Partial<Record<RunStatus, RunEventType>> = {
   partially_completed: 'extraction_run.partially_completed',
   failed: 'extraction_run.failed',
 };
-
-/**
- * A worker process may die of something other than the document (the system's OOM killer
- * choosing it, say), so a crash is tried once more; a document that ends a worker twice
- * fails instead of being queued again and again.
- */
-async function twiceOnCrash<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    if (!(error instanceof DocumentWorkerCrash)) throw error;
-    try {
-      return await work();
-    } catch (again) {
-      if (again instanceof DocumentWorkerCrash)
-        throw new DocumentWorkerCrash(again.fileName, again.how, 2);
-      throw again;
-    }
-  }
-}
 
 /** Why a run's work was stopped from outside, as its AbortSignal's reason. */
 const stopReasons = {
@@ -135,6 +115,44 @@ function failureOf(error: unknown, words: { noRoom: string; onOurSide: string })
 function isMissingFile(error: unknown): boolean {
   const { code, name } = error as { code?: string; name?: string };
   return code === 'ENOENT' || name === 'NoSuchKey' || name === 'NotFound';
+}
+
+/** Stores a change of one document of the run (worker.ts: #documentStore). */
+type DocumentStore = (
+  patch: Partial<RunDocumentRow>,
+  event?: RunEventType,
+  from?: readonly RunStatus[],
+) => Promise<RunRow | undefined>;
+
+/** How a run's documents are read: the options of its extractor at its start. */
+function readingOptionsOf(run: RunRow) {
+  return {
+    includeText: run.include_text === 1,
+    includeEmbeddedImages: run.include_embedded_images === 1,
+    markEmbeddedImages: run.mark_embedded_images === 1,
+    includePageImages: run.include_page_images === 1,
+    markPageImages: run.mark_page_images === 1,
+    documentLanguages: documentLanguagesOf(run),
+  };
+}
+
+/** What a document's stored chunks found, to go on from: nothing for a fresh one. */
+function resumedExtraction(document: RunDocumentRow): ExtractionSoFar {
+  return {
+    chunksCompleted: document.chunks_completed,
+    data: document.partial_result_json
+      ? (JSON.parse(document.partial_result_json) as Record<string, unknown>)
+      : {},
+    sources: document.result_metadata
+      ? ((JSON.parse(document.result_metadata) as DocumentMetadata).sources as Record<
+          string,
+          ValueSource
+        >)
+      : {},
+    stats: document.token_stats
+      ? (JSON.parse(document.token_stats) as DocumentTokenStats)
+      : { chunks: [], totalInputTokens: 0, totalOutputTokens: 0 },
+  };
 }
 
 export class RunWorker {
@@ -194,21 +212,11 @@ export class RunWorker {
    */
   async requeueAbandoned(all: boolean): Promise<number> {
     const { db, logger, signals } = this.#deps;
-    let requeue = db
-      .updateTable('runs')
-      .set({ status: 'queued', lease_owner: null, lease_expires_at: null, updated_at: nowIso() })
-      .where('status', '=', 'running');
-    if (!all) {
-      requeue = requeue.where('lease_expires_at', '<', databaseTime(db));
-      // Not those it works on: they are alive, and renewed unless the database is out of
-      // reach, in which case this statement fails as well. A slow renewal must not requeue
-      // them. Its own that it no longer works on are abandoned too: their failure could not
-      // be recorded (a full disk).
-      const working = [...this.#inFlight.keys()];
-      if (working.length > 0) requeue = requeue.where('id', 'not in', working);
-    }
-    const result = await requeue.executeTakeFirst();
-    const requeued = Number(result.numUpdatedRows);
+    // Not those it works on: they are alive, and renewed unless the database is out of
+    // reach, in which case this statement fails as well. A slow renewal must not requeue
+    // them. Its own that it no longer works on are abandoned too: their failure could not
+    // be recorded (a full disk).
+    const requeued = await requeueExpiredLeases(db, all, [...this.#inFlight.keys()]);
     if (requeued > 0) {
       logger.warn({ requeued }, 'put back runs whose worker is gone');
       signals.runQueued();
@@ -328,14 +336,8 @@ export class RunWorker {
     let renewedAt = performance.now();
     const renew = async () => {
       try {
-        const result = await db
-          .updateTable('runs')
-          .set({ lease_expires_at: databaseTime(db, config.workerLeaseMs) })
-          .where('id', '=', runId)
-          .where('lease_owner', '=', this.id)
-          .where('status', 'in', ['running', 'paused'])
-          .executeTakeFirst();
-        if (Number(result.numUpdatedRows) === 1) renewedAt = performance.now();
+        if (await renewLease(db, runId, this.id, config.workerLeaseMs))
+          renewedAt = performance.now();
         else controller.abort(stopReasons.leaseLost);
       } catch (error) {
         logger.warn({ err: error, run: runId }, 'could not renew the lease on a run');
@@ -354,14 +356,7 @@ export class RunWorker {
     signal: AbortSignal,
   ): Promise<{ files: SourceFile[]; copies: LocalCopy[] }> {
     const { db, storage } = this.#deps;
-    const rows =
-      fileIds.length === 0
-        ? []
-        : await db
-            .selectFrom('files')
-            .selectAll()
-            .where('id', 'in', [...fileIds])
-            .execute();
+    const rows = await filesByIds(db, fileIds);
     const files: SourceFile[] = [];
     const copies: LocalCopy[] = [];
     try {
@@ -408,10 +403,7 @@ export class RunWorker {
 
     const documents = await listDocuments(db, run.id);
     const fileIds = documents.flatMap(documentFileIds);
-    const rows =
-      fileIds.length === 0
-        ? []
-        : await db.selectFrom('files').select(['id', 'name']).where('id', 'in', fileIds).execute();
+    const rows = await filesByIds(db, fileIds);
     const namesOf = (document: RunDocumentRow) =>
       documentFileIds(document).map(
         (id) => rows.find((row) => row.id === id)?.name ?? document.name,
@@ -422,17 +414,11 @@ export class RunWorker {
       run,
       schema: parsed.schema,
       pool,
-      // Reading and the local rules happen in the document workers; this thread only
-      // orchestrates and stores, so the API keeps answering while documents are worked on.
-      strategy:
-        run.strategy === 'llm'
-          ? createStrategy('llm', this.#deps.config.llm)
-          : {
-              extractChunk: (chunk, strategyContext) =>
-                twiceOnCrash(() =>
-                  pool.extract({ chunk, schema: strategyContext.schema }, strategyContext.signal),
-                ),
-            },
+      strategy: documentStrategy(
+        run.strategy === 'llm' ? 'llm' : 'local',
+        pool,
+        this.#deps.config.llm,
+      ),
       signal,
     };
     const open = (document: RunDocumentRow) =>
@@ -462,8 +448,8 @@ export class RunWorker {
 
   /**
    * One document, read and counted (`count`), or read and extracted chunk by chunk
-   * (`extract`); false when the run was paused, cancelled or is no longer this worker's, or
-   * the process is stopping.
+   * (`extract`) by the engine's pipeline, with what it does stored as it goes; false when
+   * the run was paused, cancelled or is no longer this worker's, or the process is stopping.
    */
   async #workDocument(
     context: DocumentContext,
@@ -471,177 +457,23 @@ export class RunWorker {
     names: string[],
     mode: 'count' | 'extract',
   ): Promise<boolean> {
-    const { config, lifecycle, logger } = this.#deps;
-    const { run, schema, pool, strategy, signal } = context;
-    const fileId = document.file_id;
-    const store = (
-      patch: Partial<RunDocumentRow>,
-      event?: RunEventType,
-      from: readonly RunStatus[] = ['running'],
-    ) =>
-      lifecycle.change(run.id, from, { updated_at: nowIso() }, event, {
-        leaseOwner: this.id,
-        documents: [{ fileId, patch: { ...patch, updated_at: nowIso() } }],
-        document: fileId,
-      });
-
+    const { run, signal } = context;
+    const store = this.#documentStore(run.id, document.file_id);
     if (
       mode === 'extract' &&
       !(await store({ status: 'running', started_at: document.started_at ?? nowIso() }))
     )
       return false;
     try {
-      const options = {
-        includeText: run.include_text === 1,
-        includeEmbeddedImages: run.include_embedded_images === 1,
-        markEmbeddedImages: run.mark_embedded_images === 1,
-        includePageImages: run.include_page_images === 1,
-        markPageImages: run.mark_page_images === 1,
-        documentLanguages: documentLanguagesOf(run),
-      };
-      const { files, copies } = await this.#localCopies(documentFileIds(document), signal);
-      let chunks;
-      // Reading (OCR above all) is told page by page when a document is first read; its
-      // second reading, for extraction, comes from the cache at once.
-      const pages = { read: document.pages_read, total: document.pages_total };
-      const pageProgress = new ProgressWriter(async () =>
-        Boolean(
-          await store(
-            { pages_read: pages.read, pages_total: pages.total },
-            'extraction_run.progress',
-          ),
-        ),
-      );
-      const onPage =
-        mode === 'count'
-          ? (read: number, total: number) => {
-              pages.read = read;
-              pages.total = total;
-              // A store that fails is thrown again by `settled` below.
-              pageProgress.stepDone(false).catch(() => undefined);
-            }
-          : undefined;
-      try {
-        if (files.length === 0)
-          throw new ExtractionError(
-            `${document.name} has been removed from the bucket.`,
-            'file_missing',
-          );
-        chunks = await twiceOnCrash(() =>
-          pool.prepare(
-            { files, options, cacheDir: join(config.dataDir, 'cache'), chunkSize: run.chunk_size },
-            signal,
-            onPage,
-          ),
-        );
-      } finally {
-        // The last pages are stored with the count below.
-        pageProgress.stop();
-        await pageProgress.settled();
-        // The chunks hold what the document needs of its files: local copies go at once.
-        await Promise.all(copies.map((copy) => copy.release()));
-      }
-      if (chunks.length === 0)
-        throw new ExtractionError(`No text could be read from ${document.name}.`, 'no_text');
-      const counted = { pages_read: pages.read, pages_total: pages.total };
-      if (
-        (document.chunks_total !== chunks.length ||
-          document.pages_read !== pages.read ||
-          document.pages_total !== pages.total) &&
-        !(await store({ chunks_total: chunks.length, ...counted }))
-      )
-        return false;
-      if (mode === 'count') return true;
-
-      const merged: { data: Record<string, unknown>; sources: Record<string, ValueSource> } = {
-        data: document.partial_result_json
-          ? (JSON.parse(document.partial_result_json) as Record<string, unknown>)
-          : {},
-        sources: document.result_metadata
-          ? ((JSON.parse(document.result_metadata) as DocumentMetadata).sources as Record<
-              string,
-              ValueSource
-            >)
-          : {},
-      };
-      const stats: DocumentTokenStats = document.token_stats
-        ? (JSON.parse(document.token_stats) as DocumentTokenStats)
-        : { chunks: [], totalInputTokens: 0, totalOutputTokens: 0 };
-      let completed = document.chunks_completed;
-      // Progress is kept while the run is running or was paused during this chunk; a
-      // cancelled run keeps what it had.
-      const progress = new ProgressWriter(async () => {
-        const metadata: DocumentMetadata = { sources: merged.sources, violations: [] };
-        const stored = await store(
-          {
-            partial_result_json: JSON.stringify(merged.data),
-            result_metadata: JSON.stringify(metadata),
-            token_stats: JSON.stringify(stats),
-            total_input_tokens: stats.totalInputTokens,
-            total_output_tokens: stats.totalOutputTokens,
-            chunks_completed: completed,
-            chunks_total: chunks.length,
-          },
-          'extraction_run.progress',
-          ['running', 'paused'],
-        );
-        return stored?.status === 'running';
-      });
-      try {
-        for (let index = document.chunks_completed; index < chunks.length; index++) {
-          signal.throwIfAborted();
-          const extraction = await strategy.extractChunk(chunks[index]!, {
-            schema,
-            outputInstructions: run.output_instructions,
-            model: run.model,
-            merged: merged.data,
-            signal,
-          });
-          mergeExtractionsInto(schema, merged, extraction);
-          stats.chunks.push({
-            chunk: index,
-            inputTokens: extraction.usage.inputTokens,
-            outputTokens: extraction.usage.outputTokens,
-          });
-          stats.totalInputTokens += extraction.usage.inputTokens;
-          stats.totalOutputTokens += extraction.usage.outputTokens;
-          completed = index + 1;
-          const last = index + 1 === chunks.length;
-          if (!(await progress.stepDone(last))) return false;
-          if (this.#draining && !last) {
-            // Stopping: what is done is stored, and `stop` hands the run back.
-            await progress.flush();
-            return false;
-          }
-        }
-      } finally {
-        progress.stop();
-      }
-
-      const data = finaliseResult(schema, merged.data);
-      // The extractor's checks as they are now (a deleted extractor keeps its row), over
-      // this document's own record.
-      const extractor = await this.#deps.db
-        .selectFrom('extractors')
-        .select('checks')
-        .where('id', '=', run.extractor_id)
-        .executeTakeFirst();
-      const checks = extractor
-        ? evaluateChecks(checksOf(extractor), data, schema, englishWording)
-        : [];
-      const metadata: DocumentMetadata = {
-        sources: merged.sources,
-        violations: validateAgainstSchema(schema, data, testPatternLinearly),
-        checks,
-        review: valuesForReview(merged.sources, checks),
-      };
+      const outcome = await this.#runPipeline(context, document, mode, store);
+      if (outcome.kind !== 'completed') return outcome.kind === 'counted';
       return Boolean(
         await store(
           {
             status: 'completed',
-            result_json: JSON.stringify(data),
+            result_json: JSON.stringify(outcome.data),
             partial_result_json: null,
-            result_metadata: JSON.stringify(metadata),
+            result_metadata: JSON.stringify(outcome.metadata),
             finished_at: nowIso(),
           },
           'extraction_run.document_completed',
@@ -649,31 +481,174 @@ export class RunWorker {
       );
     } catch (error) {
       if (signal.aborted) throw error;
-      if (!(error instanceof ExtractionError) && !isInsufficientStorage(error))
-        logger.error({ err: error, run: run.id, file: fileId }, 'document failed unexpectedly');
-      // What only whoever runs the service can act on goes to the log alone.
-      else if (error instanceof ExtractionError && error.detail)
-        logger.warn({ run: run.id, file: fileId, detail: error.detail }, 'document failed');
-      const failure = failureOf(error, {
-        noRoom: `${document.name} could not be extracted: the service's disk is full. Extract it again once there is room.`,
-        onOurSide: `${document.name} could not be extracted because of an error on our side. Extract it again; if it keeps failing, contact support.`,
-      });
-      // Why it failed is recorded even on a full disk (where it most likely failed).
-      const stored = await this.#deps.dataDirectory.withReserve(
-        "record why a run's document failed",
-        () =>
-          store(
-            {
-              status: 'failed',
-              error: documentError(document, names, failure.message),
-              error_code: failure.code,
-              finished_at: nowIso(),
-            },
-            'extraction_run.document_failed',
-          ),
-      );
-      return Boolean(stored);
+      return this.#failDocument(run, document, names, error, store);
     }
+  }
+
+  /**
+   * Stores a change of one document of a run (with the run's `updated_at`), while the run is
+   * in one of `from` and its lease is this worker's; the run as it then is, else undefined.
+   */
+  #documentStore(runId: string, fileId: string): DocumentStore {
+    return (patch, event, from = ['running']) =>
+      this.#deps.lifecycle.change(runId, from, { updated_at: nowIso() }, event, {
+        leaseOwner: this.id,
+        documents: [{ fileId, patch: { ...patch, updated_at: nowIso() } }],
+        document: fileId,
+      });
+  }
+
+  /**
+   * Hands the document to the engine's pipeline: its files as local copies (released once
+   * read), where it was left, and hooks that store its pages read, its chunks counted and
+   * its progress as they come.
+   */
+  async #runPipeline(
+    context: DocumentContext,
+    document: RunDocumentRow,
+    mode: 'count' | 'extract',
+    store: DocumentStore,
+  ): Promise<DocumentPipelineOutcome> {
+    const { config } = this.#deps;
+    const { run, schema, pool, strategy, signal } = context;
+    const found = resumedExtraction(document);
+    const { files, copies } = await this.#localCopies(documentFileIds(document), signal);
+    // Reading (OCR above all) is told page by page when a document is first read; its
+    // second reading, for extraction, comes from the cache at once.
+    const pages = { read: document.pages_read, total: document.pages_total };
+    const pageProgress = new ProgressWriter(async () =>
+      Boolean(
+        await store(
+          { pages_read: pages.read, pages_total: pages.total },
+          'extraction_run.progress',
+        ),
+      ),
+    );
+    let chunksTotal = document.chunks_total ?? 0;
+    // Progress is kept while the run is running or was paused during this chunk; a
+    // cancelled run keeps what it had.
+    const progress = new ProgressWriter(async () => {
+      const metadata: DocumentMetadata = { sources: found.sources, violations: [] };
+      const stored = await store(
+        {
+          partial_result_json: JSON.stringify(found.data),
+          result_metadata: JSON.stringify(metadata),
+          token_stats: JSON.stringify(found.stats),
+          total_input_tokens: found.stats.totalInputTokens,
+          total_output_tokens: found.stats.totalOutputTokens,
+          chunks_completed: found.chunksCompleted,
+          chunks_total: chunksTotal,
+        },
+        'extraction_run.progress',
+        ['running', 'paused'],
+      );
+      return stored?.status === 'running';
+    });
+    try {
+      return await runDocumentPipeline(
+        {
+          mode,
+          name: document.name,
+          files,
+          options: readingOptionsOf(run),
+          cacheDir: join(config.dataDir, 'cache'),
+          chunkSize: run.chunk_size,
+          pool,
+          schema,
+          strategy,
+          outputInstructions: run.output_instructions,
+          model: run.model,
+          resume: found,
+          testPattern: testPatternLinearly,
+          signal,
+        },
+        {
+          onPage:
+            mode === 'count'
+              ? (read, total) => {
+                  pages.read = read;
+                  pages.total = total;
+                  // A store that fails is thrown again by `settled` below.
+                  pageProgress.stepDone(false).catch(() => undefined);
+                }
+              : undefined,
+          afterReading: async () => {
+            // The last pages are stored with the count below.
+            pageProgress.stop();
+            await pageProgress.settled();
+            await Promise.all(copies.map((copy) => copy.release()));
+          },
+          onCounted: async (total) => {
+            chunksTotal = total;
+            const unchanged =
+              document.chunks_total === total &&
+              document.pages_read === pages.read &&
+              document.pages_total === pages.total;
+            return (
+              unchanged ||
+              Boolean(
+                await store({
+                  chunks_total: total,
+                  pages_read: pages.read,
+                  pages_total: pages.total,
+                }),
+              )
+            );
+          },
+          onChunk: async (_found, _total, last) => {
+            if (!(await progress.stepDone(last))) return false;
+            if (this.#draining && !last) {
+              // Stopping: what is done is stored, and `stop` hands the run back.
+              await progress.flush();
+              return false;
+            }
+            return true;
+          },
+          // The extractor's checks as they are now (a deleted extractor keeps its row).
+          checks: async () => {
+            const extractor = await extractorColumns(this.#deps.db, run.extractor_id, ['checks']);
+            return extractor ? checksOf(extractor) : [];
+          },
+        },
+      );
+    } finally {
+      progress.stop();
+    }
+  }
+
+  /** Records why a document failed, even on a full disk (where it most likely failed). */
+  async #failDocument(
+    run: RunRow,
+    document: RunDocumentRow,
+    names: string[],
+    error: unknown,
+    store: DocumentStore,
+  ): Promise<boolean> {
+    const { logger } = this.#deps;
+    const fileId = document.file_id;
+    if (!(error instanceof ExtractionError) && !isInsufficientStorage(error))
+      logger.error({ err: error, run: run.id, file: fileId }, 'document failed unexpectedly');
+    // What only whoever runs the service can act on goes to the log alone.
+    else if (error instanceof ExtractionError && error.detail)
+      logger.warn({ run: run.id, file: fileId, detail: error.detail }, 'document failed');
+    const failure = failureOf(error, {
+      noRoom: `${document.name} could not be extracted: the service's disk is full. Extract it again once there is room.`,
+      onOurSide: `${document.name} could not be extracted because of an error on our side. Extract it again; if it keeps failing, contact support.`,
+    });
+    const stored = await this.#deps.dataDirectory.withReserve(
+      "record why a run's document failed",
+      () =>
+        store(
+          {
+            status: 'failed',
+            error: documentError(document, names, failure.message),
+            error_code: failure.code,
+            finished_at: nowIso(),
+          },
+          'extraction_run.document_failed',
+        ),
+    );
+    return Boolean(stored);
   }
 
   /**
@@ -723,12 +698,7 @@ export class RunWorker {
 
   /** Lets go of a run this worker no longer works on (paused, or no longer its own). */
   async #release(runId: string): Promise<void> {
-    await this.#deps.db
-      .updateTable('runs')
-      .set({ lease_owner: null, lease_expires_at: null })
-      .where('id', '=', runId)
-      .where('lease_owner', '=', this.id)
-      .execute();
+    await releaseLease(this.#deps.db, runId, this.id);
   }
 
   /**

@@ -16,7 +16,7 @@ import {
 } from '../testing/fixtures.js';
 import { useTestService } from '../testing/test-service.js';
 import { createPersonalToken } from '../tokens/tokens.js';
-import type { RunRow } from './runs.js';
+import type { RunRow } from '../runs/runs.js';
 
 const service = useTestService();
 

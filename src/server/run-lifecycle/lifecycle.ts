@@ -22,15 +22,25 @@ import {
   type RunStatus,
 } from '../../contract/run-status.js';
 import type { RunEventType } from '../../contract/events.js';
-import { findBucket } from '../buckets/buckets.js';
+import { findBucket, lockBucket } from '../buckets/buckets.js';
 import type { Config } from '../config.js';
 import {
   allowedModels,
   checkRunSettings,
+  extractorColumns,
+  extractorRowOf,
   findExtractor,
+  markExtractorRan,
   type ExtractorRow,
 } from '../extractors/extractors.js';
-import { addFiles, deleteFile, listFiles, type FileRow } from '../files/files.js';
+import {
+  addFiles,
+  deleteFile,
+  fileById,
+  filesByIds,
+  listFiles,
+  type FileRow,
+} from '../files/files.js';
 import type { FilePages } from '../files/pages.js';
 import type { FileStore } from '../files/storage.js';
 import type { ReceivedFile } from '../files/uploads.js';
@@ -39,7 +49,7 @@ import { databaseTime, dialectOf } from '../store/clock.js';
 import type { Db } from '../store/database.js';
 import { newId, nowIso } from '../store/ids.js';
 import type { Database, RunDocumentRow } from '../store/schema.js';
-import { canSeeBucket, canSeeExtractor, checkRunSettingsAllowed } from '../tokens/access.js';
+import { canSeeBucket, canSeeExtractor, checkRunSettingsAllowed } from '../access/token-scopes.js';
 import type { Principal } from '../tokens/tokens.js';
 import { enqueueWebhook } from '../webhooks/index.js';
 import {
@@ -51,9 +61,10 @@ import {
   runColumnsOf,
   untouchedDocumentColumns,
   type DraftChange,
-} from './documents.js';
-import { appendRunEvent, type RunSignals } from './events.js';
-import { openRunReadingFile, untouchedRunColumns, type RunRow } from './runs.js';
+} from '../runs/documents.js';
+import { appendRunEvent } from '../runs/events.js';
+import type { RunSignals } from './signals.js';
+import { openRunReadingFile, untouchedRunColumns, type RunRow } from '../runs/runs.js';
 
 type Executor = Kysely<Database> | Transaction<Database>;
 
@@ -95,11 +106,7 @@ export async function recordRunEvent(
 ): Promise<boolean> {
   await appendRunEvent(trx, run, type, document);
   if (!webhookTypes.has(type)) return false;
-  const extractor = await trx
-    .selectFrom('extractors')
-    .selectAll()
-    .where('id', '=', run.extractor_id)
-    .executeTakeFirst();
+  const extractor = await extractorRowOf(trx, run.extractor_id);
   if (!extractor || extractor.enable_webhook !== 1 || !extractor.webhook_url) return false;
   await enqueueWebhook(trx, { type: type as WebhookEventType, extractor, run, document });
   return true;
@@ -216,11 +223,7 @@ export class RunLifecycle {
     await db.transaction().execute(async (trx) => {
       await trx.insertInto('runs').values(run).execute();
       await trx.insertInto('run_documents').values(documents).execute();
-      await trx
-        .updateTable('extractors')
-        .set({ last_ran_at: now })
-        .where('id', '=', extractor.id)
-        .execute();
+      await markExtractorRan(trx, extractor.id, now);
     });
     this.deps.signals.runQueued();
     return run;
@@ -564,11 +567,7 @@ export class RunLifecycle {
       const swap = (ids: string[]) => ids.map((id) => (id === fileId ? added!.id : id));
       const documentIds = swap(documentFileIds(document));
       fileIds = swap(fileIds);
-      const files = await db
-        .selectFrom('files')
-        .select(['id', 'name'])
-        .where('id', 'in', documentIds)
-        .execute();
+      const files = await filesByIds(db, documentIds);
       Object.assign(patch, {
         file_id: documentIds[0],
         file_ids: JSON.stringify(documentIds),
@@ -608,11 +607,7 @@ export class RunLifecycle {
       );
     }
     if (added) {
-      const old = await db
-        .selectFrom('files')
-        .selectAll()
-        .where('id', '=', fileId)
-        .executeTakeFirst();
+      const old = await fileById(db, fileId);
       // A run started over the bucket meanwhile keeps the old file it is to read.
       if (old && !(await openRunReadingFile(db, run.bucket_id, fileId, run.id)))
         await deleteFile(db, storage, old);
@@ -663,21 +658,18 @@ export class RunLifecycle {
         : [];
     });
     if (errors.length > 0) throw new InvalidInputError(errors);
-    const extractor = await this.deps.db
-      .selectFrom('extractors')
-      .select(['redirect_url', 'allow_resubmission'])
-      .where('id', '=', run.extractor_id)
-      .executeTakeFirst();
+    const extractor = await extractorColumns(this.deps.db, run.extractor_id, [
+      'redirect_url',
+      'allow_resubmission',
+    ]);
     const now = nowIso();
     let queuedWebhook = false;
     const updated = await this.deps.db.transaction().execute(async (trx) => {
       if (extractor?.allow_resubmission !== 1) {
         // One submission per bucket: Back, Run again and Submit must not send a second
-        // record of the same papers. On PostgreSQL the bucket's row is locked so two runs
-        // submitted at once cannot both pass; SQLite writes one transaction at a time.
-        let bucket = trx.selectFrom('buckets').select('id').where('id', '=', run.bucket_id);
-        if (dialectOf(trx) === 'postgres') bucket = bucket.forUpdate();
-        await bucket.executeTakeFirst();
+        // record of the same papers. The bucket's row is locked so two runs submitted at
+        // once cannot both pass.
+        await lockBucket(trx, run.bucket_id);
         const earlier = await trx
           .selectFrom('runs')
           .select('id')

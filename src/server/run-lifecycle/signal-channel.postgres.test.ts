@@ -9,7 +9,7 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Store } from '../store/database.js';
 import { testStoreLocation, type TestStoreLocation } from '../testing/test-database.js';
-import { RunSignals } from './events.js';
+import { RunSignals } from './signals.js';
 import { openSignalChannel, type SignalChannel } from './signal-channel.js';
 
 interface Process {

@@ -5,8 +5,9 @@
  */
 import { isFinalRunStatus } from '../../contract/run-status.js';
 import type { Db } from '../store/database.js';
-import { lastRunEventId, runEventsAfter, type RunSignals, type StoredRunEvent } from './events.js';
-import { findRun, type RunRow } from './runs.js';
+import { lastRunEventId, runEventsAfter, type StoredRunEvent } from '../runs/events.js';
+import type { RunSignals } from './signals.js';
+import { findRun, type RunRow } from '../runs/runs.js';
 
 /**
  * Where a client's watch of a run begins:

@@ -10,9 +10,9 @@ import { bucketViews, type BucketRow } from '../buckets/buckets.js';
 import type { Config } from '../config.js';
 import { ForbiddenInputError, NotAllowedError, NotFoundError } from '../errors.js';
 import { extractorViews, type ExtractorRow } from '../extractors/extractors.js';
-import type { RunScope } from '../runs/runs.js';
+import type { RunFilters, RunScope } from '../runs/runs.js';
 import type { Db } from '../store/database.js';
-import type { Principal } from './tokens.js';
+import type { Principal } from '../tokens/tokens.js';
 
 export type PersonalPrincipal = Extract<Principal, { kind: 'personal' }>;
 
@@ -45,6 +45,17 @@ export function runScopeOf(principal: Principal): RunScope | undefined {
   return isPersonal(principal)
     ? undefined
     : { bucketId: principal.bucketId, extractorId: principal.extractorId };
+}
+
+/**
+ * A search of runs narrowed to what the token sees: a session sees the runs of its extractor
+ * over its bucket; asking for another extractor finds none (`undefined`).
+ */
+export function runFiltersFor(principal: Principal, filters: RunFilters): RunFilters | undefined {
+  if (isPersonal(principal)) return filters;
+  if (filters.savedExtractorId && filters.savedExtractorId !== principal.extractorId)
+    return undefined;
+  return { ...filters, savedExtractorId: principal.extractorId, bucketId: principal.bucketId };
 }
 
 /**

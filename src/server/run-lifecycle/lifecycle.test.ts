@@ -11,7 +11,7 @@ import { runSchema, submissionSchema, type Run } from '../../contract/resources.
 import { readEvents } from '../testing/event-stream.js';
 import { expectProblem } from '../testing/fixtures.js';
 import { startTestService, type TestService } from '../testing/test-service.js';
-import { listDocuments, runColumnsOf } from './documents.js';
+import { listDocuments, runColumnsOf } from '../runs/documents.js';
 
 const orlen = readFileSync(new URL('../../../e2e/fixtures/invoices/Orlen.txt', import.meta.url));
 

@@ -1,0 +1,45 @@
+/**
+ * Migration 0007_session_language. Frozen: it has shipped, and runs again on every new
+ * store exactly as it did then, so it is never edited and imports nothing but Kysely.
+ */
+import { sql, type ColumnDataType, type Expression, type Kysely, type Migration } from 'kysely';
+
+type Dialect = 'sqlite' | 'postgres';
+
+/**
+ * The column types of a dialect, chosen to mean the same on both. SQLite compares text byte
+ * by byte (its BINARY collation) and its integers hold 64 bits. On PostgreSQL, text takes
+ * the "C" collation, so ordering (ids, ISO timestamps), comparisons and `lower()` behave
+ * as on SQLite whatever the database's locale; a count without a natural bound is `bigint`
+ * (the store reads it back as a number: database.ts). SQLite's statements are exactly those
+ * its databases were made with.
+ */
+type ColumnType = ColumnDataType | Expression<unknown>;
+
+function columnTypes(dialect: Dialect): {
+  text: ColumnType;
+  varchar(length: number): ColumnType;
+  counter: ColumnType;
+} {
+  if (dialect === 'sqlite')
+    return { text: 'text', varchar: (length) => `varchar(${length})`, counter: 'integer' };
+  return {
+    text: sql`text collate "C"`,
+    varchar: (length) => sql.raw(`varchar(${length}) collate "C"`),
+    counter: 'bigint',
+  };
+}
+
+export const migration = (dialect: Dialect): Migration => ({
+  // Issue 15: the interface's language for a session (a BCP 47 tag) and the partner's
+  // own text for its messages (a JSON object of message id to text).
+  async up(db: Kysely<unknown>) {
+    const { text, varchar } = columnTypes(dialect);
+    await db.schema.alterTable('tokens').addColumn('locale', varchar(35)).execute();
+    await db.schema.alterTable('tokens').addColumn('strings', text).execute();
+  },
+  async down(db: Kysely<unknown>) {
+    await db.schema.alterTable('tokens').dropColumn('strings').execute();
+    await db.schema.alterTable('tokens').dropColumn('locale').execute();
+  },
+});

@@ -1,0 +1,44 @@
+/**
+ * Migration 0008_document_error_codes. Frozen: it has shipped, and runs again on every new
+ * store exactly as it did then, so it is never edited and imports nothing but Kysely.
+ */
+import { sql, type ColumnDataType, type Expression, type Kysely, type Migration } from 'kysely';
+
+type Dialect = 'sqlite' | 'postgres';
+
+/**
+ * The column types of a dialect, chosen to mean the same on both. SQLite compares text byte
+ * by byte (its BINARY collation) and its integers hold 64 bits. On PostgreSQL, text takes
+ * the "C" collation, so ordering (ids, ISO timestamps), comparisons and `lower()` behave
+ * as on SQLite whatever the database's locale; a count without a natural bound is `bigint`
+ * (the store reads it back as a number: database.ts). SQLite's statements are exactly those
+ * its databases were made with.
+ */
+type ColumnType = ColumnDataType | Expression<unknown>;
+
+function columnTypes(dialect: Dialect): {
+  text: ColumnType;
+  varchar(length: number): ColumnType;
+  counter: ColumnType;
+} {
+  if (dialect === 'sqlite')
+    return { text: 'text', varchar: (length) => `varchar(${length})`, counter: 'integer' };
+  return {
+    text: sql`text collate "C"`,
+    varchar: (length) => sql.raw(`varchar(${length}) collate "C"`),
+    counter: 'bigint',
+  };
+}
+
+export const migration = (dialect: Dialect): Migration => ({
+  // Issue 15: why a document failed as a code (`error_code`), which the interface words in
+  // the person's language. A document that failed before keeps null: its English `error`
+  // is all there is to show.
+  async up(db: Kysely<unknown>) {
+    const { varchar } = columnTypes(dialect);
+    await db.schema.alterTable('run_documents').addColumn('error_code', varchar(32)).execute();
+  },
+  async down(db: Kysely<unknown>) {
+    await db.schema.alterTable('run_documents').dropColumn('error_code').execute();
+  },
+});

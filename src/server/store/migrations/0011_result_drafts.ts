@@ -1,0 +1,45 @@
+/**
+ * Migration 0011_result_drafts. Frozen: it has shipped, and runs again on every new
+ * store exactly as it did then, so it is never edited and imports nothing but Kysely.
+ */
+import { sql, type ColumnDataType, type Expression, type Kysely, type Migration } from 'kysely';
+
+type Dialect = 'sqlite' | 'postgres';
+
+/**
+ * The column types of a dialect, chosen to mean the same on both. SQLite compares text byte
+ * by byte (its BINARY collation) and its integers hold 64 bits. On PostgreSQL, text takes
+ * the "C" collation, so ordering (ids, ISO timestamps), comparisons and `lower()` behave
+ * as on SQLite whatever the database's locale; a count without a natural bound is `bigint`
+ * (the store reads it back as a number: database.ts). SQLite's statements are exactly those
+ * its databases were made with.
+ */
+type ColumnType = ColumnDataType | Expression<unknown>;
+
+function columnTypes(dialect: Dialect): {
+  text: ColumnType;
+  varchar(length: number): ColumnType;
+  counter: ColumnType;
+} {
+  if (dialect === 'sqlite')
+    return { text: 'text', varchar: (length) => `varchar(${length})`, counter: 'integer' };
+  return {
+    text: sql`text collate "C"`,
+    varchar: (length) => sql.raw(`varchar(${length}) collate "C"`),
+    counter: 'bigint',
+  };
+}
+
+export const migration = (dialect: Dialect): Migration => ({
+  // Issue 22: a person's draft that targetSchema does not accept is kept apart from the
+  // records (`runs.draft_result_json`), which hold only records the schema accepts. Like
+  // every migration, this one reads no domain code: an edit saved before it, not yet
+  // submitted, stays where it was until that document is saved again.
+  async up(db: Kysely<unknown>) {
+    const { text } = columnTypes(dialect);
+    await db.schema.alterTable('runs').addColumn('draft_result_json', text).execute();
+  },
+  async down(db: Kysely<unknown>) {
+    await db.schema.alterTable('runs').dropColumn('draft_result_json').execute();
+  },
+});
