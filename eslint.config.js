@@ -269,17 +269,40 @@ export default tseslint.config(
     rules: { 'max-lines-per-function': 'off' },
   },
   {
-    // Until the reshaping of src/server/engine/ lands (issue 23, item 3; issues 24, 25).
+    // Until their long functions and describe() callbacks are split (issue 23).
     files: [
-      'src/server/engine/chunks.test.ts',
-      'src/server/engine/documents.test.ts',
-      'src/server/engine/llm/llm-strategy.test.ts',
-      'src/server/engine/local/lexicon.ts',
       'src/server/engine/local/local-strategy.test.ts',
-      'src/server/engine/local/local-strategy.ts',
       'src/server/engine/ocr/ocr.test.ts',
+      'src/server/api-contract.test.ts',
+      'src/server/files/uploads.test.ts',
+      'src/server/files/uploads.ts',
+      'src/server/full-disk.test.ts',
+      'src/server/graphql/endpoint.test.ts',
+      'src/server/http/openapi.test.ts',
+      'src/server/http/routes/developers.test.ts',
+      'src/server/http/routes/extractors.test.ts',
+      'src/server/http/routes/session-scope.test.ts',
+      'src/server/http/routes/sessions.test.ts',
+      'src/server/run-lifecycle/lifecycle.test.ts',
+      'src/server/run-lifecycle/worker.test.ts',
+      'src/server/runs/documents.test.ts',
+      'src/server/runs/result-formats.test.ts',
+      'src/server/scale.postgres.test.ts',
+      'src/server/store/database.test.ts',
+      'src/server/webhooks/dispatcher.test.ts',
+      'src/server/webhooks/dispatcher.ts',
     ],
-    rules: { 'max-lines': 'off', 'max-lines-per-function': 'off' },
+    rules: { 'max-lines-per-function': 'off' },
+  },
+  {
+    // Until these two type cycles are undone (issue 23).
+    files: [
+      'src/server/files/files.ts',
+      'src/server/files/pages.ts',
+      'src/server/http/openapi/components.ts',
+      'src/server/http/openapi/examples.ts',
+    ],
+    rules: { 'extractor/no-import-cycle': 'off' },
   },
   {
     // Until screenshots.ts's main() is split into its steps (issue 23, item 5, not done).
