@@ -252,6 +252,9 @@ describe('every fixture invoice', () => {
         expect(row[header.indexOf('date')]).toBe(expected.date);
       }
     },
+    // A picture is read by OCR, its codes looked for, its language found: seconds when the
+    // machine is quiet, far more when it is not.
+    120_000,
   );
 });
 
