@@ -77,13 +77,18 @@ test('a session that ends while the page is open says so in plain words, and tha
   const ended = page.getByRole('alert').filter({ hasText: 'Your session has ended' });
   await expect(ended).toBeVisible({ timeout: 70_000 });
   await expect(ended).toContainText('Everything you entered up to now is saved');
+  // Not the link the person came by, which is dead now: whoever sent it can mint another.
+  await expect(ended).toContainText('ask whoever sent you this link for a new one');
+  await expect(ended).not.toContainText('link you were given');
   await expect(ended.getByRole('button')).toHaveCount(0);
   await expect(ended).toBeFocused();
 
   // What the person does next meets the service's 401, told in the same plain words.
   await page.getByRole('button', { name: 'Submit', exact: true }).click();
   await expect(page.getByText(/Your session has ended, so this could not be done\./)).toBeVisible();
-  await expect(page.getByText(/What you entered before is saved/)).toBeVisible();
+  await expect(
+    page.getByText(/What you entered before is saved: ask for a new link/),
+  ).toBeVisible();
   await expect(page.getByText(/access token/i)).toHaveCount(0);
   // The edit made before the end is kept, and nothing was submitted.
   const [run] = await runsOfBucket(session.bucket);

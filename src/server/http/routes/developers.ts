@@ -262,6 +262,8 @@ const frameEventText: Record<FrameEventName, string> = {
   'results-submitted': '`run`, `submission` (with the extractor’s `redirectUrl`)',
   resize: '`height`: the content’s height in CSS pixels; size the frame to it',
   'session-expiring': '`expiresAt`: a minute or less is left; answer with `refresh-session`',
+  'session-expired':
+    '`expiresAt`: the session has ended, the work is saved; answer with `refresh-session` (a new session for the same bucket) and the person goes on where they were',
 };
 
 const frameCommandText: Record<FrameCommandName, string> = {
