@@ -671,11 +671,21 @@ export class ExtractorApp extends LitElement {
     return html`
       <div class="steps" part="steps">
         <span class="step-count"
-          >${msg(str`Step ${formatNumber(index + 1)} of ${formatNumber(steps.length)}`, { id: 'app.step-count' })}</span
+          >${msg(str`Step ${formatNumber(index + 1)} of ${formatNumber(steps.length)}`, { id: 'app.step-count' })}<span
+            class="step-current"
+            >: ${stepName(step)}</span
+          ></span
         >
-        <span class="step-bar" aria-hidden="true">
-          ${steps.map((_, position) => html`<span class="step-segment ${position <= index ? 'done' : ''}"></span>`)}
-        </span>
+        <ol class="step-bar" aria-hidden="true">
+          ${steps.map(
+            (name, position) =>
+              html`<li
+                class="step-segment ${position <= index ? 'done' : ''} ${position === index ? 'current' : ''}"
+              >
+                ${stepName(name)}
+              </li>`,
+          )}
+        </ol>
       </div>
       ${
         this.viewError
@@ -725,6 +735,20 @@ export class ExtractorApp extends LitElement {
           heading-level=${level}
         ></extractor-results-view>`;
     }
+  }
+}
+
+/** A step's short name, for the step bar. */
+function stepName(step: Step): string {
+  switch (step) {
+    case 'introduction':
+      return msg('Start', { id: 'app.step-introduction' });
+    case 'bucket':
+      return msg('Upload', { id: 'app.step-bucket' });
+    case 'extraction':
+      return msg('Extraction', { id: 'app.step-extraction' });
+    case 'results':
+      return msg('Review', { id: 'app.step-results' });
   }
 }
 

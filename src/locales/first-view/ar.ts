@@ -12,6 +12,10 @@ export const templates: TemplateMap = {
   'app.load-error-title': 'تعذّر فتح هذه الصفحة',
   'app.try-again': 'إعادة المحاولة',
   'app.step-count': str`الخطوة ${0} من ${1}`,
+  'app.step-introduction': 'البداية',
+  'app.step-bucket': 'الرفع',
+  'app.step-extraction': 'الاستخراج',
+  'app.step-results': 'المراجعة',
   'app.missing-session': 'تحتاج هذه الصفحة إلى جلسة تضمين. يُرجى فتح الرابط الذي تلقيته مرة أخرى.',
   'app.session-invalid':
     'انتهت هذه الجلسة أو أنها غير صالحة. اطلب رابطًا جديدًا ممن أرسل إليك هذا الرابط.',

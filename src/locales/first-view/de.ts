@@ -12,6 +12,10 @@ export const templates: TemplateMap = {
   'app.load-error-title': 'Diese Seite konnte nicht geöffnet werden',
   'app.try-again': 'Erneut versuchen',
   'app.step-count': str`Schritt ${0} von ${1}`,
+  'app.step-introduction': 'Start',
+  'app.step-bucket': 'Hochladen',
+  'app.step-extraction': 'Extraktion',
+  'app.step-results': 'Prüfen',
   'app.missing-session':
     'Diese Seite benötigt eine Einbettungssitzung. Bitte öffnen Sie den Link, den Sie erhalten haben, erneut.',
   'app.session-invalid':

@@ -12,6 +12,10 @@ export const templates: TemplateMap = {
   'app.load-error-title': 'No se ha podido abrir esta página',
   'app.try-again': 'Reintentar',
   'app.step-count': str`Paso ${0} de ${1}`,
+  'app.step-introduction': 'Inicio',
+  'app.step-bucket': 'Subida',
+  'app.step-extraction': 'Extracción',
+  'app.step-results': 'Revisión',
   'app.missing-session':
     'Esta página necesita una sesión de inserción. Vuelva a abrir el enlace que recibió.',
   'app.session-invalid':

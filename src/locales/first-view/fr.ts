@@ -12,6 +12,10 @@ export const templates: TemplateMap = {
   'app.load-error-title': 'Impossible d’ouvrir cette page',
   'app.try-again': 'Réessayer',
   'app.step-count': str`Étape ${0} sur ${1}`,
+  'app.step-introduction': 'Début',
+  'app.step-bucket': 'Envoi',
+  'app.step-extraction': 'Extraction',
+  'app.step-results': 'Vérification',
   'app.missing-session':
     'Cette page nécessite une session d’intégration. Ouvrez à nouveau le lien qui vous a été transmis.',
   'app.session-invalid':

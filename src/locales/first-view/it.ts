@@ -12,6 +12,10 @@ export const templates: TemplateMap = {
   'app.load-error-title': 'Impossibile aprire questa pagina',
   'app.try-again': 'Riprova',
   'app.step-count': str`Passaggio ${0} di ${1}`,
+  'app.step-introduction': 'Inizio',
+  'app.step-bucket': 'Caricamento',
+  'app.step-extraction': 'Estrazione',
+  'app.step-results': 'Revisione',
   'app.missing-session':
     'Questa pagina richiede una sessione di incorporamento. Riapra il link che ha ricevuto.',
   'app.session-invalid':

@@ -12,6 +12,10 @@ export const templates: TemplateMap = {
   'app.load-error-title': 'このページを開けませんでした',
   'app.try-again': '再試行',
   'app.step-count': str`ステップ ${0}/${1}`,
+  'app.step-introduction': '開始',
+  'app.step-bucket': 'アップロード',
+  'app.step-extraction': '抽出',
+  'app.step-results': '確認',
   'app.missing-session':
     'このページを使用するには埋め込みセッションが必要です。受け取ったリンクをもう一度開いてください。',
   'app.session-invalid':

@@ -12,6 +12,10 @@ export const templates: TemplateMap = {
   'app.load-error-title': 'Deze pagina kon niet worden geopend',
   'app.try-again': 'Opnieuw proberen',
   'app.step-count': str`Stap ${0} van ${1}`,
+  'app.step-introduction': 'Start',
+  'app.step-bucket': 'Uploaden',
+  'app.step-extraction': 'Extractie',
+  'app.step-results': 'Controle',
   'app.missing-session':
     'Deze pagina heeft een insluitsessie nodig. Open de link die u hebt ontvangen opnieuw.',
   'app.session-invalid':

@@ -12,6 +12,10 @@ export const templates: TemplateMap = {
   'app.load-error-title': 'Nie udało się otworzyć tej strony',
   'app.try-again': 'Spróbuj ponownie',
   'app.step-count': str`Krok ${0} z ${1}`,
+  'app.step-introduction': 'Start',
+  'app.step-bucket': 'Przesyłanie',
+  'app.step-extraction': 'Ekstrakcja',
+  'app.step-results': 'Weryfikacja',
   'app.missing-session': 'Ta strona wymaga sesji osadzania. Otwórz ponownie otrzymany link.',
   'app.session-invalid':
     'Ta sesja wygasła lub jest nieprawidłowa. Poproś nadawcę tego linku o nowy.',

@@ -12,6 +12,10 @@ export const templates: TemplateMap = {
   'app.load-error-title': 'Não foi possível abrir esta página',
   'app.try-again': 'Tentar novamente',
   'app.step-count': str`Passo ${0} de ${1}`,
+  'app.step-introduction': 'Início',
+  'app.step-bucket': 'Carregamento',
+  'app.step-extraction': 'Extração',
+  'app.step-results': 'Revisão',
   'app.missing-session':
     'Esta página precisa de uma sessão de incorporação. Abra novamente a ligação que recebeu.',
   'app.session-invalid':
