@@ -95,3 +95,19 @@ test('a session that ends while the page is open says so in plain words, and tha
   expect(recordOf(run).total).toBe(41.5);
   expect(run!.submittedAt).toBeNull();
 });
+
+test('a page woken after its session ended says so, and to ask for a new link', async ({
+  page,
+}) => {
+  const extractor = await createExtractor();
+  const session = await createSession(extractor, { ttlSeconds: 600 });
+  await page.clock.install();
+  await page.goto(session.fullPageUrl);
+  await startFromIntroduction(page);
+  // The lid closed before the warning and opened after the end: both are due at once.
+  await page.clock.fastForward('11:00');
+  const ended = page.getByRole('alert').filter({ hasText: 'Your session has ended' });
+  await expect(ended).toBeVisible();
+  await expect(ended).toContainText('ask whoever sent you this link for a new one');
+  await expect(page.getByText(/Your session ends at/)).toHaveCount(0);
+});

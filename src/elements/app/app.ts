@@ -518,6 +518,8 @@ export class ExtractorApp extends LitElement {
       loadLaterTexts(),
     ]);
     this.#renderNotice = renderSessionNotice;
+    // The end outranks a warning whose words came later (a laptop woken past both).
+    if (this.sessionNotice === 'ended' && notice !== 'ended') return;
     this.sessionNotice = notice;
     await this.updateComplete;
     this.renderRoot.querySelector<HTMLElement>('[part~="session-notice"]')?.focus();
