@@ -42,6 +42,9 @@ test('each code block has a copy button that copies its text, with no CSP violat
   const copied = await page.evaluate(() => navigator.clipboard.readText());
   expect(copied).toBe(await block.textContent());
   expect(copied).toContain('npm run --silent token -- create --name "quick start"');
+  // The address the page is served from (no PUBLIC_BASE_URL here), not the default one.
+  expect(copied).toContain(`export EXTRACTOR=${serviceUrl()}\n`);
+  await expect(page.locator('pre', { hasText: 'localhost:8787' })).toHaveCount(0);
 
   // Another block copies its own text.
   const webhooks = page.locator('#verifying-webhooks');

@@ -77,16 +77,37 @@ test('a session that ends while the page is open says so in plain words, and tha
   const ended = page.getByRole('alert').filter({ hasText: 'Your session has ended' });
   await expect(ended).toBeVisible({ timeout: 70_000 });
   await expect(ended).toContainText('Everything you entered up to now is saved');
+  // Not the link the person came by, which is dead now: whoever sent it can mint another.
+  await expect(ended).toContainText('ask whoever sent you this link for a new one');
+  await expect(ended).not.toContainText('link you were given');
   await expect(ended.getByRole('button')).toHaveCount(0);
   await expect(ended).toBeFocused();
 
   // What the person does next meets the service's 401, told in the same plain words.
   await page.getByRole('button', { name: 'Submit', exact: true }).click();
   await expect(page.getByText(/Your session has ended, so this could not be done\./)).toBeVisible();
-  await expect(page.getByText(/What you entered before is saved/)).toBeVisible();
+  await expect(
+    page.getByText(/What you entered before is saved: ask for a new link/),
+  ).toBeVisible();
   await expect(page.getByText(/access token/i)).toHaveCount(0);
   // The edit made before the end is kept, and nothing was submitted.
   const [run] = await runsOfBucket(session.bucket);
   expect(recordOf(run).total).toBe(41.5);
   expect(run!.submittedAt).toBeNull();
+});
+
+test('a page woken after its session ended says so, and to ask for a new link', async ({
+  page,
+}) => {
+  const extractor = await createExtractor();
+  const session = await createSession(extractor, { ttlSeconds: 600 });
+  await page.clock.install();
+  await page.goto(session.fullPageUrl);
+  await startFromIntroduction(page);
+  // The lid closed before the warning and opened after the end: both are due at once.
+  await page.clock.fastForward('11:00');
+  const ended = page.getByRole('alert').filter({ hasText: 'Your session has ended' });
+  await expect(ended).toBeVisible();
+  await expect(ended).toContainText('ask whoever sent you this link for a new one');
+  await expect(page.getByText(/Your session ends at/)).toHaveCount(0);
 });

@@ -43,6 +43,32 @@ test('a page on an origin the session does not allow is told so, in plain words'
   ]);
 });
 
+test('a refused frame and an ended session are explained once the frame loads, not after the wait', async ({
+  page,
+}) => {
+  const extractor = await createExtractor();
+  const session = await createSession(extractor, { allowedOrigins: [partner.origin] });
+  // A wait no test sits through: the explanation cannot come from its end.
+  await page.goto(
+    hostPage(stranger, '/refused-at-once', { url: session.embeddedUrl, readyTimeoutMs: 600_000 }),
+  );
+  const notice = page.locator('#slot').getByRole('alert');
+  await expect(notice).toContainText(`cannot be shown on ${stranger.origin}`);
+  await expect(page.locator('#slot iframe')).toBeHidden();
+  expect(await recordedErrors(page)).toHaveLength(1);
+
+  const ended = await createSession(extractor, { allowedOrigins: [partner.origin] });
+  const { id } = await api<{ id: string }>('/api/embed_sessions/current', { token: ended.token });
+  await api(`/api/embed_sessions/${id}`, { method: 'DELETE' });
+  await page.goto(
+    hostPage(partner, '/ended-at-once', { url: ended.embeddedUrl, readyTimeoutMs: 600_000 }),
+  );
+  await expect(page.locator('#slot').getByRole('alert')).toContainText('expired or was revoked');
+  expect(await recordedErrors(page)).toEqual([
+    { code: 'session-ended', message: expect.stringContaining('expired') as unknown },
+  ]);
+});
+
 test('a page whose session has ended is told so', async ({ page }) => {
   const extractor = await createExtractor();
   const session = await createSession(extractor, { allowedOrigins: [partner.origin] });

@@ -91,3 +91,59 @@ test('the partner refreshes an expiring session and the flow goes on without a r
   await expectUploaded(app, 'Orlen.txt');
   expect((await eventNames(page)).filter((name) => name === 'ready')).toHaveLength(1);
 });
+
+test('a session that ended unanswered tells the partner, whose new session goes on without a reload', async ({
+  page,
+}) => {
+  const extractor = await createExtractor();
+  const first = await createSession(extractor, {
+    allowedOrigins: [partner.origin],
+    ttlSeconds: 600,
+  });
+  const { id: firstId, expiresAt } = await api<{ id: string; expiresAt: string }>(
+    '/api/embed_sessions/current',
+    { token: first.token },
+  );
+  let fresh: Session | undefined;
+  await page.exposeFunction('mintSessionToken', async () => {
+    fresh = await createSession(extractor, {
+      bucket: first.bucket,
+      allowedOrigins: [partner.origin],
+    });
+    return fresh.token;
+  });
+  // The partner answers only the end, not the warning: a laptop that slept through it.
+  await page.clock.install();
+  await page.goto(
+    hostPage(partner, '/expired', {
+      url: first.embeddedUrl,
+      script: `embedded.on('session-expired', async () => {
+        embedded.refreshSession(await window.mintSessionToken());
+      });`,
+    }),
+  );
+  const app = page.frameLocator('#slot iframe');
+  await startFromIntroduction(app);
+  const frame = await embedFrame(page);
+  await frame.evaluate(() => ((window as unknown as { notReloaded: boolean }).notReloaded = true));
+
+  // The lid opens eleven minutes later; the service ends the old token as time would.
+  await api(`/api/embed_sessions/${firstId}`, { method: 'DELETE' });
+  await page.clock.fastForward('11:00');
+  await expect.poll(() => eventNames(page)).toContain('session-expired');
+  const ended = (await recorded(page)).events.find((event) => event.name === 'session-expired')!;
+  expect(ended.payload).toEqual({ expiresAt });
+
+  await expect
+    .poll(() => frame.evaluate(() => document.querySelector('extractor-app')!.session))
+    .toBe(fresh?.token);
+  await expectView(app, 'bucket');
+  await uploadFixture(app, 'Orlen.txt');
+  await expectUploaded(app, 'Orlen.txt');
+  const bucket = await api<{ artifacts: string }>(first.bucket);
+  expect(bucket.artifacts).toContain('Orlen.txt');
+  expect(
+    await frame.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded),
+  ).toBe(true);
+  expect((await eventNames(page)).filter((name) => name === 'ready')).toHaveLength(1);
+});

@@ -18,7 +18,7 @@ export const unexpectedAnswerMessage =
 
 export const sessionEndedMessage =
   'Your session has ended, so this could not be done. What you entered before is saved: ' +
-  'open the link you were given again to go on.';
+  'ask for a new link to go on.';
 
 export class ApiError extends Error {
   /** The HTTP status, or 0 when the request never got an answer. */
@@ -72,7 +72,7 @@ function fallbackMessage(status: number): string {
     });
   if (status === 401)
     return msg(
-      'Your session has ended, so this could not be done. What you entered before is saved: open the link you were given again to go on.',
+      'Your session has ended, so this could not be done. What you entered before is saved: ask for a new link to go on.',
       { id: 'error.session-ended' },
     );
   if (status === 404)

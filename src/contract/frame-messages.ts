@@ -48,6 +48,11 @@ export interface FrameEventPayloads {
   resize: { height: number };
   /** The session ends in a minute or less: answer with `refresh-session`. */
   'session-expiring': { expiresAt: string };
+  /**
+   * The session has ended (nobody answered the warning): the person's work is saved, and a
+   * `refresh-session` with a new token for the same bucket goes on where they were.
+   */
+  'session-expired': { expiresAt: string };
 }
 
 /** From the host to the frame. */
@@ -76,6 +81,7 @@ export const frameEventNames = [
   'results-submitted',
   'resize',
   'session-expiring',
+  'session-expired',
 ] as const satisfies readonly FrameEventName[];
 
 export const frameCommandNames = [

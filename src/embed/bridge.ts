@@ -146,6 +146,9 @@ export class FrameBridge {
     on('extractor-session-refresh-requested', ({ detail }) =>
       this.#post('session-expiring', { expiresAt: detail.expiresAt }),
     );
+    on('extractor-session-expired', ({ detail }) =>
+      this.#post('session-expired', { expiresAt: detail.expiresAt }),
+    );
     on('extractor-step-changed', ({ detail }) =>
       this.#post('step-changed', { step: detail.step, previous: detail.previous }),
     );

@@ -8,6 +8,10 @@
  * keeps it in its address: the server needs it on every load to answer with the session's
  * frame-ancestors, and nobody sees an iframe's address bar.
  *
+ * On the full page each step the person reaches is an entry of the browser's history, so
+ * Back and Forward move between the steps on the page instead of leaving it; what was typed
+ * is a draft on the service all along, so moving loses nothing.
+ *
  * `?locale=de` (embed.js's `locale`) sets the app's `locale`: its language before the
  * session's and the browser's.
  *
@@ -24,6 +28,7 @@ import {
   instanceIdPattern,
 } from '../contract/frame-messages.js';
 import type { AppMode, ExtractorApp } from '../elements/app/app.js';
+import { isStep, type Step } from '../elements/internal/steps.js';
 import { defineExtractorElements } from './define.js';
 
 const embedded = document.documentElement.dataset.layout === 'embed';
@@ -99,10 +104,37 @@ app.addEventListener('extractor-session-loaded', (event) => {
 app.addEventListener('extractor-step-changed', (event) => {
   document.documentElement.dataset.step = event.detail.step;
 });
+if (!embedded) keepStepsInHistory(app as ExtractorApp);
 const session = takeSession();
 app.setAttribute('session', session);
 defineExtractorElements();
 if (embedded && window.parent !== window) void connectToHost(app, session);
+
+/** The full page's steps as history entries: `{ extractorStep }` in each entry's state. */
+function keepStepsInHistory(element: ExtractorApp): void {
+  const entry = (step: Step) => ({ ...(window.history.state as object), extractorStep: step });
+  // The step a Back or Forward asked for: reaching it adds no entry.
+  let arriving: Step | undefined;
+  element.addEventListener('extractor-session-loaded', (event) =>
+    window.history.replaceState(entry(event.detail.step), ''),
+  );
+  element.addEventListener('extractor-step-changed', ({ detail }) => {
+    if (detail.step === arriving) arriving = undefined;
+    else window.history.pushState(entry(detail.step), '');
+  });
+  window.addEventListener('popstate', (event) => {
+    const step = (event.state as { extractorStep?: unknown } | null)?.extractorStep;
+    if (!isStep(step) || step === element.step) return;
+    arriving = step;
+    void element.goToStep(step).then(() => {
+      // A step the state no longer allows (a run started over): the entry says where it is.
+      if (element.step !== step && element.step) {
+        arriving = undefined;
+        window.history.replaceState(entry(element.step), '');
+      }
+    });
+  });
+}
 
 /**
  * In a frame: the bridge to the partner's page, for the frame embed.js made (`?instance=`).

@@ -34,6 +34,11 @@ export interface Config {
   /** Where `npm run build` put the interface (dist/ at the project root by default). */
   distDir: string;
   publicBaseUrl: string;
+  /**
+   * Whether PUBLIC_BASE_URL was set. Unset, publicBaseUrl is `http://localhost:PORT`, and a
+   * page that shows people the service's address (/developers) uses the request's origin.
+   */
+  publicBaseUrlConfigured: boolean;
   adminToken: string | undefined;
   maxUploadBytes: number;
   workerConcurrency: number;
@@ -160,6 +165,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     files: filesLocation(env, dataDir),
     distDir: resolve(env.DIST_DIR || fileURLToPath(new URL('../../dist', import.meta.url))),
     publicBaseUrl,
+    publicBaseUrlConfigured: Boolean(env.PUBLIC_BASE_URL),
     adminToken,
     maxUploadBytes: integer(env, 'MAX_UPLOAD_BYTES', 50 * 1024 * 1024, 1),
     workerConcurrency,

@@ -25,6 +25,7 @@ export const appStyles = css`
   }
 
   .steps {
+    container-type: inline-size;
     display: flex;
     flex-wrap: wrap;
     align-items: center;
@@ -43,21 +44,56 @@ export const appStyles = css`
     border-inline-start-color: var(--_extractor-accent);
   }
 
+  /* Each step's name under its segment; the current one in the text colour. */
   .step-bar {
     display: grid;
     grid-template-columns: repeat(4, 1fr);
     gap: 0.25rem;
-    width: min(10rem, 40%);
+    width: min(28rem, 60%);
+    margin: 0;
+    padding: 0;
+    list-style: none;
   }
 
   .step-segment {
-    height: 0.25rem;
-    border-radius: 999px;
-    background: var(--_extractor-border);
+    padding-top: 0.3rem;
+    border-top: 0.25rem solid var(--_extractor-border);
+    overflow: hidden;
+    text-overflow: ellipsis;
+    white-space: nowrap;
   }
 
   .step-segment.done {
-    background: var(--_extractor-accent);
+    border-top-color: var(--_extractor-accent);
+  }
+
+  .step-segment.current {
+    color: var(--_extractor-text);
+    font-weight: 600;
+  }
+
+  /* The current step's name beside the count is for screen readers while the bar shows the
+     names (the bar itself is hidden from them), and for everyone where they do not fit. */
+  .step-current {
+    position: absolute;
+    width: 1px;
+    height: 1px;
+    overflow: hidden;
+    clip-path: inset(50%);
+    white-space: nowrap;
+  }
+
+  @container (max-width: 32rem) {
+    .step-current {
+      position: static;
+      width: auto;
+      height: auto;
+      clip-path: none;
+    }
+    .step-bar {
+      width: min(10rem, 40%);
+      font-size: 0;
+    }
   }
 
   .status-panel {
@@ -110,11 +146,11 @@ export const appStyles = css`
 
   @media (forced-colors: active) {
     .step-segment {
-      background: GrayText;
+      border-top-color: GrayText;
       forced-color-adjust: none;
     }
     .step-segment.done {
-      background: Highlight;
+      border-top-color: Highlight;
     }
   }
 `;

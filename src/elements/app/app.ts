@@ -4,7 +4,7 @@ import { Task } from '@lit/task';
 import { html, LitElement, nothing, type PropertyValues } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import { ApiError, describeError } from '../../client/api-error.js';
-import { ExtractorClient, filesOfBucket, idOf, TokenKindError } from '../../client/client.js';
+import { filesOfBucket, TokenKindError, type ExtractorClient } from '../../client/client.js';
 import { watchHostColors } from './host-colors.js';
 import { colorSchemes, resolveColorScheme, type ColorScheme } from '../../contract/color-scheme.js';
 import { sessionExpiryWarningMs } from '../../contract/frame-messages.js';
@@ -34,27 +34,17 @@ import { loadStepView } from './registry.js';
 import { canShowStep, resumeStep, steps, type Step } from '../internal/steps.js';
 import { controlStyles, tokenStyles } from '../styles/theme.styles.js';
 import { appStyles } from './app.styles.js';
+import {
+  loadErrorMessage,
+  loadFlow,
+  MissingSessionError,
+  viewLoadError,
+  type LoadedFlow,
+} from './load-flow.js';
 import type { renderSessionNotice, SessionNotice } from './session-notice.js';
 
 /** Where the app is shown; it decides the page chrome and what a submit leads to. */
 export type AppMode = 'element' | 'page' | 'frame';
-
-interface LoadedFlow {
-  client: ExtractorClient;
-  session: CurrentSession;
-  extractor: Extractor;
-  bucket: Bucket;
-  run: Run | undefined;
-}
-
-class MissingSessionError extends Error {
-  constructor() {
-    super('This page needs an embed session to work.');
-  }
-}
-
-/** How many of a bucket's latest runs to look at for one of this session's extractor. */
-const runLookback = 5;
 
 /**
  * @tagname extractor-app
@@ -71,6 +61,7 @@ const runLookback = 5;
  * anywhere above it.
  *
  * @fires {CustomEvent<SessionRefreshDetail>} extractor-session-refresh-requested - The session ends in a minute; set `session` to a fresh token for the same extractor and bucket, and the person goes on without a reload. `detail.expiresAt`.
+ * @fires {CustomEvent<SessionRefreshDetail>} extractor-session-expired - The session has ended (no fresh token came in time). What the person entered is saved: set `session` to a fresh token for the same extractor and bucket, and they go on where they were, without a reload. `detail.expiresAt`.
  * @fires {CustomEvent<SessionLoadedDetail>} extractor-session-loaded - Everything is loaded and the first view shows; `detail.extractor`, `detail.bucket`, `detail.run`, `detail.step`.
  * @fires {CustomEvent<StepChangedDetail>} extractor-step-changed - The person moved to another step; `detail.step`, `detail.previous`.
  * @fires {CustomEvent<FilesUploadedDetail>} extractor-files-uploaded - Files were added to the bucket; `detail.files`.
@@ -477,6 +468,10 @@ export class ExtractorApp extends LitElement {
     clearTimeout(this.#expiryWarning);
     clearTimeout(this.#expiryEnd);
     const ends = Date.parse(expiresAt);
+    this.#expiryEnd = setTimeout(
+      () => this.#handleSessionEnded(expiresAt),
+      Math.max(0, ends - Date.now()),
+    );
     if (this.mode !== 'page') {
       // Embedded, the host page mints a fresh session: it is asked in time.
       const delay = Math.max(0, ends - sessionExpiryWarningMs - Date.now());
@@ -494,10 +489,12 @@ export class ExtractorApp extends LitElement {
       () => void this.#showNotice(renewable ? 'expiring' : 'final'),
       Math.max(0, ends - pageExpiryWarningMs - Date.now()),
     );
-    this.#expiryEnd = setTimeout(
-      () => void this.#showNotice('ended'),
-      Math.max(0, ends - Date.now()),
-    );
+  }
+
+  /** Tells the host; on the full page, the person too (embedded, the host mints anew). */
+  #handleSessionEnded(expiresAt: string): void {
+    fire(this, 'extractor-session-expired', { expiresAt });
+    if (this.mode === 'page') void this.#showNotice('ended');
   }
 
   async #showNotice(notice: SessionNotice): Promise<void> {
@@ -507,6 +504,8 @@ export class ExtractorApp extends LitElement {
       loadLaterTexts(),
     ]);
     this.#renderNotice = renderSessionNotice;
+    // The end outranks a warning whose words came later (a laptop woken past both).
+    if (this.sessionNotice === 'ended' && notice !== 'ended') return;
     this.sessionNotice = notice;
     await this.updateComplete;
     this.renderRoot.querySelector<HTMLElement>('[part~="session-notice"]')?.focus();
@@ -660,11 +659,21 @@ export class ExtractorApp extends LitElement {
     return html`
       <div class="steps" part="steps">
         <span class="step-count"
-          >${msg(str`Step ${formatNumber(index + 1)} of ${formatNumber(steps.length)}`, { id: 'app.step-count' })}</span
+          >${msg(str`Step ${formatNumber(index + 1)} of ${formatNumber(steps.length)}`, { id: 'app.step-count' })}<span
+            class="step-current"
+            >: ${stepName(step)}</span
+          ></span
         >
-        <span class="step-bar" aria-hidden="true">
-          ${steps.map((_, position) => html`<span class="step-segment ${position <= index ? 'done' : ''}"></span>`)}
-        </span>
+        <ol class="step-bar" aria-hidden="true">
+          ${steps.map(
+            (name, position) =>
+              html`<li
+                class="step-segment ${position <= index ? 'done' : ''} ${position === index ? 'current' : ''}"
+              >
+                ${stepName(name)}
+              </li>`,
+          )}
+        </ol>
       </div>
       ${
         this.viewError
@@ -717,71 +726,25 @@ export class ExtractorApp extends LitElement {
   }
 }
 
+/** A step's short name, for the step bar. */
+function stepName(step: Step): string {
+  switch (step) {
+    case 'introduction':
+      return msg('Start', { id: 'app.step-introduction' });
+    case 'bucket':
+      return msg('Upload', { id: 'app.step-bucket' });
+    case 'extraction':
+      return msg('Extraction', { id: 'app.step-extraction' });
+    case 'results':
+      return msg('Review', { id: 'app.step-results' });
+  }
+}
+
 /** How long before its token expires the full page warns the person. */
 const pageExpiryWarningMs = 2 * 60_000;
 
 function stepKey(sessionId: string): string {
   return `extractor:step:${sessionId}`;
-}
-
-async function loadFlow(baseUrl: string, token: string, signal: AbortSignal): Promise<LoadedFlow> {
-  if (!token) throw new MissingSessionError();
-  const client = new ExtractorClient({ baseUrl: baseUrl || window.location.origin, token });
-  const session = await client.getCurrentSession(signal);
-  const [extractor, bucket] = await Promise.all([
-    client.getExtractor(idOf('extractor', session.savedExtractor), signal),
-    client.getBucket(idOf('bucket', session.bucket), signal),
-  ]);
-  return {
-    client,
-    session,
-    extractor,
-    bucket,
-    run: await latestRun(client, bucket, extractor, signal),
-  };
-}
-
-/** The bucket's latest run of this extractor; a session cannot see runs of other extractors. */
-async function latestRun(
-  client: ExtractorClient,
-  bucket: Bucket,
-  extractor: Extractor,
-  signal: AbortSignal,
-): Promise<Run | undefined> {
-  for (const reference of bucket.runs.slice(-runLookback).reverse()) {
-    try {
-      const run = await client.getRun(idOf('run', reference), signal);
-      if (idOf('extractor', run.savedExtractor) === extractor.id) return run;
-    } catch (error) {
-      if (!(error instanceof ApiError && error.status === 404)) throw error;
-    }
-  }
-  return undefined;
-}
-
-function viewLoadError(): string {
-  return msg('This part of the page could not be loaded. Check your connection and try again.', {
-    id: 'app.view-load-error',
-  });
-}
-
-function loadErrorMessage(error: unknown): string {
-  // Written for the partner's developer, who is the one to see it: a browser was given
-  // a personal access token.
-  if (error instanceof TokenKindError) return error.message;
-  if (error instanceof MissingSessionError)
-    return msg('This page needs an embed session to work. Open the link you were given again.', {
-      id: 'app.missing-session',
-    });
-  if (error instanceof ApiError && error.status === 401)
-    return msg('This session has ended or is not valid. Open the link you were given again.', {
-      id: 'app.session-invalid',
-    });
-  if (error instanceof ApiError && error.status === 404)
-    return msg('The extractor of this session no longer exists.', {
-      id: 'app.extractor-gone',
-    });
-  return describeError(error);
 }
 
 declare global {

@@ -31,7 +31,7 @@ export function renderSessionNotice({
       ? [
           msg('Your session has ended', { id: 'session.ended' }),
           msg(
-            'For your security this page stops working after a while. Everything you entered up to now is saved: open the link you were given again to go on where you left off.',
+            'For your security this page stops working after a while. Everything you entered up to now is saved: ask whoever sent you this link for a new one, and you will go on where you left off.',
             { id: 'session.ended-text' },
           ),
         ]
@@ -42,7 +42,7 @@ export function renderSessionNotice({
                 id: 'session.expiring-text',
               })
             : msg(
-                'Everything you entered is saved. It cannot be extended further: finish soon, or open the link you were given again later.',
+                'Everything you entered is saved. It cannot be extended further: finish soon, or ask for a new link later.',
                 { id: 'session.final-text' },
               ),
         ];

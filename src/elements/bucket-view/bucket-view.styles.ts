@@ -22,6 +22,17 @@ export const bucketViewStyles = css`
     background: var(--_extractor-accent-soft);
   }
 
+  /* Files held over the zone: a solid, raised edge and the icon in the accent. */
+  .drop-zone.dragging {
+    border-style: solid;
+    box-shadow: 0 0 0 0.25rem var(--_extractor-accent-soft);
+  }
+
+  .drop-zone.dragging .drop-icon {
+    background: var(--_extractor-accent);
+    color: var(--_extractor-on-accent);
+  }
+
   .drop-icon {
     display: grid;
     place-items: center;
@@ -129,6 +140,11 @@ export const bucketViewStyles = css`
   .file .progress {
     display: block;
     margin-top: 0.25rem;
+  }
+
+  /* A span, as the list item's phrasing content: a block, or its width is ignored. */
+  .file .progress-fill {
+    display: block;
   }
 
   .file-actions {

@@ -77,6 +77,8 @@ export interface ExtractorEventMap {
    * same extractor and bucket, and the person goes on where they are, without a reload.
    */
   'extractor-session-refresh-requested': CustomEvent<SessionRefreshDetail>;
+  /** The session ended: set `session` to a fresh token for the same bucket to go on. */
+  'extractor-session-expired': CustomEvent<SessionRefreshDetail>;
   /** A view asks the app to go to a step. */
   'extractor-step-requested': CustomEvent<StepDetail>;
   'extractor-step-changed': CustomEvent<StepChangedDetail>;

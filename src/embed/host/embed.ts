@@ -67,7 +67,10 @@ export interface MountOptions {
   strings?: Record<string, string>;
   /** Called once when the frame cannot show the interface, with the reason. */
   onError?: (error: EmbedError) => void;
-  /** How long the frame has to say it is ready before it is looked into (default 15 s). */
+  /**
+   * How long the frame has to say it is ready before it is looked into (default 15 s). A
+   * refused frame or an ended session is told as soon as the frame has loaded.
+   */
   readyTimeoutMs?: number;
 }
 
@@ -126,8 +129,9 @@ export function mount(container: Element, options: MountOptions): EmbeddedFrame 
   let notice: HTMLElement | undefined;
 
   const fail = (error: EmbedError) => {
-    // Ready after all, or destroyed while the service was asked: nothing to say.
-    if (ready || !iframe.isConnected) return;
+    // Ready after all, destroyed while the service was asked, or told already: nothing to say.
+    if (ready || !iframe.isConnected || notice) return;
+    clearTimeout(readyTimer);
     notice = document.createElement('p');
     notice.setAttribute('role', 'alert');
     notice.textContent = error.message;
@@ -142,6 +146,17 @@ export function mount(container: Element, options: MountOptions): EmbeddedFrame 
   const readyTimer = setTimeout(
     () => void diagnose(src).then(fail),
     options.readyTimeoutMs ?? 15_000,
+  );
+  // A frame the browser refused (this origin not allowed) or a session that has ended is
+  // known once the frame has loaded: said then, not after the browser's broken frame has
+  // shown for the whole wait. A frame that is merely slow waits for the timer.
+  iframe.addEventListener(
+    'load',
+    () =>
+      void diagnose(src).then((error) => {
+        if (error.code === 'origin-not-allowed' || error.code === 'session-ended') fail(error);
+      }),
+    { once: true },
   );
 
   const send = <Name extends FrameCommandName>(name: Name, payload: FrameCommandPayloads[Name]) => {

@@ -12,10 +12,14 @@ export const templates: TemplateMap = {
   'app.load-error-title': 'Diese Seite konnte nicht geöffnet werden',
   'app.try-again': 'Erneut versuchen',
   'app.step-count': str`Schritt ${0} von ${1}`,
+  'app.step-introduction': 'Start',
+  'app.step-bucket': 'Hochladen',
+  'app.step-extraction': 'Extraktion',
+  'app.step-results': 'Prüfen',
   'app.missing-session':
     'Diese Seite benötigt eine Einbettungssitzung. Bitte öffnen Sie den Link, den Sie erhalten haben, erneut.',
   'app.session-invalid':
-    'Diese Sitzung ist abgelaufen oder ungültig. Bitte öffnen Sie den Link, den Sie erhalten haben, erneut.',
+    'Diese Sitzung ist abgelaufen oder ungültig. Bitten Sie die Person oder Stelle, die Ihnen diesen Link geschickt hat, um einen neuen.',
   'app.extractor-gone': 'Der Extraktor dieser Sitzung existiert nicht mehr.',
   'label.page-title': 'Dokumentdaten extrahieren',
   'label.introduction-view-heading': 'Daten aus Ihren Dokumenten extrahieren',
@@ -52,5 +56,5 @@ export const templates: TemplateMap = {
   'error.unexpected-answer':
     'Der Dienst hat eine unerwartete Antwort gesendet. Bitte versuchen Sie es in Kürze erneut.',
   'error.session-ended':
-    'Ihre Sitzung ist abgelaufen, daher konnte dies nicht ausgeführt werden. Ihre bisherigen Eingaben sind gespeichert: Öffnen Sie den Link, den Sie erhalten haben, erneut, um fortzufahren.',
+    'Ihre Sitzung ist abgelaufen, daher konnte dies nicht ausgeführt werden. Ihre bisherigen Eingaben sind gespeichert: Bitten Sie um einen neuen Link, um fortzufahren.',
 };

@@ -12,10 +12,14 @@ export const templates: TemplateMap = {
   'app.load-error-title': 'No se ha podido abrir esta página',
   'app.try-again': 'Reintentar',
   'app.step-count': str`Paso ${0} de ${1}`,
+  'app.step-introduction': 'Inicio',
+  'app.step-bucket': 'Subida',
+  'app.step-extraction': 'Extracción',
+  'app.step-results': 'Revisión',
   'app.missing-session':
     'Esta página necesita una sesión de inserción. Vuelva a abrir el enlace que recibió.',
   'app.session-invalid':
-    'Esta sesión ha finalizado o no es válida. Vuelva a abrir el enlace que recibió.',
+    'Esta sesión ha finalizado o no es válida. Pida un enlace nuevo a quien le envió este.',
   'app.extractor-gone': 'El extractor de esta sesión ya no existe.',
   'label.page-title': 'Extraer datos de documentos',
   'label.introduction-view-heading': 'Extraiga datos de sus documentos',
@@ -50,5 +54,5 @@ export const templates: TemplateMap = {
   'error.unexpected-answer':
     'El servicio ha enviado una respuesta inesperada. Inténtelo de nuevo en unos momentos.',
   'error.session-ended':
-    'Su sesión ha finalizado, por lo que no se pudo realizar esta acción. Lo que introdujo está guardado: vuelva a abrir el enlace que recibió para continuar.',
+    'Su sesión ha finalizado, por lo que no se pudo realizar esta acción. Lo que introdujo está guardado: pida un enlace nuevo para continuar.',
 };

@@ -12,10 +12,14 @@ export const templates: TemplateMap = {
   'app.load-error-title': 'Impossible d’ouvrir cette page',
   'app.try-again': 'Réessayer',
   'app.step-count': str`Étape ${0} sur ${1}`,
+  'app.step-introduction': 'Début',
+  'app.step-bucket': 'Envoi',
+  'app.step-extraction': 'Extraction',
+  'app.step-results': 'Vérification',
   'app.missing-session':
     'Cette page nécessite une session d’intégration. Ouvrez à nouveau le lien qui vous a été transmis.',
   'app.session-invalid':
-    'Cette session a expiré ou n’est pas valide. Ouvrez à nouveau le lien qui vous a été transmis.',
+    'Cette session a expiré ou n’est pas valide. Demandez un nouveau lien à qui vous a transmis celui-ci.',
   'app.extractor-gone': 'L’extracteur de cette session n’existe plus.',
   'label.page-title': 'Extraire les données de documents',
   'label.introduction-view-heading': 'Extraire les données de vos documents',
@@ -49,5 +53,5 @@ export const templates: TemplateMap = {
   'error.unexpected-answer':
     'Le service a renvoyé une réponse inattendue. Veuillez réessayer dans un instant.',
   'error.session-ended':
-    'Votre session a expiré, cette action n’a donc pas pu être effectuée. Ce que vous avez saisi est enregistré : ouvrez à nouveau le lien qui vous a été transmis pour continuer.',
+    'Votre session a expiré, cette action n’a donc pas pu être effectuée. Ce que vous avez saisi est enregistré : demandez un nouveau lien pour continuer.',
 };

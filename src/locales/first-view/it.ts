@@ -12,10 +12,14 @@ export const templates: TemplateMap = {
   'app.load-error-title': 'Impossibile aprire questa pagina',
   'app.try-again': 'Riprova',
   'app.step-count': str`Passaggio ${0} di ${1}`,
+  'app.step-introduction': 'Inizio',
+  'app.step-bucket': 'Caricamento',
+  'app.step-extraction': 'Estrazione',
+  'app.step-results': 'Revisione',
   'app.missing-session':
     'Questa pagina richiede una sessione di incorporamento. Riapra il link che ha ricevuto.',
   'app.session-invalid':
-    'Questa sessione è scaduta o non è valida. Riapra il link che ha ricevuto.',
+    'Questa sessione è scaduta o non è valida. Chieda un nuovo link a chi le ha inviato questo.',
   'app.extractor-gone': 'L’estrattore di questa sessione non esiste più.',
   'label.page-title': 'Estrai dati dai documenti',
   'label.introduction-view-heading': 'Estragga i dati dai suoi documenti',
@@ -50,5 +54,5 @@ export const templates: TemplateMap = {
   'error.unexpected-answer':
     'Il servizio ha inviato una risposta inattesa. Riprovi tra un momento.',
   'error.session-ended':
-    'La sessione è scaduta, quindi non è stato possibile completare l’operazione. Quanto inserito finora è salvato: riapra il link che ha ricevuto per continuare.',
+    'La sessione è scaduta, quindi non è stato possibile completare l’operazione. Quanto inserito finora è salvato: chieda un nuovo link per continuare.',
 };

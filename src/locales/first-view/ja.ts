@@ -12,10 +12,14 @@ export const templates: TemplateMap = {
   'app.load-error-title': 'このページを開けませんでした',
   'app.try-again': '再試行',
   'app.step-count': str`ステップ ${0}/${1}`,
+  'app.step-introduction': '開始',
+  'app.step-bucket': 'アップロード',
+  'app.step-extraction': '抽出',
+  'app.step-results': '確認',
   'app.missing-session':
     'このページを使用するには埋め込みセッションが必要です。受け取ったリンクをもう一度開いてください。',
   'app.session-invalid':
-    'このセッションは終了したか、無効です。受け取ったリンクをもう一度開いてください。',
+    'このセッションは終了したか、無効です。このリンクの送信元に新しいリンクを依頼してください。',
   'app.extractor-gone': 'このセッションの抽出設定は存在しません。',
   'label.page-title': '書類データの抽出',
   'label.introduction-view-heading': '書類からデータを抽出',
@@ -48,5 +52,5 @@ export const templates: TemplateMap = {
   'error.unexpected-answer':
     'サービスから予期しない応答がありました。しばらくしてからもう一度お試しください。',
   'error.session-ended':
-    'セッションが終了したため、この操作を完了できませんでした。これまでに入力した内容は保存されています。受け取ったリンクをもう一度開いて続けてください。',
+    'セッションが終了したため、この操作を完了できませんでした。これまでに入力した内容は保存されています。続けるには新しいリンクを依頼してください。',
 };

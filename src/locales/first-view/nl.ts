@@ -12,10 +12,14 @@ export const templates: TemplateMap = {
   'app.load-error-title': 'Deze pagina kon niet worden geopend',
   'app.try-again': 'Opnieuw proberen',
   'app.step-count': str`Stap ${0} van ${1}`,
+  'app.step-introduction': 'Start',
+  'app.step-bucket': 'Uploaden',
+  'app.step-extraction': 'Extractie',
+  'app.step-results': 'Controle',
   'app.missing-session':
     'Deze pagina heeft een insluitsessie nodig. Open de link die u hebt ontvangen opnieuw.',
   'app.session-invalid':
-    'Deze sessie is verlopen of ongeldig. Open de link die u hebt ontvangen opnieuw.',
+    'Deze sessie is verlopen of ongeldig. Vraag degene die u deze link stuurde om een nieuwe.',
   'app.extractor-gone': 'De extractor van deze sessie bestaat niet meer.',
   'label.page-title': 'Documentgegevens extraheren',
   'label.introduction-view-heading': 'Gegevens uit uw documenten extraheren',
@@ -50,5 +54,5 @@ export const templates: TemplateMap = {
   'error.unexpected-answer':
     'De dienst stuurde een onverwacht antwoord. Probeer het zo meteen opnieuw.',
   'error.session-ended':
-    'Uw sessie is verlopen, daarom kon dit niet worden uitgevoerd. Wat u eerder hebt ingevoerd, is opgeslagen: open de link die u hebt ontvangen opnieuw om verder te gaan.',
+    'Uw sessie is verlopen, daarom kon dit niet worden uitgevoerd. Wat u eerder hebt ingevoerd, is opgeslagen: vraag om een nieuwe link om verder te gaan.',
 };

@@ -12,8 +12,13 @@ export const templates: TemplateMap = {
   'app.load-error-title': 'Nie udało się otworzyć tej strony',
   'app.try-again': 'Spróbuj ponownie',
   'app.step-count': str`Krok ${0} z ${1}`,
+  'app.step-introduction': 'Start',
+  'app.step-bucket': 'Przesyłanie',
+  'app.step-extraction': 'Ekstrakcja',
+  'app.step-results': 'Weryfikacja',
   'app.missing-session': 'Ta strona wymaga sesji osadzania. Otwórz ponownie otrzymany link.',
-  'app.session-invalid': 'Ta sesja wygasła lub jest nieprawidłowa. Otwórz ponownie otrzymany link.',
+  'app.session-invalid':
+    'Ta sesja wygasła lub jest nieprawidłowa. Poproś nadawcę tego linku o nowy.',
   'app.extractor-gone': 'Ekstraktor tej sesji już nie istnieje.',
   'label.page-title': 'Wyodrębnij dane z dokumentów',
   'label.introduction-view-heading': 'Wyodrębnij dane ze swoich dokumentów',
@@ -46,5 +51,5 @@ export const templates: TemplateMap = {
   'error.refused': str`Usługa odrzuciła żądanie (HTTP ${0}).`,
   'error.unexpected-answer': 'Usługa wysłała nieoczekiwaną odpowiedź. Spróbuj ponownie za chwilę.',
   'error.session-ended':
-    'Sesja wygasła, więc nie udało się tego wykonać. To, co wprowadzono wcześniej, zostało zapisane: otwórz ponownie otrzymany link, aby kontynuować.',
+    'Sesja wygasła, więc nie udało się tego wykonać. To, co wprowadzono wcześniej, zostało zapisane: poproś o nowy link, aby kontynuować.',
 };

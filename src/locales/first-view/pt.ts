@@ -12,10 +12,14 @@ export const templates: TemplateMap = {
   'app.load-error-title': 'Não foi possível abrir esta página',
   'app.try-again': 'Tentar novamente',
   'app.step-count': str`Passo ${0} de ${1}`,
+  'app.step-introduction': 'Início',
+  'app.step-bucket': 'Carregamento',
+  'app.step-extraction': 'Extração',
+  'app.step-results': 'Revisão',
   'app.missing-session':
     'Esta página precisa de uma sessão de incorporação. Abra novamente a ligação que recebeu.',
   'app.session-invalid':
-    'Esta sessão terminou ou não é válida. Abra novamente a ligação que recebeu.',
+    'Esta sessão terminou ou não é válida. Peça uma nova ligação a quem lhe enviou esta.',
   'app.extractor-gone': 'O extrator desta sessão já não existe.',
   'label.page-title': 'Extrair dados de documentos',
   'label.introduction-view-heading': 'Extraia dados dos seus documentos',
@@ -50,5 +54,5 @@ export const templates: TemplateMap = {
   'error.unexpected-answer':
     'O serviço enviou uma resposta inesperada. Tente novamente dentro de momentos.',
   'error.session-ended':
-    'A sua sessão terminou, por isso não foi possível concluir esta ação. O que introduziu está guardado: abra novamente a ligação que recebeu para continuar.',
+    'A sua sessão terminou, por isso não foi possível concluir esta ação. O que introduziu está guardado: peça uma nova ligação para continuar.',
 };

@@ -12,6 +12,7 @@ export const templates: TemplateMap = {
   'bucket.no-files': 'Bitte fügen Sie zuerst mindestens eine Datei hinzu.',
   'bucket.files': 'Dateien',
   'bucket.drop': 'Dateien hierher ziehen oder',
+  'bucket.drop-over': 'Loslassen, um die Dateien hochzuladen',
   'bucket.choose-from-device': 'von Ihrem Gerät auswählen',
   'bucket.choose': 'Dateien auswählen',
   'bucket.kinds': str`PDF, Bilder, Word, Excel, CSV oder Text, jeweils bis zu ${0}.`,
@@ -269,12 +270,12 @@ export const templates: TemplateMap = {
   'session.continuing': 'Wird verlängert …',
   'session.ended': 'Ihre Sitzung ist abgelaufen',
   'session.ended-text':
-    'Zu Ihrer Sicherheit funktioniert diese Seite nur eine gewisse Zeit. Alles, was Sie bisher eingegeben haben, ist gespeichert: Öffnen Sie den Link, den Sie erhalten haben, erneut, um dort weiterzumachen, wo Sie aufgehört haben.',
+    'Zu Ihrer Sicherheit funktioniert diese Seite nur eine gewisse Zeit. Alles, was Sie bisher eingegeben haben, ist gespeichert: Bitten Sie die Person oder Stelle, die Ihnen diesen Link geschickt hat, um einen neuen, um dort weiterzumachen, wo Sie aufgehört haben.',
   'session.ends-at': str`Ihre Sitzung endet um ${0}`,
   'session.expiring-text':
     'Alle Ihre Eingaben sind gespeichert. Klicken Sie auf „Weiterarbeiten“, um auf dieser Seite weiterzuarbeiten.',
   'session.final-text':
-    'Alle Ihre Eingaben sind gespeichert. Die Sitzung kann nicht weiter verlängert werden: Schließen Sie bald ab, oder öffnen Sie den Link, den Sie erhalten haben, später erneut.',
+    'Alle Ihre Eingaben sind gespeichert. Die Sitzung kann nicht weiter verlängert werden: Schließen Sie bald ab, oder bitten Sie später um einen neuen Link.',
   'discard-edits.text': str`Ein neuer Durchlauf liest die Dateien von Anfang an neu; die von Ihnen korrigierten Werte bleiben bei den aktuellen Ergebnissen. Klicken Sie erneut auf „${0}“, um trotzdem neu zu beginnen, oder kehren Sie zu Ihren Änderungen zurück.`,
   'extraction.reading-the-page': 'Die Seite wird gelesen.',
   'extraction.reading-page': str`Seite ${0} von ${1} wird gelesen.`,

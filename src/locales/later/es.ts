@@ -12,6 +12,7 @@ export const templates: TemplateMap = {
   'bucket.no-files': 'Añada primero al menos un archivo.',
   'bucket.files': 'Archivos',
   'bucket.drop': 'Arrastre los archivos aquí o',
+  'bucket.drop-over': 'Suelte para subir los archivos',
   'bucket.choose-from-device': 'selecciónelos en su dispositivo',
   'bucket.choose': 'Seleccionar archivos',
   'bucket.kinds': str`PDF, imágenes, Word, Excel, CSV o texto, hasta ${0} cada uno.`,
@@ -289,12 +290,12 @@ export const templates: TemplateMap = {
   'session.continuing': 'Prolongando…',
   'session.ended': 'Su sesión ha finalizado',
   'session.ended-text':
-    'Por su seguridad, esta página deja de funcionar pasado un tiempo. Todo lo que ha introducido hasta ahora está guardado: vuelva a abrir el enlace que recibió para continuar donde lo dejó.',
+    'Por su seguridad, esta página deja de funcionar pasado un tiempo. Todo lo que ha introducido hasta ahora está guardado: pida un enlace nuevo a quien le envió este para continuar donde lo dejó.',
   'session.ends-at': str`Su sesión finaliza a las ${0}`,
   'session.expiring-text':
     'Todo lo que ha introducido está guardado. Pulse «Seguir trabajando» para continuar en esta página.',
   'session.final-text':
-    'Todo lo que ha introducido está guardado. La sesión ya no se puede prolongar: termine pronto, o vuelva a abrir más tarde el enlace que recibió.',
+    'Todo lo que ha introducido está guardado. La sesión ya no se puede prolongar: termine pronto, o pida más tarde un enlace nuevo.',
   'discard-edits.text': str`Una nueva extracción vuelve a leer los archivos desde el principio; los valores que corrigió se quedan con los resultados actuales. Pulse «${0}» otra vez para empezar de todos modos, o vuelva a sus cambios.`,
   'extraction.reading-the-page': 'Leyendo la página.',
   'extraction.reading-page': str`Leyendo la página ${0} de ${1}.`,

@@ -12,6 +12,7 @@ export const templates: TemplateMap = {
   'bucket.no-files': 'Ajoutez d’abord au moins un fichier.',
   'bucket.files': 'Fichiers',
   'bucket.drop': 'Déposez vos fichiers ici ou',
+  'bucket.drop-over': 'Relâchez pour envoyer les fichiers',
   'bucket.choose-from-device': 'choisissez-les sur votre appareil',
   'bucket.choose': 'Choisir des fichiers',
   'bucket.kinds': str`PDF, images, Word, Excel, CSV ou texte, jusqu’à ${0} chacun.`,
@@ -289,12 +290,12 @@ export const templates: TemplateMap = {
   'session.continuing': 'Prolongation…',
   'session.ended': 'Votre session a expiré',
   'session.ended-text':
-    'Pour votre sécurité, cette page cesse de fonctionner au bout d’un certain temps. Tout ce que vous avez saisi jusqu’ici est enregistré : ouvrez à nouveau le lien qui vous a été transmis pour reprendre là où vous vous êtes arrêté.',
+    'Pour votre sécurité, cette page cesse de fonctionner au bout d’un certain temps. Tout ce que vous avez saisi jusqu’ici est enregistré : demandez un nouveau lien à qui vous a transmis celui-ci pour reprendre là où vous vous êtes arrêté.',
   'session.ends-at': str`Votre session se termine à ${0}`,
   'session.expiring-text':
     'Tout ce que vous avez saisi est enregistré. Cliquez sur « Continuer à travailler » pour rester sur cette page.',
   'session.final-text':
-    'Tout ce que vous avez saisi est enregistré. La session ne peut plus être prolongée : terminez rapidement, ou ouvrez à nouveau plus tard le lien qui vous a été transmis.',
+    'Tout ce que vous avez saisi est enregistré. La session ne peut plus être prolongée : terminez rapidement, ou demandez plus tard un nouveau lien.',
   'discard-edits.text': str`Une nouvelle extraction relit les fichiers depuis le début ; les valeurs que vous avez corrigées restent avec les résultats actuels. Cliquez de nouveau sur « ${0} » pour commencer malgré tout, ou revenez à vos modifications.`,
   'extraction.reading-the-page': 'Lecture de la page.',
   'extraction.reading-page': str`Lecture de la page ${0} sur ${1}.`,

@@ -12,6 +12,7 @@ export const templates: TemplateMap = {
   'bucket.no-files': 'Aggiunga prima almeno un file.',
   'bucket.files': 'File',
   'bucket.drop': 'Trascini qui i file oppure',
+  'bucket.drop-over': 'Rilasci per caricare i file',
   'bucket.choose-from-device': 'li selezioni dal suo dispositivo',
   'bucket.choose': 'Seleziona file',
   'bucket.kinds': str`PDF, immagini, Word, Excel, CSV o testo, fino a ${0} ciascuno.`,
@@ -288,12 +289,12 @@ export const templates: TemplateMap = {
   'session.continuing': 'Proroga in corso…',
   'session.ended': 'La sessione è scaduta',
   'session.ended-text':
-    'Per la sua sicurezza questa pagina smette di funzionare dopo un certo tempo. Tutto ciò che ha inserito finora è salvato: riapra il link che ha ricevuto per riprendere da dove si era fermato.',
+    'Per la sua sicurezza questa pagina smette di funzionare dopo un certo tempo. Tutto ciò che ha inserito finora è salvato: chieda un nuovo link a chi le ha inviato questo per riprendere da dove si era fermato.',
   'session.ends-at': str`La sessione termina alle ${0}`,
   'session.expiring-text':
     'Tutto ciò che ha inserito è salvato. Prema «Continua a lavorare» per restare su questa pagina.',
   'session.final-text':
-    'Tutto ciò che ha inserito è salvato. La sessione non può essere ulteriormente prorogata: concluda a breve, oppure riapra più tardi il link che ha ricevuto.',
+    'Tutto ciò che ha inserito è salvato. La sessione non può essere ulteriormente prorogata: concluda a breve, oppure chieda più tardi un nuovo link.',
   'discard-edits.text': str`Una nuova estrazione rilegge i file dall’inizio; i valori che ha corretto restano con i risultati attuali. Prema di nuovo «${0}» per iniziare comunque, oppure torni alle sue modifiche.`,
   'extraction.reading-the-page': 'Lettura della pagina.',
   'extraction.reading-page': str`Lettura della pagina ${0} di ${1}.`,

@@ -12,6 +12,7 @@ export const templates: TemplateMap = {
   'bucket.no-files': 'Voeg eerst ten minste één bestand toe.',
   'bucket.files': 'Bestanden',
   'bucket.drop': 'Sleep bestanden hierheen of',
+  'bucket.drop-over': 'Laat los om de bestanden te uploaden',
   'bucket.choose-from-device': 'kies ze op uw apparaat',
   'bucket.choose': 'Bestanden kiezen',
   'bucket.kinds': str`PDF, afbeeldingen, Word, Excel, CSV of tekst, elk tot ${0}.`,
@@ -268,12 +269,12 @@ export const templates: TemplateMap = {
   'session.continuing': 'Bezig met verlengen…',
   'session.ended': 'Uw sessie is verlopen',
   'session.ended-text':
-    'Voor uw veiligheid werkt deze pagina na een tijd niet meer. Alles wat u tot nu toe hebt ingevoerd, is opgeslagen: open de link die u hebt ontvangen opnieuw om verder te gaan waar u was gebleven.',
+    'Voor uw veiligheid werkt deze pagina na een tijd niet meer. Alles wat u tot nu toe hebt ingevoerd, is opgeslagen: vraag degene die u deze link stuurde om een nieuwe om verder te gaan waar u was gebleven.',
   'session.ends-at': str`Uw sessie eindigt om ${0}`,
   'session.expiring-text':
     'Alles wat u hebt ingevoerd, is opgeslagen. Klik op ‘Verder werken’ om op deze pagina door te gaan.',
   'session.final-text':
-    'Alles wat u hebt ingevoerd, is opgeslagen. De sessie kan niet verder worden verlengd: rond binnenkort af, of open de link die u hebt ontvangen later opnieuw.',
+    'Alles wat u hebt ingevoerd, is opgeslagen. De sessie kan niet verder worden verlengd: rond binnenkort af, of vraag later om een nieuwe link.',
   'discard-edits.text': str`Een nieuwe extractie leest de bestanden opnieuw vanaf het begin; de waarden die u hebt verbeterd, blijven bij de huidige resultaten. Klik nogmaals op ‘${0}’ om toch te beginnen, of ga terug naar uw wijzigingen.`,
   'extraction.reading-the-page': 'De pagina wordt gelezen.',
   'extraction.reading-page': str`Pagina ${0} van ${1} wordt gelezen.`,

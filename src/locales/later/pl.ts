@@ -12,6 +12,7 @@ export const templates: TemplateMap = {
   'bucket.no-files': 'Najpierw dodaj co najmniej jeden plik.',
   'bucket.files': 'Pliki',
   'bucket.drop': 'Upuść pliki tutaj lub',
+  'bucket.drop-over': 'Upuść, aby przesłać pliki',
   'bucket.choose-from-device': 'wybierz je z urządzenia',
   'bucket.choose': 'Wybierz pliki',
   'bucket.kinds': str`PDF, obrazy, Word, Excel, CSV lub tekst, każdy do ${0}.`,
@@ -305,12 +306,12 @@ export const templates: TemplateMap = {
   'session.continuing': 'Przedłużanie…',
   'session.ended': 'Sesja wygasła',
   'session.ended-text':
-    'Ze względów bezpieczeństwa ta strona przestaje działać po pewnym czasie. Wszystko, co dotąd wprowadzono, zostało zapisane: otwórz ponownie otrzymany link, aby kontynuować od miejsca, w którym przerwano.',
+    'Ze względów bezpieczeństwa ta strona przestaje działać po pewnym czasie. Wszystko, co dotąd wprowadzono, zostało zapisane: poproś nadawcę tego linku o nowy, aby kontynuować od miejsca, w którym przerwano.',
   'session.ends-at': str`Sesja kończy się o ${0}`,
   'session.expiring-text':
     'Wszystko, co wprowadzono, zostało zapisane. Kliknij „Kontynuuj pracę”, aby dalej pracować na tej stronie.',
   'session.final-text':
-    'Wszystko, co wprowadzono, zostało zapisane. Sesji nie można już przedłużyć: zakończ wkrótce lub otwórz otrzymany link ponownie później.',
+    'Wszystko, co wprowadzono, zostało zapisane. Sesji nie można już przedłużyć: zakończ wkrótce lub poproś później o nowy link.',
   'discard-edits.text': str`Nowa ekstrakcja ponownie odczytuje pliki od początku; poprawione wartości pozostają przy obecnych wynikach. Kliknij ponownie „${0}”, aby mimo to rozpocząć, lub wróć do swoich zmian.`,
   'extraction.reading-the-page': 'Trwa odczytywanie strony.',
   'extraction.reading-page': str`Trwa odczytywanie strony ${0} z ${1}.`,

@@ -12,6 +12,7 @@ export const templates: TemplateMap = {
   'bucket.no-files': 'Adicione primeiro pelo menos um ficheiro.',
   'bucket.files': 'Ficheiros',
   'bucket.drop': 'Arraste os ficheiros para aqui ou',
+  'bucket.drop-over': 'Largue para carregar os ficheiros',
   'bucket.choose-from-device': 'escolha-os no seu dispositivo',
   'bucket.choose': 'Escolher ficheiros',
   'bucket.kinds': str`PDF, imagens, Word, Excel, CSV ou texto, até ${0} cada.`,
@@ -287,12 +288,12 @@ export const templates: TemplateMap = {
   'session.continuing': 'A prolongar…',
   'session.ended': 'A sua sessão terminou',
   'session.ended-text':
-    'Por segurança, esta página deixa de funcionar ao fim de algum tempo. Tudo o que introduziu até agora está guardado: abra novamente a ligação que recebeu para continuar onde ficou.',
+    'Por segurança, esta página deixa de funcionar ao fim de algum tempo. Tudo o que introduziu até agora está guardado: peça uma nova ligação a quem lhe enviou esta para continuar onde ficou.',
   'session.ends-at': str`A sua sessão termina às ${0}`,
   'session.expiring-text':
     'Tudo o que introduziu está guardado. Prima «Continuar a trabalhar» para continuar nesta página.',
   'session.final-text':
-    'Tudo o que introduziu está guardado. A sessão já não pode ser prolongada: termine em breve, ou abra novamente mais tarde a ligação que recebeu.',
+    'Tudo o que introduziu está guardado. A sessão já não pode ser prolongada: termine em breve, ou peça mais tarde uma nova ligação.',
   'discard-edits.text': str`Uma nova extração volta a ler os ficheiros desde o início; os valores que corrigiu ficam com os resultados atuais. Prima novamente «${0}» para começar mesmo assim, ou volte às suas alterações.`,
   'extraction.reading-the-page': 'A ler a página.',
   'extraction.reading-page': str`A ler a página ${0} de ${1}.`,

@@ -5,7 +5,9 @@
  * partner's server, the iframe's message protocol, the element's events, the theming
  * tokens and parts, and the Content-Security-Policy entries a partner's page needs.
  *
- * The snippets use this service's own address (PUBLIC_BASE_URL). The element's events,
+ * The snippets use this service's own address: PUBLIC_BASE_URL when it is set, else the
+ * origin the page was asked at (not the default http://localhost:8787, which works only
+ * on the machine the service runs on), in the guide's quick start too. The element's events,
  * parts and custom properties come from the shipped custom-elements.json, so the page says
  * what the build says. The partner guide at its top (a quick start, troubleshooting,
  * verifying webhooks) is docs/partners/guide.md, cut into its parts when the interface is
@@ -262,6 +264,8 @@ const frameEventText: Record<FrameEventName, string> = {
   'results-submitted': '`run`, `submission` (with the extractor’s `redirectUrl`)',
   resize: '`height`: the content’s height in CSS pixels; size the frame to it',
   'session-expiring': '`expiresAt`: a minute or less is left; answer with `refresh-session`',
+  'session-expired':
+    '`expiresAt`: the session has ended, the work is saved; answer with `refresh-session` (a new session for the same bucket) and the person goes on where they were',
 };
 
 const frameCommandText: Record<FrameCommandName, string> = {
@@ -413,6 +417,12 @@ export const developersPageCsp = pageCsp(developersPageStyle, { scripts: true })
 
 const copyButtonsPath = '/developers/copy-buttons.js';
 
+/**
+ * The guide's quick start sets the service's address as `npm start` on one's own machine
+ * has it; on this page, it is the address of the service that serves the page.
+ */
+const guideServiceVariable = 'EXTRACTOR=http://localhost:8787';
+
 // prettier-ignore
 export function renderDevelopersPage(
   service: string,
@@ -457,12 +467,13 @@ ${renderCsp(service)}
 
 export const developersRoutes = new Hono<AppEnv>()
   .get('/developers', async (c) => {
-    const { publicBaseUrl, distDir } = c.get('services').config;
-    const html = renderDevelopersPage(
-      publicBaseUrl,
-      await describeApp(distDir),
-      await readPartnerGuide(distDir),
-    );
+    const { publicBaseUrl, publicBaseUrlConfigured, distDir } = c.get('services').config;
+    const service = publicBaseUrlConfigured ? publicBaseUrl : new URL(c.req.url).origin;
+    const guide = (await readPartnerGuide(distDir)).map((part) => ({
+      ...part,
+      body: part.body.replaceAll(guideServiceVariable, `EXTRACTOR=${service}`),
+    }));
+    const html = renderDevelopersPage(service, await describeApp(distDir), guide);
     return c.body(html, 200, {
       'Content-Type': 'text/html; charset=utf-8',
       'Content-Security-Policy': developersPageCsp,
