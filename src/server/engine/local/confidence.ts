@@ -32,3 +32,5 @@ export const ownLabelConfidence = 0.7;
 export const codeConfidence = 0.95;
 /** A name a code states that the page does not print in the same letters (accents lost). */
 export const codeNameUnprinted = 0.65;
+/** A value under the caption of the numbered box its field names (boxes.ts). */
+export const boxConfidence = 0.8;

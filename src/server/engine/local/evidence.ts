@@ -5,6 +5,7 @@
  * invoices, unlabelled.ts for the roles other documents hold). Candidates are ranked, and
  * the schema decides what fits (fit.ts): the first that fits wins; none → missing.
  */
+import { boxValue } from './boxes.js';
 import { codeValue } from './codes.js';
 import { labelledConfidence, ownLabelConfidence } from './confidence.js';
 import { fallback } from './fallbacks.js';
@@ -44,6 +45,9 @@ export function findField(field: FieldPlan, reading: Reading): ValueHit | undefi
   // A verified zone's or a barcode's part is exact: it answers before any printed label.
   const fromCode = fitting(codeValue(field, reading), true);
   if (fromCode) return fromCode;
+  // A form's numbered box the field names: the value typed under its caption.
+  const fromBox = fitting(boxValue(field, reading));
+  if (fromBox) return fromBox;
   const fromConcept = first(conceptCandidates(field, reading));
   if (fromConcept) return fromConcept;
   // The field's own words are weaker evidence than a known label: the value may be right,
