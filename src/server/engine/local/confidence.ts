@@ -28,3 +28,9 @@ export const contactConfidence = 0.7;
 export const headingConfidence = 0.6;
 /** A value under the field's own words (its name, title or description), not a known label. */
 export const ownLabelConfidence = 0.7;
+/** A value a verified machine-readable zone or a barcode's public format states (codes.ts). */
+export const codeConfidence = 0.95;
+/** A name a code states that the page does not print in the same letters (accents lost). */
+export const codeNameUnprinted = 0.65;
+/** A value under the caption of the numbered box its field names (boxes.ts). */
+export const boxConfidence = 0.8;

@@ -5,6 +5,8 @@
  * invoices, unlabelled.ts for the roles other documents hold). Candidates are ranked, and
  * the schema decides what fits (fit.ts): the first that fits wins; none → missing.
  */
+import { boxValue } from './boxes.js';
+import { codeValue } from './codes.js';
 import { labelledConfidence, ownLabelConfidence } from './confidence.js';
 import { fallback } from './fallbacks.js';
 import type { FieldPlan } from './fields.js';
@@ -22,15 +24,15 @@ import { unlabelled } from './unlabelled.js';
 import { toSchemaType, type ValueHit } from './values.js';
 
 export function findField(field: FieldPlan, reading: Reading): ValueHit | undefined {
-  const fitting = (hit: ValueHit | undefined): ValueHit | undefined => {
-    if (!hit || isCaption(field, hit, reading)) return undefined;
+  const fitting = (hit: ValueHit | undefined, exact = false): ValueHit | undefined => {
+    if (!hit || (!exact && isCaption(field, hit, reading))) return undefined;
     // A deduction printed as a negative line ("Lohnsteuer -712,41") is withheld as a sum.
     const unsigned =
       field.concept?.id === 'incomeTax' && typeof hit.value === 'number'
         ? Math.abs(hit.value)
         : hit.value;
     const typed = toSchemaType(field, unsigned);
-    const value = fitValue(field, typed ?? unsigned);
+    const value = fitValue(field, typed ?? unsigned, exact);
     return value === undefined ? undefined : { ...hit, value };
   };
   const first = (candidates: Candidate[]) => {
@@ -40,6 +42,12 @@ export function findField(field: FieldPlan, reading: Reading): ValueHit | undefi
     }
     return undefined;
   };
+  // A verified zone's or a barcode's part is exact: it answers before any printed label.
+  const fromCode = fitting(codeValue(field, reading), true);
+  if (fromCode) return fromCode;
+  // A form's numbered box the field names: the value typed under its caption.
+  const fromBox = fitting(boxValue(field, reading));
+  if (fromBox) return fromBox;
   const fromConcept = first(conceptCandidates(field, reading));
   if (fromConcept) return fromConcept;
   // The field's own words are weaker evidence than a known label: the value may be right,

@@ -27,6 +27,8 @@ export interface FieldPlan {
   hintLabels?: string[];
   /** Which date of a period the field wants ("period_start", "period_end"). */
   range?: 'start' | 'end';
+  /** The numbered box or line of a form the field names ("Line 1: …", `box_1_amount`). */
+  box?: string;
 }
 
 export interface ListPlan {
@@ -47,6 +49,15 @@ export interface SchemaPlan {
 export function planSchema(root: TargetSchema): SchemaPlan {
   const plan: SchemaPlan = { fields: [], lists: [], valueLists: [] };
   visitObject(root, root, '', [], plan);
+  // A box several fields name (a street, a city, a country under "3 Permanent address")
+  // is the first one's: the others have captions of their own inside it, or nothing.
+  const boxes = new Set<string>();
+  for (const field of plan.fields) {
+    const box = boxNumberOf(field.name, field.schema.title, field.schema.description);
+    if (!box || boxes.has(box)) continue;
+    boxes.add(box);
+    field.box = box;
+  }
   return plan;
 }
 
@@ -213,4 +224,20 @@ function wantsCode(schema: TargetSchema): boolean {
   if (schema.enum?.every((option) => typeof option === 'string' && /^[A-Z]{3}$/.test(option)))
     return true;
   return /iso\s?4217|\bcode\b/i.test(`${schema.title ?? ''} ${schema.description ?? ''}`);
+}
+
+/** "Line 1", "line 2a", "Box 12", "box_1_amount": the number a field's words give its box. */
+const boxWords = /(?<![\p{L}\p{N}])(?:line|box)[\s_]*(\d{1,2}[a-z]?)(?![\p{L}\p{N}])/iu;
+
+/** The box or line number a field's words name, lower case; undefined for most fields. */
+export function boxNumberOf(
+  name: string,
+  title?: string,
+  description?: string,
+): string | undefined {
+  for (const text of [name, title ?? '', description ?? '']) {
+    const match = boxWords.exec(text);
+    if (match) return match[1]!.toLowerCase();
+  }
+  return undefined;
 }

@@ -42,9 +42,10 @@ export function foldText(text: string): string {
 
 /**
  * The value as the schema wants it, or undefined when it does not fit: an enum's own
- * option for a value that matches it after folding, a boolean for a yes or no.
+ * option for a value that matches it after folding, a boolean for a yes or no. An `exact`
+ * value (a code's part) is no caption: it is never taken for a box number or a label.
  */
-export function fitValue(field: FieldPlan, value: unknown): unknown {
+export function fitValue(field: FieldPlan, value: unknown, exact = false): unknown {
   const schema = field.schema;
   if (value === null || value === undefined) return undefined;
   if (schema.enum) {
@@ -67,7 +68,7 @@ export function fitValue(field: FieldPlan, value: unknown): unknown {
       return yes.has(folded) ? true : no.has(folded) ? false : undefined;
     }
     if (types.length > 0 && !types.includes('string')) return undefined;
-    if (!fitsString(field, value)) return undefined;
+    if (!fitsString(field, value, exact)) return undefined;
     return value;
   }
   if (typeof value === 'number') {
@@ -97,7 +98,7 @@ const formats: Record<string, RegExp> = {
 /** A box number ("1", "2a", "(3)", "15b"), a line number or a form code ("W-8BEN", "1099-INT"). */
 const boxNumber = /^[([]?\d{1,2}[a-z]?[)\].:]?$/i;
 
-function fitsString(field: FieldPlan, value: string): boolean {
+function fitsString(field: FieldPlan, value: string, exact: boolean): boolean {
   const schema = field.schema;
   const text = value.trim();
   if (text === '') return false;
@@ -113,7 +114,7 @@ function fitsString(field: FieldPlan, value: string): boolean {
       return false; // a pattern RE2 cannot run, which saving the extractor refuses
     }
   }
-  if (field.kind === 'text' || field.kind === 'identifier') {
+  if (!exact && (field.kind === 'text' || field.kind === 'identifier')) {
     if (boxNumber.test(text) && field.kind === 'text') return false;
     if (field.ownLabels.some((label) => foldText(label) === foldText(text))) return false;
   }

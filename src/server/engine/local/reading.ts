@@ -4,6 +4,7 @@
  * values the parsers see in it. Positions are offsets in the chunk's text throughout.
  */
 import { markerPattern } from '../markers.js';
+import { readCodeParts, type CodePart } from './code-blocks.js';
 import { concepts, type Concept } from './lexicon.js';
 import {
   dateOrderOf,
@@ -59,6 +60,8 @@ export interface Reading {
   dateOrder: DateOrder;
   decimalMark: DecimalMark | undefined;
   lineAt(offset: number): Line;
+  /** The `Label: value` parts of the blocks of barcodes and machine-readable zones. */
+  codeParts: CodePart[];
 }
 
 export function readChunkText(raw: string): Reading {
@@ -100,6 +103,7 @@ export function readChunkText(raw: string): Reading {
     dateOrder,
     decimalMark,
     lineAt,
+    codeParts: readCodeParts(raw),
   };
 }
 
