@@ -253,7 +253,10 @@ async function read(model: Model, part: Part, characters?: string): Promise<Read
       for (const line of paragraph.lines) {
         lineNumber++;
         for (const word of line.words) {
-          if (word.confidence < minWordConfidence || word.text.trim() === '') continue;
+          // Limited to some characters, what is read is checked by the caller (a zone's
+          // check digits): a line of fillers, which tesseract scores 0, is kept.
+          if (word.text.trim() === '') continue;
+          if (characters === undefined && word.confidence < minWordConfidence) continue;
           const { x0, y0, x1, y1 } = word.bbox;
           words.push({
             line: lineNumber,
