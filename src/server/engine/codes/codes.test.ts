@@ -177,6 +177,20 @@ describe('machine-readable zones', () => {
     expect(zone.box.y).toBeGreaterThan(0.75);
   });
 
+  it('reads the zone of a short name, whose first line a first reading drops as mostly fillers', async () => {
+    const short = { ...passport, surname: 'LI', givenNames: 'AN' };
+    const png = await renderPassportPage(td3Lines(short));
+    const file = await folder.store('passport-short.png', 'image/png', png);
+    const [page] = await readDocuments([file], textContent, { cacheDir: folder.cacheDir });
+    expect(page!.codes![0]).toMatchObject({ kind: 'MRZ TD3', verified: true });
+    expect(partsOf(page!)).toMatchObject({
+      surname: 'LI',
+      givenNames: 'AN',
+      birthDate: '1965-03-10',
+    });
+    expect(page!.codes![0]!.box.y).toBeGreaterThan(0.75);
+  });
+
   it('flags a zone whose check digit fails and offers none of its parts as labelled values', async () => {
     const [first, second] = td3Lines(passport);
     // The document number's check digit (the 10th character) made wrong.

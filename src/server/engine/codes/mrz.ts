@@ -29,6 +29,12 @@ const layouts = [
  */
 export const maxZonesPerPage = 3;
 
+/**
+ * How far above and below a lone zone line the second pass looks, in the line's heights:
+ * OCR-B is set 6 lines to the inch, about twice its height, and a box of fillers is lower.
+ */
+const loneLinePitch = 2.5;
+
 /** A zone found among a page's lines: where its text is, and where it is printed. */
 export interface ZoneCandidate {
   start: number;
@@ -75,12 +81,23 @@ export function findZones(text: string, boxes: readonly TextBox[]): ZoneCandidat
     const size = length <= 33 ? 3 : 2;
     let last = index;
     while (last + 1 < lines.length && lines[last + 1]!.length && last - index < size - 1) last++;
-    if (last > index) {
-      const zoneStart = lines[index]!.start;
-      const zoneEnd = lines[last]!.end;
-      const box = boxAround(boxesBetween(boxes, zoneStart, zoneEnd));
-      if (box) zones.push({ start: zoneStart, end: zoneEnd, box });
-    }
+    const zoneStart = lines[index]!.start;
+    const zoneEnd = lines[last]!.end;
+    const box = boxAround(boxesBetween(boxes, zoneStart, zoneEnd));
+    if (box && last > index) zones.push({ start: zoneStart, end: zoneEnd, box });
+    // A lone line of a two-line zone: the other is mostly fillers (a short name's, or an
+    // empty optional field's), which a first reading drops as no words. The second pass
+    // reads a line's height above and below it too.
+    else if (box && size === 2)
+      zones.push({
+        start: zoneStart,
+        end: zoneEnd,
+        box: {
+          ...box,
+          y: box.y - box.height * loneLinePitch,
+          height: box.height * (1 + 2 * loneLinePitch),
+        },
+      });
     index = last;
   }
   return zones;
@@ -135,22 +152,30 @@ export function parseZone(read: readonly string[]): ReadZone | undefined {
   const lines = read
     .map((line) => line.replace(/[^A-Z0-9<]/g, ''))
     .filter((line) => line.length >= 26);
-  const layout = layouts.find(
-    (candidate) =>
-      lines.length === candidate.lines &&
-      lines.every((line) => Math.abs(line.length - candidate.length) <= 2),
-  );
-  if (!layout) return undefined;
-  // OCR drops or doubles a filler at a line's end now and then: fillers make up the length.
-  const fitted = lines.map((line) =>
-    line.length >= layout.length ? line.slice(0, layout.length) : line.padEnd(layout.length, '<'),
-  );
-  let result: ParseResult;
-  try {
-    result = parse(fitted, { autocorrect: true });
-  } catch {
-    return undefined;
-  }
+  // The zone's lines, in a reading that may hold a line of print above or below them
+  // (a lone line's neighbours): the last run of lines of one layout's count and length.
+  let zone: { layout: (typeof layouts)[number]; fitted: string[]; result: ParseResult } | undefined;
+  for (const layout of layouts)
+    for (let first = 0; first + layout.lines <= lines.length; first++) {
+      const run = lines.slice(first, first + layout.lines);
+      if (!run.every((line) => Math.abs(line.length - layout.length) <= 2)) continue;
+      // OCR drops or doubles a filler at a line's end now and then: fillers make up the length.
+      const fitted = endNames(
+        run.map((line) =>
+          line.length >= layout.length
+            ? line.slice(0, layout.length)
+            : line.padEnd(layout.length, '<'),
+        ),
+        layout.name,
+      );
+      try {
+        zone = { layout, fitted, result: parse(fitted, { autocorrect: true }) };
+      } catch {
+        continue;
+      }
+    }
+  if (!zone) return undefined;
+  const { layout, fitted, result } = zone;
   const problems = result.details
     .filter((detail) => !detail.valid)
     .map((detail) => `${detail.label}: ${detail.error ?? 'invalid'}`);
@@ -161,6 +186,21 @@ export function parseZone(read: readonly string[]): ReadZone | undefined {
     problems,
     parts: zoneParts(result, fitted),
   };
+}
+
+/**
+ * The names field ends in fillers, which OCR reads as a run of letters now and then
+ * (`AN<<<<LLLLLLLL`). Names are parted by one `<`, surname from given names by two: after
+ * three, all is fillers.
+ */
+function endNames(lines: string[], layout: string): string[] {
+  const [index, from] = layout === 'TD1' ? [2, 0] : [0, 5];
+  const line = lines[index]!;
+  const end = line.indexOf('<<<', from);
+  if (end < 0) return lines;
+  const ended = [...lines];
+  ended[index] = line.slice(0, end).padEnd(line.length, '<');
+  return ended;
 }
 
 const documentKinds: Record<string, string> = {

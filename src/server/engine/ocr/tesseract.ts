@@ -87,6 +87,10 @@ const partMargin = 40;
 /** Recognition workers (one model each) up at once; the least recently used goes first. */
 const maxRecognisers = 2;
 
+/** tesseract's page segmentation modes (`Tesseract.PSM`, which loads with the engine). */
+const sparseText = '11' as Tesseract.PSM;
+const singleBlock = '6' as Tesseract.PSM;
+
 const require = createRequire(import.meta.url);
 
 /** Where a model's package keeps it: each language ships in a package of its own. */
@@ -137,7 +141,7 @@ async function startWorker(model: Model | 'osd'): Promise<Tesseract.Worker> {
   // A fixed resolution and a null debug file keep tesseract from printing its estimates
   // and warnings on the service's output.
   await started.setParameters({
-    ...(osd ? {} : { tessedit_pageseg_mode: Tesseract.PSM.SPARSE_TEXT }),
+    ...(osd ? {} : { tessedit_pageseg_mode: sparseText }),
     user_defined_dpi: '300',
     debug_file: '/dev/null',
   });
@@ -227,11 +231,19 @@ async function read(model: Model, part: Part, characters?: string): Promise<Read
   const image = Buffer.from(part.image);
   const result = await withModel(model, async (worker) => {
     if (characters === undefined) return worker.recognize(image, {}, { blocks: true });
-    await worker.setParameters({ tessedit_char_whitelist: characters });
+    // A few characters (a zone's) are a block of lines of print, not scattered words:
+    // sparse-text segmentation drops a line of them now and then.
+    await worker.setParameters({
+      tessedit_char_whitelist: characters,
+      tessedit_pageseg_mode: singleBlock,
+    });
     try {
       return await worker.recognize(image, {}, { blocks: true });
     } finally {
-      await worker.setParameters({ tessedit_char_whitelist: '' });
+      await worker.setParameters({
+        tessedit_char_whitelist: '',
+        tessedit_pageseg_mode: sparseText,
+      });
     }
   });
   const words: RawWord[] = [];
@@ -241,7 +253,10 @@ async function read(model: Model, part: Part, characters?: string): Promise<Read
       for (const line of paragraph.lines) {
         lineNumber++;
         for (const word of line.words) {
-          if (word.confidence < minWordConfidence || word.text.trim() === '') continue;
+          // Limited to some characters, what is read is checked by the caller (a zone's
+          // check digits): a line of fillers, which tesseract scores 0, is kept.
+          if (word.text.trim() === '') continue;
+          if (characters === undefined && word.confidence < minWordConfidence) continue;
           const { x0, y0, x1, y1 } = word.bbox;
           words.push({
             line: lineNumber,
@@ -309,6 +324,11 @@ async function prepare(bytes: Uint8Array, turn: QuarterTurn): Promise<Prepared> 
   return { image, placement };
 }
 
+/** How much a reading holds: its characters, each counted by its word's confidence. */
+function weight(reading: Reading): number {
+  return reading.words.reduce((sum, word) => sum + word.text.length * word.confidence, 0);
+}
+
 function isWeak(reading: Reading): boolean {
   return reading.words.length < weakWords || reading.confidence < weakConfidence;
 }
@@ -335,10 +355,31 @@ async function bandOf(page: Prepared): Promise<{ band: Part; rest: Part } | unde
   };
 }
 
+/**
+ * A reading limited to some characters (a machine-readable zone cut from its page) is of a
+ * known text in a known place: the whole image as given, in one pass, with the caller's
+ * language's model or English. No orientation is guessed (OSD takes two lines of `<<<` for
+ * a page lying on its side) and no language (the letters of a zone are no language's words).
+ */
+async function recognizeCharacters(
+  bytes: Uint8Array,
+  characters: string,
+  options: OcrOptions,
+): Promise<OcrPage> {
+  const named = [...new Set(options.languages ?? [])];
+  const language = named.length === 1 ? named[0]! : undefined;
+  const page = await prepare(bytes, 0);
+  const { words } = await read(models[language ?? 'en'], { image: page.image, top: 0 }, characters);
+  options.signal?.throwIfAborted();
+  return pageOf(words, page, { language, script: undefined, turn: 0 });
+}
+
 async function recognizePage(bytes: Uint8Array, options: OcrOptions): Promise<OcrPage> {
+  if (options.characters !== undefined)
+    return recognizeCharacters(bytes, options.characters, options);
   const named = [...new Set(options.languages ?? [])];
   const firstModel: Model = named.length === 1 ? models[named[0]!] : 'eng';
-  const readWith = (model: Model, part: Part) => read(model, part, options.characters);
+  const readWith = (model: Model, part: Part) => read(model, part);
   const whole = (page: Prepared): Part => ({ image: page.image, top: 0 });
 
   let page = await prepare(bytes, 0);
@@ -353,9 +394,16 @@ async function recognizePage(bytes: Uint8Array, options: OcrOptions): Promise<Oc
       script: undefined,
     })));
     if (turn !== 0) {
-      page = await prepare(bytes, turn);
-      parts = await bandOf(page);
-      first = await readWith(firstModel, parts?.band ?? whole(page));
+      const turned = await prepare(bytes, turn);
+      const turnedParts = await bandOf(turned);
+      const again = await readWith(firstModel, turnedParts?.band ?? whole(turned));
+      // OSD guesses on print that is no language's (lines of `<<<`, codes, figures): the
+      // page is taken as turned only when it reads better so.
+      if (weight(again) > weight(first)) {
+        page = turned;
+        parts = turnedParts;
+        first = again;
+      } else turn = 0;
     }
   }
   options.signal?.throwIfAborted();
