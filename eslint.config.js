@@ -273,10 +273,6 @@ export default tseslint.config(
     files: [
       'src/server/engine/local/local-strategy.test.ts',
       'src/server/engine/ocr/ocr.test.ts',
-      'src/server/api-contract.test.ts',
-      'src/server/full-disk.test.ts',
-      'src/server/run-lifecycle/lifecycle.test.ts',
-      'src/server/run-lifecycle/worker.test.ts',
       'src/server/scale.postgres.test.ts',
     ],
     rules: { 'max-lines-per-function': 'off' },
