@@ -271,7 +271,6 @@ export default tseslint.config(
   {
     // Until their long functions and describe() callbacks are split (issue 23).
     files: [
-      'src/server/engine/local/local-strategy.test.ts',
       'src/server/engine/ocr/ocr.test.ts',
       'src/server/scale.postgres.test.ts',
     ],
