@@ -261,7 +261,6 @@ export default tseslint.config(
     files: [
       'src/elements/app/app.test.ts',
       'src/elements/bucket-view/bucket-view.test.ts',
-      'src/elements/extraction-view/extraction-view.test.ts',
       'src/elements/results-view/results-view.test.ts',
       'src/elements/results-view/review-beside-document.test.ts',
       'src/elements/results-view/several-documents.test.ts',
