@@ -257,16 +257,16 @@ export default tseslint.config(
   // ── Until then: the areas still being reshaped (delete at the merge that lands them) ──
   // TEMPORARY: what the size and cycle rules found in areas other helpers are reshaping.
   {
-    // Until their long describe() callbacks are split (issue 23).
+    // Until their long describe() callbacks are split (issue 23): the results view's, whose
+    // helpers live inside the describe, left to the helper reshaping that element.
     files: [
       'src/elements/results-view/results-view.test.ts',
-      'src/elements/results-view/review-beside-document.test.ts',
       'src/elements/results-view/several-documents.test.ts',
     ],
     rules: { 'max-lines-per-function': 'off' },
   },
   {
-    // Until their long functions and describe() callbacks are split (issue 23).
+    // Until its one 197-line test is cut into helpers (issue 23, not done).
     files: ['src/server/engine/ocr/ocr.test.ts', 'src/server/scale.postgres.test.ts'],
     rules: { 'max-lines-per-function': 'off' },
   },
