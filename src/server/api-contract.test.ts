@@ -271,7 +271,9 @@ describe('the OpenAPI document', () => {
     },
     runTimeout,
   );
+});
 
+describe('the OpenAPI document: representations and a whole journey', () => {
   it('describes every representation, both ways, and the collections page by page', async () => {
     // A bucket made in each media type the document takes, its example where it has one.
     const content = (operationNamed('createBucket').requestBody as { content: object }).content;

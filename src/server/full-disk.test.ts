@@ -153,7 +153,9 @@ describe('a full disk under DATA_DIR', () => {
     expect(ready.status).toBe(200);
     expect(await ready.json()).toMatchObject({ checks: { disk: 'ok' } });
   });
+});
 
+describe('a full disk under DATA_DIR: restarts, deletions and runs', () => {
   it('starts again on a full disk, answers reads, and is ready once there is room', async () => {
     const disk = smallDisk();
     const first = await serverOn(disk);

@@ -74,6 +74,42 @@ function deepActiveElement(): Element | null {
   return active;
 }
 
+/** The first view's heading and primary button, once the session has loaded. */
+async function themed(
+  theme: Record<string, string> | undefined,
+  attributes = {},
+  sessionInput: Record<string, unknown> = {},
+) {
+  const extractor = await createExtractor();
+  const session = await adminRequest<EmbedSession>('POST', '/api/embed_sessions', {
+    savedExtractor: `/api/extractors/${extractor.id}`,
+    ...(theme ? { theme } : {}),
+    ...sessionInput,
+  });
+  const { app } = await mountApp({ session: session.token, ...attributes });
+  const view = await currentView(app);
+  await view.updateComplete;
+  await app.updateComplete;
+  const inside = (selector: string) => view.shadowRoot!.querySelector<HTMLElement>(selector)!;
+  return { app, heading: inside('[part~="heading"]'), button: inside('[part~="next-button"]') };
+}
+
+/** A computed colour as [r, g, b]. */
+const rgb = (color: string) =>
+  color
+    .match(/[\d.]+/g)!
+    .slice(0, 3)
+    .map(Number);
+const luminance = (color: string) =>
+  rgb(color)
+    .map((value) => value / 255)
+    .map((v) => (v <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4))
+    .reduce((sum, v, index) => sum + v * [0.2126, 0.7152, 0.0722][index]!, 0);
+const contrast = (a: string, b: string) => {
+  const [light, dark] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+  return (light! + 0.05) / (dark! + 0.05);
+};
+
 describe('<extractor-app>', () => {
   it('refuses a personal access token with a plain message, before any request', async () => {
     const { app } = await mountApp({ session: 'xpat_do-not-put-me-in-a-page' });
@@ -204,7 +240,9 @@ describe('<extractor-app>', () => {
     expect($(app, '[part~="view"]')).toBe(view);
     expect(app.step).toBe('results');
   });
+});
 
+describe('<extractor-app> themes and colour schemes', () => {
   it('applies the session’s theme to its custom properties', async () => {
     const extractor = await createExtractor();
     const session = await adminRequest<EmbedSession>('POST', '/api/embed_sessions', {
@@ -218,42 +256,6 @@ describe('<extractor-app>', () => {
     expect(getComputedStyle(button).backgroundColor).toBe('rgb(10, 120, 60)');
     expect(getComputedStyle(button).borderTopLeftRadius).toBe('0px');
   });
-
-  /** The first view's heading and primary button, once the session has loaded. */
-  async function themed(
-    theme: Record<string, string> | undefined,
-    attributes = {},
-    sessionInput: Record<string, unknown> = {},
-  ) {
-    const extractor = await createExtractor();
-    const session = await adminRequest<EmbedSession>('POST', '/api/embed_sessions', {
-      savedExtractor: `/api/extractors/${extractor.id}`,
-      ...(theme ? { theme } : {}),
-      ...sessionInput,
-    });
-    const { app } = await mountApp({ session: session.token, ...attributes });
-    const view = await currentView(app);
-    await view.updateComplete;
-    await app.updateComplete;
-    const inside = (selector: string) => view.shadowRoot!.querySelector<HTMLElement>(selector)!;
-    return { app, heading: inside('[part~="heading"]'), button: inside('[part~="next-button"]') };
-  }
-
-  /** A computed colour as [r, g, b]. */
-  const rgb = (color: string) =>
-    color
-      .match(/[\d.]+/g)!
-      .slice(0, 3)
-      .map(Number);
-  const luminance = (color: string) =>
-    rgb(color)
-      .map((value) => value / 255)
-      .map((v) => (v <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4))
-      .reduce((sum, v, index) => sum + v * [0.2126, 0.7152, 0.0722][index]!, 0);
-  const contrast = (a: string, b: string) => {
-    const [light, dark] = [luminance(a), luminance(b)].sort((x, y) => y - x);
-    return (light! + 0.05) / (dark! + 0.05);
-  };
 
   it('is light unless its color-scheme says dark or auto', async () => {
     const light = await themed(undefined);
@@ -357,7 +359,9 @@ describe('<extractor-app>', () => {
     expect(fine.app.style.getPropertyValue('--extractor-color-text')).toBe('#1b2230');
     expect(fine.app.style.getPropertyValue('--extractor-color-on-accent')).toBe('');
   });
+});
 
+describe('<extractor-app> on the host page and as sessions end', () => {
   it('submits on the element without leaving the page, and tells the host', async () => {
     const done = await completedRun({ redirectUrl: 'https://partner.example/thanks' });
     const session = await mintSession(done.extractor, { bucket: done.run.bucket });

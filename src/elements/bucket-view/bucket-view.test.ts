@@ -154,6 +154,10 @@ describe('<extractor-bucket-view>', () => {
       `setup.pdf could not be uploaded. ${reason}`,
     );
   });
+});
+
+describe('<extractor-bucket-view>: removing files and beginning a run', () => {
+  afterEach(unmountAll);
 
   it('removes a file from the bucket', async () => {
     const { element, client, bucketId, reload } = await mountBucketView();

@@ -37,9 +37,9 @@ async function mountWith(run: Run | undefined, session: Awaited<ReturnType<typeo
   });
 }
 
-describe('<extractor-extraction-view>', () => {
-  afterEach(unmountAll);
+afterEach(unmountAll);
 
+describe('<extractor-extraction-view>', () => {
   it('shows the controls each run status allows, with the extractor’s labels', async () => {
     const session = await startSession(labels);
     await session.client.uploadFile(session.bucketId, textFile());
@@ -133,7 +133,9 @@ describe('<extractor-extraction-view>', () => {
     expect(date).toMatch(/2024/);
     expect(date).toMatch(/15/);
   });
+});
 
+describe('<extractor-extraction-view>: progress, pausing and cancelling', () => {
   it('tells the page being read while a scan is read, for people and for assistive technology', async () => {
     const session = await startSession();
     await session.client.uploadFile(session.bucketId, textFile());
@@ -239,7 +241,9 @@ describe('<extractor-extraction-view>', () => {
     expect($(element, '[part~="error"]').textContent).toMatch(/cancelled/);
     expect(element.shadowRoot!.activeElement).toBe(status());
   });
+});
 
+describe('<extractor-extraction-view>: starting over and failures', () => {
   it('restarts with a new run over the same files, and goes on to the results when done', async () => {
     const session = await completedRun(labels);
     const { element, events } = await mountWith(session.run, session);
@@ -342,249 +346,249 @@ describe('<extractor-extraction-view>', () => {
     );
     await vi.waitFor(() => expect(events.at(-1)?.detail.run.status).toBe('completed'));
   });
+});
 
-  describe('with several documents', () => {
-    const four = [
+/** The documents of a run of several, for the describes of several documents below. */
+const four = [
+  {
+    name: 'coolblue.pdf',
+    status: 'completed',
+    data: { invoice_number: 'CB-1', date: '2024-01-02', total: 19.99, currency: 'EUR' },
+  },
+  {
+    name: 'amazon.pdf',
+    status: 'running',
+    data: { invoice_number: 'AMZ-9' },
+    chunksCompleted: 1,
+    chunksTotal: 4,
+  },
+  { name: 'flipkart.pdf', status: 'queued' },
+  {
+    name: 'scan.png',
+    status: 'failed',
+    error: 'scan.png has no text we could read: the scan is blank.',
+  },
+] as const;
+
+async function runOf(status: RunStatus, documents: readonly TestDocument[] = four) {
+  const session = await startSession();
+  await session.client.uploadFile(session.bucketId, textFile());
+  const run = await session.client.startRun(session.bucketId, session.extractor.id);
+  return { session, run: withDocuments(run, documents, status) };
+}
+
+const items = (element: HTMLElement) =>
+  $$(element, '[part~="document"]').map((item) => ({
+    name: item.querySelector('.document-name')!.textContent!.trim(),
+    state: item.querySelector('.badge')!.textContent!.trim(),
+    line: item.querySelector('.document-line')!.textContent!.trim(),
+    replace: item.querySelector('[part~="replace-button"]')?.getAttribute('aria-label'),
+  }));
+
+describe('<extractor-extraction-view> with several documents', () => {
+  it('lists the files in order, each with its state in words and its own progress', async () => {
+    const { session, run } = await runOf('running');
+    const { element } = await mountWith(run, session);
+    const list = $(element, '[part~="document-list"]');
+    expect(list.tagName).toBe('OL');
+    expect(items(element)).toEqual([
+      { name: 'coolblue.pdf', state: 'Read', line: '4 of 5 values found.', replace: undefined },
+      { name: 'amazon.pdf', state: 'Reading', line: '25% done.', replace: undefined },
       {
-        name: 'coolblue.pdf',
-        status: 'completed',
-        data: { invoice_number: 'CB-1', date: '2024-01-02', total: 19.99, currency: 'EUR' },
+        name: 'flipkart.pdf',
+        state: 'Waiting',
+        line: 'Waiting for its turn.',
+        replace: undefined,
       },
-      {
-        name: 'amazon.pdf',
-        status: 'running',
-        data: { invoice_number: 'AMZ-9' },
-        chunksCompleted: 1,
-        chunksTotal: 4,
-      },
-      { name: 'flipkart.pdf', status: 'queued' },
       {
         name: 'scan.png',
-        status: 'failed',
-        error: 'scan.png has no text we could read: the scan is blank.',
+        state: 'Could not be read',
+        line: 'scan.png has no text we could read: the scan is blank.',
+        // The run is still at work: a file is replaced once it is done.
+        replace: undefined,
       },
-    ] as const;
+    ]);
+    // Only the document at work has a bar of its own, named after it.
+    const bars = $$(element, '[part~="document"] [role="progressbar"]');
+    expect(bars).toHaveLength(1);
+    const bar = bars[0]!;
+    expect(bar.getAttribute('aria-label')).toBe('Progress of amazon.pdf');
+    expect([bar.getAttribute('aria-valuenow'), bar.getAttribute('aria-valuetext')]).toEqual([
+      '25',
+      '25% done.',
+    ]);
+    expect($(element, '#documents-heading').textContent?.replace(/\s+/g, ' ').trim()).toBe(
+      'Your documents 1 of 4 read',
+    );
+    // Several documents: their counts of values found, not one list of values for all.
+    expect($$(element, '[part~="partial-results"]')).toEqual([]);
+  });
 
-    async function runOf(status: RunStatus, documents: readonly TestDocument[] = four) {
-      const session = await startSession();
-      await session.client.uploadFile(session.bucketId, textFile());
-      const run = await session.client.startRun(session.bucketId, session.extractor.id);
-      return { session, run: withDocuments(run, documents, status) };
-    }
+  it('says plainly when some documents could not be read, and goes on to the others', async () => {
+    const documents: TestDocument[] = [
+      four[0],
+      { ...four[0], name: 'amazon.pdf' },
+      { ...four[0], name: 'flipkart.pdf' },
+      four[3],
+    ];
+    const { session, run } = await runOf('partially_completed', documents);
+    const { element, events } = await mountWith(run, session);
+    expect($(element, '.badge').textContent?.trim()).toBe('Partly done');
+    expect($(element, '.status-line').textContent?.trim()).toBe(
+      '3 of 4 documents read; 1 could not be read.',
+    );
+    // On to the results of the three; reading them all again would fail the same way.
+    expect(actionLabels(element)).toEqual([
+      labelDefaults.extractionViewBackButtonLabel,
+      labelDefaults.extractionViewContinueButtonLabel,
+    ]);
+    expect($(element, '[part~="continue-button"]').classList.contains('primary')).toBe(true);
+    expect(items(element).map((item) => item.replace)).toEqual([
+      undefined,
+      undefined,
+      undefined,
+      'Replace file scan.png',
+    ]);
+    await userEvent.click($(element, '[part~="continue-button"]'));
+    expect(events.at(-1)?.detail).toEqual({ step: 'results' });
+  });
 
-    const items = (element: HTMLElement) =>
-      $$(element, '[part~="document"]').map((item) => ({
-        name: item.querySelector('.document-name')!.textContent!.trim(),
-        state: item.querySelector('.badge')!.textContent!.trim(),
-        line: item.querySelector('.document-line')!.textContent!.trim(),
-        replace: item.querySelector('[part~="replace-button"]')?.getAttribute('aria-label'),
-      }));
+  it('offers to replace each file when none could be read, never to read them the same way again', async () => {
+    const documents: TestDocument[] = [
+      four[3],
+      { name: 'photo.jpg', status: 'failed', error: 'photo.jpg is too dark to read.' },
+    ];
+    const { session, run } = await runOf('failed', documents);
+    const { element } = await mountWith(
+      { ...run, error: '2 of 2 documents failed: scan.png: …; photo.jpg: …' },
+      session,
+    );
+    const message = $(element, '[part~="error"]').textContent ?? '';
+    expect(message).toContain('We could not read any of your documents.');
+    expect(message).toContain('Replace a file that could not be read');
+    // Each document says why in the list; the run's summary of them is not repeated.
+    expect(message).not.toContain('2 of 2 documents failed');
+    expect(items(element).map((item) => [item.line, item.replace])).toEqual([
+      ['scan.png has no text we could read: the scan is blank.', 'Replace file scan.png'],
+      ['photo.jpg is too dark to read.', 'Replace file photo.jpg'],
+    ]);
+    expect(actionLabels(element)).toEqual([labelDefaults.extractionViewBackButtonLabel]);
+  });
 
-    it('lists the files in order, each with its state in words and its own progress', async () => {
-      const { session, run } = await runOf('running');
-      const { element } = await mountWith(run, session);
-      const list = $(element, '[part~="document-list"]');
-      expect(list.tagName).toBe('OL');
-      expect(items(element)).toEqual([
-        { name: 'coolblue.pdf', state: 'Read', line: '4 of 5 values found.', replace: undefined },
-        { name: 'amazon.pdf', state: 'Reading', line: '25% done.', replace: undefined },
-        {
-          name: 'flipkart.pdf',
-          state: 'Waiting',
-          line: 'Waiting for its turn.',
-          replace: undefined,
-        },
-        {
-          name: 'scan.png',
-          state: 'Could not be read',
-          line: 'scan.png has no text we could read: the scan is blank.',
-          // The run is still at work: a file is replaced once it is done.
-          replace: undefined,
-        },
-      ]);
-      // Only the document at work has a bar of its own, named after it.
-      const bars = $$(element, '[part~="document"] [role="progressbar"]');
-      expect(bars).toHaveLength(1);
-      const bar = bars[0]!;
-      expect(bar.getAttribute('aria-label')).toBe('Progress of amazon.pdf');
-      expect([bar.getAttribute('aria-valuenow'), bar.getAttribute('aria-valuetext')]).toEqual([
-        '25',
-        '25% done.',
-      ]);
-      expect($(element, '#documents-heading').textContent?.replace(/\s+/g, ' ').trim()).toBe(
-        'Your documents 1 of 4 read',
+  it('refuses a replacement of a kind it cannot read before sending it, in plain words', async () => {
+    const { session, run } = await runOf('partially_completed', [four[0], four[3]]);
+    const { element, events } = await mountWith(run, session);
+    const input = $<HTMLInputElement>(element, '[part~="document"] input[type="file"]');
+    await userEvent.upload(input, [
+      new File(['MZ'], 'setup.exe', { type: 'application/x-msdownload' }),
+    ]);
+    await vi.waitFor(() =>
+      expect($(element, '[part~="document"] [role="alert"]').textContent?.trim()).toMatch(
+        /^“setup\.exe” is not a kind of file we can read\./,
+      ),
+    );
+    expect(events.filter((event) => event.type === 'extractor-run-changed')).toEqual([]);
+  });
+});
+
+describe('<extractor-extraction-view> with several documents: replacing and failures', () => {
+  it('replaces a file that could not be read through the service, and follows the run reading it', async () => {
+    const session = await partlyCompletedRun();
+    const { element, events, provide } = await mountWith(session.run, session);
+    const changed = nextEvent(element, 'extractor-run-changed');
+    await userEvent.upload($<HTMLInputElement>(element, '[part~="document"] input[type="file"]'), [
+      textFile('fixed.txt'),
+    ]);
+    const { run } = (await changed).detail;
+    expect(run.status).toBe('queued');
+    expect(run.documents.map((document) => [document.name, document.status])).toEqual([
+      ['invoice.txt', 'completed'],
+      ['fixed.txt', 'queued'],
+    ]);
+    await provide({ run });
+    expect(items(element).map((item) => [item.name, item.state])).toEqual([
+      ['invoice.txt', 'Read'],
+      ['fixed.txt', 'Waiting'],
+    ]);
+    // The button pressed is gone: focus is on the run's status, working again.
+    expect(element.shadowRoot!.activeElement).toBe($(element, '[part~="status"]'));
+    const done = await waitForRun(session.client, run.id);
+    expect(done.status).toBe('completed');
+    expect(events.filter((event) => event.type === 'extractor-run-changed')).toHaveLength(1);
+  });
+
+  it('says why a document failed in the person’s language, from the service’s code', async () => {
+    // A real failed run: the code comes from the service through the client.
+    const session = await failedRun();
+    const line = (element: HTMLElement) =>
+      $(element, '[part~="document"] .document-line').textContent?.trim();
+    try {
+      await applyLocale({ locale: 'de', tag: 'de' });
+      await loadLaterTexts();
+      const { element } = await mountWith(session.run, session);
+      expect(line(element)).toBe(
+        'Der Dienst ist nicht dafür eingerichtet, invoice.txt zu lesen. Bitte wenden Sie sich an den Support.',
       );
-      // Several documents: their counts of values found, not one list of values for all.
-      expect($$(element, '[part~="partial-results"]')).toEqual([]);
-    });
-
-    it('says plainly when some documents could not be read, and goes on to the others', async () => {
-      const documents: TestDocument[] = [
-        four[0],
-        { ...four[0], name: 'amazon.pdf' },
-        { ...four[0], name: 'flipkart.pdf' },
-        four[3],
-      ];
-      const { session, run } = await runOf('partially_completed', documents);
-      const { element, events } = await mountWith(run, session);
-      expect($(element, '.badge').textContent?.trim()).toBe('Partly done');
-      expect($(element, '.status-line').textContent?.trim()).toBe(
-        '3 of 4 documents read; 1 could not be read.',
-      );
-      // On to the results of the three; reading them all again would fail the same way.
-      expect(actionLabels(element)).toEqual([
-        labelDefaults.extractionViewBackButtonLabel,
-        labelDefaults.extractionViewContinueButtonLabel,
-      ]);
-      expect($(element, '[part~="continue-button"]').classList.contains('primary')).toBe(true);
-      expect(items(element).map((item) => item.replace)).toEqual([
-        undefined,
-        undefined,
-        undefined,
-        'Replace file scan.png',
-      ]);
-      await userEvent.click($(element, '[part~="continue-button"]'));
-      expect(events.at(-1)?.detail).toEqual({ step: 'results' });
-    });
-
-    it('offers to replace each file when none could be read, never to read them the same way again', async () => {
-      const documents: TestDocument[] = [
-        four[3],
-        { name: 'photo.jpg', status: 'failed', error: 'photo.jpg is too dark to read.' },
-      ];
-      const { session, run } = await runOf('failed', documents);
-      const { element } = await mountWith(
-        { ...run, error: '2 of 2 documents failed: scan.png: …; photo.jpg: …' },
-        session,
-      );
-      const message = $(element, '[part~="error"]').textContent ?? '';
-      expect(message).toContain('We could not read any of your documents.');
-      expect(message).toContain('Replace a file that could not be read');
-      // Each document says why in the list; the run's summary of them is not repeated.
-      expect(message).not.toContain('2 of 2 documents failed');
-      expect(items(element).map((item) => [item.line, item.replace])).toEqual([
-        ['scan.png has no text we could read: the scan is blank.', 'Replace file scan.png'],
-        ['photo.jpg is too dark to read.', 'Replace file photo.jpg'],
-      ]);
-      expect(actionLabels(element)).toEqual([labelDefaults.extractionViewBackButtonLabel]);
-    });
-
-    it('refuses a replacement of a kind it cannot read before sending it, in plain words', async () => {
-      const { session, run } = await runOf('partially_completed', [four[0], four[3]]);
-      const { element, events } = await mountWith(run, session);
-      const input = $<HTMLInputElement>(element, '[part~="document"] input[type="file"]');
-      await userEvent.upload(input, [
-        new File(['MZ'], 'setup.exe', { type: 'application/x-msdownload' }),
-      ]);
+      await applyLocale({ locale: 'ar', tag: 'ar' });
       await vi.waitFor(() =>
-        expect($(element, '[part~="document"] [role="alert"]').textContent?.trim()).toMatch(
-          /^“setup\.exe” is not a kind of file we can read\./,
-        ),
+        expect(line(element)).toBe('الخدمة غير مُعدّة لقراءة «invoice.txt». يُرجى التواصل مع الدعم.'),
       );
-      expect(events.filter((event) => event.type === 'extractor-run-changed')).toEqual([]);
-    });
+    } finally {
+      await applyLocale({ locale: 'en', tag: 'en' });
+    }
+  });
 
-    it('replaces a file that could not be read through the service, and follows the run reading it', async () => {
-      const session = await partlyCompletedRun();
-      const { element, events, provide } = await mountWith(session.run, session);
-      const changed = nextEvent(element, 'extractor-run-changed');
-      await userEvent.upload(
-        $<HTMLInputElement>(element, '[part~="document"] input[type="file"]'),
-        [textFile('fixed.txt')],
-      );
-      const { run } = (await changed).detail;
-      expect(run.status).toBe('queued');
-      expect(run.documents.map((document) => [document.name, document.status])).toEqual([
-        ['invoice.txt', 'completed'],
-        ['fixed.txt', 'queued'],
-      ]);
-      await provide({ run });
-      expect(items(element).map((item) => [item.name, item.state])).toEqual([
-        ['invoice.txt', 'Read'],
-        ['fixed.txt', 'Waiting'],
-      ]);
-      // The button pressed is gone: focus is on the run's status, working again.
-      expect(element.shadowRoot!.activeElement).toBe($(element, '[part~="status"]'));
-      const done = await waitForRun(session.client, run.id);
-      expect(done.status).toBe('completed');
-      expect(events.filter((event) => event.type === 'extractor-run-changed')).toHaveLength(1);
-    });
+  it('words every failure code, and shows the service’s words for a failure it has none for', async () => {
+    const reasons = {
+      damaged_file: 'scan.pdf may be damaged.',
+      password_protected: 'scan.pdf is protected by a password.',
+      no_text: 'No text could be found in scan.pdf.',
+      unsupported_type: 'scan.pdf is of a file type that cannot be read.',
+      too_large: 'scan.pdf is too large or too complex to read.',
+      file_missing: 'scan.pdf is no longer available.',
+      misconfigured: 'The service is not set up to read scan.pdf. Please contact support.',
+      model_unavailable:
+        'The service that reads scan.pdf is not available right now. Please try again later.',
+      model_refused: 'The AI model declined to process scan.pdf.',
+      extraction_failed: 'An error on our side kept scan.pdf from being read.',
+    } satisfies Record<DocumentErrorCode, string>;
+    const english = 'scan.pdf: what the service said, in English';
+    const documents: TestDocument[] = [
+      ...documentErrorCodes.map((errorCode) => ({
+        name: 'scan.pdf',
+        status: 'failed' as const,
+        error: english,
+        errorCode,
+      })),
+      // Failed before failures had codes; and a code newer than this interface, as a host
+      // could set the run without the client's reading of it.
+      { name: 'old.pdf', status: 'failed', error: 'old.pdf could not be read as a PDF' },
+      {
+        name: 'new.pdf',
+        status: 'failed',
+        error: 'new.pdf failed in a way this interface does not know',
+        errorCode: 'fell_off_the_edge' as DocumentErrorCode,
+      },
+    ];
+    const { session, run } = await runOf('failed', documents);
+    const { element } = await mountWith(run, session);
+    expect(items(element).map((item) => item.line)).toEqual([
+      ...documentErrorCodes.map((code) => reasons[code]),
+      'old.pdf could not be read as a PDF',
+      'new.pdf failed in a way this interface does not know',
+    ]);
+  });
 
-    it('says why a document failed in the person’s language, from the service’s code', async () => {
-      // A real failed run: the code comes from the service through the client.
-      const session = await failedRun();
-      const line = (element: HTMLElement) =>
-        $(element, '[part~="document"] .document-line').textContent?.trim();
-      try {
-        await applyLocale({ locale: 'de', tag: 'de' });
-        await loadLaterTexts();
-        const { element } = await mountWith(session.run, session);
-        expect(line(element)).toBe(
-          'Der Dienst ist nicht dafür eingerichtet, invoice.txt zu lesen. Bitte wenden Sie sich an den Support.',
-        );
-        await applyLocale({ locale: 'ar', tag: 'ar' });
-        await vi.waitFor(() =>
-          expect(line(element)).toBe(
-            'الخدمة غير مُعدّة لقراءة «invoice.txt». يُرجى التواصل مع الدعم.',
-          ),
-        );
-      } finally {
-        await applyLocale({ locale: 'en', tag: 'en' });
-      }
-    });
-
-    it('words every failure code, and shows the service’s words for a failure it has none for', async () => {
-      const reasons = {
-        damaged_file: 'scan.pdf may be damaged.',
-        password_protected: 'scan.pdf is protected by a password.',
-        no_text: 'No text could be found in scan.pdf.',
-        unsupported_type: 'scan.pdf is of a file type that cannot be read.',
-        too_large: 'scan.pdf is too large or too complex to read.',
-        file_missing: 'scan.pdf is no longer available.',
-        misconfigured: 'The service is not set up to read scan.pdf. Please contact support.',
-        model_unavailable:
-          'The service that reads scan.pdf is not available right now. Please try again later.',
-        model_refused: 'The AI model declined to process scan.pdf.',
-        extraction_failed: 'An error on our side kept scan.pdf from being read.',
-      } satisfies Record<DocumentErrorCode, string>;
-      const english = 'scan.pdf: what the service said, in English';
-      const documents: TestDocument[] = [
-        ...documentErrorCodes.map((errorCode) => ({
-          name: 'scan.pdf',
-          status: 'failed' as const,
-          error: english,
-          errorCode,
-        })),
-        // Failed before failures had codes; and a code newer than this interface, as a host
-        // could set the run without the client's reading of it.
-        { name: 'old.pdf', status: 'failed', error: 'old.pdf could not be read as a PDF' },
-        {
-          name: 'new.pdf',
-          status: 'failed',
-          error: 'new.pdf failed in a way this interface does not know',
-          errorCode: 'fell_off_the_edge' as DocumentErrorCode,
-        },
-      ];
-      const { session, run } = await runOf('failed', documents);
-      const { element } = await mountWith(run, session);
-      expect(items(element).map((item) => item.line)).toEqual([
-        ...documentErrorCodes.map((code) => reasons[code]),
-        'old.pdf could not be read as a PDF',
-        'new.pdf failed in a way this interface does not know',
-      ]);
-    });
-
-    it('renders file names and errors as text, never as markup', async () => {
-      const { session, run } = await runOf('partially_completed', [
-        { ...four[0], name: '<img src=x onerror=alert(1)>.pdf' },
-        { ...four[3], error: '<b>bold</b> could not be read' },
-      ]);
-      const { element } = await mountWith(run, session);
-      expect($$(element, '[part~="document-list"] img, [part~="document-list"] b')).toEqual([]);
-      expect(items(element).map((item) => [item.name, item.line])).toEqual([
-        ['<img src=x onerror=alert(1)>.pdf', '4 of 5 values found.'],
-        ['scan.png', '<b>bold</b> could not be read'],
-      ]);
-    });
+  it('renders file names and errors as text, never as markup', async () => {
+    const { session, run } = await runOf('partially_completed', [
+      { ...four[0], name: '<img src=x onerror=alert(1)>.pdf' },
+      { ...four[3], error: '<b>bold</b> could not be read' },
+    ]);
+    const { element } = await mountWith(run, session);
+    expect($$(element, '[part~="document-list"] img, [part~="document-list"] b')).toEqual([]);
+    expect(items(element).map((item) => [item.name, item.line])).toEqual([
+      ['<img src=x onerror=alert(1)>.pdf', '4 of 5 values found.'],
+      ['scan.png', '<b>bold</b> could not be read'],
+    ]);
   });
 });

@@ -57,12 +57,12 @@ function stateOf(element: HTMLElement, pointer: string): string {
     .trim();
 }
 
-describe('review beside the document', () => {
-  afterEach(async () => {
-    unmountAll();
-    await page.viewport(414, 896);
-  });
+afterEach(async () => {
+  unmountAll();
+  await page.viewport(414, 896);
+});
 
+describe('review beside the document', () => {
   it('shows the pages beside the fields when wide, and a toggle between them when narrow', async () => {
     await page.viewport(1280, 900);
     const { element, pane } = await mountInvoice();
@@ -140,7 +140,9 @@ describe('review beside the document', () => {
       'Ltd',
     ]);
   });
+});
 
+describe('review beside the document: failing checks', () => {
   it('marks the values a failing check involves, with its message, and clears them when fixed', async () => {
     await page.viewport(1280, 900);
     const { element } = await mountInvoice({

@@ -32,7 +32,7 @@ import { countPagesAtHand, textOnly, type PictureFormat } from '../engine/pages.
 import { ExtractionError, type ContentOptions, type SourceFile } from '../engine/types.js';
 import { TooManyRequestsError } from '../errors.js';
 import type { Db } from '../store/database.js';
-import type { FileRow } from './files.js';
+import type { FileRow } from '../store/schema.js';
 import { PageCache, type CachedPage } from './page-cache.js';
 import { FairQueue, SharedWork } from './page-queue.js';
 import type { FileStore } from './storage.js';

@@ -279,87 +279,88 @@ describe('file names and paths', () => {
   });
 });
 
-describe('uploads over a real socket', () => {
-  const token = 'xpat_upload-socket-test-0123456789abcdef';
-  const dataDir = mkdtempSync(join(tmpdir(), 'extractor-upload-socket-'));
-  let server: RealServer;
-  let filesPath: string;
+// The uploads over a real socket: one service behind a port, for the describes below.
+const token = 'xpat_upload-socket-test-0123456789abcdef';
+const dataDir = mkdtempSync(join(tmpdir(), 'extractor-upload-socket-'));
+let server: RealServer;
+let filesPath: string;
 
-  beforeAll(async () => {
-    server = await startRealServer({
-      dataDir,
-      env: {
-        EXTRACTOR_ADMIN_TOKEN: token,
-        MAX_UPLOAD_BYTES: String(1024 * 1024),
-        LOG_LEVEL: 'warn',
+beforeAll(async () => {
+  server = await startRealServer({
+    dataDir,
+    env: {
+      EXTRACTOR_ADMIN_TOKEN: token,
+      MAX_UPLOAD_BYTES: String(1024 * 1024),
+      LOG_LEVEL: 'warn',
+    },
+  });
+  const created = await fetch(`${server.baseUrl}/api/buckets`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+    body: '{}',
+  });
+  filesPath = `${created.headers.get('location')}/files`;
+});
+
+afterAll(async () => {
+  await server.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+const head = '--x\r\nContent-Disposition: form-data; name="file"; filename="big.txt"\r\n\r\n';
+
+/**
+ * Streams a multipart body of `bytes` bytes of text without a Content-Length (chunked),
+ * so only reading it can tell its size; `abortAfter` cuts the connection part way.
+ */
+function send(
+  bytes: number,
+  abortAfter?: number,
+): Promise<{ status: number; body: string } | 'aborted'> {
+  return new Promise((resolve) => {
+    const request = httpRequest(`${server.baseUrl}${filesPath}`, {
+      method: 'POST',
+      headers: {
+        Authorization: `Bearer ${token}`,
+        'Content-Type': 'multipart/form-data; boundary=x',
       },
     });
-    const created = await fetch(`${server.baseUrl}/api/buckets`, {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
-      body: '{}',
+    request.on('response', (response) => {
+      let body = '';
+      response.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      response.on('end', () => resolve({ status: response.statusCode!, body }));
     });
-    filesPath = `${created.headers.get('location')}/files`;
-  });
-
-  afterAll(async () => {
-    await server.stop();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
-
-  const head = '--x\r\nContent-Disposition: form-data; name="file"; filename="big.txt"\r\n\r\n';
-
-  /**
-   * Streams a multipart body of `bytes` bytes of text without a Content-Length (chunked),
-   * so only reading it can tell its size; `abortAfter` cuts the connection part way.
-   */
-  function send(
-    bytes: number,
-    abortAfter?: number,
-  ): Promise<{ status: number; body: string } | 'aborted'> {
-    return new Promise((resolve) => {
-      const request = httpRequest(`${server.baseUrl}${filesPath}`, {
-        method: 'POST',
-        headers: {
-          Authorization: `Bearer ${token}`,
-          'Content-Type': 'multipart/form-data; boundary=x',
-        },
-      });
-      request.on('response', (response) => {
-        let body = '';
-        response.on('data', (chunk: Buffer) => (body += chunk.toString()));
-        response.on('end', () => resolve({ status: response.statusCode!, body }));
-      });
-      // Once the server has answered early and closed, further writes fail; that is expected.
-      request.on('error', () => resolve('aborted'));
-      request.write(head);
-      const chunk = Buffer.alloc(64 * 1024, 'a');
-      let sent = 0;
-      const pump = () => {
-        while (sent < bytes) {
-          if (abortAfter !== undefined && sent >= abortAfter) {
-            request.destroy();
-            return;
-          }
-          sent += chunk.length;
-          if (!request.write(chunk)) {
-            request.once('drain', pump);
-            return;
-          }
+    // Once the server has answered early and closed, further writes fail; that is expected.
+    request.on('error', () => resolve('aborted'));
+    request.write(head);
+    const chunk = Buffer.alloc(64 * 1024, 'a');
+    let sent = 0;
+    const pump = () => {
+      while (sent < bytes) {
+        if (abortAfter !== undefined && sent >= abortAfter) {
+          request.destroy();
+          return;
         }
-        request.end('\r\n--x--\r\n');
-      };
-      pump();
-    });
-  }
+        sent += chunk.length;
+        if (!request.write(chunk)) {
+          request.once('drain', pump);
+          return;
+        }
+      }
+      request.end('\r\n--x--\r\n');
+    };
+    pump();
+  });
+}
 
-  const listFiles = async () =>
-    (await (
-      await fetch(`${server.baseUrl}${filesPath}`, {
-        headers: { Authorization: `Bearer ${token}` },
-      })
-    ).json()) as BucketFile[];
+const listFiles = async () =>
+  (await (
+    await fetch(`${server.baseUrl}${filesPath}`, {
+      headers: { Authorization: `Bearer ${token}` },
+    })
+  ).json()) as BucketFile[];
 
+describe('uploads over a real socket over the limit', () => {
   it('answers 413 to a body over the limit that declares no length, and keeps nothing', async () => {
     const outcome = await send(4 * 1024 * 1024);
     expect(outcome).not.toBe('aborted');
@@ -424,7 +425,9 @@ describe('uploads over a real socket', () => {
     expect(response.status).toBe(413);
     expect(await response.json()).toMatchObject({ status: 413, title: 'Payload too large' });
   });
+});
 
+describe('uploads over a real socket that are cut short, malformed or too slow', () => {
   it('keeps nothing of an upload the client abandons, and goes on serving', async () => {
     expect(await send(900 * 1024, 256 * 1024)).toBe('aborted');
     await new Promise((resolve) => setTimeout(resolve, 200));
@@ -529,7 +532,9 @@ describe('uploads over a real socket', () => {
     expect(await listFiles()).toEqual([]);
     expect(readdirSync(join(dataDir, 'tmp'))).toEqual([]);
   });
+});
 
+describe('uploads over a real socket within the limit', () => {
   it('stores an upload within the limit, byte for byte', async () => {
     const outcome = await send(512 * 1024);
     expect(outcome).toMatchObject({ status: 201 });

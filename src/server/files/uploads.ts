@@ -143,7 +143,6 @@ export async function receiveUpload(
   storage: FileStore,
   maxBytes: number,
 ): Promise<ReceivedFile[]> {
-  const contentType = request.headers.get('content-type') ?? '';
   const declared = Number(request.headers.get('content-length'));
   if (Number.isFinite(declared) && declared > maxBytes + framingAllowance) throw tooLarge(maxBytes);
   if (!body) throw new UnreadableInputError('The upload has no body.');
@@ -154,20 +153,7 @@ export async function receiveUpload(
   const budget = { remaining: maxBytes };
   let tooManyFiles = false;
 
-  let parser: busboy.Busboy;
-  try {
-    parser = busboy({
-      headers: { 'content-type': contentType },
-      defParamCharset: 'utf8',
-      highWaterMark: streamBuffer,
-      fileHwm: streamBuffer,
-      limits: { files: maxFilesPerUpload, fields: 50, parts: 100, fieldSize: 64 * 1024 },
-    });
-  } catch (error) {
-    throw new UnreadableInputError(
-      `The multipart body cannot be read: ${(error as Error).message}.`,
-    );
-  }
+  const parser = multipartParser(request.headers.get('content-type') ?? '');
 
   const source = body;
   let bodyBytes = 0;
@@ -273,21 +259,43 @@ export async function receiveUpload(
       throw new UnreadableInputError('The upload has no part named "file".');
     // Keep the order the parts arrived in.
     received.sort((a, b) => temporaries.indexOf(a.tempPath) - temporaries.indexOf(b.tempPath));
-    for (const file of received) {
-      const mediaType = file.size === 0 ? undefined : await sniffMediaType(file.tempPath);
-      if (!mediaType) {
-        throw new UnsupportedInputError(
-          file.size === 0
-            ? `${file.name} is empty. Nothing was kept.`
-            : `${file.name} is not a PDF, image (PNG, JPEG, WebP, TIFF), text, CSV, Markdown, HTML, Word (DOCX) or Excel (XLSX) file. Nothing was kept.`,
-          acceptedMediaTypes,
-        );
-      }
-      file.mediaType = mediaType;
-    }
+    await sniffMediaTypes(received);
   } catch (error) {
     await cleanUp();
     throw error;
   }
   return received;
+}
+
+/** The parser of a `multipart/form-data` body of media type `contentType`. */
+function multipartParser(contentType: string): busboy.Busboy {
+  try {
+    return busboy({
+      headers: { 'content-type': contentType },
+      defParamCharset: 'utf8',
+      highWaterMark: streamBuffer,
+      fileHwm: streamBuffer,
+      limits: { files: maxFilesPerUpload, fields: 50, parts: 100, fieldSize: 64 * 1024 },
+    });
+  } catch (error) {
+    throw new UnreadableInputError(
+      `The multipart body cannot be read: ${(error as Error).message}.`,
+    );
+  }
+}
+
+/** Sets each file's media type from its first bytes; one the service does not read fails. */
+async function sniffMediaTypes(received: ReceivedFile[]): Promise<void> {
+  for (const file of received) {
+    const mediaType = file.size === 0 ? undefined : await sniffMediaType(file.tempPath);
+    if (!mediaType) {
+      throw new UnsupportedInputError(
+        file.size === 0
+          ? `${file.name} is empty. Nothing was kept.`
+          : `${file.name} is not a PDF, image (PNG, JPEG, WebP, TIFF), text, CSV, Markdown, HTML, Word (DOCX) or Excel (XLSX) file. Nothing was kept.`,
+        acceptedMediaTypes,
+      );
+    }
+    file.mediaType = mediaType;
+  }
 }

@@ -20,64 +20,60 @@ import {
 } from '../testing/fixtures.js';
 import { startTestService, type TestService } from '../testing/test-service.js';
 
+let service: TestService;
+
+/** Answers are navigated as the test expects them to be; a wrong shape fails the assertions. */
+type Answer = Omit<GraphqlResponse, 'data'> & { data?: Record<string, Result> | null };
+type Result = Page & Record<string, unknown>;
+interface Page {
+  totalItems: number;
+  itemsPerPage: number;
+  currentPage: number;
+  items: (Record<string, unknown> & { id: string })[];
+}
+
+async function graphql(query: string, variables?: Record<string, unknown>, token?: string | null) {
+  const response = await service.request('/api/graphql', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Accept: 'application/graphql-response+json' },
+    body: JSON.stringify({ query, variables }),
+    ...(token === undefined ? {} : { token }),
+  });
+  return { status: response.status, body: (await response.json()) as Answer };
+}
+
+async function rest<T>(path: string): Promise<T> {
+  const response = await service.json('GET', path);
+  expect(response.status, path).toBe(200);
+  return (await response.json()) as T;
+}
+
+/**
+ * A session of `extractor` on a bucket of its own, a run of the extractor there (`own`),
+ * and one in another bucket (`elsewhere`).
+ */
+async function sessionWithRuns(extractor: Extractor) {
+  const [bucket, otherBucket] = [await createBucket(service), await createBucket(service)];
+  const session = await createSession(service, {
+    savedExtractor: extractor.id,
+    bucket: bucket.id,
+  });
+  const own = await insertRun(service, { bucketId: bucket.id, extractorId: extractor.id });
+  const elsewhere = await insertRun(service, {
+    bucketId: otherBucket.id,
+    extractorId: extractor.id,
+  });
+  return { bucket, otherBucket, session, own, elsewhere };
+}
+
+beforeAll(async () => {
+  service = await startTestService();
+});
+afterAll(async () => {
+  await service.dispose();
+});
+
 describe('GraphQL at /api/graphql', () => {
-  let service: TestService;
-
-  /** Answers are navigated as the test expects them to be; a wrong shape fails the assertions. */
-  type Answer = Omit<GraphqlResponse, 'data'> & { data?: Record<string, Result> | null };
-  type Result = Page & Record<string, unknown>;
-  interface Page {
-    totalItems: number;
-    itemsPerPage: number;
-    currentPage: number;
-    items: (Record<string, unknown> & { id: string })[];
-  }
-
-  async function graphql(
-    query: string,
-    variables?: Record<string, unknown>,
-    token?: string | null,
-  ) {
-    const response = await service.request('/api/graphql', {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', Accept: 'application/graphql-response+json' },
-      body: JSON.stringify({ query, variables }),
-      ...(token === undefined ? {} : { token }),
-    });
-    return { status: response.status, body: (await response.json()) as Answer };
-  }
-
-  async function rest<T>(path: string): Promise<T> {
-    const response = await service.json('GET', path);
-    expect(response.status, path).toBe(200);
-    return (await response.json()) as T;
-  }
-
-  /**
-   * A session of `extractor` on a bucket of its own, a run of the extractor there (`own`),
-   * and one in another bucket (`elsewhere`).
-   */
-  async function sessionWithRuns(extractor: Extractor) {
-    const [bucket, otherBucket] = [await createBucket(service), await createBucket(service)];
-    const session = await createSession(service, {
-      savedExtractor: extractor.id,
-      bucket: bucket.id,
-    });
-    const own = await insertRun(service, { bucketId: bucket.id, extractorId: extractor.id });
-    const elsewhere = await insertRun(service, {
-      bucketId: otherBucket.id,
-      extractorId: extractor.id,
-    });
-    return { bucket, otherBucket, session, own, elsewhere };
-  }
-
-  beforeAll(async () => {
-    service = await startTestService();
-  });
-  afterAll(async () => {
-    await service.dispose();
-  });
-
   it('pages savedExtractors 30 at a time, newest first', async () => {
     const before = (await graphql('{ savedExtractors { totalItems } }')).body.data!.savedExtractors!
       .totalItems;
@@ -160,7 +156,9 @@ describe('GraphQL at /api/graphql', () => {
       (await graphql(`{ savedExtractor(id: "${extractor.id}") { webhookSecret } }`)).status,
     ).toBe(400);
   });
+});
 
+describe('GraphQL at /api/graphql: buckets and runs', () => {
   it('lists and reads buckets with their files and runs', async () => {
     const bucket = await createBucket(service, { description: 'Invoices of May' });
     await upload(service, bucket.id, [{ name: 'may.txt', bytes: 'Invoice No 5' }]);
@@ -243,7 +241,9 @@ describe('GraphQL at /api/graphql', () => {
     expect(graphqlDocuments[0]).toMatchObject({ name: 'inv-77.pdf', status: 'completed' });
     expect(one.body.data!.run!.formattedDuration).toBe('1m 04s');
   });
+});
 
+describe('GraphQL at /api/graphql: tokens and sessions', () => {
   it('needs a token, like every REST route', async () => {
     const response = await service.request('/api/graphql', {
       method: 'POST',
@@ -358,7 +358,9 @@ describe('GraphQL at /api/graphql', () => {
       lastRanAt: elsewhere.created_at,
     });
   });
+});
 
+describe('GraphQL at /api/graphql: mistakes and limits', () => {
   it('answers mistakes with GraphQL errors, never a 500', async () => {
     const syntax = await graphql('{ savedExtractors { ');
     expect(syntax.status).toBe(400);
@@ -473,7 +475,9 @@ describe('GraphQL at /api/graphql', () => {
     expect(wide.status).toBe(200);
     expect(wide.body.errors).toBeUndefined();
   });
+});
 
+describe('GraphQL at /api/graphql: GET and media types', () => {
   it('answers queries sent with GET', async () => {
     const extractor = await createExtractor(service, { label: 'Asked with GET' });
     const query = `{ savedExtractor(id: "${extractor.id}") { id label } }`;

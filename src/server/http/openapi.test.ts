@@ -118,6 +118,144 @@ function responseSchema(operationId: string, status: string, mediaType: string):
   return standalone(schema);
 }
 
+/** What the contract test posts: bodies the API accepts (`created`) and ones it refuses. */
+interface RequestCase {
+  operationId: string;
+  path: string;
+  created: boolean;
+  body: Record<string, unknown>;
+}
+
+function requestCases(bucket: { id: string }, extractor: { id: string }): RequestCase[] {
+  return [
+    {
+      operationId: 'createExtractor',
+      path: '/api/extractors',
+      created: true,
+      body: extractorInput(),
+    },
+    {
+      operationId: 'createExtractor',
+      path: '/api/saved_extractors',
+      created: true,
+      body: extractorInput({
+        strategy: 'local',
+        chunkSize: 200,
+        allowDownload: false,
+        pageTitle: 'Hi',
+      }),
+    },
+    {
+      operationId: 'createExtractor',
+      path: '/api/extractors',
+      created: false,
+      body: { jsonSchema: extractorInput().jsonSchema },
+    },
+    {
+      operationId: 'createExtractor',
+      path: '/api/extractors',
+      created: false,
+      body: extractorInput({ chunkSize: 199 }),
+    },
+    {
+      operationId: 'createExtractor',
+      path: '/api/extractors',
+      created: false,
+      body: { ...extractorInput(), strategy: 'magic' },
+    },
+    {
+      operationId: 'createExtractor',
+      path: '/api/extractors',
+      created: false,
+      body: { ...extractorInput(), label: 42 },
+    },
+    {
+      operationId: 'createExtractor',
+      path: '/api/extractors',
+      created: false,
+      body: { ...extractorInput(), label: 'x'.repeat(201) },
+    },
+    { operationId: 'createBucket', path: '/api/buckets', created: true, body: {} },
+    {
+      operationId: 'createBucket',
+      path: '/api/buckets',
+      created: true,
+      body: { description: null, createdUsing: 'embed' },
+    },
+    {
+      operationId: 'createBucket',
+      path: '/api/buckets',
+      created: false,
+      body: { createdUsing: 'fax' },
+    },
+    {
+      operationId: 'createEmbedSession',
+      path: '/api/embed_sessions',
+      created: true,
+      body: { savedExtractor: extractor.id, ttlSeconds: 60 },
+    },
+    {
+      operationId: 'createEmbedSession',
+      path: '/api/embed_sessions',
+      created: true,
+      body: { savedExtractor: extractor.id, locale: 'pt-BR', strings: { 'upload.title': 'Oi' } },
+    },
+    {
+      operationId: 'createEmbedSession',
+      path: '/api/embed_sessions',
+      created: false,
+      body: { savedExtractor: extractor.id, strings: { 'upload.title': 7 } },
+    },
+    {
+      operationId: 'createEmbedSession',
+      path: '/api/embed_sessions',
+      created: false,
+      body: { savedExtractor: extractor.id, ttlSeconds: 59 },
+    },
+    {
+      operationId: 'createEmbedSession',
+      path: '/api/embed_sessions',
+      created: false,
+      body: { bucket: bucket.id },
+    },
+    {
+      operationId: 'createEmbedSession',
+      path: '/api/embed_sessions',
+      created: false,
+      body: { savedExtractor: extractor.id, theme: { 'color-accent': 'red;}' } },
+    },
+    {
+      operationId: 'createRun',
+      path: '/api/extraction_runs',
+      created: true,
+      body: { bucket: bucket.id, savedExtractor: extractor.id },
+    },
+    {
+      operationId: 'createRun',
+      path: '/api/runs',
+      created: true,
+      body: {
+        bucket: `/api/buckets/${bucket.id}`,
+        savedExtractor: extractor.id,
+        chunkSize: 500,
+        includeText: true,
+      },
+    },
+    {
+      operationId: 'createRun',
+      path: '/api/extraction_runs',
+      created: false,
+      body: { bucket: bucket.id },
+    },
+    {
+      operationId: 'createRun',
+      path: '/api/extraction_runs',
+      created: false,
+      body: { bucket: bucket.id, savedExtractor: extractor.id, strategy: 'guess' },
+    },
+  ];
+}
+
 describe('the OpenAPI document', () => {
   it('has the shape of OpenAPI 3.1 with version 1.0.0', () => {
     expect(document.openapi).toBe('3.1.0');
@@ -226,7 +364,9 @@ describe('the OpenAPI document', () => {
     }
     expect(runs).toContain('`POST …/{id}/pause`: `running` → `paused`');
   });
+});
 
+describe('the OpenAPI document: problems, media types and paging', () => {
   it('documents every problem type with its anchor, as application/problem+json and JSON:API errors', () => {
     expect(Object.keys(document.components.responses).sort()).toEqual(
       Object.keys(problemTypes).sort(),
@@ -322,9 +462,10 @@ describe('the OpenAPI document', () => {
   });
 });
 
-describe('the OpenAPI document against the running app', () => {
-  const service = useTestService();
+// The running app the describes below check the document against.
+const service = useTestService();
 
+describe('the OpenAPI document against the running app', () => {
   it('documents every route the app answers', () => {
     const documented = new Set(
       operationsOf(document).map(({ method, path }) => `${method.toUpperCase()} ${path}`),
@@ -401,143 +542,14 @@ describe('the OpenAPI document against the running app', () => {
       expect(response.status, `${method.toUpperCase()} ${url}`).toBeLessThan(500);
     }
   });
+});
 
+describe('the OpenAPI document against the running app: its schemas', () => {
   it('has request schemas that accept what the API accepts and refuse what it refuses', async () => {
     const bucket = await createBucket(service);
     await upload(service, bucket.id, [{ name: 'invoice.txt', bytes: 'Invoice No 7' }]);
     const extractor = await createExtractor(service);
-    const cases: {
-      operationId: string;
-      path: string;
-      created: boolean;
-      body: Record<string, unknown>;
-    }[] = [
-      {
-        operationId: 'createExtractor',
-        path: '/api/extractors',
-        created: true,
-        body: extractorInput(),
-      },
-      {
-        operationId: 'createExtractor',
-        path: '/api/saved_extractors',
-        created: true,
-        body: extractorInput({
-          strategy: 'local',
-          chunkSize: 200,
-          allowDownload: false,
-          pageTitle: 'Hi',
-        }),
-      },
-      {
-        operationId: 'createExtractor',
-        path: '/api/extractors',
-        created: false,
-        body: { jsonSchema: extractorInput().jsonSchema },
-      },
-      {
-        operationId: 'createExtractor',
-        path: '/api/extractors',
-        created: false,
-        body: extractorInput({ chunkSize: 199 }),
-      },
-      {
-        operationId: 'createExtractor',
-        path: '/api/extractors',
-        created: false,
-        body: { ...extractorInput(), strategy: 'magic' },
-      },
-      {
-        operationId: 'createExtractor',
-        path: '/api/extractors',
-        created: false,
-        body: { ...extractorInput(), label: 42 },
-      },
-      {
-        operationId: 'createExtractor',
-        path: '/api/extractors',
-        created: false,
-        body: { ...extractorInput(), label: 'x'.repeat(201) },
-      },
-      { operationId: 'createBucket', path: '/api/buckets', created: true, body: {} },
-      {
-        operationId: 'createBucket',
-        path: '/api/buckets',
-        created: true,
-        body: { description: null, createdUsing: 'embed' },
-      },
-      {
-        operationId: 'createBucket',
-        path: '/api/buckets',
-        created: false,
-        body: { createdUsing: 'fax' },
-      },
-      {
-        operationId: 'createEmbedSession',
-        path: '/api/embed_sessions',
-        created: true,
-        body: { savedExtractor: extractor.id, ttlSeconds: 60 },
-      },
-      {
-        operationId: 'createEmbedSession',
-        path: '/api/embed_sessions',
-        created: true,
-        body: { savedExtractor: extractor.id, locale: 'pt-BR', strings: { 'upload.title': 'Oi' } },
-      },
-      {
-        operationId: 'createEmbedSession',
-        path: '/api/embed_sessions',
-        created: false,
-        body: { savedExtractor: extractor.id, strings: { 'upload.title': 7 } },
-      },
-      {
-        operationId: 'createEmbedSession',
-        path: '/api/embed_sessions',
-        created: false,
-        body: { savedExtractor: extractor.id, ttlSeconds: 59 },
-      },
-      {
-        operationId: 'createEmbedSession',
-        path: '/api/embed_sessions',
-        created: false,
-        body: { bucket: bucket.id },
-      },
-      {
-        operationId: 'createEmbedSession',
-        path: '/api/embed_sessions',
-        created: false,
-        body: { savedExtractor: extractor.id, theme: { 'color-accent': 'red;}' } },
-      },
-      {
-        operationId: 'createRun',
-        path: '/api/extraction_runs',
-        created: true,
-        body: { bucket: bucket.id, savedExtractor: extractor.id },
-      },
-      {
-        operationId: 'createRun',
-        path: '/api/runs',
-        created: true,
-        body: {
-          bucket: `/api/buckets/${bucket.id}`,
-          savedExtractor: extractor.id,
-          chunkSize: 500,
-          includeText: true,
-        },
-      },
-      {
-        operationId: 'createRun',
-        path: '/api/extraction_runs',
-        created: false,
-        body: { bucket: bucket.id },
-      },
-      {
-        operationId: 'createRun',
-        path: '/api/extraction_runs',
-        created: false,
-        body: { bucket: bucket.id, savedExtractor: extractor.id, strategy: 'guess' },
-      },
-    ];
+    const cases = requestCases(bucket, extractor);
     for (const { operationId, path, created, body } of cases) {
       const violations = validateAgainstSchema(requestSchema(operationId), body);
       const response = await service.json('POST', path, body);

@@ -14,10 +14,8 @@ import {
   collectionHeaders,
   inputContent,
   resourceContent,
-  resourceDocs,
-  type InputResourceKey,
-  type ResourceKey,
 } from './openapi/components.js';
+import { resourceDocs, type InputResourceKey, type ResourceKey } from './openapi/resources.js';
 import {
   responseRef,
   type HeaderObject,

@@ -309,28 +309,27 @@ describe('replacing a failed document', () => {
   });
 });
 
+/** A run whose one document completed with an invoice's record. */
+async function completedRun() {
+  const run = await startRun(await bucketWithFile());
+  await settleDocuments(run, 'completed', [{ data: { invoice_number: 'F 1234', total: 316.83 } }]);
+  return run;
+}
+
+/** The results of a one-document run, with this record. */
+const oneDocument = (run: Run, data: unknown) => ({
+  documents: [
+    {
+      file: run.documents[0]!.file,
+      name: 'orlen.txt',
+      status: 'completed',
+      data,
+      error: null,
+    },
+  ],
+});
+
 describe('results and submission', () => {
-  async function completedRun() {
-    const run = await startRun(await bucketWithFile());
-    await settleDocuments(run, 'completed', [
-      { data: { invoice_number: 'F 1234', total: 316.83 } },
-    ]);
-    return run;
-  }
-
-  /** The results of a one-document run, with this record. */
-  const oneDocument = (run: Run, data: unknown) => ({
-    documents: [
-      {
-        file: run.documents[0]!.file,
-        name: 'orlen.txt',
-        status: 'completed',
-        data,
-        error: null,
-      },
-    ],
-  });
-
   it('has no results before the run completes', async () => {
     const run = await startRun(await bucketWithFile());
     const response = await service.request(`/api/extraction_runs/${run.id}/results`);
@@ -462,7 +461,9 @@ describe('results and submission', () => {
     expect(runSchema.parse(await again.json()).draftResultJson).toBeNull();
     expect((await service.json('POST', `${runPath}/submit`)).status).toBe(200);
   });
+});
 
+describe('results and submission: submitting', () => {
   it('submits one run per bucket unless the extractor allows more', async () => {
     const bucketId = await bucketWithFile();
     const first = await startRun(bucketId);

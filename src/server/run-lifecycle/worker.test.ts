@@ -399,7 +399,9 @@ describe('failures a person can act on', () => {
     expect(run.error).toMatch(/text/i);
     expect(run.documents[0]!.errorCode).toBe('no_text');
   });
+});
 
+describe('failures a person can act on: codes and the whole run', () => {
   it('says why with a code beside the words, in every representation of the run', async () => {
     // Read in a document worker (engine/isolation/pool.ts), whose error crosses to the
     // service as a message: the code must cross with it.

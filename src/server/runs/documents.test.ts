@@ -144,30 +144,31 @@ afterAll(async () => {
   await new Promise((resolve) => receiver.close(resolve));
 });
 
+// A bucket of three invoices and one unreadable file, run once for the describes below.
+const names = ['coolblue1.pdf', 'FlipkartInvoice.pdf', damaged, 'oyo.pdf'];
+let bucketId: string;
+let extractorId: string;
+let run: Run;
+let machine: RunResults;
+
+beforeAll(async () => {
+  const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+  extractorId = await createExtractor({ enableWebhook: true, webhookUrl: url });
+  bucketId = await newBucket(
+    names.map((name) => ({
+      name,
+      bytes: name === damaged ? damagedBytes : invoiceFixture(name),
+    })),
+  );
+  const queued = await startRun(bucketId, extractorId);
+  expect(queued.documents.map((document) => [document.name, document.status])).toEqual(
+    names.map((name) => [name, 'queued']),
+  );
+  run = await waitForSettled(queued.id);
+  machine = JSON.parse(await results(run.id, 'json')) as RunResults;
+});
+
 describe('a bucket of three invoices and one unreadable file', () => {
-  const names = ['coolblue1.pdf', 'FlipkartInvoice.pdf', damaged, 'oyo.pdf'];
-  let bucketId: string;
-  let extractorId: string;
-  let run: Run;
-  let machine: RunResults;
-
-  beforeAll(async () => {
-    const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
-    extractorId = await createExtractor({ enableWebhook: true, webhookUrl: url });
-    bucketId = await newBucket(
-      names.map((name) => ({
-        name,
-        bytes: name === damaged ? damagedBytes : invoiceFixture(name),
-      })),
-    );
-    const queued = await startRun(bucketId, extractorId);
-    expect(queued.documents.map((document) => [document.name, document.status])).toEqual(
-      names.map((name) => [name, 'queued']),
-    );
-    run = await waitForSettled(queued.id);
-    machine = JSON.parse(await results(run.id, 'json')) as RunResults;
-  });
-
   it('gives each invoice its own record with its own values, and fails the unreadable one alone', () => {
     expect(run.status).toBe('partially_completed');
     expect(run.documents.map((document) => [document.name, document.status])).toEqual([
@@ -257,7 +258,9 @@ describe('a bucket of three invoices and one unreadable file', () => {
       }
     }
   });
+});
 
+describe('a bucket of three invoices and one unreadable file: what the run tells', () => {
   it('tells webhooks and the event stream about each document and the partial end', async () => {
     const payloads = await webhooksOf(run.id, (types) =>
       types.includes('extraction_run.partially_completed'),
@@ -380,7 +383,9 @@ describe('a bucket of three invoices and one unreadable file', () => {
     expect(JSON.parse(await results(run.id, 'json'))).toEqual(machine);
     run = settled;
   });
+});
 
+describe('a bucket of three invoices and one unreadable file: the file replaced', () => {
   it("replacing the unreadable file completes the run; the others' records and a person's edit stay", async () => {
     const fileOf = (index: number) => run.documents[index]!.file.split('/').pop()!;
     // A person corrects the first invoice's record.

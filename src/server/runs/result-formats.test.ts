@@ -245,7 +245,9 @@ describe('results as XML', () => {
     expect(document.attributes.escaped!.value).toBe('name');
     expect(JSON.parse(document.attributes.name!.value)).toBe('bad\u001Fname.pdf');
   });
+});
 
+describe('results as XML: odd shapes', () => {
   it('handle lists of lists, empty lists, a list at the top, a lone value and no value', () => {
     const nested = dataElement(resultsToXml(oneDocument({ matrix: [[1, 2], [3], []] })));
     expect(
@@ -406,7 +408,9 @@ describe('results as CSV', () => {
     expect(records.map((record) => record['top.y'])).toEqual(['1', '2']);
     expect(records[0]!['a.deep']).toBe('[{"x":1}]');
   });
+});
 
+describe('results as CSV: odd cells, names and shapes', () => {
   it('neutralise cells that a spreadsheet would run as formulas', () => {
     const dangerous = [
       '=HYPERLINK("http://evil.example","click")',

@@ -177,7 +177,9 @@ describe(`the store on ${testDialect()}`, () => {
     expect(winners).toHaveLength(1);
     expect((await findRun(stores[1]!.db, run.id))?.lease_owner).toBe(winners[0]!.lease_owner);
   });
+});
 
+describe(`the store on ${testDialect()}: migrations`, () => {
   it('adds the drafts column without touching edits saved before it (a migration reads no domain code)', async () => {
     const where = await location();
     const store = await open(where);
@@ -282,7 +284,9 @@ describe(`the store on ${testDialect()}`, () => {
       [run.id, fileIds[0], 'completed'],
     ]);
   });
+});
 
+describe(`the store on ${testDialect()}: migrations of failed documents and session tokens`, () => {
   it('keeps the words of a document that failed before errors had codes, and gives it none', async () => {
     const where = await location();
     const store = await open(where);

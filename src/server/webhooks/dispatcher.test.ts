@@ -414,7 +414,9 @@ describe('webhook dispatcher', () => {
       WebhookVerificationError,
     );
   });
+});
 
+describe('webhook dispatcher retries, in order', () => {
   it('retries after a 500 and a refused connection with the same webhook-id until the receiver is back', async () => {
     const { config, store, receiver, extractor } = await receivingFixture();
     const run = await insertRun(store.db, extractor);
@@ -524,7 +526,9 @@ describe('webhook dispatcher', () => {
     await until(() => receiver.received.length >= 3, 'all three events');
     expect(receiver.received.map(typeOf)).toEqual(types);
   });
+});
 
+describe('webhook dispatcher across processes', () => {
   it('keeps pending deliveries across a restart and sends them from the next process', async () => {
     const first = await openFixture();
     const receiver = await startReceiver();
@@ -616,7 +620,9 @@ describe('webhook dispatcher', () => {
       receiver.received[0]!.headers['webhook-id'],
     );
   });
+});
 
+describe('webhook dispatcher refusals', () => {
   it('refuses loopback addresses unless private addresses are allowed', async () => {
     const { config, store } = await openFixture();
     const receiver = await startReceiver();

@@ -61,6 +61,172 @@ function signingSecrets(extractor: {
     : [extractor.webhook_secret];
 }
 
+/** What an attempt needs of the dispatcher that makes it. */
+interface DeliveryContext {
+  db: Db;
+  logger: Logger;
+  timeoutMs: number;
+  retryScale: number;
+  allowPrivate: boolean;
+}
+
+/** A pending delivery with no older pending delivery of the same run. */
+function pendingHeads(executor: Db) {
+  return executor
+    .selectFrom('webhook_deliveries as d')
+    .where('d.status', '=', 'pending')
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('webhook_deliveries as older')
+            .select('older.id')
+            .whereRef('older.run_id', '=', 'd.run_id')
+            .where('older.status', '=', 'pending')
+            .where((older) =>
+              older.or([
+                older('older.run_sequence', '<', older.ref('d.run_sequence')),
+                older.and([
+                  older('older.run_sequence', '=', older.ref('d.run_sequence')),
+                  older('older.id', '<', older.ref('d.id')),
+                ]),
+              ]),
+            ),
+        ),
+      ),
+    );
+}
+
+/**
+ * Claims up to `limit` due deliveries: each attempt counted, and the next one pushed past
+ * this attempt's deadline, which is the lease.
+ */
+function claimDue({ db, timeoutMs }: DeliveryContext, limit: number): Promise<ClaimedDelivery[]> {
+  return db.transaction().execute(async (trx) => {
+    let due = pendingHeads(trx)
+      .select('d.id')
+      .where('d.next_attempt_at', '<=', databaseTime(trx))
+      .orderBy('d.next_attempt_at')
+      .orderBy('d.run_sequence')
+      .orderBy('d.id')
+      .limit(limit);
+    if (dialectOf(trx) === 'postgres') due = due.forUpdate().skipLocked();
+    const ids = (await due.execute()).map((row) => row.id);
+    if (ids.length === 0) return [];
+    return trx
+      .updateTable('webhook_deliveries')
+      .set((eb) => ({
+        attempts: eb('attempts', '+', 1),
+        last_attempt_at: databaseTime(trx),
+        next_attempt_at: databaseTime(trx, 2 * timeoutMs + leaseMarginMs),
+      }))
+      .where('id', 'in', ids)
+      .where('status', '=', 'pending')
+      .returning(['id', 'extractor_id', 'payload', 'attempts'])
+      .execute();
+  });
+}
+
+/** Records an attempt's outcome, unless the lease ran out and another claim took over. */
+async function settle(
+  { db, logger, retryScale }: DeliveryContext,
+  delivery: ClaimedDelivery,
+  outcome:
+    | { delivered: true; status: number }
+    | { delivered: false; status: number | null; error: string; final?: boolean },
+): Promise<void> {
+  const fenced = db
+    .updateTable('webhook_deliveries')
+    .where('id', '=', delivery.id)
+    .where('status', '=', 'pending')
+    .where('attempts', '=', delivery.attempts);
+  if (outcome.delivered) {
+    await fenced
+      .set({
+        status: 'delivered',
+        delivered_at: new Date().toISOString(),
+        last_status_code: outcome.status,
+        last_error: null,
+      })
+      .execute();
+    return;
+  }
+  const delay = outcome.final ? undefined : retryDelayMs(delivery.attempts, retryScale);
+  await fenced
+    .set({
+      status: delay === undefined ? 'failed' : 'pending',
+      next_attempt_at: databaseTime(db, delay ?? 0),
+      last_status_code: outcome.status,
+      last_error: outcome.error.slice(0, 1000),
+    })
+    .execute();
+  logger.warn(
+    {
+      delivery: delivery.id,
+      attempts: delivery.attempts,
+      error: outcome.error,
+      retryInMs: delay ?? null,
+    },
+    delay === undefined
+      ? 'webhook delivery failed for good'
+      : 'webhook delivery failed; will retry',
+  );
+}
+
+/** One attempt at `delivery`, to the extractor's address as it is now; its outcome settled. */
+async function attempt(context: DeliveryContext, delivery: ClaimedDelivery): Promise<void> {
+  const { db, timeoutMs, allowPrivate } = context;
+  // The extractor as it is now: its current secrets sign, its current address receives.
+  const extractor = await extractorColumns(db, delivery.extractor_id, [
+    'enable_webhook',
+    'webhook_url',
+    'webhook_secret',
+    'previous_webhook_secret',
+    'previous_webhook_secret_until',
+    'deleted_at',
+  ]);
+  if (
+    !extractor ||
+    extractor.deleted_at !== null ||
+    extractor.enable_webhook !== 1 ||
+    !extractor.webhook_url
+  ) {
+    await settle(context, delivery, {
+      delivered: false,
+      status: null,
+      error: 'the extractor was deleted or its webhook turned off before delivery',
+      final: true,
+    });
+    return;
+  }
+  try {
+    // A resolver that hangs must not hold the attempt past its lease.
+    const target = await within(
+      resolveWebhookTarget(extractor.webhook_url, allowPrivate),
+      timeoutMs,
+      `the address did not resolve within ${timeoutMs} ms`,
+    );
+    const headers = {
+      ...webhookHeaders(signingSecrets(extractor), delivery.id, delivery.payload),
+      'content-type': 'application/json',
+      'user-agent': userAgent,
+    };
+    const answer = await postToTarget(target, headers, delivery.payload, timeoutMs);
+    if (answer.status >= 200 && answer.status < 300) {
+      await settle(context, delivery, { delivered: true, status: answer.status });
+    } else {
+      const said = answer.bodyStart.trim();
+      await settle(context, delivery, {
+        delivered: false,
+        status: answer.status,
+        error: `the receiver answered ${answer.status}${said ? `: ${said}` : ''}`,
+      });
+    }
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    await settle(context, delivery, { delivered: false, status: null, error: message });
+  }
+}
+
 export function startWebhookDispatcher(deps: {
   db: Db;
   config: Config;
@@ -69,6 +235,7 @@ export function startWebhookDispatcher(deps: {
   const { db, config } = deps;
   const logger = deps.logger.child({ component: 'webhooks' });
   const { timeoutMs, retryScale, allowPrivate } = config.webhooks;
+  const context: DeliveryContext = { db, logger, timeoutMs, retryScale, allowPrivate };
   const idleMs = config.workerPollMs;
   const inFlight = new Set<Promise<void>>();
   let stopped = false;
@@ -76,162 +243,8 @@ export function startWebhookDispatcher(deps: {
   let pass: Promise<void> | undefined;
   let passAgain = false;
 
-  /** A pending delivery with no older pending delivery of the same run. */
-  function pendingHeads(executor: Db = db) {
-    return executor
-      .selectFrom('webhook_deliveries as d')
-      .where('d.status', '=', 'pending')
-      .where(({ not, exists, selectFrom }) =>
-        not(
-          exists(
-            selectFrom('webhook_deliveries as older')
-              .select('older.id')
-              .whereRef('older.run_id', '=', 'd.run_id')
-              .where('older.status', '=', 'pending')
-              .where((older) =>
-                older.or([
-                  older('older.run_sequence', '<', older.ref('d.run_sequence')),
-                  older.and([
-                    older('older.run_sequence', '=', older.ref('d.run_sequence')),
-                    older('older.id', '<', older.ref('d.id')),
-                  ]),
-                ]),
-              ),
-          ),
-        ),
-      );
-  }
-
-  /**
-   * Claims up to `limit` due deliveries: each attempt counted, and the next one pushed past
-   * this attempt's deadline, which is the lease.
-   */
-  function claimDue(limit: number): Promise<ClaimedDelivery[]> {
-    return db.transaction().execute(async (trx) => {
-      let due = pendingHeads(trx)
-        .select('d.id')
-        .where('d.next_attempt_at', '<=', databaseTime(trx))
-        .orderBy('d.next_attempt_at')
-        .orderBy('d.run_sequence')
-        .orderBy('d.id')
-        .limit(limit);
-      if (dialectOf(trx) === 'postgres') due = due.forUpdate().skipLocked();
-      const ids = (await due.execute()).map((row) => row.id);
-      if (ids.length === 0) return [];
-      return trx
-        .updateTable('webhook_deliveries')
-        .set((eb) => ({
-          attempts: eb('attempts', '+', 1),
-          last_attempt_at: databaseTime(trx),
-          next_attempt_at: databaseTime(trx, 2 * timeoutMs + leaseMarginMs),
-        }))
-        .where('id', 'in', ids)
-        .where('status', '=', 'pending')
-        .returning(['id', 'extractor_id', 'payload', 'attempts'])
-        .execute();
-    });
-  }
-
-  /** Records an attempt's outcome, unless the lease ran out and another claim took over. */
-  async function settle(
-    delivery: ClaimedDelivery,
-    outcome:
-      | { delivered: true; status: number }
-      | { delivered: false; status: number | null; error: string; final?: boolean },
-  ): Promise<void> {
-    const fenced = db
-      .updateTable('webhook_deliveries')
-      .where('id', '=', delivery.id)
-      .where('status', '=', 'pending')
-      .where('attempts', '=', delivery.attempts);
-    if (outcome.delivered) {
-      await fenced
-        .set({
-          status: 'delivered',
-          delivered_at: new Date().toISOString(),
-          last_status_code: outcome.status,
-          last_error: null,
-        })
-        .execute();
-      return;
-    }
-    const delay = outcome.final ? undefined : retryDelayMs(delivery.attempts, retryScale);
-    await fenced
-      .set({
-        status: delay === undefined ? 'failed' : 'pending',
-        next_attempt_at: databaseTime(db, delay ?? 0),
-        last_status_code: outcome.status,
-        last_error: outcome.error.slice(0, 1000),
-      })
-      .execute();
-    logger.warn(
-      {
-        delivery: delivery.id,
-        attempts: delivery.attempts,
-        error: outcome.error,
-        retryInMs: delay ?? null,
-      },
-      delay === undefined
-        ? 'webhook delivery failed for good'
-        : 'webhook delivery failed; will retry',
-    );
-  }
-
-  async function attempt(delivery: ClaimedDelivery): Promise<void> {
-    // The extractor as it is now: its current secrets sign, its current address receives.
-    const extractor = await extractorColumns(db, delivery.extractor_id, [
-      'enable_webhook',
-      'webhook_url',
-      'webhook_secret',
-      'previous_webhook_secret',
-      'previous_webhook_secret_until',
-      'deleted_at',
-    ]);
-    if (
-      !extractor ||
-      extractor.deleted_at !== null ||
-      extractor.enable_webhook !== 1 ||
-      !extractor.webhook_url
-    ) {
-      await settle(delivery, {
-        delivered: false,
-        status: null,
-        error: 'the extractor was deleted or its webhook turned off before delivery',
-        final: true,
-      });
-      return;
-    }
-    try {
-      // A resolver that hangs must not hold the attempt past its lease.
-      const target = await within(
-        resolveWebhookTarget(extractor.webhook_url, allowPrivate),
-        timeoutMs,
-        `the address did not resolve within ${timeoutMs} ms`,
-      );
-      const headers = {
-        ...webhookHeaders(signingSecrets(extractor), delivery.id, delivery.payload),
-        'content-type': 'application/json',
-        'user-agent': userAgent,
-      };
-      const answer = await postToTarget(target, headers, delivery.payload, timeoutMs);
-      if (answer.status >= 200 && answer.status < 300) {
-        await settle(delivery, { delivered: true, status: answer.status });
-      } else {
-        const said = answer.bodyStart.trim();
-        await settle(delivery, {
-          delivered: false,
-          status: answer.status,
-          error: `the receiver answered ${answer.status}${said ? `: ${said}` : ''}`,
-        });
-      }
-    } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      await settle(delivery, { delivered: false, status: null, error: message });
-    }
-  }
-
   function track(delivery: ClaimedDelivery): void {
-    const running = attempt(delivery)
+    const running = attempt(context, delivery)
       .catch((error: unknown) =>
         logger.error({ err: error, delivery: delivery.id }, 'webhook attempt crashed'),
       )
@@ -246,13 +259,13 @@ export function startWebhookDispatcher(deps: {
     const free = parallelAttempts - inFlight.size;
     if (free > 0) {
       // Claimed is tried, even when stopping meanwhile: `stop` waits for the attempts.
-      for (const delivery of await claimDue(free)) track(delivery);
+      for (const delivery of await claimDue(context, free)) track(delivery);
     }
     if (stopped) return;
     // Sleep until the next delivery is due (a retry, or a lease that runs out), by the
     // database's clock, but no longer than the idle poll. Deliveries in flight kick when
     // they end.
-    const next = await pendingHeads()
+    const next = await pendingHeads(db)
       .select((eb) => [eb.fn.min('d.next_attempt_at').as('due'), databaseTime(db).as('now')])
       .executeTakeFirst();
     const dueInMs = next?.due

@@ -180,7 +180,9 @@ describe('local strategy rules', () => {
       membership_number: 'M-5521',
     });
   });
+});
 
+describe('local strategy rules: nested objects, lists and sources', () => {
   it('follows the schema into nested objects, item columns and lists of values', async () => {
     const schema: TargetSchema = {
       type: 'object',
@@ -413,7 +415,9 @@ describe('local strategy on documents it has never seen', () => {
     // Read as a due date, the first date is not the invoice's own.
     expect(data).toMatchObject({ date: '2022-01-31', total: 104.9 });
   });
+});
 
+describe('local strategy on documents it has never seen: rows of totals, credit notes and rounding', () => {
   it('pairs a row of total labels with the row of figures under it, in order', async () => {
     const { data, sources } = await extract(
       demoSchema,
@@ -504,7 +508,9 @@ describe('local strategy on documents it has never seen', () => {
     );
     expect(data.total).toBe(23.25);
   });
+});
 
+describe('local strategy on documents it has never seen: figures OCR garbled', () => {
   it('reads a total whose decimal mark OCR lost as cash less change gives it', async () => {
     const { data, sources } = await extract(
       demoSchema,

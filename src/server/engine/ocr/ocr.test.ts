@@ -145,7 +145,9 @@ describe('OCR', () => {
     const { data } = await extractWithLocalStrategy(file, folder.cacheDir);
     expect(data).toMatchObject({ date: '2023-02-08', total: 19.5, currency: 'MYR' });
   });
+});
 
+describe("OCR: preparing images, empty scans and the engine's idle exit", () => {
   it('prepares an image for OCR: paper white in the shadow too, faded ink dark', async () => {
     const { canvas, context } = unevenlyLitPaper(1000, 600, '#f0f0f0', '#505050');
     context.fillStyle = '#909090';

@@ -9,110 +9,22 @@ import * as z from 'zod/mini';
 import { runEventDataSchema, webhookPayloadSchema } from '../../../contract/events.js';
 import { graphqlRequestSchema, graphqlResponseSchema } from '../../../contract/graphql.js';
 import {
-  bucketFileSchema,
-  bucketInputSchema,
-  bucketSchema,
-  currentSessionSchema,
-  embedSessionSchema,
-  extractorInputSchema,
-  extractorSchema,
   jsonApiErrorsSchema,
   problemSchema,
   resultsEditSchema,
   runResultsSchema,
-  runInputSchema,
-  runSchema,
-  submissionSchema,
 } from '../../../contract/resources.js';
 import { pageWordsSchema, resultMetadataSchema } from '../../../contract/review.js';
-import { embedSessionInputWithLanguageSchema } from '../../../contract/session-language.js';
-import {
-  bucketKind,
-  currentSessionKind,
-  embedSessionKind,
-  extractorKind,
-  fileKind,
-  runKind,
-  submissionKind,
-} from '../kinds.js';
 import { resourceMediaTypes, type ResourceMediaType } from '../negotiation.js';
 import type { Relationship, ResourceKind } from '../representations.js';
 import { inputExamples } from './examples.js';
 import { schemaRef, type HeaderObject, type JsonSchema, type MediaTypeObject } from './objects.js';
-
-interface ResourceDoc {
-  /** Component name: the JSON:API `type` and JSON-LD `@type` where they are one. */
-  name: string;
-  kind: ResourceKind;
-  schema: z.ZodMiniObject;
-  input?: z.ZodMiniObject;
-  noun: string;
-  plural: string;
-  /** A JSON:API collection of runs is a plain array of resources (representations.ts). */
-  plainJsonApiCollection?: boolean;
-}
-
-export const resourceDocs = {
-  bucket: {
-    name: 'ExtractionBucket',
-    kind: bucketKind,
-    schema: bucketSchema,
-    input: bucketInputSchema,
-    noun: 'bucket',
-    plural: 'buckets',
-  },
-  extractor: {
-    name: 'SavedExtractor',
-    kind: extractorKind,
-    schema: extractorSchema,
-    input: extractorInputSchema,
-    noun: 'saved extractor',
-    plural: 'saved extractors',
-  },
-  run: {
-    name: 'ExtractionRun',
-    kind: runKind,
-    schema: runSchema,
-    input: runInputSchema,
-    noun: 'extraction run',
-    plural: 'extraction runs',
-    plainJsonApiCollection: true,
-  },
-  file: {
-    name: 'BucketFile',
-    kind: fileKind,
-    schema: bucketFileSchema,
-    noun: 'file',
-    plural: 'files',
-  },
-  session: {
-    name: 'EmbedSession',
-    kind: embedSessionKind,
-    schema: embedSessionSchema,
-    input: embedSessionInputWithLanguageSchema,
-    noun: 'embed session',
-    plural: 'embed sessions',
-  },
-  currentSession: {
-    name: 'CurrentEmbedSession',
-    kind: currentSessionKind,
-    schema: currentSessionSchema,
-    noun: 'embed session',
-    plural: 'embed sessions',
-  },
-  submission: {
-    name: 'Submission',
-    kind: submissionKind,
-    schema: submissionSchema,
-    noun: 'submission',
-    plural: 'submissions',
-  },
-} as const satisfies Record<string, ResourceDoc>;
-
-export type ResourceKey = keyof typeof resourceDocs;
-export type InputResourceKey = {
-  [K in ResourceKey]: (typeof resourceDocs)[K] extends { input: object } ? K : never;
-}[ResourceKey];
+import {
+  resourceDocs,
+  type InputResourceKey,
+  type ResourceDoc,
+  type ResourceKey,
+} from './resources.js';
 
 const described = <T extends z.ZodMiniType>(schema: T, description: string): T =>
   schema.check(z.describe(description));

@@ -5,7 +5,7 @@
  * the answer against the document, so an example that stops being true fails there, not in
  * a partner's hands.
  */
-import type { InputResourceKey } from './components.js';
+import type { InputResourceKey } from './resources.js';
 
 /**
  * Ids as the service makes them (UUID version 7). Nothing has them: a run or a session

@@ -127,7 +127,9 @@ describe('GET /developers', () => {
       writePartnerGuide(projectRoot, service.config.distDir);
     }
   });
+});
 
+describe('GET /developers: what the page holds', () => {
   it('has each section a partner needs, with snippets for this service’s address', async () => {
     const html = await (await getPage()).text();
     for (const id of [

@@ -179,7 +179,9 @@ describe.each(collections)('POST %s', (base) => {
     );
     expect(llm.errors![0]!.detail).toContain('"gpt-4o-mini"');
   });
+});
 
+describe.each(collections)('POST %s, refused', (base) => {
   it('answers 422 for settings that do not fit together: a webhook without an address, a redirect that is not http', async () => {
     const problem = await expectProblem(
       await service.json(

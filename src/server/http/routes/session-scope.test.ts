@@ -22,83 +22,84 @@ import { resourceMediaTypes } from '../negotiation.js';
 
 const service = useTestService();
 
-describe('the boundaries of a session token', () => {
-  let extractor: Extractor;
-  let otherExtractor: Extractor;
-  let bucket: Bucket;
-  let otherBucket: Bucket;
-  let session: EmbedSession;
-  let ownRun: RunRow;
-  let ownFile: BucketFile;
-  let otherFile: BucketFile;
-  const runs: Record<string, RunRow> = {};
+// What a session token is given, made once for the describes of its boundaries below.
+let extractor: Extractor;
+let otherExtractor: Extractor;
+let bucket: Bucket;
+let otherBucket: Bucket;
+let session: EmbedSession;
+let ownRun: RunRow;
+let ownFile: BucketFile;
+let otherFile: BucketFile;
+const runs: Record<string, RunRow> = {};
 
-  // The partner's settings that a session must never read.
-  const secrets = {
-    outputInstructions: 'Partner instructions: be thorough',
-    webhookUrl: 'http://127.0.0.1:9/partner-hook',
-  };
+// The partner's settings that a session must never read.
+const secrets = {
+  outputInstructions: 'Partner instructions: be thorough',
+  webhookUrl: 'http://127.0.0.1:9/partner-hook',
+};
 
-  beforeAll(async () => {
-    extractor = await createExtractor(service, { ...secrets, enableWebhook: true });
-    otherExtractor = await createExtractor(service);
-    [bucket, otherBucket] = [await createBucket(service), await createBucket(service)];
-    session = await createSession(service, { savedExtractor: extractor.id, bucket: bucket.id });
-    ownRun = await insertRun(service, {
-      bucketId: bucket.id,
-      extractorId: extractor.id,
-      status: 'completed',
-    });
-    runs['of another extractor in its bucket'] = await insertRun(service, {
-      bucketId: bucket.id,
-      extractorId: otherExtractor.id,
-      status: 'failed',
-    });
-    runs['of its extractor in another bucket'] = await insertRun(service, {
-      bucketId: otherBucket.id,
-      extractorId: extractor.id,
-    });
-    // As the lifecycle keeps it: the extractor last ran in the other bucket.
-    await service.services.db
-      .updateTable('extractors')
-      .set({ last_ran_at: runs['of its extractor in another bucket'].created_at })
-      .where('id', '=', extractor.id)
-      .execute();
-    ownFile = (
-      (await (
-        await upload(service, bucket.id, [{ name: 'own.txt', bytes: 'own\n' }])
-      ).json()) as BucketFile[]
-    )[0]!;
-    otherFile = (
-      (await (
-        await upload(service, otherBucket.id, [{ name: 'other.txt', bytes: 'other\n' }])
-      ).json()) as BucketFile[]
-    )[0]!;
+beforeAll(async () => {
+  extractor = await createExtractor(service, { ...secrets, enableWebhook: true });
+  otherExtractor = await createExtractor(service);
+  [bucket, otherBucket] = [await createBucket(service), await createBucket(service)];
+  session = await createSession(service, { savedExtractor: extractor.id, bucket: bucket.id });
+  ownRun = await insertRun(service, {
+    bucketId: bucket.id,
+    extractorId: extractor.id,
+    status: 'completed',
   });
+  runs['of another extractor in its bucket'] = await insertRun(service, {
+    bucketId: bucket.id,
+    extractorId: otherExtractor.id,
+    status: 'failed',
+  });
+  runs['of its extractor in another bucket'] = await insertRun(service, {
+    bucketId: otherBucket.id,
+    extractorId: extractor.id,
+  });
+  // As the lifecycle keeps it: the extractor last ran in the other bucket.
+  await service.services.db
+    .updateTable('extractors')
+    .set({ last_ran_at: runs['of its extractor in another bucket'].created_at })
+    .where('id', '=', extractor.id)
+    .execute();
+  ownFile = (
+    (await (
+      await upload(service, bucket.id, [{ name: 'own.txt', bytes: 'own\n' }])
+    ).json()) as BucketFile[]
+  )[0]!;
+  otherFile = (
+    (await (
+      await upload(service, otherBucket.id, [{ name: 'other.txt', bytes: 'other\n' }])
+    ).json()) as BucketFile[]
+  )[0]!;
+});
 
-  const asSession = (path: string, init: RequestInit = {}) =>
-    service.request(path, { ...init, token: session.token });
+const asSession = (path: string, init: RequestInit = {}) =>
+  service.request(path, { ...init, token: session.token });
 
-  /** What the session may see of its extractor and bucket: the personal token's view, narrowed. */
-  async function sessionViews(): Promise<{ extractor: Extractor; bucket: Bucket }> {
-    const full = (await (
-      await service.json('GET', `/api/extractors/${extractor.id}`)
-    ).json()) as Extractor;
-    const { outputInstructions, webhookUrl, ...visible } = full;
-    expect({ outputInstructions, webhookUrl }).toEqual(secrets);
-    expect(full.runs).toHaveLength(2);
-    expect(full.lastRanAt).toBe(runs['of its extractor in another bucket']!.created_at);
-    const fullBucket = (await (
-      await service.json('GET', `/api/buckets/${bucket.id}`)
-    ).json()) as Bucket;
-    expect(fullBucket.runs).toHaveLength(2);
-    const ownRuns = [`/api/runs/${ownRun.id}`];
-    return {
-      extractor: { ...visible, runs: ownRuns, lastRanAt: ownRun.created_at },
-      bucket: { ...fullBucket, runs: ownRuns },
-    };
-  }
+/** What the session may see of its extractor and bucket: the personal token's view, narrowed. */
+async function sessionViews(): Promise<{ extractor: Extractor; bucket: Bucket }> {
+  const full = (await (
+    await service.json('GET', `/api/extractors/${extractor.id}`)
+  ).json()) as Extractor;
+  const { outputInstructions, webhookUrl, ...visible } = full;
+  expect({ outputInstructions, webhookUrl }).toEqual(secrets);
+  expect(full.runs).toHaveLength(2);
+  expect(full.lastRanAt).toBe(runs['of its extractor in another bucket']!.created_at);
+  const fullBucket = (await (
+    await service.json('GET', `/api/buckets/${bucket.id}`)
+  ).json()) as Bucket;
+  expect(fullBucket.runs).toHaveLength(2);
+  const ownRuns = [`/api/runs/${ownRun.id}`];
+  return {
+    extractor: { ...visible, runs: ownRuns, lastRanAt: ownRun.created_at },
+    bucket: { ...fullBucket, runs: ownRuns },
+  };
+}
 
+describe('the boundaries of a session token', () => {
   it.each(resourceMediaTypes)(
     'reads its extractor, its bucket, its files and its runs, in %s',
     async (mediaType) => {
@@ -173,7 +174,9 @@ describe('the boundaries of a session token', () => {
     });
     await expectProblem(await service.request('/api/embed_sessions/current'), 404);
   });
+});
 
+describe('the boundaries of a session token: what lies outside it', () => {
   const outside: [string, () => [string, RequestInit?]][] = [
     ['another extractor', () => [`/api/extractors/${otherExtractor.id}`]],
     [
@@ -286,7 +289,9 @@ describe('the boundaries of a session token', () => {
       }
     },
   );
+});
 
+describe('the boundaries of a session token: runs and uploads outside it', () => {
   it('answers 404 to reading, editing or watching the results of a run outside its scope', async () => {
     for (const run of Object.values(runs)) {
       await expectProblem(await asSession(`/api/runs/${run.id}/results`), 404);

@@ -111,7 +111,9 @@ describe('POST /api/embed_sessions', () => {
     expect(minted.colorScheme).toBe('dark');
     expect((await currentOf(minted.token)).colorScheme).toBe('dark');
   });
+});
 
+describe('POST /api/embed_sessions: renewal and limits', () => {
   it('renews a session with a new token, never past the lifetime fixed when it was minted', async () => {
     const extractor = await createExtractor(service);
     const minted = (await (
@@ -224,7 +226,9 @@ describe('POST /api/embed_sessions', () => {
     });
     expect(Date.parse(session.expiresAt) - Date.now()).toBeGreaterThan(86_390_000);
   });
+});
 
+describe('POST /api/embed_sessions: theme, locale and strings', () => {
   it('keeps a theme of known tokens, tells it to the session, and refuses any other', async () => {
     const extractor = await createExtractor(service);
     const theme = {
