@@ -6,6 +6,7 @@ import { serviceProxy } from './src/tools/dev/service-proxy.js';
 import { withoutSchemaDescriptions } from './src/tools/build/plugins/without-descriptions.js';
 import { withoutPreloadHelper } from './src/tools/build/plugins/without-preload-helper.js';
 import { withoutGeneratedMessageIds } from './src/tools/build/plugins/without-generated-ids.js';
+import { shortPrivateProperties } from './src/tools/build/plugins/short-private-properties.js';
 
 /**
  * Debian's Chromium; docs/development.md says how to install it. Playwright never downloads
@@ -28,6 +29,7 @@ export default defineConfig({
   plugins: [
     serviceProxy(),
     minifiedTemplates(),
+    shortPrivateProperties(),
     withoutSchemaDescriptions(),
     withoutGeneratedMessageIds(),
     withoutPreloadHelper(),

@@ -33,6 +33,7 @@ import { minifiedTemplates } from './plugins/minified-templates.js';
 import { writePartnerGuide } from '../docs/partner-guide.js';
 import { withoutSchemaDescriptions } from './plugins/without-descriptions.js';
 import { withoutGeneratedMessageIds } from './plugins/without-generated-ids.js';
+import { shortPrivateProperties } from './plugins/short-private-properties.js';
 
 export const defaultDistDir = join(projectRoot, 'dist');
 
@@ -170,7 +171,12 @@ async function buildAll(options: BuildOptions): Promise<BuiltFiles> {
       format,
       name: 'Extractor',
       emptyOutDir: format === 'es',
-      plugins: [minifiedTemplates(), withoutSchemaDescriptions(), withoutGeneratedMessageIds()],
+      plugins: [
+        minifiedTemplates(),
+        shortPrivateProperties(),
+        withoutSchemaDescriptions(),
+        withoutGeneratedMessageIds(),
+      ],
       // Lit's "node" build works in browsers too and adds a small DOM shim for when there is
       // no DOM: so the ES module can be imported during server-side rendering (issue #5).
       // The classic script is for <script> tags only and keeps the plain browser build.
