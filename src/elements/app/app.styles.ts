@@ -58,9 +58,6 @@ export const appStyles = css`
   .step-segment {
     padding-top: 0.3rem;
     border-top: 0.25rem solid var(--_extractor-border);
-    overflow: hidden;
-    text-overflow: ellipsis;
-    white-space: nowrap;
   }
 
   .step-segment.done {
@@ -76,18 +73,12 @@ export const appStyles = css`
      names (the bar itself is hidden from them), and for everyone where they do not fit. */
   .step-current {
     position: absolute;
-    width: 1px;
-    height: 1px;
-    overflow: hidden;
     clip-path: inset(50%);
-    white-space: nowrap;
   }
 
   @container (max-width: 32rem) {
     .step-current {
       position: static;
-      width: auto;
-      height: auto;
       clip-path: none;
     }
     .step-bar {

@@ -22,15 +22,9 @@ export const bucketViewStyles = css`
     background: var(--_extractor-accent-soft);
   }
 
-  /* Files held over the zone: a solid, raised edge and the icon in the accent. */
+  /* Files held over the zone: a solid edge. */
   .drop-zone.dragging {
     border-style: solid;
-    box-shadow: 0 0 0 0.25rem var(--_extractor-accent-soft);
-  }
-
-  .drop-zone.dragging .drop-icon {
-    background: var(--_extractor-accent);
-    color: var(--_extractor-on-accent);
   }
 
   .drop-icon {

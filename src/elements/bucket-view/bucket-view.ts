@@ -345,13 +345,8 @@ export class ExtractorBucketView extends ExtractorViewElement {
       >
         <span class="drop-icon">${uploadIcon()}</span>
         <p class="drop-title">
-          ${
-            this.dragging
-              ? msg('Release to upload your files', { id: 'bucket.drop-over' })
-              : html`<span class="pointer-only"
-                    >${msg('Drop files here, or', { id: 'bucket.drop' })} </span
-                  >${msg('choose them from your device', { id: 'bucket.choose-from-device' })}`
-          }
+          <span class="pointer-only">${msg('Drop files here, or', { id: 'bucket.drop' })} </span
+          >${msg('choose them from your device', { id: 'bucket.choose-from-device' })}
         </p>
         <button
           class="button"

@@ -12,7 +12,6 @@ export const templates: TemplateMap = {
   'bucket.no-files': 'يُرجى إضافة ملف واحد على الأقل أولًا.',
   'bucket.files': 'الملفات',
   'bucket.drop': 'أفلت الملفات هنا، أو',
-  'bucket.drop-over': 'أفلت الملفات لرفعها',
   'bucket.choose-from-device': 'اخترها من جهازك',
   'bucket.choose': 'اختيار الملفات',
   'bucket.kinds': str`PDF أو صور أو Word أو Excel أو CSV أو نص، بحد أقصى ${0} لكل ملف.`,

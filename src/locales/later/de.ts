@@ -12,7 +12,6 @@ export const templates: TemplateMap = {
   'bucket.no-files': 'Bitte fügen Sie zuerst mindestens eine Datei hinzu.',
   'bucket.files': 'Dateien',
   'bucket.drop': 'Dateien hierher ziehen oder',
-  'bucket.drop-over': 'Loslassen, um die Dateien hochzuladen',
   'bucket.choose-from-device': 'von Ihrem Gerät auswählen',
   'bucket.choose': 'Dateien auswählen',
   'bucket.kinds': str`PDF, Bilder, Word, Excel, CSV oder Text, jeweils bis zu ${0}.`,

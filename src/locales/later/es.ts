@@ -12,7 +12,6 @@ export const templates: TemplateMap = {
   'bucket.no-files': 'Añada primero al menos un archivo.',
   'bucket.files': 'Archivos',
   'bucket.drop': 'Arrastre los archivos aquí o',
-  'bucket.drop-over': 'Suelte para subir los archivos',
   'bucket.choose-from-device': 'selecciónelos en su dispositivo',
   'bucket.choose': 'Seleccionar archivos',
   'bucket.kinds': str`PDF, imágenes, Word, Excel, CSV o texto, hasta ${0} cada uno.`,

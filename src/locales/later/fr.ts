@@ -12,7 +12,6 @@ export const templates: TemplateMap = {
   'bucket.no-files': 'Ajoutez d’abord au moins un fichier.',
   'bucket.files': 'Fichiers',
   'bucket.drop': 'Déposez vos fichiers ici ou',
-  'bucket.drop-over': 'Relâchez pour envoyer les fichiers',
   'bucket.choose-from-device': 'choisissez-les sur votre appareil',
   'bucket.choose': 'Choisir des fichiers',
   'bucket.kinds': str`PDF, images, Word, Excel, CSV ou texte, jusqu’à ${0} chacun.`,

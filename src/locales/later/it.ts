@@ -12,7 +12,6 @@ export const templates: TemplateMap = {
   'bucket.no-files': 'Aggiunga prima almeno un file.',
   'bucket.files': 'File',
   'bucket.drop': 'Trascini qui i file oppure',
-  'bucket.drop-over': 'Rilasci per caricare i file',
   'bucket.choose-from-device': 'li selezioni dal suo dispositivo',
   'bucket.choose': 'Seleziona file',
   'bucket.kinds': str`PDF, immagini, Word, Excel, CSV o testo, fino a ${0} ciascuno.`,

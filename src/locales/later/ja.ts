@@ -12,7 +12,6 @@ export const templates: TemplateMap = {
   'bucket.no-files': 'まず 1 つ以上のファイルを追加してください。',
   'bucket.files': 'ファイル',
   'bucket.drop': 'ここにファイルをドロップするか、',
-  'bucket.drop-over': 'ドロップしてファイルをアップロード',
   'bucket.choose-from-device': 'デバイスから選択してください',
   'bucket.choose': 'ファイルを選択',
   'bucket.kinds': str`PDF、画像、Word、Excel、CSV、テキスト（各 ${0} まで）。`,

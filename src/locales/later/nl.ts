@@ -12,7 +12,6 @@ export const templates: TemplateMap = {
   'bucket.no-files': 'Voeg eerst ten minste één bestand toe.',
   'bucket.files': 'Bestanden',
   'bucket.drop': 'Sleep bestanden hierheen of',
-  'bucket.drop-over': 'Laat los om de bestanden te uploaden',
   'bucket.choose-from-device': 'kies ze op uw apparaat',
   'bucket.choose': 'Bestanden kiezen',
   'bucket.kinds': str`PDF, afbeeldingen, Word, Excel, CSV of tekst, elk tot ${0}.`,

@@ -12,7 +12,6 @@ export const templates: TemplateMap = {
   'bucket.no-files': 'Najpierw dodaj co najmniej jeden plik.',
   'bucket.files': 'Pliki',
   'bucket.drop': 'Upuść pliki tutaj lub',
-  'bucket.drop-over': 'Upuść, aby przesłać pliki',
   'bucket.choose-from-device': 'wybierz je z urządzenia',
   'bucket.choose': 'Wybierz pliki',
   'bucket.kinds': str`PDF, obrazy, Word, Excel, CSV lub tekst, każdy do ${0}.`,

@@ -12,7 +12,6 @@ export const templates: TemplateMap = {
   'bucket.no-files': 'Adicione primeiro pelo menos um ficheiro.',
   'bucket.files': 'Ficheiros',
   'bucket.drop': 'Arraste os ficheiros para aqui ou',
-  'bucket.drop-over': 'Largue para carregar os ficheiros',
   'bucket.choose-from-device': 'escolha-os no seu dispositivo',
   'bucket.choose': 'Escolher ficheiros',
   'bucket.kinds': str`PDF, imagens, Word, Excel, CSV ou texto, até ${0} cada.`,
