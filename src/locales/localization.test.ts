@@ -123,11 +123,14 @@ describe('<extractor-app> locale', () => {
     const app = await mountApp({ session: session.token, locale: 'ar-EG' });
     expect(app.lang).toBe('ar-EG');
     expect(app.dir).toBe('rtl');
+    // The count, and the step's name after it (shown where the bar's names do not fit).
     expect(await text(app, '.step-count')).toBe(
-      `الخطوة ${new Intl.NumberFormat('ar-EG').format(1)} من ${new Intl.NumberFormat('ar-EG').format(4)}`,
+      `الخطوة ${new Intl.NumberFormat('ar-EG').format(1)} من ${new Intl.NumberFormat('ar-EG').format(4)}: البداية`,
     );
     app.locale = 'fr';
-    await vi.waitFor(() => expect($(app, '.step-count').textContent?.trim()).toBe('Étape 1 sur 4'));
+    await vi.waitFor(() =>
+      expect($(app, '.step-count').textContent?.trim()).toBe('Étape 1 sur 4: Début'),
+    );
     expect(app.dir).toBe('ltr');
   });
 
@@ -139,7 +142,9 @@ describe('<extractor-app> locale', () => {
     // Without an attribute the session's locale wins over the browser's (English here).
     const fromSession = await mountApp({ session: session.token });
     expect(fromSession.lang).toBe('fr');
-    expect(await text(fromSession, '.step-count')).toBe('Étape 1 (sur 4), dite par la session');
+    expect(await text(fromSession, '.step-count')).toBe(
+      'Étape 1 (sur 4), dite par la session: Début',
+    );
     const french = $(fromSession, 'extractor-introduction-view');
     await vi.waitFor(() =>
       expect($(french, '[part~="next-button"]').textContent?.trim()).toBe('Commencer'),
@@ -149,7 +154,9 @@ describe('<extractor-app> locale', () => {
     // The element's attribute wins over the session's locale; the session's strings still show.
     const fromAttribute = await mountApp({ session: session.token, locale: 'de' });
     expect(fromAttribute.lang).toBe('de');
-    expect(await text(fromAttribute, '.step-count')).toBe('Étape 1 (sur 4), dite par la session');
+    expect(await text(fromAttribute, '.step-count')).toBe(
+      'Étape 1 (sur 4), dite par la session: Start',
+    );
     const view = $(fromAttribute, 'extractor-introduction-view');
     await vi.waitFor(() =>
       expect($(view, '.description').textContent?.trim()).toMatch(/^Laden Sie Ihre Dokumente hoch/),
@@ -158,7 +165,7 @@ describe('<extractor-app> locale', () => {
     fromAttribute.strings = { 'app.step-count': 'Schritt {0} von {1}, vom Element' };
     await vi.waitFor(() =>
       expect($(fromAttribute, '.step-count').textContent?.trim()).toBe(
-        'Schritt 1 von 4, vom Element',
+        'Schritt 1 von 4, vom Element: Start',
       ),
     );
   });
