@@ -155,7 +155,7 @@ describe('<extractor-app> locale', () => {
     const fromAttribute = await mountApp({ session: session.token, locale: 'de' });
     expect(fromAttribute.lang).toBe('de');
     expect(await text(fromAttribute, '.step-count')).toBe(
-      'Étape 1 (sur 4), dite par la session: Start',
+      'Étape 1 (sur 4), dite par la session: Beginn',
     );
     const view = $(fromAttribute, 'extractor-introduction-view');
     await vi.waitFor(() =>
@@ -165,7 +165,7 @@ describe('<extractor-app> locale', () => {
     fromAttribute.strings = { 'app.step-count': 'Schritt {0} von {1}, vom Element' };
     await vi.waitFor(() =>
       expect($(fromAttribute, '.step-count').textContent?.trim()).toBe(
-        'Schritt 1 von 4, vom Element: Start',
+        'Schritt 1 von 4, vom Element: Beginn',
       ),
     );
   });

@@ -12,7 +12,7 @@ export const templates: TemplateMap = {
   'app.load-error-title': 'Diese Seite konnte nicht geöffnet werden',
   'app.try-again': 'Erneut versuchen',
   'app.step-count': str`Schritt ${0} von ${1}`,
-  'app.step-introduction': 'Start',
+  'app.step-introduction': 'Beginn',
   'app.step-bucket': 'Hochladen',
   'app.step-extraction': 'Extraktion',
   'app.step-results': 'Prüfen',
