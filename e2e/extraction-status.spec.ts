@@ -36,7 +36,7 @@ test('after Pause and Cancel focus is on the new status, and the bar of a cancel
   page,
 }) => {
   const session = await createSession(
-    await createExtractor({ strategy: 'llm', model: 'stand-in-stalled', chunkSize: minChunkSize }),
+    await createExtractor({ strategy: 'llm', model: 'stand-in-slow', chunkSize: minChunkSize }),
   );
   await page.goto(session.fullPageUrl);
   await startFromIntroduction(page);
