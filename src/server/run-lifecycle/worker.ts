@@ -53,7 +53,7 @@ import {
   settledOutcome,
   type RunDocumentRow,
 } from '../runs/documents.js';
-import type { RunRow } from '../runs/runs.js';
+import { contentOptionsOf, type RunRow } from '../runs/runs.js';
 import { releaseLease, renewLease, requeueExpiredLeases } from './leases.js';
 import type { RunLifecycle, RunPatch } from './lifecycle.js';
 import { ProgressWriter } from './progress-writer.js';
@@ -126,14 +126,7 @@ type DocumentStore = (
 
 /** How a run's documents are read: the options of its extractor at its start. */
 function readingOptionsOf(run: RunRow) {
-  return {
-    includeText: run.include_text === 1,
-    includeEmbeddedImages: run.include_embedded_images === 1,
-    markEmbeddedImages: run.mark_embedded_images === 1,
-    includePageImages: run.include_page_images === 1,
-    markPageImages: run.mark_page_images === 1,
-    documentLanguages: documentLanguagesOf(run),
-  };
+  return { ...contentOptionsOf(run), documentLanguages: documentLanguagesOf(run) };
 }
 
 /** What a document's stored chunks found, to go on from: nothing for a fresh one. */
